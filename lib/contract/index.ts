@@ -1,0 +1,3 @@
+export * from "./catalog";
+export * from "./dates";
+export * from "./schemas";

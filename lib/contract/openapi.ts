@@ -1,0 +1,126 @@
+/** Builds the OpenAPI 3.1 document from the contract's zod schemas (zod 4's JSON Schema output). */
+import { z } from "zod";
+import { LIMITS } from "./catalog";
+import {
+  BinRoutingRequestSchema,
+  BinRoutingResponseSchema,
+  CohortRequestSchema,
+  CohortResponseSchema,
+  ErrorEnvelopeSchema,
+  OrdersRequestSchema,
+  OrdersResponseSchema,
+  TokenRequestSchema,
+  TokenResponseSchema,
+} from "./schemas";
+
+type JsonObject = Record<string, unknown>;
+
+function schema(s: z.ZodType, io: "input" | "output"): JsonObject {
+  const out = z.toJSONSchema(s, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonObject;
+  delete out.$schema;
+  return out;
+}
+
+const errorRef = { $ref: "#/components/schemas/ErrorEnvelope" };
+function errors(...statuses: number[]): JsonObject {
+  const text: Record<number, string> = {
+    400: "Validation failed; `error.details` lists every problem with its JSON path",
+    401: "Missing or invalid credentials",
+    404: "Unknown path",
+    405: "Known path, wrong method",
+    413: `Body over ${LIMITS.maxBodyBytes / 1024} KiB`,
+    415: "Content-Type is not application/json",
+    429: "Rate limit exceeded; honour Retry-After (seconds)",
+    500: "Unexpected error; the request_id is logged with the detail",
+    503: "No active gateway to route to",
+  };
+  return Object.fromEntries(
+    statuses.map((s) => [String(s), { description: text[s], content: { "application/json": { schema: errorRef } } }]),
+  );
+}
+
+function jsonBody(ref: string) {
+  return { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } };
+}
+function ok(ref: string, description: string) {
+  return { "200": { description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } } };
+}
+
+const clientHeaders = [
+  { name: "x-client-id", in: "header", required: true, schema: { type: "string" } },
+  { name: "x-client-secret", in: "header", required: true, schema: { type: "string" } },
+];
+const reportErrors = errors(400, 401, 413, 415, 429, 500);
+
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Order Summary and BIN Routing service",
+      version: "1.0.0",
+      description:
+        "Order summaries by event date, cohort summaries by initial date, and BIN routing. " +
+        "Generated from lib/contract by `npm run openapi`; do not edit by hand.",
+    },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: {
+        OrdersRequest: schema(OrdersRequestSchema, "input"),
+        OrdersResponse: schema(OrdersResponseSchema, "output"),
+        CohortRequest: schema(CohortRequestSchema, "input"),
+        CohortResponse: schema(CohortResponseSchema, "output"),
+        TokenRequest: schema(TokenRequestSchema, "input"),
+        TokenResponse: schema(TokenResponseSchema, "output"),
+        BinRoutingRequest: schema(BinRoutingRequestSchema, "input"),
+        BinRoutingResponse: schema(BinRoutingResponseSchema, "output"),
+        ErrorEnvelope: schema(ErrorEnvelopeSchema, "output"),
+      },
+    },
+    paths: {
+      "/api/auth/token": {
+        post: {
+          summary: "Issue an access token for an API client (JSON or form-encoded client_credentials)",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/TokenRequest" } },
+              "application/x-www-form-urlencoded": { schema: { $ref: "#/components/schemas/TokenRequest" } },
+            },
+          },
+          responses: { ...ok("TokenResponse", "A signed bearer token"), ...errors(400, 401, 413, 415, 429, 500) },
+        },
+      },
+      "/api/data": {
+        post: {
+          summary: "Order summary by event date",
+          security: [{ bearer: [] }],
+          parameters: clientHeaders,
+          requestBody: jsonBody("OrdersRequest"),
+          responses: { ...ok("OrdersResponse", "Order summary data retrieved successfully"), ...reportErrors },
+        },
+      },
+      "/api/data/cohort": {
+        post: {
+          summary: "Cohort summary by initial date",
+          security: [{ bearer: [] }],
+          parameters: clientHeaders,
+          requestBody: jsonBody("CohortRequest"),
+          responses: { ...ok("CohortResponse", "Cohort summary data retrieved successfully (grouped by initial date)"), ...reportErrors },
+        },
+      },
+      "/api/bin-routing/route": {
+        post: {
+          summary: "Pick a gateway for a card BIN",
+          security: [{ bearer: [] }],
+          requestBody: jsonBody("BinRoutingRequest"),
+          responses: { ...ok("BinRoutingResponse", "The chosen gateway"), ...errors(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
+    },
+  };
+}
+
+/** The committed file's exact text, so staleness is a string comparison. */
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}
