@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "docs/openapi.json"],
+    ignores: [".next/**", "node_modules/**", "data/**", "tmp/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "docs/openapi.json"],
   },
   {
     rules: {

@@ -1,0 +1,31 @@
+/**
+ * The one typed error, shared by the service and the dashboard: a status from the contract's table,
+ * a message a user can act on, and optional details with JSON paths.
+ */
+import type { z } from "zod";
+import { ERROR_TYPES, detailsToMessage, issuesToDetails, type ErrorDetail, type ErrorStatus, type ErrorType } from "./contract/schemas";
+
+export class ApiError extends Error {
+  readonly type: ErrorType;
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Extra response headers (Allow, WWW-Authenticate, Retry-After). */
+    readonly headers: Record<string, string> = {},
+    /** Extra top-level body fields (retry_after on 429). */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.type = ERROR_TYPES[status];
+  }
+
+  static badRequest(message: string, details?: ErrorDetail[]): ApiError {
+    return new ApiError(400, message, details);
+  }
+
+  static fromZod(error: z.ZodError): ApiError {
+    const details = issuesToDetails(error);
+    return new ApiError(400, detailsToMessage(details), details);
+  }
+}

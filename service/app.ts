@@ -1,0 +1,120 @@
+/** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–3. */
+import type { Server } from "node:http";
+import {
+  CohortRequestSchema,
+  OrdersRequestSchema,
+  REPORT_MESSAGES,
+  TokenRequestSchema,
+  type Operation,
+  type ReportRequest,
+} from "@/lib/contract";
+import { buildOpenApiDocument } from "@/lib/contract/openapi";
+import { ApiError } from "@/lib/errors";
+import type { z } from "zod";
+import { ClientRegistry } from "./clients";
+import type { ServiceConfig } from "./config";
+import type { Database } from "./db";
+import { migrate } from "./data/schema";
+import type { Logger } from "./http/log";
+import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
+import { createApiServer, type Route } from "./http/server";
+import { TokenSigner } from "./http/tokens";
+import { runReport } from "./reports/run";
+
+export interface Service {
+  server: Server;
+  clients: ClientRegistry;
+  close(): Promise<void>;
+}
+
+export async function createService(db: Database, config: ServiceConfig, logger: Logger): Promise<Service> {
+  await migrate(db);
+  const clients = new ClientRegistry(db);
+  await clients.refresh();
+  const tokens = new TokenSigner(config.SERVICE_TOKEN_SECRET, config.TOKEN_TTL_SECONDS);
+  const windowMs = config.RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const reportLimiter = new SlidingWindowLimiter(config.REPORT_RATE_LIMIT, windowMs);
+  const tokenLimiter = new SlidingWindowLimiter(config.TOKEN_RATE_LIMIT, windowMs);
+  const openapi = buildOpenApiDocument();
+
+  const report = (op: Operation, schema: z.ZodType<ReportRequest, unknown>): Route => ({
+    method: "POST",
+    auth: "client",
+    limiter: reportLimiter,
+    async handle(body, ctx) {
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw ApiError.fromZod(parsed.error);
+      const result = await runReport(db, op, parsed.data);
+      return {
+        body: {
+          success: true,
+          code: 200,
+          message: REPORT_MESSAGES[op],
+          data: result.data,
+          pagination: result.pagination,
+          timestamp: ctx.now.toISOString(),
+        },
+      };
+    },
+  });
+
+  const routes: Record<string, Route[]> = {
+    "/api/auth/token": [
+      {
+        method: "POST",
+        auth: "none",
+        acceptsForm: true,
+        async handle(body, ctx) {
+          const parsed = TokenRequestSchema.safeParse(body);
+          if (!parsed.success) throw ApiError.fromZod(parsed.error);
+          const { client_id, client_secret } = parsed.data;
+          // Counted per client_id whether or not the secret is right: this is what slows guessing.
+          const decision = tokenLimiter.hit(client_id);
+          Object.assign(ctx.headers, rateLimitHeaders(decision));
+          if (!decision.allowed) {
+            throw new ApiError(429, `Too many token requests; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
+              retry_after: decision.retryAfterSeconds,
+            });
+          }
+          if (!(await clients.verify(client_id, client_secret))) {
+            throw new ApiError(401, "Invalid client credentials", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
+          }
+          ctx.clientId = client_id;
+          const { token, expiresIn } = tokens.issue(client_id);
+          return {
+            body: {
+              success: true,
+              code: 200,
+              message: "Access token issued",
+              data: { access_token: token, token_type: "Bearer", expires_in: expiresIn },
+              timestamp: ctx.now.toISOString(),
+            },
+          };
+        },
+      },
+    ],
+    "/api/data": [report("orders", OrdersRequestSchema)],
+    "/api/data/cohort": [report("cohort", CohortRequestSchema)],
+    "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
+    "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
+  };
+
+  const server = createApiServer({ routes, clients, tokens, logger });
+  const sweeper = setInterval(() => {
+    reportLimiter.sweep();
+    tokenLimiter.sweep();
+  }, windowMs);
+  sweeper.unref();
+
+  return {
+    server,
+    clients,
+    async close() {
+      clearInterval(sweeper);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// `npm run service:cli -- <command>`: operator commands over a service database file.
+// Commands that write open the file themselves, so they refuse while the running service holds it.
+import { parseArgs } from "node:util";
+import { isCalendarDate, todayIn } from "@/lib/contract/dates";
+import { createClient, listClients, setClientActive } from "./clients";
+import { Database, DatabaseBusyError } from "./db";
+import { generate } from "./data/generator";
+import { importDirectory } from "./data/importer";
+import { migrate } from "./data/schema";
+
+const USAGE = `Usage: npm run service:cli -- <command> [options]
+
+  generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]
+      Replace the payment data with a deterministic synthetic dataset ending on --end-date (default today, UTC).
+  import --db PATH --dir DIR
+      Load the CSV files of DIR (docs/import-format.md); all or nothing.
+  create-client --db PATH --name NAME
+      Create an API client; the last line printed is {"client_id": "...", "client_secret": "..."}.
+  deactivate-client --db PATH --client-id ID    /  activate-client --db PATH --client-id ID
+  list-clients --db PATH
+`;
+
+class UsageError extends Error {}
+
+function need(values: Record<string, string | undefined>, name: string): string {
+  const v = values[name];
+  if (v === undefined || v === "") throw new UsageError(`--${name} is required`);
+  return v;
+}
+function int(values: Record<string, string | undefined>, name: string, min: number): number {
+  const raw = need(values, name);
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+async function withDb<T>(path: string, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await Database.open(path, { connections: 2 });
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      db: { type: "string" },
+      days: { type: "string" },
+      "orders-per-day": { type: "string" },
+      seed: { type: "string" },
+      "end-date": { type: "string" },
+      dir: { type: "string" },
+      name: { type: "string" },
+      "client-id": { type: "string" },
+    },
+    strict: true,
+  });
+
+  switch (command) {
+    case "generate": {
+      const endDate = values["end-date"] ?? todayIn("UTC");
+      if (!isCalendarDate(endDate)) throw new UsageError(`--end-date must be a real date YYYY-MM-DD, got "${endDate}"`);
+      const opts = {
+        days: int(values, "days", 1),
+        ordersPerDay: int(values, "orders-per-day", 1),
+        seed: int(values, "seed", 0),
+        endDate,
+      };
+      const summary = await withDb(need(values, "db"), (db) =>
+        generate(db, { ...opts, onProgress: (msg) => console.error(msg) }),
+      );
+      console.log(JSON.stringify(summary));
+      return 0;
+    }
+    case "import": {
+      const result = await withDb(need(values, "db"), (db) => importDirectory(db, need(values, "dir")));
+      for (const r of result.rejections) console.error(`${r.file}:${r.line}: ${r.reason}`);
+      console.log(JSON.stringify({ ok: result.ok, inserted: result.inserted, skipped_duplicates: result.skippedDuplicates, rejected: result.rejections.length }));
+      return result.ok ? 0 : 1;
+    }
+    case "create-client": {
+      const name = need(values, "name");
+      const created = await withDb(need(values, "db"), (db) => createClient(db, name));
+      console.log(`Created API client "${name}". The secret is shown only this once; store it now.`);
+      console.log(JSON.stringify(created));
+      return 0;
+    }
+    case "deactivate-client":
+    case "activate-client": {
+      const id = need(values, "client-id");
+      const found = await withDb(need(values, "db"), (db) => setClientActive(db, id, command === "activate-client"));
+      if (!found) {
+        console.error(`No API client with id ${id}`);
+        return 1;
+      }
+      console.log(`${command === "activate-client" ? "Activated" : "Deactivated"} ${id}`);
+      return 0;
+    }
+    case "list-clients": {
+      const rows = await withDb(need(values, "db"), (db) => listClients(db));
+      for (const r of rows) console.log(JSON.stringify(r));
+      return 0;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : "No command given");
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS"))) {
+      console.error(`${e.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    if (e instanceof DatabaseBusyError) {
+      console.error(e.message);
+      process.exit(3);
+    }
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  },
+);

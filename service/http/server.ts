@@ -1,0 +1,243 @@
+/**
+ * The service's HTTP layer on node:http: routing, body limits, content types, authentication, rate
+ * limits, and the two envelopes of SPEC.md §1. Handlers receive a parsed body and return data; every
+ * failure is an ApiError rendered as the error envelope, and anything unexpected becomes a generic
+ * 500 whose detail goes only to the log, under the request id.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApiError } from "@/lib/errors";
+import type { ClientRegistry } from "../clients";
+import type { Logger } from "./log";
+import { ulid } from "./ids";
+import { rateLimitHeaders, type SlidingWindowLimiter } from "./rate-limit";
+import type { TokenSigner } from "./tokens";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type AuthMode =
+  /** No credentials (token issuance, health). */
+  | "none"
+  /** Bearer token plus x-client-id and x-client-secret naming the same client. */
+  | "client"
+  /** Bearer token; client headers optional but checked when sent. */
+  | "bearer";
+
+export interface RequestContext {
+  requestId: string;
+  clientId: string | null;
+  /** Headers to add to the response (rate-limit headers). */
+  headers: Record<string, string>;
+  now: Date;
+}
+
+export interface Route {
+  method: "GET" | "POST";
+  auth: AuthMode;
+  /** Rate-limit bucket keyed by the authenticated client (routes with auth "none" limit themselves). */
+  limiter?: SlidingWindowLimiter;
+  /** Accepts application/x-www-form-urlencoded besides JSON (the OAuth2 token endpoint). */
+  acceptsForm?: boolean;
+  handle(body: unknown, ctx: RequestContext): Promise<RouteResult>;
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ServerDeps {
+  routes: Record<string, Route[]>;
+  clients: ClientRegistry;
+  tokens: TokenSigner;
+  logger: Logger;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function errorBody(err: ApiError, requestId: string, now = new Date()) {
+  return {
+    success: false,
+    code: err.status,
+    message: err.message,
+    error: { type: err.type, ...(err.details ? { details: err.details } : {}) },
+    ...err.extra,
+    request_id: requestId,
+    timestamp: now.toISOString(),
+  };
+}
+
+/**
+ * Reads the body, keeping at most MAX_BODY_BYTES. A longer body is drained (not stored) so the client
+ * can read its 413; one absurdly long is cut off.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overLimit = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (!settled) {
+        settled = true;
+        fn();
+      }
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) overLimit = true;
+      if (!overLimit) chunks.push(chunk);
+      if (size > DRAIN_LIMIT_BYTES) req.destroy();
+    });
+    req.on("end", () => settle(() => (overLimit ? reject(tooLarge()) : resolve(Buffer.concat(chunks)))));
+    req.on("close", () => settle(() => reject(tooLarge())));
+    req.on("error", () => settle(() => reject(tooLarge())));
+  });
+}
+
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+function tooLarge() {
+  return new ApiError(413, `Request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+function parseBody(raw: Buffer, type: string): unknown {
+  const text = raw.toString("utf8");
+  if (type === "application/x-www-form-urlencoded") {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (text.trim() === "") throw ApiError.badRequest("Request body is empty; send a JSON object");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ApiError.badRequest("Request body is not valid JSON");
+  }
+}
+
+const unauthorized = (missing: boolean) =>
+  new ApiError(401, missing ? "Missing credentials" : "Invalid credentials", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+async function authenticate(req: IncomingMessage, mode: AuthMode, deps: ServerDeps): Promise<string | null> {
+  if (mode === "none") return null;
+  const authz = header(req, "authorization");
+  const clientId = header(req, "x-client-id");
+  const clientSecret = header(req, "x-client-secret");
+  const needsClient = mode === "client";
+  if (!authz || (needsClient && (!clientId || !clientSecret))) throw unauthorized(true);
+  const m = /^Bearer\s+(\S+)$/i.exec(authz);
+  if (!m) throw unauthorized(false);
+  const claims = deps.tokens.verify(m[1]!);
+  if (!claims || !deps.clients.isActive(claims.sub)) throw unauthorized(false);
+  if (clientId !== undefined || clientSecret !== undefined) {
+    if (!clientId || !clientSecret) throw unauthorized(true);
+    if (clientId !== claims.sub) throw unauthorized(false);
+    if (!(await deps.clients.verify(clientId, clientSecret))) throw unauthorized(false);
+  }
+  return claims.sub;
+}
+
+export function createApiServer(deps: ServerDeps): Server {
+  const server = createServer((req, res) => {
+    void handle(req, res, deps);
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
+  const started = performance.now();
+  const requestId = ulid();
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date() };
+  let status = 500;
+  let logError: string | undefined;
+  try {
+    const candidates = deps.routes[path];
+    if (!candidates) throw new ApiError(404, `No such endpoint: ${req.method ?? "?"} ${path}`);
+    const route = candidates.find((r) => r.method === req.method);
+    if (!route) {
+      const allow = candidates.map((r) => r.method).join(", ");
+      throw new ApiError(405, `${req.method ?? "?"} is not allowed on ${path}; use ${allow}`, undefined, { Allow: allow });
+    }
+
+    let body: unknown = undefined;
+    let raw: Buffer | undefined;
+    let type = "";
+    if (route.method === "POST") {
+      raw = await readBody(req);
+      type = mediaType(req);
+      const allowed = route.acceptsForm ? ["application/json", "application/x-www-form-urlencoded"] : ["application/json"];
+      if (!allowed.includes(type)) {
+        throw new ApiError(415, `Content-Type must be ${allowed.join(" or ")}`);
+      }
+    } else {
+      req.resume();
+    }
+
+    ctx.clientId = await authenticate(req, route.auth, deps);
+    if (route.limiter && ctx.clientId) {
+      const decision = route.limiter.hit(ctx.clientId);
+      Object.assign(ctx.headers, rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        throw new ApiError(429, `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
+          retry_after: decision.retryAfterSeconds,
+        });
+      }
+    }
+    if (raw) body = parseBody(raw, type);
+
+    const result = await route.handle(body, ctx);
+    status = result.status ?? 200;
+    send(res, status, result.body, { ...ctx.headers, ...result.headers });
+  } catch (e) {
+    let err: ApiError;
+    if (e instanceof ApiError) {
+      err = e;
+    } else {
+      err = new ApiError(500, `Internal error; quote request id ${requestId} when reporting it`);
+      logError = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    }
+    status = err.status;
+    send(res, status, errorBody(err, requestId, ctx.now), { ...ctx.headers, ...err.headers });
+  } finally {
+    deps.logger.request({
+      request_id: requestId,
+      method: req.method ?? "?",
+      path,
+      status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      client_id: ctx.clientId,
+      ...(logError ? { error: logError } : {}),
+    });
+  }
+}
+
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}

@@ -1,0 +1,37 @@
+// `npm run service`: the Order Summary and BIN Routing service, configured by the environment.
+import { loadServiceConfig } from "./config";
+import { Database } from "./db";
+import { createService } from "./app";
+import { jsonLogger, silentLogger } from "./http/log";
+import { listen } from "./http/server";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadServiceConfig();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+  const logger = config.SERVICE_LOG === "silent" ? silentLogger : jsonLogger();
+  const db = await Database.open(config.SERVICE_DB, config.DUCKDB_THREADS ? { threads: config.DUCKDB_THREADS } : {});
+  const service = await createService(db, config, logger);
+  const addr = await listen(service.server, config.SERVICE_PORT, config.SERVICE_HOST);
+  logger.info("listening", { url: `http://${config.SERVICE_HOST}:${addr.port}`, db: config.SERVICE_DB });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await service.close();
+    db.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+/**
+ * How each catalog dimension and metric maps onto the tables. The `satisfies Record<…>` clauses make
+ * the compiler refuse a catalog entry without a mapping, so the catalog stays the one list.
+ *
+ * SQL text built from here contains only these fixed fragments; every value is a bound parameter.
+ */
+import type { DimensionName, MetricName, Operation } from "@/lib/contract/catalog";
+
+/** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */
+export type FactSource = "attempts" | "chargebacks" | "refunds" | "alerts";
+
+export const EVENT_TABLES = {
+  chargebacks: { table: "chargebacks", date: "e.cb_date" },
+  refunds: { table: "refunds", date: "e.refund_date" },
+  alerts: { table: "alerts", date: "e.alert_date" },
+} as const;
+
+/** A reference table that names a key dimension (product_id → products, …). */
+export interface Reference {
+  table: string;
+  alias: string;
+  key: string;
+}
+const products: Reference = { table: "products", alias: "rp", key: "product_id" };
+const campaigns: Reference = { table: "campaigns", alias: "rc", key: "campaign_id" };
+const gateways: Reference = { table: "gateways", alias: "rg", key: "gateway_id" };
+const bins: Reference = { table: "bins", alias: "rb", key: "bin" };
+
+export type DimensionColumn =
+  /** A column of the fact rows, in each operation's own terms. */
+  | { kind: "key"; orders: string; cohort: string; sqlType: "DATE" | "INTEGER" | "VARCHAR" | "CENTS"; onlyOn?: FactSource }
+  /** A column of a reference table, reached through a key dimension. */
+  | { kind: "ref"; key: DimensionName; ref: Reference; column: string };
+
+// In cohorts, the acquisition dimensions describe the customer's initial order (`cu`); the rest
+// describe the event itself. `d` stands for the date expression of the branch.
+export const DIMENSION_COLUMNS = {
+  date: { kind: "key", orders: "$date", cohort: "a.initial_date", sqlType: "DATE" },
+  campaign_id: { kind: "key", orders: "a.campaign_id", cohort: "cu.campaign_id", sqlType: "INTEGER" },
+  product_id: { kind: "key", orders: "a.product_id", cohort: "cu.product_id", sqlType: "INTEGER" },
+  gateway_id: { kind: "key", orders: "a.gateway_id", cohort: "a.gateway_id", sqlType: "INTEGER" },
+  bin: { kind: "key", orders: "a.bin", cohort: "a.bin", sqlType: "VARCHAR" },
+  affid: { kind: "key", orders: "a.affid", cohort: "cu.affid", sqlType: "VARCHAR" },
+  sub_affid: { kind: "key", orders: "a.sub_affid", cohort: "cu.sub_affid", sqlType: "VARCHAR" },
+  sales_type: { kind: "key", orders: "a.sales_type", cohort: "a.sales_type", sqlType: "VARCHAR" },
+  refund_type: { kind: "key", orders: "e.refund_type", cohort: "e.refund_type", sqlType: "VARCHAR", onlyOn: "refunds" },
+  billing_cycle: { kind: "key", orders: "a.billing_cycle", cohort: "a.billing_cycle", sqlType: "INTEGER" },
+  attempt_col: { kind: "key", orders: "a.attempt_no", cohort: "a.attempt_no", sqlType: "INTEGER" },
+  price_point: { kind: "key", orders: "a.price_point_cents", cohort: "cu.price_point_cents", sqlType: "CENTS" },
+  alert_type: { kind: "key", orders: "e.alert_type", cohort: "e.alert_type", sqlType: "VARCHAR", onlyOn: "alerts" },
+  product_name: { kind: "ref", key: "product_id", ref: products, column: "product_name" },
+  product_group: { kind: "ref", key: "product_id", ref: products, column: "product_group" },
+  campaign_name: { kind: "ref", key: "campaign_id", ref: campaigns, column: "campaign_name" },
+  campaign_type: { kind: "ref", key: "campaign_id", ref: campaigns, column: "campaign_type" },
+  mcc: { kind: "ref", key: "gateway_id", ref: gateways, column: "mcc" },
+  acquirer: { kind: "ref", key: "gateway_id", ref: gateways, column: "acquirer" },
+  gateway_alias: { kind: "ref", key: "gateway_id", ref: gateways, column: "gateway_alias" },
+  bank: { kind: "ref", key: "bin", ref: bins, column: "bank" },
+  card_brand: { kind: "ref", key: "bin", ref: bins, column: "card_brand" },
+  card_type: { kind: "ref", key: "bin", ref: bins, column: "card_type" },
+} as const satisfies Record<DimensionName, DimensionColumn>;
+
+export interface MetricColumn {
+  /** Per-row contribution (summed). `a` is the attempt, `e` the event row, `cp` the attempt's campaign. */
+  expr: string;
+  /** The branch that produces it: the fact table, and whether it is dated by the event's own date. */
+  source: FactSource;
+  byEventDate: boolean;
+  needsCampaign?: boolean;
+}
+
+const notCascade = "NOT a.is_cascade";
+const attemptMetrics = {
+  attempts: `(${notCascade})::INTEGER`,
+  approvals: `(a.approved AND ${notCascade})::INTEGER`,
+  revenue: "CASE WHEN a.approved THEN a.amount_cents ELSE 0 END",
+  initial_attempt: `(${notCascade} AND a.billing_cycle = 0)::INTEGER`,
+  initial_approved: `(a.approved AND ${notCascade} AND a.billing_cycle = 0)::INTEGER`,
+  rebills_attempted: `(${notCascade} AND a.billing_cycle >= 1)::INTEGER`,
+  rebills_approved: `(a.approved AND ${notCascade} AND a.billing_cycle >= 1)::INTEGER`,
+  net_approvals: "a.approved::INTEGER",
+  approvals_organic: "(a.approved AND a.attempt_no = 1)::INTEGER",
+};
+const cpa = "CASE WHEN a.approved AND a.billing_cycle = 0 THEN cp.cpa_cents ELSE 0 END";
+
+const att = (expr: string): MetricColumn => ({ expr, source: "attempts", byEventDate: false });
+const ev = (source: FactSource, expr: string, byEventDate: boolean): MetricColumn => ({ expr, source, byEventDate });
+
+export const METRIC_COLUMNS = {
+  attempts: att(attemptMetrics.attempts),
+  approvals: att(attemptMetrics.approvals),
+  revenue: att(attemptMetrics.revenue),
+  cpa: { expr: cpa, source: "attempts", byEventDate: false, needsCampaign: true },
+  cb_count: ev("chargebacks", "1", false),
+  cb_amount: ev("chargebacks", "e.amount_cents", false),
+  cb_count_by_cb_date: ev("chargebacks", "1", true),
+  cb_amount_by_cb_date: ev("chargebacks", "e.amount_cents", true),
+  refund_count: ev("refunds", "1", false),
+  refund_amount: ev("refunds", "e.amount_cents", false),
+  refund_count_by_refund_date: ev("refunds", "1", true),
+  refund_amount_by_refund_date: ev("refunds", "e.amount_cents", true),
+  alert_count: ev("alerts", "1", false),
+  alert: ev("alerts", "e.amount_cents", false),
+  alert_count_by_alert_date: ev("alerts", "1", true),
+  alert_by_alert_date: ev("alerts", "e.amount_cents", true),
+  initial_attempt: att(attemptMetrics.initial_attempt),
+  initial_approved: att(attemptMetrics.initial_approved),
+  rebills_attempted: att(attemptMetrics.rebills_attempted),
+  rebills_approved: att(attemptMetrics.rebills_approved),
+  net_approvals: att(attemptMetrics.net_approvals),
+  approvals_organic: att(attemptMetrics.approvals_organic),
+  approvals_by_initial_date: att(attemptMetrics.approvals),
+  attempts_by_initial_date: att(attemptMetrics.attempts),
+  revenue_by_initial_date: att(attemptMetrics.revenue),
+  cb_count_by_initial_date: ev("chargebacks", "1", false),
+  cb_amount_by_initial_date: ev("chargebacks", "e.amount_cents", false),
+  refund_count_by_initial_date: ev("refunds", "1", false),
+  refund_amount_by_initial_date: ev("refunds", "e.amount_cents", false),
+  alert_count_by_initial_date: ev("alerts", "1", false),
+  alert_by_initial_date: ev("alerts", "e.amount_cents", false),
+} as const satisfies Record<MetricName, MetricColumn>;
+
+/** Where the date range applies in a branch of each operation. */
+export function rangeColumn(op: Operation, source: FactSource, byEventDate: boolean): string {
+  if (op === "cohort") return "a.initial_date";
+  if (source !== "attempts" && byEventDate) return EVENT_TABLES[source].date;
+  return "a.attempt_date";
+}

@@ -1,0 +1,197 @@
+/**
+ * Report request → one SQL statement with bound parameters. Pure: no I/O, so it is unit-testable and
+ * the SQL can be inspected. Stages: resolve names → pick fact branches → per-branch SELECT with
+ * filters → UNION ALL → aggregate by key columns → name the reference dimensions → page.
+ */
+import {
+  dimensionsFor,
+  metricsFor,
+  type DimensionName,
+  type FilterScalar,
+  type MetricName,
+  type Operation,
+  type ReportRequest,
+} from "@/lib/contract";
+import type { SqlParam } from "../db";
+import { DIMENSION_COLUMNS, EVENT_TABLES, METRIC_COLUMNS, rangeColumn, type DimensionColumn, type FactSource } from "./columns";
+
+export interface ReportPlan {
+  dimensions: DimensionName[];
+  metrics: MetricName[];
+  /** Null when the filters exclude every fact (e.g. refund_type on attempts only): the answer is empty. */
+  sql: string | null;
+  params: SqlParam[];
+  /** The total number of records, for a page past the end (where the window count has no row). */
+  countSql?: string;
+  countParams?: SqlParam[];
+  limit: number;
+  offset: number;
+}
+
+class Params {
+  readonly values: SqlParam[] = [];
+  add(v: SqlParam, cast?: string): string {
+    this.values.push(v);
+    return cast ? `$${this.values.length}::${cast}` : `$${this.values.length}`;
+  }
+}
+
+const q = (name: string) => `"${name}"`;
+
+function dimColumn(name: DimensionName): DimensionColumn {
+  return DIMENSION_COLUMNS[name];
+}
+
+/** The key dimension whose value a dimension is read through (itself for key dimensions). */
+function keyOf(name: DimensionName): DimensionName {
+  const c = dimColumn(name);
+  return c.kind === "ref" ? c.key : name;
+}
+
+function asList(v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** Exact cents of a decimal price (39.95 → 3995); null when it has finer precision than cents. */
+export function toCents(v: number): number | null {
+  const cents = Math.round(v * 100);
+  return Math.abs(cents - v * 100) < 1e-6 ? cents : null;
+}
+
+interface Branch {
+  source: FactSource;
+  byEventDate: boolean;
+  metrics: MetricName[];
+}
+
+export function planReport(op: Operation, req: ReportRequest): ReportPlan {
+  const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
+  const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
+  const filters = Object.entries(req.filters ?? {}) as [DimensionName, FilterScalar | FilterScalar[]][];
+  const limit = req.limit ?? 1000;
+  const offset = req.offset ?? 0;
+  const p = new Params();
+
+  // Key columns the aggregate groups by: grouped key dimensions, and the keys of grouped names.
+  const keys: DimensionName[] = [];
+  for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
+
+  // One branch per (fact table, date basis) that a requested metric needs.
+  const branches: Branch[] = [];
+  for (const m of metrics) {
+    const c = METRIC_COLUMNS[m];
+    const byEventDate = op === "orders" && c.byEventDate;
+    let b = branches.find((x) => x.source === c.source && x.byEventDate === byEventDate);
+    if (!b) branches.push((b = { source: c.source, byEventDate, metrics: [] }));
+    b.metrics.push(m);
+  }
+
+  const keyExpr = (d: DimensionName, b: Branch): string | null => {
+    const c = dimColumn(d);
+    if (c.kind !== "key") throw new Error(`not a key dimension: ${d}`);
+    if ("onlyOn" in c && c.onlyOn !== b.source) return null; // e.g. refund_type outside refund facts
+    const expr = op === "orders" ? c.orders : c.cohort;
+    return expr === "$date" ? rangeColumn(op, b.source, b.byEventDate) : expr;
+  };
+
+  const selects: string[] = [];
+  const produced = new Set<MetricName>();
+  for (const b of branches) {
+    const paramMark = p.values.length;
+    const where: string[] = [];
+    const rangeCol = rangeColumn(op, b.source, b.byEventDate);
+    where.push(`${rangeCol} BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`);
+
+    let excluded = false;
+    for (const [d, raw] of filters) {
+      const values = asList(raw);
+      const wantsNull = values.includes(null);
+      const nonNull = values.filter((v): v is string | number => v !== null);
+      const c = dimColumn(d);
+      const target = c.kind === "ref" ? keyExpr(c.key, b) : keyExpr(d, b);
+      if (target === null) {
+        // The dimension is null on every row of this branch: the filter keeps all or nothing.
+        if (!wantsNull) excluded = true;
+        continue;
+      }
+      const parts: string[] = [];
+      if (c.kind === "key") {
+        const placeholders: string[] = [];
+        for (const v of nonNull) {
+          if (c.sqlType === "CENTS") {
+            const cents = typeof v === "number" ? toCents(v) : null;
+            if (cents !== null) placeholders.push(p.add(cents, "BIGINT"));
+          } else {
+            placeholders.push(p.add(v, c.sqlType));
+          }
+        }
+        if (placeholders.length > 0) parts.push(`${target} IN (${placeholders.join(", ")})`);
+        if (wantsNull) parts.push(`${target} IS NULL`);
+      } else {
+        const { table, key } = c.ref;
+        if (nonNull.length > 0) {
+          const placeholders = nonNull.map((v) => p.add(v, "VARCHAR")).join(", ");
+          parts.push(`${target} IN (SELECT ${key} FROM ${table} WHERE ${c.column} IN (${placeholders}))`);
+        }
+        if (wantsNull) parts.push(`${target} NOT IN (SELECT ${key} FROM ${table})`);
+      }
+      where.push(parts.length > 0 ? `(${parts.join(" OR ")})` : "FALSE");
+    }
+    if (excluded) {
+      p.values.length = paramMark; // placeholders are positional: forget this branch's values
+      continue;
+    }
+
+    const cols = keys.map((k) => {
+      const e = keyExpr(k, b);
+      const c = dimColumn(k);
+      const nullType = c.kind === "key" && c.sqlType !== "CENTS" ? c.sqlType : "BIGINT";
+      return `${e ?? `NULL::${nullType}`} AS ${q(k)}`;
+    });
+    for (const m of b.metrics) cols.push(`${METRIC_COLUMNS[m].expr} AS ${q(m)}`);
+
+    let from = b.source === "attempts" ? "attempts a" : `${EVENT_TABLES[b.source].table} e JOIN attempts a ON a.attempt_id = e.attempt_id`;
+    if (b.metrics.some((m) => "needsCampaign" in METRIC_COLUMNS[m])) from += " JOIN campaigns cp ON cp.campaign_id = a.campaign_id";
+    const usesCustomer = op === "cohort" && [...cols, ...where].some((s) => s.includes("cu."));
+    if (usesCustomer) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
+
+    selects.push(`SELECT ${cols.join(", ")} FROM ${from} WHERE ${where.join(" AND ")}`);
+    for (const m of b.metrics) produced.add(m);
+  }
+
+  if (selects.length === 0) return { dimensions: dims, metrics, sql: null, params: [], limit, offset };
+
+  // A metric whose branch the filters removed is zero everywhere.
+  const sums = metrics.map((m) => (produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)::DOUBLE AS ${q(m)}` : `0::DOUBLE AS ${q(m)}`));
+  const keyList = keys.map(q).join(", ");
+  const agg = `SELECT ${[...keys.map(q), ...sums].join(", ")} FROM facts${keys.length ? ` GROUP BY ${keyList}` : ""}`;
+
+  // Name the reference dimensions. When every grouped name comes with its key the key rows are
+  // already the answer's rows; otherwise (say, grouped by bank alone) re-aggregate by the names.
+  const refs = new Map<string, { table: string; alias: string; key: DimensionName }>();
+  const selectDims: string[] = [];
+  for (const d of dims) {
+    const c = dimColumn(d);
+    if (c.kind === "ref") {
+      refs.set(c.ref.alias, { table: c.ref.table, alias: c.ref.alias, key: c.key });
+      selectDims.push(`${c.ref.alias}.${c.column} AS ${q(d)}`);
+    } else {
+      selectDims.push(`agg.${q(d)} AS ${q(d)}`);
+    }
+  }
+  const joins = [...refs.values()].map((r) => `LEFT JOIN ${r.table} ${r.alias} ON ${r.alias}.${r.key} = agg.${q(r.key)}`).join(" ");
+  const needsRegroup = keys.some((k) => !dims.includes(k));
+  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
+  const named = needsRegroup
+    ? `SELECT ${[...selectDims, ...metrics.map((m) => `SUM(agg.${q(m)}) AS ${q(m)}`)].join(", ")} FROM agg ${joins} GROUP BY ${dims.map((_, i) => i + 1).join(", ")}`
+    : `SELECT ${[...selectDims, ...metrics.map((m) => `agg.${q(m)} AS ${q(m)}`)].join(", ")} FROM agg ${joins}`;
+
+  const order = dims.length ? ` ORDER BY ${dims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
+  const ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (${agg}), named AS (${named}) `;
+  const countSql = `${ctes}SELECT COUNT(*)::DOUBLE AS n FROM named WHERE ${nonZero}`;
+  const countParams = [...p.values];
+  const sql =
+    `${ctes}SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named WHERE ${nonZero}${order} ` +
+    `LIMIT ${p.add(limit, "BIGINT")} OFFSET ${p.add(offset, "BIGINT")}`;
+  return { dimensions: dims, metrics, sql, params: p.values, countSql, countParams, limit, offset };
+}
