@@ -1,22 +1,142 @@
-// `npm start`: brings up everything that exists, on this machine, with demo data.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+// `npm start`: the whole product on this machine in demo mode. Generates demo data and an API client
+// on first run (secrets kept in the ignored .local/ folder and reused), starts the service, then
+// builds and starts the dashboard, and prints where everything is. Ctrl-C stops both.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { todayIn } from "../lib/contract/dates";
+import { createClient } from "../service/clients";
+import { Database } from "../service/db";
+import { generate } from "../service/data/generator";
+import { migrate } from "../service/data/schema";
 
+const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
-const nextBin = "node_modules/next/dist/bin/next";
+const DB_PATH = process.env.SERVICE_DB ?? "data/service.duckdb";
+const SECRETS_FILE = ".local/demo-secrets.json";
+const DEMO = { days: 400, ordersPerDay: 1500, seed: 42 };
 
-if (!existsSync(".next/BUILD_ID") || process.env.REBUILD === "1") {
-  console.log("start: building the dashboard (first run only)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+interface DemoSecrets {
+  serviceTokenSecret: string;
+  client?: { client_id: string; client_secret: string };
 }
 
-const dashboard = spawn(process.execPath, [nextBin, "start", "--port", String(DASHBOARD_PORT), "--hostname", "localhost"], {
-  stdio: "inherit",
-});
-console.log(`start: dashboard at http://localhost:${DASHBOARD_PORT}`);
+function loadSecrets(): DemoSecrets {
+  if (existsSync(SECRETS_FILE)) return JSON.parse(readFileSync(SECRETS_FILE, "utf8")) as DemoSecrets;
+  return { serviceTokenSecret: randomBytes(32).toString("base64url") };
+}
+function saveSecrets(s: DemoSecrets): void {
+  mkdirSync(".local", { recursive: true });
+  writeFileSync(SECRETS_FILE, `${JSON.stringify(s, null, 2)}\n`, { mode: 0o600 });
+}
 
-const stop = () => dashboard.kill("SIGTERM");
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
-dashboard.on("exit", (code) => process.exit(code ?? 0));
+async function prepareData(secrets: DemoSecrets): Promise<void> {
+  mkdirSync("data", { recursive: true });
+  const db = await Database.open(DB_PATH, { connections: 2 });
+  try {
+    await migrate(db);
+    const today = todayIn("UTC");
+    const info = await db.all<{ value: string }>("SELECT value FROM dataset_info WHERE key = 'end_date'");
+    const end = info[0]?.value;
+    // Demo data ends today so "last 7 days" shows something; regenerate when a new day has begun.
+    if (end !== today) {
+      console.log(`start: generating demo data (${DEMO.days} days ending ${today})…`);
+      const s = await generate(db, { ...DEMO, endDate: today });
+      console.log(`start: ${s.attempts.toLocaleString("en-US")} attempts in ${s.seconds.toFixed(1)} s`);
+    }
+    const known = secrets.client
+      ? await db.all("SELECT 1 FROM api_clients WHERE client_id = ? AND active", [secrets.client.client_id])
+      : [];
+    if (known.length === 0) {
+      secrets.client = await createClient(db, "demo dashboard");
+      saveSecrets(secrets);
+      console.log(`start: created demo API client ${secrets.client.client_id}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      fetch(url)
+        .then((r) => (r.ok ? resolve() : retry()))
+        .catch(retry);
+    };
+    const retry = () => (Date.now() > deadline ? reject(new Error(`${url} did not come up`)) : setTimeout(tick, 250));
+    tick();
+  });
+}
+
+async function main(): Promise<void> {
+  const secrets = loadSecrets();
+  saveSecrets(secrets);
+  await prepareData(secrets);
+  const client = secrets.client!;
+
+  const children: ChildProcess[] = [];
+  const stopAll = () => {
+    for (const c of children) c.kill("SIGTERM");
+  };
+  process.on("SIGINT", stopAll);
+  process.on("SIGTERM", stopAll);
+
+  const serviceUrl = `http://127.0.0.1:${SERVICE_PORT}`;
+  const service = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      SERVICE_DB: DB_PATH,
+      SERVICE_PORT: String(SERVICE_PORT),
+      SERVICE_TOKEN_SECRET: secrets.serviceTokenSecret,
+      SERVICE_LOG: process.env.SERVICE_LOG ?? "silent",
+    },
+  });
+  children.push(service);
+  service.on("exit", (code) => {
+    console.log(`start: service exited (${code ?? "signal"})`);
+    stopAll();
+    process.exit(code ?? 0);
+  });
+  await waitForHealth(`${serviceUrl}/healthz`, 60_000);
+
+  const nextBin = "node_modules/next/dist/bin/next";
+  if (!existsSync(".next/BUILD_ID") || process.env.REBUILD === "1") {
+    console.log("start: building the dashboard (first run only)…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+    if (build.status !== 0) {
+      stopAll();
+      process.exit(build.status ?? 1);
+    }
+  }
+  const dashboard = spawn(process.execPath, [nextBin, "start", "--port", String(DASHBOARD_PORT), "--hostname", "localhost"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  children.push(dashboard);
+  dashboard.on("exit", (code) => {
+    stopAll();
+    process.exit(code ?? 0);
+  });
+
+  console.log(`
+  Service    ${serviceUrl}   (OpenAPI: ${serviceUrl}/openapi.json)
+  Dashboard  http://localhost:${DASHBOARD_PORT}
+
+  Call the service (demo client ${client.client_id}; its secret is in ${SECRETS_FILE}):
+    SECRET=$(node -p 'require("./${SECRETS_FILE}").client.client_secret')
+    TOKEN=$(curl -s ${serviceUrl}/api/auth/token -H 'content-type: application/json' \\
+      -d "{\\"client_id\\":\\"${client.client_id}\\",\\"client_secret\\":\\"$SECRET\\"}" | node -p 'JSON.parse(require("fs").readFileSync(0)).data.access_token')
+    curl -s ${serviceUrl}/api/data -H "authorization: Bearer $TOKEN" -H 'x-client-id: ${client.client_id}' \\
+      -H "x-client-secret: $SECRET" -H 'content-type: application/json' \\
+      -d '{"start_date":"${todayIn("UTC").slice(0, 8)}01","end_date":"${todayIn("UTC")}","group_by":["date"],"metrics":["attempts","approvals","revenue"]}'
+
+  Ctrl-C stops everything.
+`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,200 @@
+// Report benchmark (issue 3): `npm run bench:reports` (or `npx tsx bench/reports.ts`).
+// Generates ≥ 10 M attempts once (timed), then for four report shapes measures, in one run, the
+// service over HTTP on loopback (20 runs after a warm-up: p50, p95) and the same aggregate written by
+// hand in DuckDB SQL (p50), and reports the ratio and the service's peak memory.
+import { existsSync, mkdirSync } from "node:fs";
+import { addDays } from "../lib/contract/dates";
+import { createClient } from "../service/clients";
+import { Database, type SqlParam } from "../service/db";
+import { generate } from "../service/data/generator";
+import { migrate } from "../service/data/schema";
+import { machine, median, peakRssMiB, percentile, startServiceProcess } from "./lib";
+
+const DB = process.env.BENCH_DB ?? "data/bench-10m.duckdb";
+const END = "2026-06-30";
+const GEN = { days: 400, ordersPerDay: Number(process.env.BENCH_ORDERS_PER_DAY ?? 9850), seed: 1234, endDate: END };
+const RUNS = 20;
+const START = addDays(END, -99); // a 100-day range (inclusive), the longest one call allows
+
+interface Case {
+  id: string;
+  label: string;
+  path: "/api/data" | "/api/data/cohort";
+  body: Record<string, unknown>;
+  sql: string;
+  params: SqlParam[];
+}
+
+// The hand-written equivalents: what an analyst would type into DuckDB for the same answer.
+const orderBranches = (dateCol: string, keyCols: string) => `
+  SELECT ${dateCol.replace("{d}", "a.attempt_date")} AS date${keyCols}, count(*) FILTER (NOT is_cascade) AS attempts,
+    count(*) FILTER (approved AND NOT is_cascade) AS approvals,
+    sum(amount_cents) FILTER (approved) AS revenue,
+    sum(c.cpa_cents) FILTER (approved AND billing_cycle = 0) AS cpa,
+    count(*) FILTER (NOT is_cascade AND billing_cycle = 0) AS initial_attempt,
+    count(*) FILTER (approved AND NOT is_cascade AND billing_cycle = 0) AS initial_approved,
+    count(*) FILTER (NOT is_cascade AND billing_cycle >= 1) AS rebills_attempted,
+    count(*) FILTER (approved AND NOT is_cascade AND billing_cycle >= 1) AS rebills_approved,
+    count(*) FILTER (approved) AS net_approvals,
+    count(*) FILTER (approved AND attempt_no = 1) AS approvals_organic
+  FROM attempts a JOIN campaigns c USING (campaign_id) WHERE a.attempt_date BETWEEN $1 AND $2 GROUP BY ALL`;
+const eventBranch = (table: string, eventDate: string, count: string, amount: string, byEvent: boolean, keyCols: string) => `
+  SELECT ${byEvent ? `e.${eventDate}` : "a.attempt_date"} AS date${keyCols}, count(*) AS ${count}, sum(e.amount_cents) AS ${amount}
+  FROM ${table} e JOIN attempts a USING (attempt_id) WHERE ${byEvent ? `e.${eventDate}` : "a.attempt_date"} BETWEEN $1 AND $2 GROUP BY ALL`;
+function handOrders(keyCols: string, keys: string): string {
+  const ev = (t: string, d: string, c: string, a: string, c2: string, a2: string) =>
+    [eventBranch(t, d, c, a, false, keyCols), eventBranch(t, d, c2, a2, true, keyCols)];
+  const parts = [
+    orderBranches("{d}", keyCols),
+    ...ev("chargebacks", "cb_date", "cb_count", "cb_amount", "cb_count_by_cb_date", "cb_amount_by_cb_date"),
+    ...ev("refunds", "refund_date", "refund_count", "refund_amount", "refund_count_by_refund_date", "refund_amount_by_refund_date"),
+    ...ev("alerts", "alert_date", "alert_count", "alert", "alert_count_by_alert_date", "alert_by_alert_date"),
+  ];
+  return `SELECT ${keys}, sum(COLUMNS(* EXCLUDE (${keys}))) FROM (${parts.join(" UNION ALL BY NAME ")}) GROUP BY ALL ORDER BY ALL`;
+}
+
+const CASES: Case[] = [
+  {
+    id: "a",
+    label: "100 days, group_by [date], all metrics",
+    path: "/api/data",
+    body: { start_date: START, end_date: END, group_by: ["date"] },
+    sql: handOrders("", "date"),
+    params: [START, END],
+  },
+  {
+    id: "b",
+    label: "100 days, group_by [date, gateway_id], all metrics",
+    path: "/api/data",
+    body: { start_date: START, end_date: END, group_by: ["date", "gateway_id"] },
+    sql: handOrders(", a.gateway_id", "date, gateway_id"),
+    params: [START, END],
+  },
+  {
+    id: "c",
+    label: "100 days, no group_by (finest grain), first page",
+    path: "/api/data",
+    body: { start_date: START, end_date: END },
+    // Attempt metrics at the finest grain, names joined, first 1000 rows and the total count.
+    sql: `WITH g AS (
+        SELECT attempt_date AS date, campaign_id, product_id, gateway_id, bin, affid, sub_affid, sales_type, billing_cycle, price_point_cents,
+          count(*) FILTER (NOT is_cascade) AS attempts, count(*) FILTER (approved AND NOT is_cascade) AS approvals,
+          sum(amount_cents) FILTER (approved) AS revenue, count(*) FILTER (approved) AS net_approvals
+        FROM attempts WHERE attempt_date BETWEEN $1 AND $2 GROUP BY ALL)
+      SELECT g.*, p.product_name, p.product_group, c.campaign_name, c.campaign_type, gw.mcc, gw.acquirer, gw.gateway_alias,
+        b.bank, b.card_brand, b.card_type, count(*) OVER () AS total
+      FROM g LEFT JOIN products p USING (product_id) LEFT JOIN campaigns c USING (campaign_id)
+        LEFT JOIN gateways gw USING (gateway_id) LEFT JOIN bins b USING (bin)
+      ORDER BY date, campaign_id, product_id, gateway_id, bin, affid, sub_affid, sales_type, billing_cycle, price_point_cents LIMIT 1000`,
+    params: [START, END],
+  },
+  {
+    id: "d",
+    label: "cohort, 100 days, group_by [date, billing_cycle], all metrics",
+    path: "/api/data/cohort",
+    body: { start_date: START, end_date: END, group_by: ["date", "billing_cycle"] },
+    sql: `SELECT date, billing_cycle, sum(COLUMNS(* EXCLUDE (date, billing_cycle))) FROM (
+        SELECT a.initial_date AS date, a.billing_cycle,
+          count(*) FILTER (approved AND NOT is_cascade) AS approvals_by_initial_date,
+          count(*) FILTER (NOT is_cascade) AS attempts_by_initial_date,
+          sum(amount_cents) FILTER (approved) AS revenue_by_initial_date,
+          sum(c.cpa_cents) FILTER (approved AND billing_cycle = 0) AS cpa,
+          count(*) FILTER (NOT is_cascade AND billing_cycle = 0) AS initial_attempt,
+          count(*) FILTER (approved AND NOT is_cascade AND billing_cycle = 0) AS initial_approved,
+          count(*) FILTER (NOT is_cascade AND billing_cycle >= 1) AS rebills_attempted,
+          count(*) FILTER (approved AND NOT is_cascade AND billing_cycle >= 1) AS rebills_approved
+        FROM attempts a JOIN campaigns c USING (campaign_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        UNION ALL BY NAME
+        SELECT a.initial_date, a.billing_cycle, count(*) AS cb_count_by_initial_date, sum(e.amount_cents) AS cb_amount_by_initial_date
+        FROM chargebacks e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        UNION ALL BY NAME
+        SELECT a.initial_date, a.billing_cycle, count(*) AS refund_count_by_initial_date, sum(e.amount_cents) AS refund_amount_by_initial_date
+        FROM refunds e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        UNION ALL BY NAME
+        SELECT a.initial_date, a.billing_cycle, count(*) AS alert_count_by_initial_date, sum(e.amount_cents) AS alert_by_initial_date
+        FROM alerts e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+      ) GROUP BY ALL ORDER BY ALL`,
+    params: [START, END],
+  },
+];
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  mkdirSync("data", { recursive: true });
+  let genSeconds: number | null = null;
+  let attempts = 0;
+  let client: { client_id: string; client_secret: string };
+  const handMs: Record<string, number[]> = {};
+  {
+    const fresh = !existsSync(DB);
+    const db = await Database.open(DB, { connections: 1 });
+    await migrate(db);
+    if (fresh || process.env.BENCH_REGENERATE === "1") {
+      console.error(`bench: generating ${GEN.days} days × ${GEN.ordersPerDay} orders/day into ${DB}…`);
+      const s = await generate(db, GEN);
+      genSeconds = s.seconds;
+    }
+    attempts = Number((await db.all<{ n: string }>("SELECT count(*)::BIGINT AS n FROM attempts"))[0]?.n ?? 0);
+    client = await createClient(db, `bench ${new Date().toISOString()}`);
+    // Hand-written SQL, on the same file, before the service takes it (one process per file).
+    for (const c of CASES) {
+      await db.all(c.sql, c.params); // warm-up
+      handMs[c.id] = [];
+      for (let i = 0; i < RUNS; i++) handMs[c.id]!.push(await timeIt(() => db.all(c.sql, c.params)));
+    }
+    db.close();
+  }
+
+  const svc = await startServiceProcess({
+    SERVICE_DB: DB,
+    SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
+    REPORT_RATE_LIMIT: "100000",
+    SERVICE_LOG: "json",
+  });
+  const tokenRes = await fetch(`${svc.url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
+  const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret };
+  const rows: string[] = [];
+  const results: Record<string, { p50: number; p95: number; hand: number; ratio: number; records: number }> = {};
+  for (const c of CASES) {
+    const call = async () => {
+      const r = await fetch(`${svc.url}${c.path}`, { method: "POST", headers, body: JSON.stringify(c.body) });
+      const j = (await r.json()) as { data?: unknown[] };
+      if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
+      return j.data?.length ?? 0;
+    };
+    const records = await call(); // warm-up
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS; i++) ms.push(await timeIt(call));
+    const hand = median(handMs[c.id]!);
+    results[c.id] = { p50: median(ms), p95: percentile(ms, 95), hand, ratio: median(ms) / hand, records };
+    rows.push(`| (${c.id}) ${c.label} | ${records} | ${median(ms).toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${hand.toFixed(0)} | ${(median(ms) / hand).toFixed(2)} |`);
+  }
+  const peak = peakRssMiB(svc.child.pid!);
+  await svc.stop();
+
+  const date = new Date().toISOString().slice(0, 10);
+  console.log(`### Reports (${date})
+
+Machine: ${machine()}. Data: ${attempts.toLocaleString("en-US")} attempts (${GEN.days} days × ${GEN.ordersPerDay} orders/day, seed ${GEN.seed}, ending ${END}).
+${genSeconds !== null ? `Generation: ${genSeconds.toFixed(1)} s.` : "Generation: reused an existing file (run with BENCH_REGENERATE=1 to time it)."}
+Each case: 1 warm-up, then ${RUNS} sequential runs; service over HTTP on loopback (logging on), hand-written DuckDB SQL on the same file in the same run.
+
+| case | records | service p50 ms | service p95 ms | hand SQL p50 ms | ratio |
+|---|---:|---:|---:|---:|---:|
+${rows.join("\n")}
+
+Service peak memory (VmHWM): ${peak.toFixed(0)} MiB.
+`);
+  console.error(JSON.stringify(results));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
