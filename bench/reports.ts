@@ -7,6 +7,7 @@ import { addDays } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
 import { Database, type SqlParam } from "../service/db";
 import { generate } from "../service/data/generator";
+import { hasDerived, rebuildDerived } from "../service/data/derived";
 import { migrate } from "../service/data/schema";
 import { machine, median, peakRssMiB, percentile, startServiceProcess } from "./lib";
 
@@ -38,20 +39,26 @@ const orderBranches = (dateCol: string, keyCols: string) => `
     count(*) FILTER (approved) AS net_approvals,
     count(*) FILTER (approved AND attempt_no = 1) AS approvals_organic
   FROM attempts a JOIN campaigns c USING (campaign_id) WHERE a.attempt_date BETWEEN $1 AND $2 GROUP BY ALL`;
-const eventBranch = (table: string, eventDate: string, count: string, amount: string, byEvent: boolean, keyCols: string) => `
-  SELECT ${byEvent ? `e.${eventDate}` : "a.attempt_date"} AS date${keyCols}, count(*) AS ${count}, sum(e.amount_cents) AS ${amount}
-  FROM ${table} e JOIN attempts a USING (attempt_id) WHERE ${byEvent ? `e.${eventDate}` : "a.attempt_date"} BETWEEN $1 AND $2 GROUP BY ALL`;
-function handOrders(keyCols: string, keys: string): string {
-  const ev = (t: string, d: string, c: string, a: string, c2: string, a2: string) =>
-    [eventBranch(t, d, c, a, false, keyCols), eventBranch(t, d, c2, a2, true, keyCols)];
-  const parts = [
+// Event metrics read the event fact tables (each event with its attempt's columns), as the service does.
+const eventBranch = (facts: string, count: string, amount: string, byEvent: boolean, keyCols: string, extra = "") => `
+  SELECT ${byEvent ? "a.event_date" : "a.attempt_date"} AS date${keyCols}${extra}, count(*) AS ${count}, sum(a.event_amount_cents) AS ${amount}
+  FROM ${facts} a WHERE ${byEvent ? "a.event_date" : "a.attempt_date"} BETWEEN $1 AND $2 GROUP BY ALL`;
+/** Every order-summary metric by date (and `keyCols`), as one UNION ALL BY NAME of pre-aggregated parts. */
+function orderUnion(keyCols: string, withTypes = false): string {
+  const ev = (facts: string, c: string, a: string, c2: string, a2: string, extra: string) =>
+    [eventBranch(facts, c, a, false, keyCols, extra), eventBranch(facts, c2, a2, true, keyCols, extra)];
+  return [
     orderBranches("{d}", keyCols),
-    ...ev("chargebacks", "cb_date", "cb_count", "cb_amount", "cb_count_by_cb_date", "cb_amount_by_cb_date"),
-    ...ev("refunds", "refund_date", "refund_count", "refund_amount", "refund_count_by_refund_date", "refund_amount_by_refund_date"),
-    ...ev("alerts", "alert_date", "alert_count", "alert", "alert_count_by_alert_date", "alert_by_alert_date"),
-  ];
-  return `SELECT ${keys}, sum(COLUMNS(* EXCLUDE (${keys}))) FROM (${parts.join(" UNION ALL BY NAME ")}) GROUP BY ALL ORDER BY ALL`;
+    ...ev("chargeback_facts", "cb_count", "cb_amount", "cb_count_by_cb_date", "cb_amount_by_cb_date", ""),
+    ...ev("refund_facts", "refund_count", "refund_amount", "refund_count_by_refund_date", "refund_amount_by_refund_date", withTypes ? ", a.refund_type" : ""),
+    ...ev("alert_facts", "alert_count", "alert", "alert_count_by_alert_date", "alert_by_alert_date", withTypes ? ", a.alert_type" : ""),
+  ].join(" UNION ALL BY NAME ");
 }
+function handOrders(keyCols: string, keys: string): string {
+  return `SELECT ${keys}, sum(COLUMNS(* EXCLUDE (${keys}))) FROM (${orderUnion(keyCols)}) GROUP BY ALL ORDER BY ALL`;
+}
+const FINEST = ", a.campaign_id, a.product_id, a.gateway_id, a.bin, a.affid, a.sub_affid, a.sales_type, a.billing_cycle, a.price_point_cents";
+const FINEST_KEYS = "date, campaign_id, product_id, gateway_id, bin, affid, sub_affid, sales_type, refund_type, billing_cycle, price_point_cents, alert_type";
 
 const CASES: Case[] = [
   {
@@ -75,17 +82,15 @@ const CASES: Case[] = [
     label: "100 days, no group_by (finest grain), first page",
     path: "/api/data",
     body: { start_date: START, end_date: END },
-    // Attempt metrics at the finest grain, names joined, first 1000 rows and the total count.
+    // Every metric at the finest grain (all key columns), names joined, first 1000 rows and the total.
     sql: `WITH g AS (
-        SELECT attempt_date AS date, campaign_id, product_id, gateway_id, bin, affid, sub_affid, sales_type, billing_cycle, price_point_cents,
-          count(*) FILTER (NOT is_cascade) AS attempts, count(*) FILTER (approved AND NOT is_cascade) AS approvals,
-          sum(amount_cents) FILTER (approved) AS revenue, count(*) FILTER (approved) AS net_approvals
-        FROM attempts WHERE attempt_date BETWEEN $1 AND $2 GROUP BY ALL)
+        SELECT ${FINEST_KEYS}, sum(COLUMNS(* EXCLUDE (${FINEST_KEYS})))
+        FROM (${orderUnion(FINEST, true)}) GROUP BY ALL)
       SELECT g.*, p.product_name, p.product_group, c.campaign_name, c.campaign_type, gw.mcc, gw.acquirer, gw.gateway_alias,
         b.bank, b.card_brand, b.card_type, count(*) OVER () AS total
       FROM g LEFT JOIN products p USING (product_id) LEFT JOIN campaigns c USING (campaign_id)
         LEFT JOIN gateways gw USING (gateway_id) LEFT JOIN bins b USING (bin)
-      ORDER BY date, campaign_id, product_id, gateway_id, bin, affid, sub_affid, sales_type, billing_cycle, price_point_cents LIMIT 1000`,
+      ORDER BY ${FINEST_KEYS} LIMIT 1000`,
     params: [START, END],
   },
   {
@@ -105,14 +110,14 @@ const CASES: Case[] = [
           count(*) FILTER (approved AND NOT is_cascade AND billing_cycle >= 1) AS rebills_approved
         FROM attempts a JOIN campaigns c USING (campaign_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
         UNION ALL BY NAME
-        SELECT a.initial_date, a.billing_cycle, count(*) AS cb_count_by_initial_date, sum(e.amount_cents) AS cb_amount_by_initial_date
-        FROM chargebacks e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        SELECT a.initial_date AS date, a.billing_cycle, count(*) AS cb_count_by_initial_date, sum(a.event_amount_cents) AS cb_amount_by_initial_date
+        FROM chargeback_facts a WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
         UNION ALL BY NAME
-        SELECT a.initial_date, a.billing_cycle, count(*) AS refund_count_by_initial_date, sum(e.amount_cents) AS refund_amount_by_initial_date
-        FROM refunds e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        SELECT a.initial_date AS date, a.billing_cycle, count(*) AS refund_count_by_initial_date, sum(a.event_amount_cents) AS refund_amount_by_initial_date
+        FROM refund_facts a WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
         UNION ALL BY NAME
-        SELECT a.initial_date, a.billing_cycle, count(*) AS alert_count_by_initial_date, sum(e.amount_cents) AS alert_by_initial_date
-        FROM alerts e JOIN attempts a USING (attempt_id) WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
+        SELECT a.initial_date AS date, a.billing_cycle, count(*) AS alert_count_by_initial_date, sum(a.event_amount_cents) AS alert_by_initial_date
+        FROM alert_facts a WHERE a.initial_date BETWEEN $1 AND $2 GROUP BY ALL
       ) GROUP BY ALL ORDER BY ALL`,
     params: [START, END],
   },
@@ -139,6 +144,9 @@ async function main(): Promise<void> {
       const s = await generate(db, GEN);
       genSeconds = s.seconds;
     }
+    await db.transaction(async (tx) => {
+      if (!(await hasDerived(tx))) await rebuildDerived(tx);
+    });
     attempts = Number((await db.all<{ n: string }>("SELECT count(*)::BIGINT AS n FROM attempts"))[0]?.n ?? 0);
     client = await createClient(db, `bench ${new Date().toISOString()}`);
     // Hand-written SQL, on the same file, before the service takes it (one process per file).

@@ -1,4 +1,4 @@
-/** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–3. */
+/** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–4. */
 import type { Server } from "node:http";
 import {
   CohortRequestSchema,
@@ -14,12 +14,14 @@ import type { z } from "zod";
 import { ClientRegistry } from "./clients";
 import type { ServiceConfig } from "./config";
 import type { Database } from "./db";
+import { hasDerived, rebuildDerived } from "./data/derived";
 import { migrate } from "./data/schema";
 import type { Logger } from "./http/log";
 import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { createApiServer, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { runReport } from "./reports/run";
+import { bareRoute, RoutingEngine, routingRoute } from "./routing/engine";
 
 export interface Service {
   server: Server;
@@ -29,12 +31,17 @@ export interface Service {
 
 export async function createService(db: Database, config: ServiceConfig, logger: Logger): Promise<Service> {
   await migrate(db);
+  await db.transaction(async (tx) => {
+    if (!(await hasDerived(tx))) await rebuildDerived(tx);
+  });
   const clients = new ClientRegistry(db);
   await clients.refresh();
   const tokens = new TokenSigner(config.SERVICE_TOKEN_SECRET, config.TOKEN_TTL_SECONDS);
   const windowMs = config.RATE_LIMIT_WINDOW_SECONDS * 1000;
   const reportLimiter = new SlidingWindowLimiter(config.REPORT_RATE_LIMIT, windowMs);
   const tokenLimiter = new SlidingWindowLimiter(config.TOKEN_RATE_LIMIT, windowMs);
+  const routingLimiter = new SlidingWindowLimiter(config.ROUTING_RATE_LIMIT, windowMs);
+  const routing = await RoutingEngine.open(db, logger);
   const openapi = buildOpenApiDocument();
 
   const report = (op: Operation, schema: z.ZodType<ReportRequest, unknown>): Route => ({
@@ -95,14 +102,18 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     ],
     "/api/data": [report("orders", OrdersRequestSchema)],
     "/api/data/cohort": [report("cohort", CohortRequestSchema)],
+    "/api/bin-routing/route": [routingRoute(routing, routingLimiter)],
     "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
     "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
   };
+
+  if (config.SERVICE_BENCH_ENDPOINTS === "1") routes["/bench/bare"] = [bareRoute()];
 
   const server = createApiServer({ routes, clients, tokens, logger });
   const sweeper = setInterval(() => {
     reportLimiter.sweep();
     tokenLimiter.sweep();
+    routingLimiter.sweep();
   }, windowMs);
   sweeper.unref();
 
@@ -115,6 +126,8 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      // Writes the calls still queued and folds the routing journal into the database.
+      await routing.close();
     },
   };
 }

@@ -120,7 +120,17 @@ function unknownName(what: string, op: Operation) {
     typeof iss.input === "string" ? `unknown ${what} "${iss.input}" for ${operation}` : `each ${what} must be a string name`;
 }
 
-function reportRequestSchema<D extends string, M extends string>(op: Operation) {
+interface SchemaOptions {
+  /** The contract's cap per call; the dashboard accepts longer ranges and splits them. */
+  maxRangeDays: number;
+  /** Whether limit and offset are accepted (the dashboard fetches every page itself). */
+  paging: boolean;
+}
+
+function reportRequestSchema<D extends string, M extends string>(
+  op: Operation,
+  { maxRangeDays, paging }: SchemaOptions = { maxRangeDays: LIMITS.maxRangeDays, paging: true },
+) {
   const dims = dimensionsFor(op);
   const dimNames = dims.map((d) => d.name) as [D, ...D[]];
   const metricNames = metricsFor(op).map((m) => m.name) as [M, ...M[]];
@@ -137,23 +147,27 @@ function reportRequestSchema<D extends string, M extends string>(op: Operation) 
         .min(1, { error: "metrics must name at least one metric (omit it for all metrics)" })
         .optional(),
       filters: z.strictObject(filterShape).optional(),
-      limit: z
-        .int({ error: "limit must be an integer" })
-        .min(1, { error: "limit must be at least 1" })
-        .max(LIMITS.maxPageSize, { error: `limit must be at most ${LIMITS.maxPageSize}` })
-        .optional(),
-      offset: z.int({ error: "offset must be an integer" }).min(0, { error: "offset must be at least 0" }).optional(),
+      ...(paging
+        ? {
+            limit: z
+              .int({ error: "limit must be an integer" })
+              .min(1, { error: "limit must be at least 1" })
+              .max(LIMITS.maxPageSize, { error: `limit must be at most ${LIMITS.maxPageSize}` })
+              .optional(),
+            offset: z.int({ error: "offset must be an integer" }).min(0, { error: "offset must be at least 0" }).optional(),
+          }
+        : {}),
     })
     .superRefine((r, ctx) => {
       if (!isCalendarDate(r.start_date) || !isCalendarDate(r.end_date)) return;
       const span = daysBetween(r.start_date, r.end_date);
       if (span < 0) {
         ctx.addIssue({ code: "custom", path: ["end_date"], message: "end_date must not be before start_date" });
-      } else if (span > LIMITS.maxRangeDays) {
+      } else if (span > maxRangeDays) {
         ctx.addIssue({
           code: "custom",
           path: ["end_date"],
-          message: `end_date must be at most ${LIMITS.maxRangeDays} days after start_date (at most ${addDays(r.start_date, LIMITS.maxRangeDays)})`,
+          message: `end_date must be at most ${maxRangeDays} days after start_date (at most ${addDays(r.start_date, maxRangeDays)})`,
         });
       }
     });
@@ -165,6 +179,17 @@ export const CohortRequestSchema = reportRequestSchema<CohortDimension, CohortMe
 
 export function reportRequestSchemaFor(op: Operation): z.ZodType<ReportRequest, unknown> {
   return op === "orders" ? OrdersRequestSchema : CohortRequestSchema;
+}
+
+/** A whole report as the dashboard takes it: no paging, and ranges up to ~10 years (split into calls). */
+export type ReportQuery = Omit<ReportRequest, "limit" | "offset">;
+export const DASHBOARD_MAX_RANGE_DAYS = 3660;
+const querySchemas = {
+  orders: reportRequestSchema("orders", { maxRangeDays: DASHBOARD_MAX_RANGE_DAYS, paging: false }),
+  cohort: reportRequestSchema("cohort", { maxRangeDays: DASHBOARD_MAX_RANGE_DAYS, paging: false }),
+};
+export function reportQuerySchemaFor(op: Operation): z.ZodType<ReportQuery, unknown> {
+  return querySchemas[op];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +260,7 @@ export const REPORT_MESSAGES = {
 export const ERROR_TYPES = {
   400: "BadRequestError",
   401: "UnauthorizedError",
+  403: "ForbiddenError",
   404: "NotFoundError",
   405: "MethodNotAllowedError",
   413: "PayloadTooLargeError",

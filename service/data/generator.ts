@@ -24,6 +24,7 @@
  * transaction, so readers see either the old data set or the new one.
  */
 import { DuckDBDataChunk, DuckDBVector, INTEGER, VARCHAR, BIGINT, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import { rebuildDerived } from "./derived";
 import type { Database, Tx } from "../db";
 import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { fromEpochDay, isCalendarDate, toEpochDay } from "../../lib/contract/dates";
@@ -1119,6 +1120,8 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
         ["end_date", opts.endDate],
       ];
       for (const [k, v] of info) await tx.run("INSERT INTO dataset_info (key, value) VALUES (?, ?)", [k, v]);
+      progress("rebuilding derived tables");
+      await rebuildDerived(tx);
       return {
         customers: sim.customers,
         attempts: sim.attempts,

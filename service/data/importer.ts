@@ -18,6 +18,7 @@
 import { mkdtemp, open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rebuildDerived } from "./derived";
 import type { Database, Tx } from "../db";
 import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { isCalendarDate } from "../../lib/contract/dates";
@@ -989,6 +990,7 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
           inserted[table] = o.rows - (skippedDuplicates[table] ?? 0);
         }
         for (const o of staged) await tx.run(`DROP TABLE ${stagingTable(o.spec.table)}`);
+        await rebuildDerived(tx);
       });
     } catch (err) {
       if (!(err instanceof RollbackImport)) throw err;

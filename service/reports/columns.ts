@@ -9,10 +9,11 @@ import type { DimensionName, MetricName, Operation } from "@/lib/contract/catalo
 /** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */
 export type FactSource = "attempts" | "chargebacks" | "refunds" | "alerts";
 
+/** Event facts carry a copy of their attempt's columns (service/data/derived.ts), so `a.` works on them too. */
 export const EVENT_TABLES = {
-  chargebacks: { table: "chargebacks", date: "e.cb_date" },
-  refunds: { table: "refunds", date: "e.refund_date" },
-  alerts: { table: "alerts", date: "e.alert_date" },
+  chargebacks: { table: "chargeback_facts", date: "a.event_date" },
+  refunds: { table: "refund_facts", date: "a.event_date" },
+  alerts: { table: "alert_facts", date: "a.event_date" },
 } as const;
 
 /** A reference table that names a key dimension (product_id → products, …). */
@@ -43,11 +44,11 @@ export const DIMENSION_COLUMNS = {
   affid: { kind: "key", orders: "a.affid", cohort: "cu.affid", sqlType: "VARCHAR" },
   sub_affid: { kind: "key", orders: "a.sub_affid", cohort: "cu.sub_affid", sqlType: "VARCHAR" },
   sales_type: { kind: "key", orders: "a.sales_type", cohort: "a.sales_type", sqlType: "VARCHAR" },
-  refund_type: { kind: "key", orders: "e.refund_type", cohort: "e.refund_type", sqlType: "VARCHAR", onlyOn: "refunds" },
+  refund_type: { kind: "key", orders: "a.refund_type", cohort: "a.refund_type", sqlType: "VARCHAR", onlyOn: "refunds" },
   billing_cycle: { kind: "key", orders: "a.billing_cycle", cohort: "a.billing_cycle", sqlType: "INTEGER" },
   attempt_col: { kind: "key", orders: "a.attempt_no", cohort: "a.attempt_no", sqlType: "INTEGER" },
   price_point: { kind: "key", orders: "a.price_point_cents", cohort: "cu.price_point_cents", sqlType: "CENTS" },
-  alert_type: { kind: "key", orders: "e.alert_type", cohort: "e.alert_type", sqlType: "VARCHAR", onlyOn: "alerts" },
+  alert_type: { kind: "key", orders: "a.alert_type", cohort: "a.alert_type", sqlType: "VARCHAR", onlyOn: "alerts" },
   product_name: { kind: "ref", key: "product_id", ref: products, column: "product_name" },
   product_group: { kind: "ref", key: "product_id", ref: products, column: "product_group" },
   campaign_name: { kind: "ref", key: "campaign_id", ref: campaigns, column: "campaign_name" },
@@ -61,7 +62,7 @@ export const DIMENSION_COLUMNS = {
 } as const satisfies Record<DimensionName, DimensionColumn>;
 
 export interface MetricColumn {
-  /** Per-row contribution (summed). `a` is the attempt, `e` the event row, `cp` the attempt's campaign. */
+  /** Per-row contribution (summed). `a` is the attempt or event fact row, `cp` the attempt's campaign. */
   expr: string;
   /** The branch that produces it: the fact table, and whether it is dated by the event's own date. */
   source: FactSource;
@@ -92,17 +93,17 @@ export const METRIC_COLUMNS = {
   revenue: att(attemptMetrics.revenue),
   cpa: { expr: cpa, source: "attempts", byEventDate: false, needsCampaign: true },
   cb_count: ev("chargebacks", "1", false),
-  cb_amount: ev("chargebacks", "e.amount_cents", false),
+  cb_amount: ev("chargebacks", "a.event_amount_cents", false),
   cb_count_by_cb_date: ev("chargebacks", "1", true),
-  cb_amount_by_cb_date: ev("chargebacks", "e.amount_cents", true),
+  cb_amount_by_cb_date: ev("chargebacks", "a.event_amount_cents", true),
   refund_count: ev("refunds", "1", false),
-  refund_amount: ev("refunds", "e.amount_cents", false),
+  refund_amount: ev("refunds", "a.event_amount_cents", false),
   refund_count_by_refund_date: ev("refunds", "1", true),
-  refund_amount_by_refund_date: ev("refunds", "e.amount_cents", true),
+  refund_amount_by_refund_date: ev("refunds", "a.event_amount_cents", true),
   alert_count: ev("alerts", "1", false),
-  alert: ev("alerts", "e.amount_cents", false),
+  alert: ev("alerts", "a.event_amount_cents", false),
   alert_count_by_alert_date: ev("alerts", "1", true),
-  alert_by_alert_date: ev("alerts", "e.amount_cents", true),
+  alert_by_alert_date: ev("alerts", "a.event_amount_cents", true),
   initial_attempt: att(attemptMetrics.initial_attempt),
   initial_approved: att(attemptMetrics.initial_approved),
   rebills_attempted: att(attemptMetrics.rebills_attempted),
@@ -113,11 +114,11 @@ export const METRIC_COLUMNS = {
   attempts_by_initial_date: att(attemptMetrics.attempts),
   revenue_by_initial_date: att(attemptMetrics.revenue),
   cb_count_by_initial_date: ev("chargebacks", "1", false),
-  cb_amount_by_initial_date: ev("chargebacks", "e.amount_cents", false),
+  cb_amount_by_initial_date: ev("chargebacks", "a.event_amount_cents", false),
   refund_count_by_initial_date: ev("refunds", "1", false),
-  refund_amount_by_initial_date: ev("refunds", "e.amount_cents", false),
+  refund_amount_by_initial_date: ev("refunds", "a.event_amount_cents", false),
   alert_count_by_initial_date: ev("alerts", "1", false),
-  alert_by_initial_date: ev("alerts", "e.amount_cents", false),
+  alert_by_initial_date: ev("alerts", "a.event_amount_cents", false),
 } as const satisfies Record<MetricName, MetricColumn>;
 
 /** Where the date range applies in a branch of each operation. */

@@ -150,7 +150,7 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     });
     for (const m of b.metrics) cols.push(`${METRIC_COLUMNS[m].expr} AS ${q(m)}`);
 
-    let from = b.source === "attempts" ? "attempts a" : `${EVENT_TABLES[b.source].table} e JOIN attempts a ON a.attempt_id = e.attempt_id`;
+    let from = b.source === "attempts" ? "attempts a" : `${EVENT_TABLES[b.source].table} a`;
     if (b.metrics.some((m) => "needsCampaign" in METRIC_COLUMNS[m])) from += " JOIN campaigns cp ON cp.campaign_id = a.campaign_id";
     const usesCustomer = op === "cohort" && [...cols, ...where].some((s) => s.includes("cu."));
     if (usesCustomer) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
@@ -166,32 +166,48 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
   const keyList = keys.map(q).join(", ");
   const agg = `SELECT ${[...keys.map(q), ...sums].join(", ")} FROM facts${keys.length ? ` GROUP BY ${keyList}` : ""}`;
 
-  // Name the reference dimensions. When every grouped name comes with its key the key rows are
-  // already the answer's rows; otherwise (say, grouped by bank alone) re-aggregate by the names.
+  // Order by the requested dimensions, leaving out names whose key comes earlier: they cannot break
+  // a tie, and sorting by fewer, narrower columns is much cheaper on fine-grained answers.
+  const orderDims = dims.filter((d, i) => {
+    const c = dimColumn(d);
+    return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
+  });
+  const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
+  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
+
   const refs = new Map<string, { table: string; alias: string; key: DimensionName }>();
-  const selectDims: string[] = [];
   for (const d of dims) {
     const c = dimColumn(d);
-    if (c.kind === "ref") {
-      refs.set(c.ref.alias, { table: c.ref.table, alias: c.ref.alias, key: c.key });
-      selectDims.push(`${c.ref.alias}.${c.column} AS ${q(d)}`);
-    } else {
-      selectDims.push(`agg.${q(d)} AS ${q(d)}`);
-    }
+    if (c.kind === "ref") refs.set(c.ref.alias, { table: c.ref.table, alias: c.ref.alias, key: c.key });
   }
-  const joins = [...refs.values()].map((r) => `LEFT JOIN ${r.table} ${r.alias} ON ${r.alias}.${r.key} = agg.${q(r.key)}`).join(" ");
-  const needsRegroup = keys.some((k) => !dims.includes(k));
-  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
-  const named = needsRegroup
-    ? `SELECT ${[...selectDims, ...metrics.map((m) => `SUM(agg.${q(m)}) AS ${q(m)}`)].join(", ")} FROM agg ${joins} GROUP BY ${dims.map((_, i) => i + 1).join(", ")}`
-    : `SELECT ${[...selectDims, ...metrics.map((m) => `agg.${q(m)} AS ${q(m)}`)].join(", ")} FROM agg ${joins}`;
+  const joins = (from: string) =>
+    [...refs.values()].map((r) => `LEFT JOIN ${r.table} ${r.alias} ON ${r.alias}.${r.key} = ${from}.${q(r.key)}`).join(" ");
+  const named = (from: string) =>
+    dims.map((d) => {
+      const c = dimColumn(d);
+      return c.kind === "ref" ? `${c.ref.alias}.${c.column} AS ${q(d)}` : `${from}.${q(d)} AS ${q(d)}`;
+    });
 
-  const order = dims.length ? ` ORDER BY ${dims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
-  const ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (${agg}), named AS (${named}) `;
-  const countSql = `${ctes}SELECT COUNT(*)::DOUBLE AS n FROM named WHERE ${nonZero}`;
+  let ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (${agg})`;
+  let rows: string; // the records, before paging
+  let select: (limitSql: string) => string;
+  if (keys.every((k) => dims.includes(k)) && orderDims.every((d) => dimColumn(d).kind === "key")) {
+    // Every grouped name comes with its key, and the order needs only keys: page the key rows first
+    // and name just the page.
+    rows = "agg";
+    select = (limitSql) =>
+      `, paged AS (SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM agg WHERE ${nonZero}${order} ${limitSql}) ` +
+      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), "paged.__total"].join(", ")} FROM paged ${joins("paged")}${order}`;
+  } else {
+    // Grouped by a name without its key (say, bank alone): re-aggregate the key rows by the names.
+    ctes +=
+      `, named AS (SELECT ${[...named("agg"), ...metrics.map((m) => `SUM(agg.${q(m)}) AS ${q(m)}`)].join(", ")} FROM agg ${joins("agg")}` +
+      `${dims.length ? ` GROUP BY ${dims.map((_, i) => i + 1).join(", ")}` : ""})`;
+    rows = "named";
+    select = (limitSql) => ` SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named WHERE ${nonZero}${order} ${limitSql}`;
+  }
+  const countSql = `${ctes} SELECT COUNT(*)::DOUBLE AS n FROM ${rows} WHERE ${nonZero}`;
   const countParams = [...p.values];
-  const sql =
-    `${ctes}SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named WHERE ${nonZero}${order} ` +
-    `LIMIT ${p.add(limit, "BIGINT")} OFFSET ${p.add(offset, "BIGINT")}`;
+  const sql = ctes + select(`LIMIT ${p.add(limit, "BIGINT")} OFFSET ${p.add(offset, "BIGINT")}`);
   return { dimensions: dims, metrics, sql, params: p.values, countSql, countParams, limit, offset };
 }
