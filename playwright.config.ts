@@ -1,10 +1,33 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import type { E2EEnv } from "./e2e/support/prepare";
 
-const DASHBOARD_PORT = Number(process.env.E2E_DASHBOARD_PORT ?? 3100);
-const baseURL = `http://localhost:${DASHBOARD_PORT}`;
+// The config is loaded by the runner and again by each worker; prepare the run once.
+if (!process.env.E2E_PREPARED) {
+  execFileSync(process.execPath, ["--import", "tsx", "e2e/support/prepare.ts"], { stdio: "inherit" });
+  process.env.E2E_PREPARED = "1";
+}
+const env = JSON.parse(readFileSync(".e2e/env.json", "utf8")) as E2EEnv;
 
 // Tests only ever drive servers this config starts on this machine.
-if (!/^http:\/\/localhost:\d+$/.test(baseURL)) throw new Error(`e2e refuses to run against ${baseURL}`);
+for (const url of [env.dashboardUrl, env.serviceUrl]) {
+  if (!/^http:\/\/(localhost|127\.0\.0\.1):\d+$/.test(url)) throw new Error(`e2e refuses to run against ${url}`);
+}
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -12,33 +35,50 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 60_000,
-  use: {
-    baseURL,
-    trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
-  },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  reporter: [["list"]],
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  use: { baseURL: env.dashboardUrl, trace: "retain-on-failure", launchOptions: chromium },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /secrets\.spec\.ts/ },
+    // Runs last: scans everything the other specs made the dashboard send and log.
+    { name: "secrets", testMatch: /secrets\.spec\.ts/, dependencies: ["chromium"] },
+  ],
   webServer: [
     {
-      command: `node node_modules/next/dist/bin/next start --port ${DASHBOARD_PORT} --hostname localhost`,
-      url: `${baseURL}/metrics`,
+      command: "node --import tsx service/main.ts",
+      url: `${env.serviceUrl}/healthz`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      env: {
+        SERVICE_DB: env.serviceDb,
+        SERVICE_PORT: String(env.servicePort),
+        SERVICE_TOKEN_SECRET: env.serviceTokenSecret,
+        REPORT_RATE_LIMIT: "5",
+        RATE_LIMIT_WINDOW_SECONDS: "10",
+        SERVICE_LOG: "json",
+      },
+    },
+    {
+      command: `node e2e/support/run-logged.mjs ${env.dir}/dashboard.log ${process.execPath} node_modules/next/dist/bin/next start --port ${env.dashboardPort} --hostname localhost`,
+      url: `${env.dashboardUrl}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      stdout: "pipe",
+      stdout: "ignore",
+      env: {
+        NEXTAUTH_SECRET: env.nextauthSecret,
+        NEXTAUTH_URL: env.dashboardUrl,
+        DASHBOARD_DB: env.dashboardDb,
+        UPSTREAM_BASE_URL: env.serviceUrl,
+        UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
+        UPSTREAM_CLIENT_ID: env.client.client_id,
+        UPSTREAM_CLIENT_SECRET: env.client.client_secret,
+        UPSTREAM_REPORT_RATE_LIMIT: "5",
+        UPSTREAM_RATE_WINDOW_SECONDS: "10",
+        REPORT_TIMEZONE: "UTC",
+      },
     },
   ],
 });

@@ -1,4 +1,6 @@
 import type { Metadata, Viewport } from "next";
+import { TopBar } from "@/components/nav/top-bar";
+import { getSessionUser } from "@/lib/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,10 +10,14 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await getSessionUser();
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">{children}</body>
+      <body className="min-h-screen font-sans">
+        {user ? <TopBar user={user} /> : null}
+        {children}
+      </body>
     </html>
   );
 }

@@ -1,6 +1,8 @@
 import Link from "next/link";
+import { requirePageUser } from "@/lib/auth/session";
 
-export default function HomePage() {
+export default async function HomePage() {
+  await requirePageUser("/");
   return (
     <main className="mx-auto max-w-4xl p-6">
       <h1 className="text-2xl font-semibold">Payments Analytics</h1>

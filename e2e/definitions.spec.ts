@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { DIMENSIONS, METRICS } from "../lib/contract/catalog";
 
+test.use({ storageState: ".e2e/viewer.json" });
+
 test("the definitions page lists every metric and dimension of the catalog", async ({ page }) => {
   await page.goto("/metrics");
   await expect(page.getByRole("heading", { level: 1, name: "Definitions" })).toBeVisible();

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/session";
 import { DIMENSIONS, METRICS, type Operation } from "@/lib/contract/catalog";
 
 export const metadata: Metadata = { title: "Definitions" };
@@ -6,7 +7,8 @@ export const metadata: Metadata = { title: "Definitions" };
 const opLabel: Record<Operation, string> = { orders: "Order summary", cohort: "Cohort" };
 
 /** Glossary of every metric and dimension, straight from the contract's catalog. */
-export default function MetricsPage() {
+export default async function MetricsPage() {
+  await requirePageUser("/metrics");
   return (
     <main className="mx-auto max-w-5xl p-6">
       <h1 className="text-2xl font-semibold">Definitions</h1>

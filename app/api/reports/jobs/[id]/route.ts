@@ -1,0 +1,18 @@
+// GET /api/reports/jobs/:id: a report job's status and, when done, its records. DELETE cancels it.
+import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/errors";
+import { getGateway } from "@/lib/upstream";
+
+const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
+
+export const GET = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params }) => {
+  const job = getGateway().get(params.id);
+  if (!job) throw notFound();
+  return job;
+});
+
+export const DELETE = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params }) => {
+  const job = getGateway().cancel(params.id);
+  if (!job) throw notFound();
+  return job;
+});

@@ -1,0 +1,60 @@
+/**
+ * Runs after every other spec: the upstream client secret, any access token, the token-signing
+ * secret and the session secret appear nowhere the browser or a log can see.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { e2eEnv } from "./support/env";
+
+// Every access token of the service starts with this encoded header.
+const TOKEN_PREFIX = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+function secrets(): Record<string, string> {
+  const env = e2eEnv();
+  return {
+    "upstream client secret": env.client.client_secret,
+    "service token secret": env.serviceTokenSecret,
+    "session secret": env.nextauthSecret,
+    "access token": TOKEN_PREFIX,
+  };
+}
+
+function expectClean(where: string, text: string) {
+  for (const [name, value] of Object.entries(secrets())) {
+    expect(text.includes(value), `${name} found in ${where}`).toBe(false);
+  }
+}
+
+test("the client bundle holds no secret", () => {
+  const all = files(".next/static");
+  expect(all.length).toBeGreaterThan(10);
+  for (const f of all) expectClean(f, readFileSync(f, "utf8"));
+});
+
+test("no page's HTML and no API response holds a secret", async () => {
+  const env = e2eEnv();
+  for (const role of ["analyst", "viewer", "admin"] as const) {
+    const ctx = await playwrightRequest.newContext({ baseURL: env.dashboardUrl, storageState: `.e2e/${role}.json` });
+    for (const path of ["/", "/metrics", "/explore", "/cohorts", "/bin-lookup", "/login", "/api/upstream/status", "/api/health", "/api/auth/session"]) {
+      const res = await ctx.get(path);
+      expectClean(`${role} ${path}`, await res.text());
+    }
+    const report = await ctx.post("/api/reports/cohort", { data: { start_date: env.endDate, end_date: env.endDate } });
+    expectClean(`${role} POST /api/reports/cohort`, await report.text());
+  }
+});
+
+test("the dashboard's log output during the whole run holds no secret", () => {
+  const env = e2eEnv();
+  const log = readFileSync(join(env.dir, "dashboard.log"), "utf8");
+  expect(log.length).toBeGreaterThan(0);
+  expectClean("dashboard log", log);
+});

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../store/open";
+import type { Store } from "../store/sql";
+import { throttleRepo } from "../store/throttle";
+import { usersRepo } from "../store/users";
+import { LOGIN_THROTTLE, authenticate, clientAddress, revalidateSession } from "./authenticate";
+import { hashPassword } from "./password";
+
+let dir: string;
+let store: Store;
+const PASSWORD = "s3cret-Passw0rd";
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "dashboard-auth-"));
+  store = await openStore({ kind: "pglite", dir }, { owner: "auth test" });
+  const hash = await hashPassword(PASSWORD);
+  const users = usersRepo(store);
+  for (const [email, role] of [
+    ["ok@example.com", "analyst"],
+    ["locked@example.com", "viewer"],
+    ["off@example.com", "viewer"],
+    ["spray@example.com", "viewer"],
+    ["rev@example.com", "admin"],
+  ] as const) {
+    await users.create({ email, role, passwordHash: hash });
+  }
+  await users.disable("off@example.com");
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("authenticate", () => {
+  it("signs in with the right password (any case of e-mail) and records the login", async () => {
+    const r = await authenticate(store, { email: " OK@example.com", password: PASSWORD, address: "10.0.0.1" });
+    expect(r).toEqual({ ok: true, user: { id: expect.any(String), email: "ok@example.com", role: "analyst" } });
+    expect((await usersRepo(store).findByEmail("ok@example.com"))?.lastLoginAt).toBeInstanceOf(Date);
+  });
+
+  it("gives the same answer for a wrong password, an unknown account, a disabled account and junk", async () => {
+    const cases = [
+      { email: "ok@example.com", password: "wrong" },
+      { email: "nobody@example.com", password: PASSWORD },
+      { email: "off@example.com", password: PASSWORD },
+      { email: 42, password: ["x"] },
+      { email: "ok@example.com", password: "" },
+    ];
+    for (const c of cases) expect(await authenticate(store, { ...c, address: "10.0.0.2" })).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("throttles an account after 5 failures in 15 minutes, even with the right password, then lets it in again", async () => {
+    const t0 = new Date("2030-01-01T10:00:00Z");
+    const at = (s: number) => ({ now: new Date(t0.getTime() + s * 1000) });
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccount; i++) {
+      // Each from a different address: the account limit applies whatever the address.
+      expect(await authenticate(store, { email: "locked@example.com", password: "nope", address: `10.1.0.${i}` }, at(i * 60))).toMatchObject({ reason: "invalid" });
+    }
+    const throttled = await authenticate(store, { email: "LOCKED@example.com", password: PASSWORD, address: "10.1.1.1" }, at(300));
+    // The first failure (t0) leaves the window at t0 + 900 s, 600 s after this attempt.
+    expect(throttled).toEqual({ ok: false, reason: "throttled", retryAfterSeconds: 600 });
+    // Unknown accounts are throttled just the same, so throttling reveals nothing.
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccount; i++) {
+      await authenticate(store, { email: "ghost@example.com", password: "nope", address: `10.2.0.${i}` }, at(i));
+    }
+    expect(await authenticate(store, { email: "ghost@example.com", password: "nope", address: "10.2.1.1" }, at(10))).toMatchObject({ reason: "throttled" });
+
+    expect(await authenticate(store, { email: "locked@example.com", password: PASSWORD, address: "10.1.1.1" }, at(901))).toMatchObject({ ok: true });
+    // Success cleared the account's failures.
+    expect(await throttleRepo(store).countRecent("account:locked@example.com", 900, at(901).now)).toBe(0);
+  });
+
+  it("throttles an address after 20 failures across accounts", async () => {
+    const now = new Date("2030-02-01T10:00:00Z");
+    const t = throttleRepo(store);
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAddress - 1; i++) await t.recordFailure("address:203.0.113.9", new Date(now.getTime() - 60_000));
+    // The 20th failure, on another account, trips the limit.
+    expect(await authenticate(store, { email: "whoever@example.com", password: "x", address: "203.0.113.9" }, { now })).toMatchObject({ reason: "invalid" });
+    expect(await authenticate(store, { email: "spray@example.com", password: PASSWORD, address: "203.0.113.9" }, { now })).toEqual({
+      ok: false,
+      reason: "throttled",
+      retryAfterSeconds: 840,
+    });
+    // The same account from elsewhere is fine.
+    expect(await authenticate(store, { email: "spray@example.com", password: PASSWORD, address: "198.51.100.1" }, { now })).toMatchObject({ ok: true });
+  });
+});
+
+describe("revalidateSession", () => {
+  it("drops sessions of disabled users and sessions from before a password change", async () => {
+    const users = usersRepo(store);
+    const rev = (await users.findByEmail("rev@example.com"))!;
+    const signedIn = Date.now();
+    expect(await revalidateSession(store, rev.id, signedIn)).toEqual({ id: rev.id, email: "rev@example.com", role: "admin" });
+    await users.setPassword("rev@example.com", rev.passwordHash, new Date(signedIn + 1000));
+    expect(await revalidateSession(store, rev.id, signedIn)).toBeNull();
+    expect(await revalidateSession(store, rev.id, signedIn + 2000)).not.toBeNull();
+    await users.disable("rev@example.com");
+    expect(await revalidateSession(store, rev.id, Date.now() + 1000)).toBeNull();
+    expect(await revalidateSession(store, "00000000-0000-0000-0000-000000000000", signedIn)).toBeNull();
+  });
+});
+
+describe("clientAddress", () => {
+  it("takes the first x-forwarded-for entry, then x-real-ip", () => {
+    expect(clientAddress({ "x-forwarded-for": " 198.51.100.7, 10.0.0.1" })).toBe("198.51.100.7");
+    expect(clientAddress(new Headers({ "x-real-ip": "::1" }))).toBe("::1");
+    expect(clientAddress({})).toBeNull();
+    expect(clientAddress(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,91 @@
+import "server-only";
+/**
+ * next-auth v4 configuration: e-mail and password against the dashboard's store, JWT sessions of
+ * 12 hours carrying the user id and role. Every use of a session re-reads the user, so disabling an
+ * account, changing its role or its password takes effect on the next request.
+ */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { serverEnv } from "../env";
+import { getStore } from "../store";
+import { authenticate, clientAddress, revalidateSession } from "./authenticate";
+import { throttledError } from "./messages";
+
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+class SessionRevokedError extends Error {
+  constructor() {
+    super("session no longer valid (expired, user disabled or removed, or password changed)");
+    this.name = "SessionRevokedError";
+  }
+}
+
+function errorName(metadata: unknown): string | undefined {
+  if (metadata instanceof Error) return metadata.name;
+  const inner = (metadata as { error?: unknown } | null)?.error;
+  return inner instanceof Error ? inner.name : undefined;
+}
+
+function errorMessage(metadata: unknown): string {
+  if (metadata instanceof Error) return metadata.message;
+  const m = metadata as { message?: unknown; error?: { message?: unknown } } | null;
+  return String(m?.message ?? m?.error?.message ?? "");
+}
+
+export const authOptions: NextAuthOptions = {
+  // A getter: the secret is read when a request needs it, never at import (builds run without env).
+  get secret() {
+    return serverEnv().NEXTAUTH_SECRET;
+  },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  pages: { signIn: "/login", error: "/login" },
+  providers: [
+    CredentialsProvider({
+      id: "credentials",
+      name: "E-mail and password",
+      credentials: {
+        email: { label: "E-mail", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(credentials, req) {
+        const result = await authenticate(await getStore(), {
+          email: credentials?.email,
+          password: credentials?.password,
+          address: clientAddress(req.headers),
+        });
+        if (result.ok) return result.user;
+        // next-auth passes a thrown message on as `?error=`; the sign-in page turns it into minutes.
+        if (result.reason === "throttled") throw new Error(throttledError(result.retryAfterSeconds));
+        return null;
+      },
+    }),
+  ],
+  callbacks: {
+    async jwt({ token, user }) {
+      if (user) {
+        return { ...token, sub: user.id, email: user.email, role: user.role, signedInAt: Date.now() };
+      }
+      const signedInAt = token.signedInAt ?? 0;
+      // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
+      if (Date.now() - signedInAt > SESSION_MAX_AGE_SECONDS * 1000) throw new SessionRevokedError();
+      const current = await revalidateSession(await getStore(), token.sub ?? "", signedInAt);
+      // Throwing makes next-auth answer "no session" (and clear the cookie where it can).
+      if (!current) throw new SessionRevokedError();
+      return { ...token, email: current.email, role: current.role };
+    },
+    session({ session, token }) {
+      return { ...session, user: { id: token.sub ?? "", email: token.email ?? "", role: token.role ?? "viewer" } };
+    },
+  },
+  logger: {
+    error(code, metadata) {
+      if (code === "JWT_SESSION_ERROR" && errorName(metadata) === "SessionRevokedError") return;
+      // Code and message only: metadata can hold request details.
+      console.error(JSON.stringify({ level: "error", msg: "next-auth", code, error: errorMessage(metadata) }));
+    },
+    warn(code) {
+      console.warn(JSON.stringify({ level: "warn", msg: "next-auth", code }));
+    },
+    debug() {},
+  },
+};

@@ -1,0 +1,49 @@
+import "server-only";
+/**
+ * The signed-in user for server components and route handlers, and the role checks. API routes call
+ * `requireUser` (401/403 as the contract's error envelope); pages call `requirePageUser`, which
+ * redirects to the sign-in page instead.
+ */
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
+import { cache } from "react";
+import { ApiError } from "../errors";
+import type { SessionUser } from "./authenticate";
+import { authOptions } from "./options";
+import { hasRole, isRole, type Role } from "./roles";
+
+export type { Role } from "./roles";
+export type { SessionUser } from "./authenticate";
+
+/** Once per request however many components ask (layout and page both do). */
+export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
+  // Marks the render as dynamic before anything reads the environment, so `next build` never does.
+  await connection();
+  const session = await getServerSession(authOptions);
+  const u = session?.user;
+  if (!u || !u.id || !u.email || !isRole(u.role)) return null;
+  return { id: u.id, email: u.email, role: u.role };
+});
+
+/**
+ * The session's user, or throws `ApiError(401)` without a session and `ApiError(403)` when the role
+ * is insufficient. A single role is a minimum (admin ⊇ analyst ⊇ viewer); a list admits exactly those.
+ */
+export async function requireUser(minRole: Role | Role[] = "viewer"): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) throw new ApiError(401, "Sign in to use this API");
+  if (!hasRole(user.role, minRole)) {
+    const need = typeof minRole === "string" ? `${minRole} or higher` : minRole.join(" or ");
+    throw new ApiError(403, `This needs the ${need} role; you are signed in as ${user.role}`);
+  }
+  return user;
+}
+
+/** For pages: redirects to /login (back to `path` afterwards) without a session, and home when the role is insufficient. */
+export async function requirePageUser(path: string, minRole: Role | Role[] = "viewer"): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(path)}`);
+  if (!hasRole(user.role, minRole)) redirect("/");
+  return user;
+}

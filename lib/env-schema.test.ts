@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseServerEnv, parseStoreEnv } from "./env-schema";
+
+const valid = {
+  NEXTAUTH_SECRET: "x".repeat(32),
+  UPSTREAM_BASE_URL: "http://127.0.0.1:4000",
+  UPSTREAM_CLIENT_ID: "client",
+  UPSTREAM_CLIENT_SECRET: "secret-value",
+  UPSTREAM_TOKEN_URL: "http://127.0.0.1:4000/api/auth/token",
+};
+
+function errorOf(env: Record<string, string | undefined>): EnvError {
+  try {
+    parseServerEnv(env);
+  } catch (e) {
+    if (e instanceof EnvError) return e;
+    throw e;
+  }
+  throw new Error("expected an EnvError");
+}
+
+describe("parseServerEnv", () => {
+  it("fills the documented defaults", () => {
+    const env = parseServerEnv(valid);
+    expect(env).toMatchObject({
+      NEXTAUTH_URL: "http://localhost:3000",
+      DASHBOARD_DB: "data/dashboard",
+      UPSTREAM_REPORT_RATE_LIMIT: 5,
+      UPSTREAM_RATE_WINDOW_SECONDS: 60,
+      UPSTREAM_PAGE_CAP: 50,
+      CACHE_TTL_PAST_SECONDS: 86_400,
+      CACHE_TTL_TODAY_SECONDS: 300,
+      REPORT_TIMEZONE: "UTC",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.UPSTREAM_ACCESS_TOKEN).toBeUndefined();
+  });
+
+  it("coerces numbers and accepts a fixed token instead of a token URL", () => {
+    const env = parseServerEnv({
+      ...valid,
+      UPSTREAM_TOKEN_URL: undefined,
+      UPSTREAM_ACCESS_TOKEN: "tok",
+      UPSTREAM_PAGE_CAP: "7",
+      REPORT_TIMEZONE: "Europe/Berlin",
+      DATABASE_URL: "postgres://u:p@localhost:5432/dash",
+    });
+    expect(env.UPSTREAM_PAGE_CAP).toBe(7);
+    expect(env.UPSTREAM_ACCESS_TOKEN).toBe("tok");
+    expect(env.REPORT_TIMEZONE).toBe("Europe/Berlin");
+  });
+
+  it("names every missing variable", () => {
+    const e = errorOf({});
+    expect(e.variables).toEqual(expect.arrayContaining(["NEXTAUTH_SECRET", "UPSTREAM_BASE_URL", "UPSTREAM_CLIENT_ID", "UPSTREAM_CLIENT_SECRET"]));
+    expect(e.message).toContain("NEXTAUTH_SECRET");
+    expect(e.message).toContain("UPSTREAM_CLIENT_SECRET");
+  });
+
+  it.each([
+    ["NEXTAUTH_SECRET", { NEXTAUTH_SECRET: "short" }],
+    ["UPSTREAM_BASE_URL", { UPSTREAM_BASE_URL: "not a url" }],
+    ["UPSTREAM_TOKEN_URL", { UPSTREAM_TOKEN_URL: "ftp://x/y" }],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/db" }],
+    ["UPSTREAM_REPORT_RATE_LIMIT", { UPSTREAM_REPORT_RATE_LIMIT: "five" }],
+    ["UPSTREAM_PAGE_CAP", { UPSTREAM_PAGE_CAP: "0" }],
+    ["CACHE_TTL_TODAY_SECONDS", { CACHE_TTL_TODAY_SECONDS: "1.5" }],
+    ["REPORT_TIMEZONE", { REPORT_TIMEZONE: "Mars/Olympus_Mons" }],
+    ["NEXTAUTH_URL", { NEXTAUTH_URL: "localhost:3000" }],
+  ])("names %s when it is invalid", (name, patch) => {
+    const e = errorOf({ ...valid, ...patch });
+    expect(e.variables).toEqual([name]);
+    expect(e.message).toContain(name);
+  });
+
+  it("requires exactly one of UPSTREAM_ACCESS_TOKEN and UPSTREAM_TOKEN_URL", () => {
+    expect(errorOf({ ...valid, UPSTREAM_ACCESS_TOKEN: "tok" }).message).toMatch(/UPSTREAM_ACCESS_TOKEN.*UPSTREAM_TOKEN_URL.*both/);
+    expect(errorOf({ ...valid, UPSTREAM_TOKEN_URL: undefined }).message).toMatch(/neither/);
+  });
+
+  it("treats empty strings as unset and never echoes values", () => {
+    const e = errorOf({ ...valid, UPSTREAM_CLIENT_SECRET: "", NEXTAUTH_SECRET: "hunter2-is-not-long-enough" });
+    expect(e.variables.sort()).toEqual(["NEXTAUTH_SECRET", "UPSTREAM_CLIENT_SECRET"]);
+    expect(e.message).not.toContain("hunter2");
+  });
+});
+
+describe("parseStoreEnv", () => {
+  it("needs no upstream configuration", () => {
+    expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });
+    expect(() => parseStoreEnv({ DATABASE_URL: "http://x" })).toThrow(/DATABASE_URL/);
+  });
+});

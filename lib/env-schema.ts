@@ -1,0 +1,121 @@
+/**
+ * The dashboard's server environment as a zod schema, kept free of `server-only` so that tests and
+ * the command-line tools can parse it too. The server reads it through `lib/env.ts`.
+ *
+ * Error messages name the variable and the rule, never the value: values can be secrets.
+ */
+import { z } from "zod";
+
+const httpUrl = (name: string) =>
+  z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
+
+const positiveInt = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .positive({ error: `${name} must be greater than 0` })
+    .default(fallback);
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The dashboard store's two variables, also used on their own by `npm run users`. */
+export const storeEnvShape = {
+  DASHBOARD_DB: z.string().min(1).default("data/dashboard"),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "DATABASE_URL must be a postgres:// or postgresql:// URL" })
+    .optional(),
+};
+
+const serverEnvSchema = z
+  .object({
+    NEXTAUTH_SECRET: z
+      .string({ error: "NEXTAUTH_SECRET is required (at least 32 random characters, e.g. `openssl rand -base64 32`)" })
+      .min(32, { error: "NEXTAUTH_SECRET must be at least 32 characters" }),
+    NEXTAUTH_URL: httpUrl("NEXTAUTH_URL").default("http://localhost:3000"),
+    ...storeEnvShape,
+    UPSTREAM_BASE_URL: httpUrl("UPSTREAM_BASE_URL"),
+    UPSTREAM_CLIENT_ID: z.string({ error: "UPSTREAM_CLIENT_ID is required" }).min(1, { error: "UPSTREAM_CLIENT_ID is required" }),
+    UPSTREAM_CLIENT_SECRET: z
+      .string({ error: "UPSTREAM_CLIENT_SECRET is required" })
+      .min(1, { error: "UPSTREAM_CLIENT_SECRET is required" }),
+    UPSTREAM_ACCESS_TOKEN: z.string().min(1).optional(),
+    UPSTREAM_TOKEN_URL: httpUrl("UPSTREAM_TOKEN_URL").optional(),
+    UPSTREAM_REPORT_RATE_LIMIT: positiveInt("UPSTREAM_REPORT_RATE_LIMIT", 5),
+    UPSTREAM_RATE_WINDOW_SECONDS: positiveInt("UPSTREAM_RATE_WINDOW_SECONDS", 60),
+    UPSTREAM_PAGE_CAP: positiveInt("UPSTREAM_PAGE_CAP", 50),
+    CACHE_TTL_PAST_SECONDS: positiveInt("CACHE_TTL_PAST_SECONDS", 86_400),
+    CACHE_TTL_TODAY_SECONDS: positiveInt("CACHE_TTL_TODAY_SECONDS", 300),
+    REPORT_TIMEZONE: z
+      .string()
+      .default("UTC")
+      .refine(isTimeZone, { error: "REPORT_TIMEZONE must be an IANA time zone such as UTC or Europe/Berlin" }),
+  })
+  .superRefine((env, ctx) => {
+    const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;
+    const neither = env.UPSTREAM_ACCESS_TOKEN === undefined && env.UPSTREAM_TOKEN_URL === undefined;
+    if (both || neither) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["UPSTREAM_ACCESS_TOKEN"],
+        message: `set exactly one of UPSTREAM_ACCESS_TOKEN (a fixed token) or UPSTREAM_TOKEN_URL (fetch tokens with the client id and secret); ${both ? "both are" : "neither is"} set`,
+      });
+    }
+  });
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+/** Thrown for a bad environment; `variables` lists each offending name. */
+export class EnvError extends Error {
+  constructor(
+    readonly variables: string[],
+    readonly problems: string[],
+  ) {
+    super(`Invalid server environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Empty strings count as unset, as `FOO=` in a shell or a compose file usually means "not set". */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.trim() !== "") out[k] = v.trim();
+  return out;
+}
+
+function toEnvError(error: z.ZodError): EnvError {
+  const variables: string[] = [];
+  const problems: string[] = [];
+  for (const issue of error.issues) {
+    const name = String(issue.path[0] ?? "(environment)");
+    if (!variables.includes(name)) variables.push(name);
+    // zod's own messages for an absent value don't name the variable; ours always do.
+    problems.push(issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`);
+  }
+  return new EnvError(variables, problems);
+}
+
+function parseWith<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
+  const result = schema.safeParse(withoutEmpty(env));
+  if (!result.success) throw toEnvError(result.error);
+  return result.data;
+}
+
+/** Pure: parses an environment record, throwing `EnvError` that names every bad variable. */
+export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
+  return parseWith(serverEnvSchema, env);
+}
+
+const storeEnvSchema = z.object(storeEnvShape);
+export type StoreEnv = z.infer<typeof storeEnvSchema>;
+
+/** Only the store's variables: the users CLI and `npm start` need no upstream configuration. */
+export function parseStoreEnv(env: Record<string, string | undefined>): StoreEnv {
+  return parseWith(storeEnvSchema, env);
+}

@@ -1,0 +1,38 @@
+import "server-only";
+/**
+ * What the dashboard does once when its server starts (called from instrumentation.ts): validate the
+ * environment, so a bad configuration stops the server with each variable named, and take the
+ * embedded store, so that other processes (`npm run users`) see that the dashboard holds it.
+ */
+import { EnvError, serverEnv, type ServerEnv } from "./env";
+import { StoreLockedError, getStore } from "./store";
+
+function fail(message: string): never {
+  console.error(`dashboard: ${message}`);
+  // Next only logs a failing register() and keeps serving 500s; a misconfigured server should stop.
+  process.exit(1);
+}
+
+export async function onServerStart(): Promise<void> {
+  let env: ServerEnv;
+  try {
+    env = serverEnv();
+  } catch (e) {
+    if (e instanceof EnvError) fail(e.message);
+    throw e;
+  }
+  // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
+  process.env.NEXTAUTH_URL ??= env.NEXTAUTH_URL;
+  if (env.DATABASE_URL) {
+    // PostgreSQL may come up after us; the first request that needs it retries.
+    getStore().catch((e: unknown) =>
+      console.error(JSON.stringify({ level: "error", msg: "dashboard store unavailable", error: e instanceof Error ? e.message : String(e) })),
+    );
+    return;
+  }
+  try {
+    await getStore();
+  } catch (e) {
+    fail(e instanceof StoreLockedError ? e.message : `could not open the dashboard store: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

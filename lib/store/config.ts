@@ -1,0 +1,17 @@
+/** Where the dashboard store lives: an embedded PGlite directory, or PostgreSQL when DATABASE_URL is set. */
+import { resolve } from "node:path";
+import type { StoreEnv } from "../env-schema";
+
+export type StoreConfig = { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+
+export function storeConfigFrom(env: StoreEnv): StoreConfig {
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
+  return { kind: "pglite", dir: resolve(env.DASHBOARD_DB) };
+}
+
+/** For messages: never includes a database password. */
+export function describeStore(config: StoreConfig): string {
+  if (config.kind === "pglite") return `PGlite at ${config.dir}`;
+  const u = new URL(config.url);
+  return `PostgreSQL at ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+}

@@ -1,0 +1,21 @@
+/**
+ * The dashboard store's SQL surface, the same over PGlite and PostgreSQL: `$1`-style bound
+ * parameters only (values never go into SQL text), rows as plain objects.
+ */
+export interface Sql {
+  query<T extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Store extends Sql {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<R>(fn: (tx: Sql) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** True for PostgreSQL's unique_violation (both drivers expose the SQLSTATE as `code`). */
+export function isUniqueViolation(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "23505";
+}

@@ -1,0 +1,120 @@
+/** The dashboard's users. E-mail addresses are stored trimmed and lower-cased, unique. */
+import type { Role } from "../auth/roles";
+import { isUniqueViolation, type Sql } from "./sql";
+
+export interface User {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+/** With the secrets: only for authentication and the session re-check, never for listing. */
+export interface UserWithCredentials extends User {
+  passwordHash: string;
+  sessionsValidAfter: Date | null;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  created_at: Date;
+  last_login_at: Date | null;
+  password_hash: string;
+  sessions_valid_after: Date | null;
+}
+
+const PUBLIC_COLUMNS = "id, email, role, disabled, created_at, last_login_at";
+const ALL_COLUMNS = `${PUBLIC_COLUMNS}, password_hash, sessions_valid_after`;
+
+export class UserExistsError extends Error {
+  constructor(email: string) {
+    super(`a user with e-mail ${email} already exists`);
+    this.name = "UserExistsError";
+  }
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toUser(r: UserRow): User {
+  return { id: r.id, email: r.email, role: r.role, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at };
+}
+
+function toUserWithCredentials(r: UserRow): UserWithCredentials {
+  return { ...toUser(r), passwordHash: r.password_hash, sessionsValidAfter: r.sessions_valid_after };
+}
+
+export function usersRepo(db: Sql) {
+  return {
+    async create(input: { email: string; role: Role; passwordHash: string }): Promise<User> {
+      const email = normalizeEmail(input.email);
+      try {
+        const rows = await db.query<UserRow>(
+          `INSERT INTO users (email, role, password_hash) VALUES ($1, $2, $3) RETURNING ${PUBLIC_COLUMNS}`,
+          [email, input.role, input.passwordHash],
+        );
+        return toUser(rows[0]!);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new UserExistsError(email);
+        throw e;
+      }
+    },
+
+    async findByEmail(email: string): Promise<UserWithCredentials | null> {
+      const rows = await db.query<UserRow>(`SELECT ${ALL_COLUMNS} FROM users WHERE email = $1`, [normalizeEmail(email)]);
+      return rows[0] ? toUserWithCredentials(rows[0]) : null;
+    },
+
+    async findById(id: string): Promise<UserWithCredentials | null> {
+      // A malformed id (not a uuid) is simply unknown rather than a SQL error.
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      const rows = await db.query<UserRow>(`SELECT ${ALL_COLUMNS} FROM users WHERE id = $1`, [id]);
+      return rows[0] ? toUserWithCredentials(rows[0]) : null;
+    },
+
+    async list(): Promise<User[]> {
+      const rows = await db.query<UserRow>(`SELECT ${PUBLIC_COLUMNS} FROM users ORDER BY email`);
+      return rows.map(toUser);
+    },
+
+    /** Disables the account and voids its sessions; false when there is no such user. */
+    async disable(email: string, now = new Date()): Promise<boolean> {
+      const rows = await db.query(
+        "UPDATE users SET disabled = true, sessions_valid_after = $2 WHERE email = $1 RETURNING id",
+        [normalizeEmail(email), now],
+      );
+      return rows.length > 0;
+    },
+
+    async enable(email: string): Promise<boolean> {
+      const rows = await db.query("UPDATE users SET disabled = false WHERE email = $1 RETURNING id", [normalizeEmail(email)]);
+      return rows.length > 0;
+    },
+
+    /** Replaces the password hash and voids existing sessions; false when there is no such user. */
+    async setPassword(email: string, passwordHash: string, now = new Date()): Promise<boolean> {
+      const rows = await db.query(
+        "UPDATE users SET password_hash = $2, sessions_valid_after = $3 WHERE email = $1 RETURNING id",
+        [normalizeEmail(email), passwordHash, now],
+      );
+      return rows.length > 0;
+    },
+
+    /** Same password, stronger parameters: sessions stay valid. */
+    async rehash(id: string, passwordHash: string): Promise<void> {
+      await db.query("UPDATE users SET password_hash = $2 WHERE id = $1", [id, passwordHash]);
+    },
+
+    async recordLogin(id: string, now = new Date()): Promise<void> {
+      await db.query("UPDATE users SET last_login_at = $2 WHERE id = $1", [id, now]);
+    },
+  };
+}
+
+export type UsersRepo = ReturnType<typeof usersRepo>;

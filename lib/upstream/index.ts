@@ -1,0 +1,31 @@
+import "server-only";
+/**
+ * The process-wide report gateway, built from the validated server environment. One instance per
+ * dashboard process (kept on globalThis so dev reloads don't create a second queue).
+ */
+import { serverEnv } from "@/lib/env";
+import { ReportGateway } from "./gateway";
+
+const globalKey = Symbol.for("payments-analytics.report-gateway");
+type WithGateway = typeof globalThis & { [globalKey]?: ReportGateway };
+
+export function getGateway(): ReportGateway {
+  const g = globalThis as WithGateway;
+  if (!g[globalKey]) {
+    const env = serverEnv();
+    g[globalKey] = new ReportGateway({
+      baseUrl: env.UPSTREAM_BASE_URL.replace(/\/$/, ""),
+      clientId: env.UPSTREAM_CLIENT_ID,
+      clientSecret: env.UPSTREAM_CLIENT_SECRET,
+      ...(env.UPSTREAM_ACCESS_TOKEN ? { accessToken: env.UPSTREAM_ACCESS_TOKEN } : {}),
+      ...(env.UPSTREAM_TOKEN_URL ? { tokenUrl: env.UPSTREAM_TOKEN_URL } : {}),
+      reportRateLimit: env.UPSTREAM_REPORT_RATE_LIMIT,
+      rateWindowSeconds: env.UPSTREAM_RATE_WINDOW_SECONDS,
+      pageCap: env.UPSTREAM_PAGE_CAP,
+      ttlPastSeconds: env.CACHE_TTL_PAST_SECONDS,
+      ttlTodaySeconds: env.CACHE_TTL_TODAY_SECONDS,
+      timeZone: env.REPORT_TIMEZONE,
+    });
+  }
+  return g[globalKey];
+}
