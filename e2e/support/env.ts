@@ -5,5 +5,5 @@ export type { E2EEnv };
 
 /** The current run's environment, written by prepare.ts when the Playwright config loaded. */
 export function e2eEnv(): E2EEnv {
-  return JSON.parse(readFileSync(".e2e/env.json", "utf8")) as E2EEnv;
+  return JSON.parse(readFileSync(`${process.env.E2E_DIR ?? ".e2e"}/env.json`, "utf8")) as E2EEnv;
 }

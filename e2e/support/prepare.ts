@@ -21,7 +21,7 @@ export interface E2EEnv {
   endDate: string;
 }
 
-const DIR = ".e2e";
+const DIR = process.env.E2E_DIR ?? ".e2e";
 const tsx = (script: string, args: string[], env: Record<string, string> = {}) =>
   execFileSync(process.execPath, ["--import", "tsx", script, ...args], {
     encoding: "utf8",

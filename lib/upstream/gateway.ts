@@ -198,6 +198,18 @@ export class ReportGateway {
     return job.promise;
   }
 
+  /** The job's view once it has finished or `ms` have passed, whichever is first (long polling). */
+  async settle(id: string, ms: number): Promise<JobView | null> {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    if (ms > 0 && (job.status.state === "queued" || job.status.state === "fetching")) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([job.promise.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+      clearTimeout(timer);
+    }
+    return this.view(job);
+  }
+
   get(id: string): JobView | null {
     const job = this.jobs.get(id);
     return job ? this.view(job) : null;

@@ -1,5 +1,5 @@
-// POST /api/reports/order-summary: run an order summary (event date) through the quota-aware gateway.
+// POST /api/reports/order-summary: run an order summary (event date) through the quota-aware gateway (?wait=ms to hold for the answer).
 import { apiRoute } from "@/lib/api/handler";
-import { submitReport } from "@/lib/upstream/report-route";
+import { submitReport, waitParam } from "@/lib/upstream/report-route";
 
-export const POST = apiRoute({ role: "analyst", json: true }, async ({ body }) => submitReport("orders", body));
+export const POST = apiRoute({ role: "analyst", json: true }, async ({ body, request }) => submitReport("orders", body, waitParam(request)));

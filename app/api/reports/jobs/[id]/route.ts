@@ -1,12 +1,13 @@
-// GET /api/reports/jobs/:id: a report job's status and, when done, its records. DELETE cancels it.
+// GET /api/reports/jobs/:id: a report job's status and, when done, its records (?wait=ms long-polls). DELETE cancels it.
 import { apiRoute } from "@/lib/api/handler";
 import { ApiError } from "@/lib/errors";
 import { getGateway } from "@/lib/upstream";
+import { waitParam } from "@/lib/upstream/report-route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 
-export const GET = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params }) => {
-  const job = getGateway().get(params.id);
+export const GET = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params, request }) => {
+  const job = await getGateway().settle(params.id, waitParam(request));
   if (!job) throw notFound();
   return job;
 });

@@ -1,0 +1,186 @@
+// Proxy benchmark (issue 5): `npm run bench:proxy`. Starts the real service and the built dashboard
+// (run `npx next build` first), signs in as an analyst, and measures in one run:
+//  1. cache-hit latency of POST /api/reports/order-summary (p50, p99 over 200 calls);
+//  2. the time the dashboard adds to a cache miss beyond the upstream's own time (median of the
+//     difference between a miss through the dashboard and the same request sent straight upstream);
+//  3. upstream calls spent by a scripted session of 20 typical interactions, against a plain
+//     pass-through that forwards each interaction (every page of it) to the upstream.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { addDays } from "../lib/contract/dates";
+import type { E2EEnv } from "../e2e/support/prepare";
+import { machine, median, percentile } from "./lib";
+
+const DIR = ".bench-proxy";
+process.env.E2E_DIR = DIR;
+process.env.E2E_SERVICE_PORT = "4700";
+process.env.E2E_DASHBOARD_PORT = "3700";
+execFileSync(process.execPath, ["--import", "tsx", "e2e/support/prepare.ts"], { stdio: ["ignore", "ignore", "inherit"] });
+const env = JSON.parse(readFileSync(`${DIR}/env.json`, "utf8")) as E2EEnv;
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function start(args: string[], extra: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { env: { ...process.env, ...extra }, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+async function main(): Promise<void> {
+  const service = start(["--import", "tsx", "service/main.ts"], {
+    SERVICE_DB: env.serviceDb,
+    SERVICE_PORT: String(env.servicePort),
+    SERVICE_TOKEN_SECRET: env.serviceTokenSecret,
+    REPORT_RATE_LIMIT: "100000",
+    SERVICE_LOG: "json",
+  });
+  const dashboard = start(["node_modules/next/dist/bin/next", "start", "--port", String(env.dashboardPort), "--hostname", "localhost"], {
+    NEXTAUTH_SECRET: env.nextauthSecret,
+    NEXTAUTH_URL: env.dashboardUrl,
+    DASHBOARD_DB: env.dashboardDb,
+    UPSTREAM_BASE_URL: env.serviceUrl,
+    UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
+    UPSTREAM_CLIENT_ID: env.client.client_id,
+    UPSTREAM_CLIENT_SECRET: env.client.client_secret,
+    UPSTREAM_REPORT_RATE_LIMIT: "100000",
+  });
+  try {
+    await waitFor(`${env.serviceUrl}/healthz`);
+    await waitFor(`${env.dashboardUrl}/api/health`);
+
+    // Sign in through next-auth's credentials endpoint, as the browser form does.
+    const csrfRes = await fetch(`${env.dashboardUrl}/api/auth/csrf`);
+    const csrfCookie = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+    const login = await fetch(`${env.dashboardUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+      body: new URLSearchParams({ csrfToken, email: env.users.analyst.email, password: env.users.analyst.password, json: "true" }).toString(),
+    });
+    const cookie = [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
+    const headers = { "content-type": "application/json", cookie };
+
+    const upstreamCalls = async () =>
+      ((await (await fetch(`${env.dashboardUrl}/api/upstream/status`, { headers })).json()) as { upstream_report_calls: number }).upstream_report_calls;
+    /** Runs a report through the dashboard to completion; returns ms and the answer's source. */
+    const viaDashboard = async (op: "order-summary" | "cohort", body: object) => {
+      const t = performance.now();
+      let res = await fetch(`${env.dashboardUrl}/api/reports/${op}?wait=10000`, { method: "POST", headers, body: JSON.stringify(body) });
+      let job = (await res.json()) as { id?: string; status: { state: string; result?: { source: string } } };
+      if (res.status >= 400) throw new Error(JSON.stringify(job));
+      while (job.status.state !== "done") {
+        if (job.status.state === "failed") throw new Error(JSON.stringify(job));
+        res = await fetch(`${env.dashboardUrl}/api/reports/jobs/${job.id}?wait=10000`, { headers });
+        job = (await res.json()) as typeof job;
+      }
+      return { ms: performance.now() - t, source: job.status.result?.source ?? "?" };
+    };
+    const tokenRes = await fetch(`${env.serviceUrl}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(env.client) });
+    const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+    const direct = async (path: string, body: object) => {
+      const t = performance.now();
+      let pages = 0;
+      for (let offset = 0; ; offset += 1000) {
+        pages++;
+        const r = await fetch(`${env.serviceUrl}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": env.client.client_id, "x-client-secret": env.client.client_secret },
+          body: JSON.stringify({ ...body, limit: 1000, offset }),
+        });
+        const j = (await r.json()) as { pagination: { has_more: boolean } };
+        if (!j.pagination.has_more) break;
+      }
+      return { ms: performance.now() - t, pages };
+    };
+
+    const end = env.endDate;
+    // 1. Cache hits.
+    const hitBody = { start_date: addDays(end, -29), end_date: end, group_by: ["date"], metrics: ["attempts", "approvals", "revenue"] };
+    await viaDashboard("order-summary", hitBody);
+    for (let i = 0; i < 20; i++) await viaDashboard("order-summary", hitBody); // warm-up
+    const hits: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const r = await viaDashboard("order-summary", hitBody);
+      if (r.source !== "cache") throw new Error(`expected a cache hit, got ${r.source}`);
+      hits.push(r.ms);
+    }
+
+    // 2. Added time on a miss: distinct requests, each through the dashboard and straight upstream.
+    const added: number[] = [];
+    const missMs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const body = { start_date: addDays(end, -60 - i), end_date: addDays(end, -i), group_by: ["date", "gateway_id"], metrics: ["attempts", "revenue"] };
+      const viaD = await viaDashboard("order-summary", body);
+      if (viaD.source !== "upstream") throw new Error(`expected a miss, got ${viaD.source}`);
+      const up = await direct("/api/data", body);
+      added.push(viaD.ms - up.ms);
+      missMs.push(viaD.ms);
+    }
+
+    // 3. A scripted session of 20 typical interactions.
+    const s = addDays(end, -89);
+    const base = { start_date: s, end_date: end, group_by: ["date", "gateway_id"], metrics: ["attempts", "approvals", "revenue", "cb_count", "refund_amount"] };
+    const session: object[] = [
+      base,
+      { ...base, metrics: ["attempts", "approvals"] }, // fewer metrics
+      { ...base, metrics: ["revenue"] },
+      { ...base, start_date: addDays(end, -29) }, // narrow the range
+      { ...base, start_date: addDays(end, -6) },
+      { ...base, filters: { gateway_id: [3, 7] } }, // filter a grouped dimension
+      { ...base, group_by: ["gateway_id"] }, // coarser grouping
+      { ...base, group_by: ["date"] },
+      base, // re-sort / come back (a table sort is client-side; the request repeats)
+      { ...base, group_by: ["date", "gateway_id", "card_type"], metrics: ["attempts", "approvals", "revenue"] }, // a new breakdown
+      { ...base, group_by: ["date", "card_type"], metrics: ["approvals"] },
+      { ...base, group_by: ["card_type"], metrics: ["attempts", "approvals"], filters: { gateway_id: 5 } },
+      { ...base, start_date: addDays(end, -13), group_by: ["gateway_id", "card_type"], metrics: ["revenue"] },
+      { start_date: addDays(end, -89), end_date: end, group_by: ["date", "sales_type"], metrics: ["attempts", "approvals"] }, // a new question
+      { start_date: addDays(end, -89), end_date: end, group_by: ["sales_type"], metrics: ["approvals"] },
+      { start_date: addDays(end, -29), end_date: end, group_by: ["date"], metrics: ["attempts"], filters: { sales_type: "Rebills" } },
+      base, // back to the first report
+      { ...base, metrics: ["cb_count"], filters: { gateway_id: 3 } },
+      { ...base, start_date: addDays(end, -59), group_by: ["gateway_id"], metrics: ["refund_amount"] },
+      { ...base, group_by: ["date"], metrics: ["approvals", "revenue"], start_date: addDays(end, -44) },
+    ];
+    const before = await upstreamCalls();
+    let passThrough = 0;
+    for (const body of session) {
+      await viaDashboard("order-summary", body);
+      passThrough += (await direct("/api/data", body)).pages;
+    }
+    const spent = (await upstreamCalls()) - before;
+
+    const date = new Date().toISOString().slice(0, 10);
+    console.log(`### Dashboard proxy (${date})
+
+Machine: ${machine()}. Real service (150 days × 60 orders/day) and the built dashboard on loopback; analyst session.
+
+| measure | result | target |
+|---|---:|---:|
+| cache-hit latency of POST /api/reports/order-summary, p50 | ${median(hits).toFixed(1)} ms | ≤ 10 ms |
+| cache-hit latency, p99 | ${percentile(hits, 99).toFixed(1)} ms | |
+| time added to a cache miss beyond the upstream's own time (median of 20) | ${median(added).toFixed(1)} ms | ≤ 15 ms |
+| cache-miss total through the dashboard (median) | ${median(missMs).toFixed(1)} ms | |
+| upstream calls for a scripted session of 20 interactions | ${spent} | ≤ ⅓ of pass-through |
+| the same session through a plain pass-through | ${passThrough} | |
+| ratio | ${(spent / passThrough).toFixed(2)} | ≤ 0.33 |
+`);
+  } finally {
+    dashboard.kill("SIGTERM");
+    service.kill("SIGTERM");
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
