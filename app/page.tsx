@@ -12,6 +12,24 @@ export default async function HomePage() {
       <nav className="mt-6" aria-label="Sections">
         <ul className="list-disc pl-5">
           <li>
+            <Link className="text-blue-700 underline" href="/explore">
+              Explore
+            </Link>{" "}
+            order summaries by event date
+          </li>
+          <li>
+            <Link className="text-blue-700 underline" href="/cohorts">
+              Cohorts
+            </Link>{" "}
+            retention by initial date and billing cycle
+          </li>
+          <li>
+            <Link className="text-blue-700 underline" href="/bin-lookup">
+              BIN lookup
+            </Link>{" "}
+            which gateway a card BIN is routed to
+          </li>
+          <li>
             <Link className="text-blue-700 underline" href="/metrics">
               Metric and dimension definitions
             </Link>

@@ -1,17 +1,34 @@
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/authenticate";
+import { hasRole } from "@/lib/auth/roles";
 import { SignOutButton } from "./sign-out-button";
 
-/** The signed-in user's bar: product link, who is signed in and as what, sign out. */
+const SECTIONS = [
+  { href: "/explore", label: "Explore", role: "analyst" },
+  { href: "/cohorts", label: "Cohorts", role: "analyst" },
+  { href: "/bin-lookup", label: "BIN lookup", role: "analyst" },
+  { href: "/reports", label: "Saved reports", role: "viewer" },
+] as const;
+
+/** The signed-in user's bar: product link, the sections their role opens, who is signed in, sign out. */
 export function TopBar({ user }: { user: SessionUser }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-6 py-3">
-        <Link href="/" className="font-semibold">
-          Payments Analytics
-        </Link>
-        <div className="flex items-center gap-3 text-sm">
-          <span>
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+          <Link href="/" className="font-semibold">
+            Payments Analytics
+          </Link>
+          <nav aria-label="Main" className="flex flex-wrap gap-x-3 text-sm">
+            {SECTIONS.filter((s) => hasRole(user.role, s.role)).map((s) => (
+              <Link key={s.href} href={s.href} className="text-slate-800 hover:underline">
+                {s.label}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        <div className="flex min-w-0 items-center gap-3 text-sm">
+          <span className="truncate">
             <span className="sr-only">Signed in as </span>
             {user.email}
           </span>

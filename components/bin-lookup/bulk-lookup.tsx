@@ -1,0 +1,256 @@
+"use client";
+import { useId, useRef, useState } from "react";
+import { MAX_BULK_BINS, parseBinList } from "@/lib/bin-lookup";
+import type { BinRoutingResponse } from "@/lib/contract/schemas";
+import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
+import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
+import { formatInstant } from "@/lib/metrics/format";
+import { RequestError, routeBin } from "@/lib/report-client/api";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { inputClass } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import { StatusBanner } from "@/components/ui/status-banner";
+import { RotationNote } from "./rotation-note";
+import { SALES_TYPE_LABELS } from "./single-lookup";
+
+interface BulkRow {
+  n: number;
+  bin: string;
+  result?: BinRoutingResponse;
+  error?: string;
+}
+
+const HEADERS = ["#", "BIN", "Gateway", "Group", "Fallback", "Rule", "Next gateway", "Total calls", "Issuer", "Brand", "Card type", "Error"] as const;
+
+function cells(r: BulkRow): CsvCell[] {
+  const x = r.result;
+  return [
+    r.n,
+    r.bin,
+    x?.gateway_id ?? null,
+    x ? `${x.group_name} (#${x.group_id})` : null,
+    x ? (x.is_fallback ? "Yes" : "No") : null,
+    x?.session_info.rule_name ?? null,
+    x?.session_info.next_gateway_id ?? null,
+    x?.session_info.total_calls ?? null,
+    x?.bin_info?.bank ?? null,
+    x?.bin_info?.card_brand ?? null,
+    x?.bin_info?.card_type ?? null,
+    r.error ?? null,
+  ];
+}
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
+/** Up to 100 BINs, pasted or from a file, looked up one after another in the order given. */
+export function BulkLookup({ timeZone }: { timeZone: string }) {
+  const id = useId();
+  const [text, setText] = useState("");
+  const [salesType, setSalesType] = useState("");
+  const [rows, setRows] = useState<BulkRow[]>([]);
+  const [running, setRunning] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const list = parseBinList(text);
+  const canRun = !running && list.bins.length > 0 && !list.tooMany;
+
+  const run = async () => {
+    const controller = new AbortController();
+    abort.current = controller;
+    setRunning(true);
+    setStopped(false);
+    setRows([]);
+    const bins = list.bins;
+    for (let i = 0; i < bins.length; i++) {
+      if (controller.signal.aborted) break;
+      const body = BinRoutingRequestSchema.parse({ bin: bins[i], ...(salesType ? { sales_type: salesType } : {}) });
+      let row: BulkRow = { n: i + 1, bin: bins[i]! };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          row = { ...row, result: await routeBin(body, controller.signal), error: undefined };
+          break;
+        } catch (e) {
+          if (controller.signal.aborted) break;
+          if (e instanceof RequestError && e.status === 429 && attempt === 0) {
+            try {
+              await wait((e.retryAfter ?? 1) * 1000, controller.signal);
+            } catch {
+              break;
+            }
+            continue;
+          }
+          row = { ...row, error: e instanceof RequestError ? e.message : "Lookup failed." };
+          break;
+        }
+      }
+      if (controller.signal.aborted) break;
+      setRows((rs) => [...rs, row]);
+    }
+    setStopped(controller.signal.aborted);
+    setRunning(false);
+    abort.current = null;
+  };
+
+  const onFile = async (file: File | undefined) => {
+    setFileError(null);
+    if (!file) return;
+    if (file.size > 256 * 1024) {
+      setFileError("That file is larger than 256 KB; a list of 100 BINs is far smaller.");
+      return;
+    }
+    setText(await file.text());
+  };
+
+  const exportCsv = () => {
+    const lines: CsvCell[][] = [
+      ["Report", "Bulk BIN lookup"],
+      ["Sales type", salesType || "Any"],
+      ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
+      ["Note", "Each lookup advanced the routing rotation like a real order."],
+      [],
+      [...HEADERS],
+      ...rows.map(cells),
+    ];
+    downloadText(`bin-lookups_${new Date().toISOString().slice(0, 10)}.csv`, toCsv(lines));
+  };
+
+  const failed = rows.filter((r) => r.error).length;
+  const status = running
+    ? { tone: "progress" as const, title: "Looking up", detail: `${rows.length} of ${list.bins.length} done.` }
+    : stopped
+      ? { tone: "warning" as const, title: "Stopped", detail: `${rows.length} of ${list.bins.length} were looked up before you stopped.` }
+      : rows.length > 0
+        ? { tone: failed ? ("warning" as const) : ("success" as const), title: "Done", detail: `${rows.length} looked up${failed ? `, ${failed} failed` : ""}.` }
+        : { tone: "neutral" as const, title: "Not run yet", detail: "Paste or upload BINs, then look them up." };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <form
+        aria-label="Bulk BIN lookup"
+        className="grid grid-cols-1 gap-4 rounded-lg border border-slate-200 bg-white p-4 lg:grid-cols-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (canRun) void run();
+        }}
+      >
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-bins`} className="text-sm font-medium">
+            BINs (up to {MAX_BULK_BINS})
+          </label>
+          <textarea
+            id={`${id}-bins`}
+            className={`${inputClass} h-40 font-mono`}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby={`${id}-bins-hint`}
+            aria-invalid={list.tooMany}
+            spellCheck={false}
+          />
+          <p
+            id={`${id}-bins-hint`}
+            className={list.tooMany ? "text-xs font-medium text-red-700" : list.invalid.length ? "text-xs font-medium text-amber-800" : "text-xs text-slate-600"}
+          >
+            {list.tooMany
+              ? `${list.bins.length} BINs: at most ${MAX_BULK_BINS} at a time.`
+              : list.invalid.length > 0
+                ? `${list.bins.length} valid; not BINs (skipped): ${list.invalid
+                    .slice(0, 5)
+                    .map((x) => `“${x.token}”`)
+                    .join(", ")}${list.invalid.length > 5 ? ` and ${list.invalid.length - 5} more` : ""}.`
+                : `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"}. One per line, or separated by commas or spaces.`}
+          </p>
+        </div>
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-file`} className="text-sm font-medium">
+              Or upload a file (.txt or .csv)
+            </label>
+            <input
+              id={`${id}-file`}
+              type="file"
+              accept=".txt,.csv,text/plain,text/csv"
+              className="text-sm file:mr-3 file:min-h-10 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:text-sm"
+              onChange={(e) => void onFile(e.target.files?.[0])}
+              aria-describedby={fileError ? `${id}-file-error` : undefined}
+            />
+            {fileError ? (
+              <p id={`${id}-file-error`} className="text-xs font-medium text-red-700">
+                {fileError}
+              </p>
+            ) : null}
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-sales`} className="text-sm font-medium">
+              Sales type (for every BIN)
+            </label>
+            <Select
+              id={`${id}-sales`}
+              value={salesType}
+              onChange={(e) => setSalesType(e.target.value)}
+              options={[{ value: "", label: "Any" }, ...ROUTING_SALES_TYPES.map((t) => ({ value: t, label: SALES_TYPE_LABELS[t] }))]}
+            />
+          </div>
+          <RotationNote bulk />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" variant="primary" disabled={!canRun}>
+              Look up {list.bins.length > 0 && !list.tooMany ? `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"}` : "BINs"}
+            </Button>
+            {running ? (
+              <Button variant="danger" onClick={() => abort.current?.abort()}>
+                Stop
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      </form>
+      <section aria-labelledby={`${id}-results`} className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id={`${id}-results`} className="text-lg font-semibold">
+            Routes
+          </h2>
+          <Button onClick={exportCsv} disabled={rows.length === 0 || running}>
+            Download CSV
+          </Button>
+        </div>
+        <StatusBanner label="Bulk lookup status" busy={running} {...status} />
+        {rows.length === 0 ? (
+          <div className="h-48">
+            <EmptyState title="No lookups yet">Each BIN&apos;s gateway, group, rotation and issuer will be listed here.</EmptyState>
+          </div>
+        ) : (
+          <div className="relative max-h-[32rem] overflow-auto rounded-md border border-slate-300 bg-white" tabIndex={0} role="region" aria-label="Routes (scrollable)">
+            <table className="w-full text-sm">
+              <caption className="sr-only">Routes for the BINs looked up, in order</caption>
+              <thead className="sticky top-0 bg-slate-100">
+                <tr>
+                  {HEADERS.map((h) => (
+                    <th key={h} scope="col" className="px-3 py-2 text-left whitespace-nowrap">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.n} className="border-t border-slate-100 odd:bg-white even:bg-slate-50">
+                    {cells(r).map((c, i) => (
+                      <td key={i} className={`px-3 py-1.5 whitespace-nowrap ${i === HEADERS.length - 1 && c ? "text-red-800" : ""}`}>
+                        {c ?? ""}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { checkBin } from "@/lib/bin-lookup";
+import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
+import { routeBin, RequestError } from "@/lib/report-client/api";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { describedBy, Field, inputClass } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import { Spinner } from "@/components/ui/spinner";
+import { StatusBanner } from "@/components/ui/status-banner";
+import { RotationNote } from "./rotation-note";
+import { RouteResult } from "./route-result";
+
+type FormState = { bin: string; sales_type: string; customer_id: string; product_id: string; email: string };
+const EMPTY: FormState = { bin: "", sales_type: "", customer_id: "", product_id: "", email: "" };
+export const SALES_TYPE_LABELS: Record<(typeof ROUTING_SALES_TYPES)[number], string> = {
+  INITIALS: "Initials (initial and straight sales)",
+  REBILLS: "Rebills",
+};
+
+/** The request body: only the fields filled in. */
+export function routingBody(f: Pick<FormState, "bin" | "sales_type"> & Partial<FormState>): Record<string, string> {
+  const out: Record<string, string> = { bin: f.bin.trim() };
+  for (const k of ["sales_type", "customer_id", "product_id", "email"] as const) {
+    const v = f[k]?.trim();
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
+export function SingleLookup({ timeZone }: { timeZone: string }) {
+  const id = useId();
+  const [form, setForm] = useState<FormState>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
+  const [binTouched, setBinTouched] = useState(false);
+  const mutation = useMutation({ mutationFn: (body: Record<string, string>) => routeBin(BinRoutingRequestSchema.parse(body)) });
+
+  const bin = checkBin(form.bin);
+  const binError = errors.bin ?? (bin.state === "invalid" || (binTouched && bin.state === "incomplete") ? bin.message : undefined);
+  const binHint = bin.state === "ok" || bin.state === "incomplete" ? bin.message : "6 to 8 digits, the start of the card number.";
+  const set = (k: keyof FormState) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setErrors((x) => ({ ...x, [k]: undefined }));
+  };
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setBinTouched(true);
+    const body = routingBody(form);
+    const parsed = BinRoutingRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const next: Partial<Record<keyof FormState, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const k = String(issue.path[0] ?? "bin") as keyof FormState;
+        next[k] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    mutation.mutate(body);
+  };
+
+  const fid = (k: string) => `${id}-${k}`;
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)]">
+      <form aria-label="BIN lookup" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4 lg:self-start" onSubmit={submit} noValidate>
+        <Field id={fid("bin")} label="BIN" hint={binError ? undefined : binHint} error={binError}>
+          <input
+            id={fid("bin")}
+            className={inputClass}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={12}
+            required
+            value={form.bin}
+            onChange={set("bin")}
+            onBlur={() => setBinTouched(true)}
+            aria-invalid={binError !== undefined}
+            aria-describedby={describedBy(fid("bin"), !binError, binError)}
+          />
+        </Field>
+        <Field id={fid("sales")} label="Sales type" hint="Which routing groups may answer; any when not set.">
+          <Select
+            id={fid("sales")}
+            value={form.sales_type}
+            onChange={set("sales_type")}
+            aria-describedby={`${fid("sales")}-hint`}
+            options={[{ value: "", label: "Any" }, ...ROUTING_SALES_TYPES.map((t) => ({ value: t, label: SALES_TYPE_LABELS[t] }))]}
+          />
+        </Field>
+        {(["customer_id", "product_id"] as const).map((k) => (
+          <Field key={k} id={fid(k)} label={k === "customer_id" ? "Customer ID (optional)" : "Product ID (optional)"} error={errors[k]}>
+            <input
+              id={fid(k)}
+              className={inputClass}
+              maxLength={128}
+              autoComplete="off"
+              value={form[k]}
+              onChange={set(k)}
+              aria-invalid={errors[k] !== undefined}
+              aria-describedby={describedBy(fid(k), false, errors[k])}
+            />
+          </Field>
+        ))}
+        <Field id={fid("email")} label="E-mail (optional)" hint="Recorded with the decision as a hash only." error={errors.email}>
+          <input
+            id={fid("email")}
+            type="email"
+            className={inputClass}
+            autoComplete="off"
+            value={form.email}
+            onChange={set("email")}
+            aria-invalid={errors.email !== undefined}
+            aria-describedby={describedBy(fid("email"), true, errors.email)}
+          />
+        </Field>
+        <RotationNote />
+        <div>
+          <Button type="submit" variant="primary" disabled={mutation.isPending}>
+            {mutation.isPending ? <Spinner /> : null} Look up route
+          </Button>
+        </div>
+      </form>
+      <section aria-labelledby={`${id}-result`} className="flex min-h-96 flex-col gap-3">
+        <h2 id={`${id}-result`} className="text-lg font-semibold">
+          Route
+        </h2>
+        <StatusBanner
+          label="Lookup status"
+          tone={mutation.isPending ? "progress" : mutation.isError ? "error" : mutation.isSuccess ? "success" : "neutral"}
+          busy={mutation.isPending}
+          title={mutation.isPending ? "Looking up" : mutation.isError ? "Failed" : mutation.isSuccess ? "Routed" : "Not looked up yet"}
+          detail={
+            mutation.isPending
+              ? `Routing BIN ${form.bin.trim()}…`
+              : mutation.isError
+                ? mutation.error instanceof RequestError
+                  ? mutation.error.message
+                  : "Something went wrong."
+                : mutation.isSuccess
+                  ? `BIN ${mutation.variables.bin} goes to gateway ${mutation.data.gateway_id}.`
+                  : "Enter a BIN and press Look up route."
+          }
+          action={mutation.error instanceof RequestError ? mutation.error.action : undefined}
+        />
+        {mutation.isSuccess ? (
+          <RouteResult result={mutation.data} timeZone={timeZone} />
+        ) : (
+          <div className="h-64">
+            {mutation.isPending ? (
+              <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
+                <Spinner /> Routing…
+              </div>
+            ) : mutation.isError ? (
+              <EmptyState tone="error" title="No route">
+                See the status above for the reason.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No lookup yet">The gateway, its group, the rotation and the card&apos;s issuer will show here.</EmptyState>
+            )}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

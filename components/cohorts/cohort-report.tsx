@@ -1,0 +1,135 @@
+"use client";
+import { SaveReportButton } from "@/components/saved/save-report-button";
+import { useMemo, useState } from "react";
+import { todayIn } from "@/lib/contract/dates";
+import { buildCohortGrid, cycleOffsetDays } from "@/lib/cohorts/grid";
+import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
+import { exportValue, formatInstant } from "@/lib/metrics/format";
+import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
+import { describeFilters } from "@/lib/report-state/filters";
+import { cohortRequest } from "@/lib/report-state/request";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Spinner } from "@/components/ui/spinner";
+import { ReportStatus } from "@/components/report/report-status";
+import { useReport } from "@/components/report/use-report";
+import { useUrlState } from "@/components/report/use-url-state";
+import { CohortForm } from "./cohort-form";
+import { CohortGridTable } from "./cohort-grid";
+import { CELL_LABELS, CohortOptions, ROW_LABELS } from "./cohort-options";
+
+/** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
+export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
+  const { state, hasReport, write } = useUrlState(parseCohort, serializeCohort);
+  const [today, setToday] = useState(serverToday);
+  const spec = hasReport ? cohortRequest(state, today) : null;
+  const report = useReport(spec);
+  const data = report.data;
+
+  const run = (draft: CohortState) => {
+    const now = todayIn(timeZone);
+    const next = { ...state, range: draft.range, filters: draft.filters };
+    if (now !== today) {
+      setToday(now);
+      write(next, "push");
+    } else if (!write(next, "push")) {
+      report.rerun();
+    }
+  };
+  const setView = (p: Partial<CohortState>) => write({ ...state, ...p }, "replace");
+
+  const grid = useMemo(
+    () =>
+      data
+        ? buildCohortGrid({
+            records: data.result.data,
+            range: { start: data.request.start_date, end: data.request.end_date },
+            today,
+            rows: state.rows,
+            cell: state.cell,
+            cycles: state.cycles,
+            trialDays: state.trialDays,
+            periodDays: state.periodDays,
+          })
+        : null,
+    [data, today, state.rows, state.cell, state.cycles, state.trialDays, state.periodDays],
+  );
+
+  const caption = `${CELL_LABELS[state.cell]} by ${ROW_LABELS[state.rows].toLowerCase()} and billing cycle`;
+
+  const exportCsv = () => {
+    if (!grid || !data) return;
+    const lines: CsvCell[][] = [
+      ["Report", "Cohort retention (by initial date)"],
+      ["Range", `${data.request.start_date} to ${data.request.end_date}`],
+      ["Timezone", timeZone],
+      ["Filters", describeFilters(state.filters)],
+      ["Cells", `${CELL_LABELS[state.cell]}${grid.format === "percent" ? " (%)" : ""}`],
+      ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
+      ["Masked", "cycles a cohort has not reached yet are left empty"],
+      ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
+      [],
+      ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => `Cycle ${k}`)],
+    ];
+    for (const r of [...grid.rows, grid.summary]) {
+      lines.push([r.label, r.customers, ...r.cells.map((c) => (c.masked ? null : exportValue(c.value, grid.format)))]);
+    }
+    downloadText(`cohorts_${data.request.start_date}_${data.request.end_date}.csv`, toCsv(lines));
+  };
+
+  const p = report.phase;
+  const placeholder =
+    p.kind === "running" ? (
+      <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
+        <Spinner /> Waiting for the report…
+      </div>
+    ) : p.kind === "failed" ? (
+      <EmptyState tone="error" title="The report failed">
+        See the status above for the reason and what to do.
+      </EmptyState>
+    ) : p.kind === "cancelled" ? (
+      <EmptyState title="Cancelled">Press Run report to start it again.</EmptyState>
+    ) : (
+      <EmptyState title="No cohorts yet">Choose a range of initial dates, then press Run report.</EmptyState>
+    );
+
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
+      <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
+        <h2 className="sr-only">Cohort settings</h2>
+        <CohortForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
+      </aside>
+      <div className="flex min-w-0 flex-col gap-6">
+        <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        <section aria-labelledby="grid-heading" className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 id="grid-heading" className="text-lg font-semibold">
+              Retention grid
+            </h2>
+            <span className="flex items-center gap-3">
+              <SaveReportButton page="cohorts" disabled={!grid} />
+              <Button onClick={exportCsv} disabled={!grid || report.stale}>
+                Download CSV
+              </Button>
+            </span>
+          </div>
+          <CohortOptions state={state} onChange={setView} />
+          <p className="text-xs text-slate-600">
+            Cycle 1 falls due {cycleOffsetDays(1, state)} days after the initial date and each later cycle {state.periodDays} days after the one
+            before; a cohort has reached a cycle once its youngest day has been due for it by today ({today}). Cells not reached yet are hatched,
+            not shown as 0.
+          </p>
+          {grid && grid.rows.length > 0 ? (
+            <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
+          ) : grid ? (
+            <div className="h-96">
+              <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>
+            </div>
+          ) : (
+            <div className="h-96">{placeholder}</div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

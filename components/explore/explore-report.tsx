@@ -1,0 +1,177 @@
+"use client";
+import { SaveReportButton } from "@/components/saved/save-report-button";
+import { useMemo, useState } from "react";
+import { getDimension } from "@/lib/contract/catalog";
+import { todayIn } from "@/lib/contract/dates";
+import { downloadText, tableToCsv } from "@/lib/csv";
+import { formatInstant } from "@/lib/metrics/format";
+import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
+import { buildTable, sortRows, type SortSpec } from "@/lib/metrics/table";
+import type { ReportData } from "@/lib/report-client/queries";
+import { describeStatus } from "@/lib/report-client/status";
+import { parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
+import { describeFilters, type Filters } from "@/lib/report-state/filters";
+import { presetLabel, resolveRange } from "@/lib/report-state/range";
+import { exploreRequest } from "@/lib/report-state/request";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Spinner } from "@/components/ui/spinner";
+import { ReportStatus } from "@/components/report/report-status";
+import { useReport } from "@/components/report/use-report";
+import { useUrlState } from "@/components/report/use-url-state";
+import { ChartPanel } from "./chart-panel";
+import { OPERATION_LABELS, ReportForm } from "./report-form";
+import { ResultsTable } from "./results-table";
+
+/** Measures of the state that can be computed from what a report fetched. */
+function computable(state: ExploreState, data: ReportData): string[] {
+  const fetched = new Set(data.request.metrics ?? []);
+  return visibleMeasures(state).filter((id) => {
+    const m = measureFor(id, data.op);
+    return m !== undefined && measureMetrics(m).every((x) => fetched.has(x));
+  });
+}
+
+function asFilters(f: ReportData["request"]["filters"]): Filters {
+  const out: Filters = {};
+  for (const [k, v] of Object.entries(f ?? {})) {
+    if (v === undefined) continue;
+    out[k] = (Array.isArray(v) ? v : [v]).filter((x): x is string | number => x !== null);
+  }
+  return out;
+}
+
+/**
+ * Explore: the container. It reads the report from the URL, runs it, and lays out the form, the
+ * status line, the chart and the table; every panel keeps its size whatever state it is in.
+ */
+export function ExploreReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
+  const { state, hasReport, write } = useUrlState(parseExplore, serializeExplore);
+  // "Today" was resolved once by the server page; a run after midnight refreshes it.
+  const [today, setToday] = useState(serverToday);
+  const spec = hasReport ? exploreRequest(state, today) : null;
+  const report = useReport(spec);
+  const data = report.data;
+
+  const run = (draft: ExploreState) => {
+    const now = todayIn(timeZone);
+    const next = { ...draft, sort: state.sort, chart: state.chart, chartMeasure: state.chartMeasure };
+    if (now !== today) {
+      setToday(now);
+      write(next, "push");
+    } else if (!write(next, "push")) {
+      report.rerun();
+    }
+  };
+  const setView = (p: Partial<ExploreState>) => write({ ...state, ...p }, "replace");
+
+  const measures = useMemo(() => (data ? computable(state, data) : []), [state, data]);
+  const model = useMemo(
+    () => (data ? buildTable({ op: data.op, groupBy: data.request.group_by ?? [], measures }, data.result.data) : null),
+    [data, measures],
+  );
+  const rows = useMemo(() => (model ? sortRows(model, state.sort) : []), [model, state.sort]);
+
+  const onSort = (key: string) => {
+    const current = state.sort;
+    const isDimension = getDimension(key) !== undefined || key === "_rows";
+    const sort: SortSpec =
+      current?.key === key ? { key, dir: current.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
+    setView({ sort });
+  };
+
+  const exportCsv = () => {
+    if (!model || !data) return;
+    const { start_date: start, end_date: end } = data.request;
+    const preset = "preset" in state.range ? state.range.preset : null;
+    const presetMatches = preset !== null && (() => {
+      const r = resolveRange({ preset }, today);
+      return r.start === start && r.end === end;
+    })();
+    const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
+    const status = describeStatus({ kind: "done", result: data.result }, timeZone);
+    const csv = tableToCsv(model, rows, {
+      lines: [
+        ["Report", OPERATION_LABELS[data.op]],
+        ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
+        ["Timezone", timeZone],
+        ["Group by", groupBy],
+        ["Filters", describeFilters(asFilters(data.request.filters))],
+        ["Data", `${status.title}: ${status.detail}`],
+        ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
+      ],
+    });
+    downloadText(`${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}.csv`, csv);
+  };
+
+  const placeholder = (what: string) => {
+    const p = report.phase;
+    if (p.kind === "running")
+      return (
+        <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
+          <Spinner /> Waiting for the report…
+        </div>
+      );
+    if (p.kind === "failed")
+      return (
+        <EmptyState tone="error" title="The report failed">
+          See the status above for the reason and what to do.
+        </EmptyState>
+      );
+    if (p.kind === "cancelled") return <EmptyState title="Cancelled">Press Run report to start it again.</EmptyState>;
+    return <EmptyState title={`No ${what} yet`}>Choose the report&apos;s settings, then press Run report.</EmptyState>;
+  };
+
+  const tableLabel = data
+    ? `${OPERATION_LABELS[data.op]}, ${data.request.start_date} to ${data.request.end_date}`
+    : "Report results";
+
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
+      <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
+        <h2 className="sr-only">Report settings</h2>
+        <ReportForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
+      </aside>
+      <div className="flex min-w-0 flex-col gap-6">
+        <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
+          <h2 id="chart-heading" className="text-lg font-semibold">
+            Chart
+          </h2>
+          <ChartPanel
+            data={data}
+            measures={measures}
+            chartKind={state.chart}
+            measureId={state.chartMeasure}
+            onChange={(p) => setView(p)}
+            placeholder={placeholder("chart")}
+            dimmed={report.stale}
+          />
+        </section>
+        <section aria-labelledby="results-heading" className="flex flex-col gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 id="results-heading" className="text-lg font-semibold">
+              Results
+            </h2>
+            <div className="flex items-center gap-3">
+              <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
+              <SaveReportButton page="explore" disabled={!model} />
+              <Button onClick={exportCsv} disabled={!model || report.stale}>
+                Download CSV
+              </Button>
+            </div>
+          </div>
+          {model && model.rows.length === 0 && !report.stale ? (
+            <div className="h-[480px]">
+              <EmptyState title="No records">Nothing in this range matches these filters. Widen the range or remove a filter.</EmptyState>
+            </div>
+          ) : model ? (
+            <ResultsTable model={model} rows={rows} sort={state.sort} onSort={onSort} dimmed={report.stale} label={tableLabel} />
+          ) : (
+            <div className="h-[480px]">{placeholder("results")}</div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+import { useId, useState } from "react";
+import { dimensionsFor, type Operation } from "@/lib/contract/catalog";
+import { defaultColumns, exploreQueryString, type ExploreState } from "@/lib/report-state/explore";
+import { EXPLORE_PRESETS } from "@/lib/report-state/range";
+import { Button } from "@/components/ui/button";
+import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
+import { Select } from "@/components/ui/select";
+import { FilterEditor } from "@/components/report/filter-editor";
+import { ColumnsPicker } from "./columns-picker";
+import { GroupByPicker } from "./group-by-picker";
+
+export const OPERATION_LABELS: Record<Operation, string> = {
+  orders: "Order summary (by event date)",
+  cohort: "Cohort summary (by initial date)",
+};
+
+/**
+ * The report's settings as a draft: edits stay here until "Run report" writes them to the URL. When
+ * the URL changes underneath (back, forward, a link), the draft follows it.
+ */
+export function ReportForm({
+  applied,
+  hasReport,
+  today,
+  timeZone,
+  onRun,
+}: {
+  applied: ExploreState;
+  hasReport: boolean;
+  today: string;
+  timeZone: string;
+  onRun: (draft: ExploreState) => void;
+}) {
+  const id = useId();
+  const appliedKey = exploreQueryString(applied);
+  const [draft, setDraft] = useState(applied);
+  const [seenKey, setSeenKey] = useState(appliedKey);
+  if (seenKey !== appliedKey) {
+    // The URL moved (a run, back/forward): start again from what it says.
+    setSeenKey(appliedKey);
+    setDraft(applied);
+  }
+
+  const patch = (p: Partial<ExploreState>) => setDraft((d) => ({ ...d, ...p }));
+  const switchOp = (op: Operation) =>
+    setDraft((d) => {
+      const dims = new Set(dimensionsFor(op).map((x) => x.name));
+      return {
+        ...d,
+        op,
+        groupBy: d.groupBy.filter((g) => dims.has(g)),
+        ...defaultColumns(op),
+        filters: Object.fromEntries(Object.entries(d.filters).filter(([k]) => dims.has(k))),
+        sort: null,
+        chartMeasure: null,
+      };
+    });
+
+  const rangeProblem = rangeError(draft.range);
+  const noColumns = draft.metrics.length + draft.kpis.length === 0;
+  const canRun = rangeProblem === null && !noColumns;
+  const dirty = hasReport && exploreQueryString(draft) !== appliedKey;
+
+  return (
+    <form
+      aria-label="Report settings"
+      className="flex flex-col gap-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (canRun) onRun(draft);
+      }}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-op`} className="text-sm font-medium text-slate-900">
+          Report
+        </label>
+        <Select
+          id={`${id}-op`}
+          value={draft.op}
+          onChange={(e) => switchOp(e.target.value as Operation)}
+          options={(Object.keys(OPERATION_LABELS) as Operation[]).map((op) => ({ value: op, label: OPERATION_LABELS[op] }))}
+        />
+      </div>
+      <DateRangePicker value={draft.range} onChange={(range) => patch({ range })} presets={EXPLORE_PRESETS} today={today} timeZone={timeZone} />
+      <GroupByPicker op={draft.op} value={draft.groupBy} onChange={(groupBy) => patch({ groupBy })} />
+      <div className="flex flex-col gap-1">
+        <ColumnsPicker op={draft.op} metrics={draft.metrics} kpis={draft.kpis} onChange={(c) => patch(c)} />
+        {noColumns ? <p className="text-xs font-medium text-red-700">Choose at least one metric.</p> : null}
+      </div>
+      <FilterEditor op={draft.op} value={draft.filters} onChange={(filters) => patch({ filters })} />
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="primary" disabled={!canRun}>
+          Run report
+        </Button>
+        <p className="text-xs text-slate-700" aria-live="polite">
+          {dirty ? "You have changes that are not run yet." : ""}
+        </p>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+import { cellTip, type TableModel, type TableRow } from "@/lib/metrics/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
+import type { SortSpec } from "@/lib/metrics/table";
+
+function width(c: TableModel["columns"][number]): number {
+  if (c.kind === "dimension") return c.id === "date" ? 116 : 150;
+  return c.kind === "kpi" ? 150 : 132;
+}
+
+/** The results table: catalog labels as column headers, formatted cells, KPI detail on hover. */
+export function ResultsTable({
+  model,
+  rows,
+  sort,
+  onSort,
+  dimmed,
+  label,
+}: {
+  model: TableModel;
+  rows: readonly TableRow[];
+  sort: SortSpec | null;
+  onSort: (columnId: string) => void;
+  dimmed: boolean;
+  label: string;
+}) {
+  const columns: DataTableColumn[] = model.columns.map((c) => ({
+    id: c.id,
+    header: c.label,
+    align: c.kind === "dimension" ? "left" : "right",
+    width: width(c),
+  }));
+  return (
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={rows}
+      totals={model.totals}
+      sort={sort}
+      onSort={onSort}
+      dimmed={dimmed}
+      caption="Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator."
+      tipFor={(row, ci) => {
+        const column = model.columns[ci];
+        const cell = (row as TableRow).cells[ci];
+        return column && cell ? cellTip(column, cell) : null;
+      }}
+    />
+  );
+}

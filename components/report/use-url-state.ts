@@ -1,0 +1,31 @@
+"use client";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+import type { Parsed } from "@/lib/report-state/explore";
+import type { ParamsLike } from "@/lib/report-state/encoding";
+
+/**
+ * The report state in the URL. Reading parses the current query string (so back and forward simply
+ * re-parse); writing uses the History API, which Next's router follows without a server round trip.
+ * "push" makes a new history entry (running a report), "replace" amends the current one (sorting,
+ * chart and grid view settings).
+ */
+export function useUrlState<S>(parse: (p: ParamsLike) => Parsed<S>, serialize: (s: S) => string) {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const parsed = useMemo(() => parse(params), [params, parse]);
+
+  const write = useCallback(
+    (state: S, mode: "push" | "replace"): boolean => {
+      const qs = serialize(state);
+      if (`?${qs}` === window.location.search) return false;
+      const url = `${pathname}?${qs}`;
+      if (mode === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+      return true;
+    },
+    [pathname, serialize],
+  );
+
+  return { ...parsed, write };
+}

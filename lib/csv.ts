@@ -1,0 +1,74 @@
+/**
+ * CSV export (RFC 4180: CRLF line ends, fields with `"`, `,`, CR or LF quoted, quotes doubled).
+ *
+ * Text that a spreadsheet would run as a formula (starting with = + - @, or a tab or carriage return
+ * that some spreadsheets skip before one) gets a leading `'`. Only text is guarded: numbers are
+ * written as numbers, so a negative net revenue stays a number.
+ */
+import type { TableModel, TableRow } from "@/lib/metrics/table";
+import { exportValue } from "@/lib/metrics/format";
+
+export type CsvCell = string | number | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function escapeCsvCell(cell: CsvCell): string {
+  if (cell === null || cell === undefined) return "";
+  if (typeof cell === "number") return Number.isFinite(cell) ? String(cell) : "";
+  const text = guardFormula(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
+  return rows.map((r) => r.map(escapeCsvCell).join(",")).join("\r\n") + "\r\n";
+}
+
+export interface CsvMeta {
+  /** Label/value lines written above the table, e.g. ["Range", "2025-07-01 to 2025-07-30"]. */
+  lines: readonly (readonly [string, string])[];
+}
+
+function rowCells(model: TableModel, row: TableRow): CsvCell[] {
+  return model.columns.map((c, i) => {
+    const cell = row.cells[i];
+    if (!cell) return null;
+    if (c.format === null) return cell.text; // dimensions: exactly the text shown
+    return exportValue(typeof cell.value === "number" ? cell.value : null, c.format);
+  });
+}
+
+/** Header of a column in the file: its label, with "(%)" where the value is in percent units. */
+export function csvHeader(label: string, format: string | null): string {
+  return format === "percent" ? `${label} (%)` : label;
+}
+
+/**
+ * The table as shown: the same columns, the rows in the order shown, then the totals row; above it
+ * the report's meta lines and a blank line.
+ */
+export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: CsvMeta): string {
+  const out: CsvCell[][] = meta.lines.map(([k, v]) => [k, v]);
+  out.push([]);
+  out.push(model.columns.map((c) => csvHeader(c.label, c.format)));
+  for (const r of rows) out.push(rowCells(model, r));
+  out.push(rowCells(model, model.totals));
+  return toCsv(out);
+}
+
+/** Saves text as a file from the browser. */
+export function downloadText(filename: string, text: string, type = "text/csv;charset=utf-8"): void {
+  // A BOM makes Excel read the file as UTF-8 (names such as "Société Générale").
+  const blob = new Blob(["\uFEFF", text], { type });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

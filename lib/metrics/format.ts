@@ -1,0 +1,111 @@
+/**
+ * Number, currency, percent and dimension-value formats, shared by the table, the chart, the cohort
+ * grid and the CSV export so a value reads the same everywhere. The locale is fixed ("en-US") so the
+ * server render and the browser agree character for character.
+ */
+import { getDimension } from "@/lib/contract/catalog";
+
+export type ValueFormat = "count" | "currency" | "percent";
+
+const LOCALE = "en-US";
+/**
+ * The contract carries amounts without a currency. Amounts are shown with this currency's symbol;
+ * change it here (one place) if the merchant settles in another currency.
+ */
+export const DISPLAY_CURRENCY = "USD";
+
+const count = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+const currency = new Intl.NumberFormat(LOCALE, {
+  style: "currency",
+  currency: DISPLAY_CURRENCY,
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const percent = new Intl.NumberFormat(LOCALE, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const compact = new Intl.NumberFormat(LOCALE, { notation: "compact", maximumFractionDigits: 1 });
+const compactCurrency = new Intl.NumberFormat(LOCALE, {
+  style: "currency",
+  currency: DISPLAY_CURRENCY,
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+const percentShort = new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 1 });
+
+/** What a missing value (no denominator, masked cell) looks like. */
+export const NO_VALUE = "—";
+
+export function formatValue(v: number | null | undefined, f: ValueFormat): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
+  switch (f) {
+    case "count":
+      return count.format(v);
+    case "currency":
+      return currency.format(v);
+    case "percent":
+      return percent.format(v);
+  }
+}
+
+/** Short form for chart axes: 1.2K, $3.4M, 12.5%. */
+export function formatCompact(v: number | null | undefined, f: ValueFormat): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "";
+  if (f === "percent") return percentShort.format(v);
+  return f === "currency" ? compactCurrency.format(v) : compact.format(v);
+}
+
+/**
+ * The number a CSV carries for a value: what the table shows, without symbols or separators.
+ * Counts are whole, amounts have 2 decimals, percents are in percent units with 2 decimals.
+ */
+export function exportValue(v: number | null | undefined, f: ValueFormat): number | null {
+  if (v === null || v === undefined || !Number.isFinite(v)) return null;
+  switch (f) {
+    case "count":
+      return Math.round(v);
+    case "currency":
+      return round2(v);
+    case "percent":
+      return round2(v * 100);
+  }
+}
+
+export function round2(v: number): number {
+  const r = Math.round((v + Number.EPSILON * Math.sign(v)) * 100) / 100;
+  return Object.is(r, -0) ? 0 : r;
+}
+
+/** How an empty dimension value (e.g. refund_type on an attempt row) is shown. */
+export const EMPTY_DIMENSION = "(none)";
+
+/** A dimension value as text: ids without separators, price points with 2 decimals. */
+export function formatDimensionValue(dimension: string, v: string | number | null | undefined): string {
+  if (v === null || v === undefined || v === "") return EMPTY_DIMENSION;
+  if (typeof v === "number" && getDimension(dimension)?.type === "decimal") return v.toFixed(2);
+  return String(v);
+}
+
+/** An ISO instant shown in the report time zone, e.g. "2025-07-31 14:03:05 Europe/Berlin". */
+export function formatInstant(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(d);
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} ${timeZone}`;
+}
+
+/** "about 40 s", "about 3 min": a wait rounded to what a person can use. */
+export function formatWait(ms: number): string {
+  if (ms <= 1_000) return "any moment now";
+  const s = Math.ceil(ms / 1000);
+  if (s < 90) return `about ${s} s`;
+  return `about ${Math.round(s / 60)} min`;
+}

@@ -1,0 +1,293 @@
+/**
+ * The one registry of derived KPIs (docs/metrics.md). Each KPI is a numerator over a denominator,
+ * both sums of catalog metrics, so a KPI on any set of rows (a table row, the totals, a chart point,
+ * an "Other" series, a cohort bucket) is the ratio of the sums, never an average of ratios.
+ *
+ * KPIs are written against base measures; each operation maps a base measure to its own catalog
+ * metric (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
+ */
+import { getMetric, metricsFor, type Operation } from "@/lib/contract/catalog";
+import type { ReportRecord } from "@/lib/contract/schemas";
+import type { ValueFormat } from "./format";
+
+export type BaseMeasure =
+  | "attempts"
+  | "approvals"
+  | "revenue"
+  | "cpa"
+  | "cb_count"
+  | "cb_amount"
+  | "refund_count"
+  | "refund_amount"
+  | "alert_count"
+  | "initial_approvals";
+
+/** The catalog metric behind a base measure, per operation (checked against the catalog by a test). */
+export const BASE_METRICS: Record<BaseMeasure, Record<Operation, string>> = {
+  attempts: { orders: "attempts", cohort: "attempts_by_initial_date" },
+  approvals: { orders: "approvals", cohort: "approvals_by_initial_date" },
+  revenue: { orders: "revenue", cohort: "revenue_by_initial_date" },
+  cpa: { orders: "cpa", cohort: "cpa" },
+  cb_count: { orders: "cb_count", cohort: "cb_count_by_initial_date" },
+  cb_amount: { orders: "cb_amount", cohort: "cb_amount_by_initial_date" },
+  refund_count: { orders: "refund_count", cohort: "refund_count_by_initial_date" },
+  refund_amount: { orders: "refund_amount", cohort: "refund_amount_by_initial_date" },
+  alert_count: { orders: "alert_count", cohort: "alert_count_by_initial_date" },
+  initial_approvals: { orders: "initial_approved", cohort: "initial_approved" },
+};
+
+export interface Term {
+  readonly measure: BaseMeasure;
+  readonly sign: 1 | -1;
+}
+
+export interface KpiDef {
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+  readonly format: ValueFormat;
+  readonly numerator: readonly Term[];
+  /** null: the KPI is a plain (signed) sum, such as net revenue. */
+  readonly denominator: readonly Term[] | null;
+  readonly operations: readonly Operation[];
+}
+
+const plus = (measure: BaseMeasure): Term => ({ measure, sign: 1 });
+const minus = (measure: BaseMeasure): Term => ({ measure, sign: -1 });
+const BOTH = ["orders", "cohort"] as const satisfies readonly Operation[];
+
+export const KPIS = [
+  {
+    id: "approval_rate",
+    label: "Approval rate",
+    description: "Approvals ÷ attempts (cascades excluded from both).",
+    format: "percent",
+    numerator: [plus("approvals")],
+    denominator: [plus("attempts")],
+    operations: BOTH,
+  },
+  {
+    id: "cb_rate_count",
+    label: "Chargeback rate (count)",
+    description: "Chargebacks ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
+    format: "percent",
+    numerator: [plus("cb_count")],
+    denominator: [plus("approvals")],
+    operations: BOTH,
+  },
+  {
+    id: "cb_rate_amount",
+    label: "Chargeback rate (amount)",
+    description: "Chargeback amount ÷ revenue, both dated by the attempt (cohorts: by the initial date).",
+    format: "percent",
+    numerator: [plus("cb_amount")],
+    denominator: [plus("revenue")],
+    operations: BOTH,
+  },
+  {
+    id: "refund_rate",
+    label: "Refund rate",
+    description: "Refunds ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
+    format: "percent",
+    numerator: [plus("refund_count")],
+    denominator: [plus("approvals")],
+    operations: BOTH,
+  },
+  {
+    id: "alert_rate",
+    label: "Alert rate",
+    description: "Alerts ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
+    format: "percent",
+    numerator: [plus("alert_count")],
+    denominator: [plus("approvals")],
+    operations: BOTH,
+  },
+  {
+    id: "net_revenue",
+    label: "Net revenue",
+    description: "Revenue − refund amount − chargeback amount.",
+    format: "currency",
+    numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount")],
+    denominator: null,
+    operations: BOTH,
+  },
+  {
+    id: "aov",
+    label: "Average order value",
+    description: "Revenue ÷ approvals.",
+    format: "currency",
+    numerator: [plus("revenue")],
+    denominator: [plus("approvals")],
+    operations: BOTH,
+  },
+  {
+    id: "net_revenue_per_customer",
+    label: "Net revenue per customer",
+    description: "(Revenue − refunds − chargebacks − CPA) ÷ initial approvals.",
+    format: "currency",
+    numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount"), minus("cpa")],
+    denominator: [plus("initial_approvals")],
+    operations: ["cohort"],
+  },
+] as const satisfies readonly KpiDef[];
+
+export type KpiId = (typeof KPIS)[number]["id"];
+
+const kpiById = new Map<string, KpiDef>(KPIS.map((k) => [k.id, k]));
+
+export function getKpi(id: string): KpiDef | undefined {
+  return kpiById.get(id);
+}
+
+export function isKpiId(id: string): id is KpiId {
+  return kpiById.has(id);
+}
+
+export function kpisFor(op: Operation): readonly KpiDef[] {
+  return KPIS.filter((k) => (k.operations as readonly Operation[]).includes(op));
+}
+
+export function metricOf(measure: BaseMeasure, op: Operation): string {
+  return BASE_METRICS[measure][op];
+}
+
+/** Catalog metrics a KPI needs fetched, numerator first. */
+export function requiredMetrics(kpi: KpiDef, op: Operation): string[] {
+  const out: string[] = [];
+  for (const t of [...kpi.numerator, ...(kpi.denominator ?? [])]) {
+    const m = metricOf(t.measure, op);
+    if (!out.includes(m)) out.push(m);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measures: a catalog metric or a KPI, as numerator terms over optional denominator terms
+
+export interface MetricTerm {
+  readonly metric: string;
+  readonly sign: 1 | -1;
+}
+
+/** Anything a table column or a chart series can show, evaluated as a ratio of sums. */
+export interface Measure {
+  readonly id: string;
+  readonly label: string;
+  readonly format: ValueFormat;
+  readonly kind: "metric" | "kpi";
+  readonly numerator: readonly MetricTerm[];
+  readonly denominator: readonly MetricTerm[] | null;
+}
+
+const termsFor = (terms: readonly Term[], op: Operation): MetricTerm[] =>
+  terms.map((t) => ({ metric: metricOf(t.measure, op), sign: t.sign }));
+
+/** The measure for a metric name or KPI id offered by `op`, or undefined. */
+export function measureFor(id: string, op: Operation): Measure | undefined {
+  const kpi = getKpi(id);
+  if (kpi) {
+    if (!(kpi.operations as readonly Operation[]).includes(op)) return undefined;
+    return {
+      id: kpi.id,
+      label: kpi.label,
+      format: kpi.format,
+      kind: "kpi",
+      numerator: termsFor(kpi.numerator, op),
+      denominator: kpi.denominator ? termsFor(kpi.denominator, op) : null,
+    };
+  }
+  const metric = metricsFor(op).find((m) => m.name === id);
+  if (!metric) return undefined;
+  return {
+    id: metric.name,
+    label: metric.label,
+    format: metric.unit === "currency" ? "currency" : "count",
+    kind: "metric",
+    numerator: [{ metric: metric.name, sign: 1 }],
+    denominator: null,
+  };
+}
+
+/** Catalog metrics a measure reads. */
+export function measureMetrics(m: Measure): string[] {
+  const out: string[] = [];
+  for (const t of [...m.numerator, ...(m.denominator ?? [])]) if (!out.includes(t.metric)) out.push(t.metric);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact sums: amounts are added as integer cents, so re-adding never drifts (SPEC.md §2.3)
+
+const isAmount = (metric: string) => getMetric(metric)?.type === "amount";
+
+/** A sum of metrics kept in integer units (cents for amounts). */
+export type Sums = Map<string, number>;
+
+/** The metric's value in a record in integer units (cents for amounts); missing counts as 0. */
+export function units(record: ReportRecord, metric: string): number {
+  const v = record[metric];
+  const n = typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0;
+  if (!Number.isFinite(n)) return 0;
+  return isAmount(metric) ? Math.round(n * 100) : n;
+}
+
+export function addInto(sums: Sums, record: ReportRecord, metrics: readonly string[]): Sums {
+  for (const m of metrics) sums.set(m, (sums.get(m) ?? 0) + units(record, m));
+  return sums;
+}
+
+export function sumRecords(records: readonly ReportRecord[], metrics: readonly string[]): Sums {
+  const sums: Sums = new Map();
+  for (const m of metrics) sums.set(m, 0);
+  for (const r of records) addInto(sums, r, metrics);
+  return sums;
+}
+
+export function mergeSums(into: Sums, from: Sums): Sums {
+  for (const [m, v] of from) into.set(m, (into.get(m) ?? 0) + v);
+  return into;
+}
+
+/** A metric's value from sums, back in its natural unit. */
+export function sumValue(sums: Sums, metric: string): number {
+  const u = sums.get(metric) ?? 0;
+  return isAmount(metric) ? u / 100 : u;
+}
+
+function combine(terms: readonly MetricTerm[], sums: Sums): number {
+  // Terms of one side share a unit (all counts or all amounts): add integer units, convert once.
+  let total = 0;
+  for (const t of terms) total += t.sign * (sums.get(t.metric) ?? 0);
+  const amount = terms.some((t) => isAmount(t.metric));
+  return amount ? total / 100 : total;
+}
+
+export interface Evaluation {
+  /** null when the denominator is 0 (a rate of nothing). */
+  value: number | null;
+  numerator: number;
+  denominator: number | null;
+}
+
+/** A measure over sums: numerator ÷ denominator (or the plain numerator). */
+export function evaluate(m: Measure, sums: Sums): Evaluation {
+  const numerator = combine(m.numerator, sums);
+  if (!m.denominator) return { value: numerator, numerator, denominator: null };
+  const denominator = combine(m.denominator, sums);
+  return { value: denominator === 0 ? null : numerator / denominator, numerator, denominator };
+}
+
+/** A measure on one record (a record is a sum of one). */
+export function evaluateRecord(m: Measure, record: ReportRecord): Evaluation {
+  return evaluate(m, sumRecords([record], measureMetrics(m)));
+}
+
+/** "Approvals ÷ Attempts", "Revenue − Refund amount − Chargeback amount". */
+export function describeTerms(terms: readonly MetricTerm[]): string {
+  return terms
+    .map((t, i) => {
+      const label = getMetric(t.metric)?.label ?? t.metric;
+      return i === 0 ? (t.sign < 0 ? `−${label}` : label) : `${t.sign < 0 ? "−" : "+"} ${label}`;
+    })
+    .join(" ");
+}

@@ -1,0 +1,3 @@
+export * from "./api";
+export * from "./queries";
+export * from "./status";

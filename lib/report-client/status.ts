@@ -1,0 +1,82 @@
+/**
+ * What the status line says, as a pure function of where a report is: not run, queued (position,
+ * wait), fetching (page n of m), done (fresh, from cache as of when, derived from a cached answer),
+ * failed (why, and what to do) or cancelled.
+ */
+import { formatInstant, formatWait } from "@/lib/metrics/format";
+import type { JobResult, Progress } from "./api";
+import { RequestError } from "./api";
+
+export type ReportPhase =
+  | { kind: "idle" }
+  | { kind: "running"; progress: Progress | null }
+  | { kind: "done"; result: JobResult }
+  | { kind: "failed"; error: unknown }
+  | { kind: "cancelled" };
+
+export type StatusTone = "neutral" | "progress" | "success" | "warning" | "error";
+
+export interface StatusView {
+  tone: StatusTone;
+  title: string;
+  detail: string;
+  /** What to do next (failures). */
+  action?: string;
+  busy: boolean;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+export function describeStatus(phase: ReportPhase, timeZone: string): StatusView {
+  switch (phase.kind) {
+    case "idle":
+      return { tone: "neutral", title: "Not run yet", detail: "Choose the report's settings, then press Run report.", busy: false };
+    case "cancelled":
+      return { tone: "warning", title: "Cancelled", detail: "The report was stopped. Press Run report to start it again.", busy: false };
+    case "failed": {
+      const e = phase.error;
+      if (e instanceof RequestError) {
+        const details = e.details.length > 1 ? ` (${e.details.map((d) => `${d.path}: ${d.message}`).join("; ")})` : "";
+        return { tone: "error", title: "Failed", detail: `${e.message}${details}`, action: e.action, busy: false };
+      }
+      return {
+        tone: "error",
+        title: "Failed",
+        detail: e instanceof Error ? e.message : "Something went wrong.",
+        action: "Try again; if it keeps failing, tell an administrator.",
+        busy: false,
+      };
+    }
+    case "done": {
+      const r = phase.result;
+      const rows = plural(r.total, "row");
+      const at = formatInstant(r.fetched_at, timeZone);
+      if (r.source === "cache") return { tone: "success", title: "From cache", detail: `${rows}, as of ${at}.`, busy: false };
+      if (r.source === "derived") {
+        const from = r.derived_from ? `${r.derived_from.query.start_date} to ${r.derived_from.query.end_date}` : "a cached report";
+        return { tone: "success", title: "Derived from a cached answer", detail: `${rows}, computed from the report for ${from} fetched ${at}; no quota used.`, busy: false };
+      }
+      return { tone: "success", title: "Up to date", detail: `${rows}, fetched ${at} with ${plural(r.upstream_calls, "call")} to the reporting service.`, busy: false };
+    }
+    case "running": {
+      const p = phase.progress;
+      const s = p?.status;
+      if (!p || !s || s.state === "submitting") return { tone: "progress", title: "Starting", detail: "Sending the report request…", busy: true };
+      if (s.state === "queued") {
+        const wait = formatWait(Date.parse(s.estimated_start) - p.at);
+        const where = s.position === 0 ? "Next in line" : `Position ${s.position + 1} in the queue`;
+        const limit = s.waiting_for_rate_limit_until
+          ? ` The reporting service asked us to slow down; waiting until ${formatInstant(s.waiting_for_rate_limit_until, timeZone)}.`
+          : "";
+        return { tone: "progress", title: "Queued", detail: `${where}; estimated start ${wait}.${limit}`, busy: true };
+      }
+      if (s.state === "fetching") {
+        const page = s.pages === null ? `page ${s.page}` : `page ${s.page} of ${s.pages}`;
+        const piece = s.pieces > 1 ? ` (date range part ${s.piece} of ${s.pieces})` : "";
+        return { tone: "progress", title: "Fetching", detail: `Fetching ${page}${piece}.`, busy: true };
+      }
+      if (s.state === "cancelled") return describeStatus({ kind: "cancelled" }, timeZone);
+      return { tone: "progress", title: "Finishing", detail: "Putting the answer together…", busy: true };
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The Cohorts page's state and its URL form:
+ *
+ *   ?range=last90&f.campaign_id=12&rows=month&cell=ltv&cycles=6&trial=7&period=30
+ *
+ * `range` and the filters change the request; the rest only changes how the grid is drawn, and is
+ * left out of the URL at its default.
+ */
+import { buildQuery, toParams, type ParamsLike } from "./encoding";
+import { decodeFilters, decodeRange, encodeFilters, encodeRange, type Parsed } from "./explore";
+import { normalizeFilters, type Filters } from "./filters";
+import { isRangePreset, isValidCustomRange, type RangeSelection } from "./range";
+
+export const COHORT_ROWS = ["day", "week", "month"] as const;
+export type CohortRows = (typeof COHORT_ROWS)[number];
+
+export const COHORT_CELLS = ["retention", "previous", "revenue", "ltv"] as const;
+export type CohortCell = (typeof COHORT_CELLS)[number];
+
+export const COHORT_LIMITS = {
+  cycles: { min: 1, max: 36, default: 12 },
+  trialDays: { min: 0, max: 90, default: 14 },
+  periodDays: { min: 1, max: 366, default: 30 },
+} as const;
+
+export interface CohortState {
+  range: RangeSelection;
+  filters: Filters;
+  rows: CohortRows;
+  cell: CohortCell;
+  /** Billing cycles shown: 0..cycles. */
+  cycles: number;
+  /** Days from the initial order to the first rebill (cycle 1). */
+  trialDays: number;
+  /** Days between later rebills. */
+  periodDays: number;
+}
+
+export function defaultCohortState(): CohortState {
+  return {
+    range: { preset: "last90" },
+    filters: {},
+    rows: "week",
+    cell: "retention",
+    cycles: COHORT_LIMITS.cycles.default,
+    trialDays: COHORT_LIMITS.trialDays.default,
+    periodDays: COHORT_LIMITS.periodDays.default,
+  };
+}
+
+function clampInt(v: unknown, lim: { min: number; max: number; default: number }): number {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n)) return lim.default;
+  return Math.min(lim.max, Math.max(lim.min, n));
+}
+
+export function normalizeCohort(s: CohortState): CohortState {
+  const range =
+    "preset" in s.range
+      ? isRangePreset(s.range.preset)
+        ? { preset: s.range.preset }
+        : { preset: "last90" as const }
+      : isValidCustomRange(s.range.start, s.range.end)
+        ? { start: s.range.start, end: s.range.end }
+        : { preset: "last90" as const };
+  return {
+    range,
+    filters: normalizeFilters("cohort", s.filters),
+    rows: (COHORT_ROWS as readonly string[]).includes(s.rows) ? s.rows : "week",
+    cell: (COHORT_CELLS as readonly string[]).includes(s.cell) ? s.cell : "retention",
+    cycles: clampInt(s.cycles, COHORT_LIMITS.cycles),
+    trialDays: clampInt(s.trialDays, COHORT_LIMITS.trialDays),
+    periodDays: clampInt(s.periodDays, COHORT_LIMITS.periodDays),
+  };
+}
+
+export function serializeCohort(state: CohortState): string {
+  const s = normalizeCohort(state);
+  const d = defaultCohortState();
+  const pairs: [string, string][] = [["range", encodeRange(s.range)], ...encodeFilters(s.filters)];
+  if (s.rows !== d.rows) pairs.push(["rows", s.rows]);
+  if (s.cell !== d.cell) pairs.push(["cell", s.cell]);
+  if (s.cycles !== d.cycles) pairs.push(["cycles", String(s.cycles)]);
+  if (s.trialDays !== d.trialDays) pairs.push(["trial", String(s.trialDays)]);
+  if (s.periodDays !== d.periodDays) pairs.push(["period", String(s.periodDays)]);
+  return buildQuery(pairs);
+}
+
+/** Only what changes the request (range and filters). */
+export function cohortQueryString(state: CohortState): string {
+  const s = normalizeCohort(state);
+  return buildQuery([["range", encodeRange(s.range)], ...encodeFilters(s.filters)]);
+}
+
+export function parseCohort(input: ParamsLike | string): Parsed<CohortState> {
+  const p = toParams(input);
+  const rawRange = p.get("range");
+  const d = defaultCohortState();
+  const state = normalizeCohort({
+    range: decodeRange(rawRange) ?? d.range,
+    filters: rawRange !== null ? decodeFilters(p) : {},
+    rows: (p.get("rows") ?? d.rows) as CohortRows,
+    cell: (p.get("cell") ?? d.cell) as CohortCell,
+    cycles: clampInt(p.get("cycles") ?? d.cycles, COHORT_LIMITS.cycles),
+    trialDays: clampInt(p.get("trial") ?? d.trialDays, COHORT_LIMITS.trialDays),
+    periodDays: clampInt(p.get("period") ?? d.periodDays, COHORT_LIMITS.periodDays),
+  });
+  return { state, hasReport: rawRange !== null };
+}

@@ -1,0 +1,54 @@
+/**
+ * The URL encoding shared by every report page: readable query strings where `,` separates list
+ * items and `..` joins a date range. A value that itself holds `,` or `%` has them escaped as `%2C`
+ * and `%25` before the query string is built, so any string round-trips.
+ */
+
+/** Escapes the list separator (and the escape character) inside one list item. */
+export function escapeItem(v: string): string {
+  return v.replace(/%/g, "%25").replace(/,/g, "%2C");
+}
+
+export function unescapeItem(v: string): string {
+  return v.replace(/%2C/gi, ",").replace(/%25/g, "%");
+}
+
+export function encodeList(items: readonly (string | number)[]): string {
+  return items.map((v) => escapeItem(String(v))).join(",");
+}
+
+export function decodeList(s: string | null): string[] {
+  if (s === null || s === "") return [];
+  return s.split(",").map(unescapeItem);
+}
+
+/** One query-string component; `,` stays literal (it is our separator), spaces become `+`. */
+function component(s: string): string {
+  return encodeURIComponent(s).replace(/%2C/g, ",").replace(/%20/g, "+");
+}
+
+/** Builds `a=1&b=x,y` from ordered pairs; the order given is the order written (stable URLs). */
+export function buildQuery(pairs: readonly (readonly [string, string])[]): string {
+  return pairs.map(([k, v]) => `${component(k)}=${component(v)}`).join("&");
+}
+
+/** The read side: anything URLSearchParams-like (the browser's, Next's read-only one, a string). */
+export interface ParamsLike {
+  get(name: string): string | null;
+  keys(): Iterable<string>;
+}
+
+export function toParams(input: ParamsLike | string): ParamsLike {
+  return typeof input === "string" ? new URLSearchParams(input.startsWith("?") ? input.slice(1) : input) : input;
+}
+
+/** A page's path with its query string, for "come back here after signing in". */
+export function pathWithQuery(path: string, searchParams: Record<string, string | string[] | undefined>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(searchParams)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) p.append(k, one);
+  }
+  const qs = p.toString();
+  return qs ? `${path}?${qs}` : path;
+}

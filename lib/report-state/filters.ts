@@ -1,0 +1,91 @@
+/**
+ * Report filters: dimension → one or more values ("any of"), typed by the catalog. Canonical form:
+ * keys in catalog order, values unique and sorted (numbers numerically, text by code point), enum
+ * values in their catalog spelling, at most 100 values per dimension.
+ */
+import { LIMITS, dimensionsFor, getDimension, type DimensionDef, type Operation } from "@/lib/contract/catalog";
+import { isCalendarDate } from "@/lib/contract/dates";
+import { formatDimensionValue } from "@/lib/metrics/format";
+
+export type FilterValue = string | number;
+export type Filters = Record<string, FilterValue[]>;
+
+/** A typed filter value from text, or undefined when the text is not a value of the dimension. */
+export function parseFilterValue(d: DimensionDef, raw: string): FilterValue | undefined {
+  const s = raw.trim();
+  if (s === "") return undefined;
+  switch (d.type) {
+    case "integer": {
+      if (!/^-?\d+$/.test(s)) return undefined;
+      const n = Number(s);
+      return Number.isSafeInteger(n) ? n : undefined;
+    }
+    case "decimal": {
+      if (!/^-?(\d+\.?\d*|\.\d+)$/.test(s)) return undefined;
+      const n = Number(s);
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case "date":
+      return isCalendarDate(s) ? s : undefined;
+    case "string": {
+      if (d.values && d.values.length > 0) return d.values.find((v) => v.toLowerCase() === s.toLowerCase());
+      return s.length <= LIMITS.maxStringFilterLength ? s : undefined;
+    }
+  }
+}
+
+/** Why a text is not a value of the dimension, for the form. */
+export function filterValueHint(d: DimensionDef): string {
+  switch (d.type) {
+    case "integer":
+      return "a whole number";
+    case "decimal":
+      return "a number";
+    case "date":
+      return "a date YYYY-MM-DD";
+    case "string":
+      return d.values ? `one of ${d.values.join(", ")}` : `text of at most ${LIMITS.maxStringFilterLength} characters`;
+  }
+}
+
+function compareValues(a: FilterValue, b: FilterValue): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** Canonical filters for an operation: unknown dimensions and mistyped values dropped. */
+export function normalizeFilters(op: Operation, filters: Readonly<Record<string, readonly FilterValue[]>>): Filters {
+  const out: Filters = {};
+  for (const d of dimensionsFor(op)) {
+    const raw = filters[d.name];
+    if (!raw || raw.length === 0) continue;
+    const typed: FilterValue[] = [];
+    for (const v of raw) {
+      const t = parseFilterValue(d, String(v));
+      if (t !== undefined && !typed.includes(t)) typed.push(t);
+    }
+    if (typed.length === 0) continue;
+    out[d.name] = typed.sort(compareValues).slice(0, LIMITS.maxFilterValues);
+  }
+  return out;
+}
+
+/** Filters as the contract's request field: every dimension an array of values. */
+export function requestFilters(filters: Filters): Record<string, FilterValue[]> | undefined {
+  const keys = Object.keys(filters);
+  if (keys.length === 0) return undefined;
+  const out: Record<string, FilterValue[]> = {};
+  for (const k of keys) out[k] = [...filters[k]!];
+  return out;
+}
+
+/** "Card brand: VISA or MASTERCARD; Product ID: 903" (or "none"). */
+export function describeFilters(filters: Filters): string {
+  const parts = Object.entries(filters).map(([k, values]) => {
+    const label = getDimension(k)?.label ?? k;
+    return `${label}: ${values.map((v) => formatDimensionValue(k, v)).join(" or ")}`;
+  });
+  return parts.length === 0 ? "none" : parts.join("; ");
+}

@@ -1,0 +1,6 @@
+export * from "./cohort";
+export * from "./encoding";
+export * from "./explore";
+export * from "./filters";
+export * from "./range";
+export * from "./request";
