@@ -34,6 +34,45 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX login_attempts_key_at ON login_attempts (key, at);
     `,
   },
+  {
+    version: 2,
+    name: "saved reports and share links",
+    up: `
+      -- A saved report is a page and its URL state (lib/report-state), the whole definition.
+      CREATE TABLE saved_reports (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        owner_id uuid NOT NULL REFERENCES users(id),
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+        page text NOT NULL CHECK (page IN ('explore', 'cohorts')),
+        params text NOT NULL,
+        shared_with_team boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX saved_reports_owner ON saved_reports (owner_id);
+      -- Only a hash of each token is kept; the token itself is shown once.
+      CREATE TABLE share_links (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        report_id uuid NOT NULL REFERENCES saved_reports(id) ON DELETE CASCADE,
+        token_hash text NOT NULL UNIQUE,
+        created_by uuid NOT NULL REFERENCES users(id),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz,
+        password_hash text,
+        mode text NOT NULL CHECK (mode IN ('live', 'snapshot')),
+        allowed_presets text NOT NULL DEFAULT '',
+        snapshot jsonb
+      );
+      CREATE INDEX share_links_report ON share_links (report_id);
+      CREATE TABLE share_views (
+        link_id uuid NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+        viewed_at timestamptz NOT NULL DEFAULT now(),
+        address_hash text NOT NULL
+      );
+      CREATE INDEX share_views_link ON share_views (link_id, viewed_at);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

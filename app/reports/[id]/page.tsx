@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/session";
+import { ApiError } from "@/lib/errors";
+import { getVisibleReport } from "@/lib/sharing/service";
+import { loadSavedView } from "@/lib/sharing/view";
+import { getStore } from "@/lib/store";
+import { ReportView } from "@/components/share/report-view";
+
+export const metadata: Metadata = { title: "Saved report" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** A saved report, read-only: how viewers open the reports shared with the team. */
+export default async function SavedReportPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const user = await requirePageUser(`/reports/${id}`, "viewer");
+  const preset = (await searchParams).preset;
+  let report;
+  try {
+    report = await getVisibleReport(await getStore(), user, id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) notFound();
+    throw e;
+  }
+  const view = await loadSavedView(report, typeof preset === "string" ? preset : null);
+  if (view.kind !== "ok") {
+    return (
+      <main className="mx-auto max-w-md p-6">
+        <h1 className="text-xl font-semibold">{report.name}</h1>
+        <p role="status" className="mt-2 text-sm text-slate-700">
+          The data is being fetched. <a className="text-blue-800 underline" href={`/reports/${id}`}>Reload</a> in a few seconds.
+        </p>
+      </main>
+    );
+  }
+  return <ReportView view={view} base={`/reports/${id}`} />;
+}

@@ -1,0 +1,95 @@
+"use client";
+/** The saved reports a user can open; owners (and admins) rename, delete and share them. */
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ShareLinks } from "./share-links";
+
+export interface SavedReportItem {
+  id: string;
+  name: string;
+  page: "explore" | "cohorts";
+  params: string;
+  ownerEmail: string;
+  sharedWithTeam: boolean;
+  updatedAt: string;
+  canEdit: boolean;
+  /** Analysts and admins open it in the report builder; viewers get the read-only view. */
+  canBuild: boolean;
+}
+
+export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
+  const [items, setItems] = useState(initial);
+  const [sharing, setSharing] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const patch = async (id: string, body: object) => {
+    setError(null);
+    const res = await fetch(`/api/saved-reports/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const j = (await res.json()) as { report?: SavedReportItem; message?: string };
+    if (!res.ok || !j.report) return setError(j.message ?? "Could not update the report");
+    setItems((cur) => cur.map((x) => (x.id === id ? { ...x, ...j.report, canEdit: x.canEdit, canBuild: x.canBuild } : x)));
+  };
+  const remove = async (id: string) => {
+    setError(null);
+    const res = await fetch(`/api/saved-reports/${id}`, { method: "DELETE" });
+    if (!res.ok) return setError(((await res.json()) as { message?: string }).message ?? "Could not delete the report");
+    setItems((cur) => cur.filter((x) => x.id !== id));
+  };
+
+  if (items.length === 0) return <p className="text-sm text-slate-700">No saved reports yet. Build one in Explore or Cohorts and press “Save”.</p>;
+  return (
+    <div className="space-y-3">
+      {error ? (
+        <p role="alert" className="text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <ul className="space-y-3" aria-label="Saved reports">
+        {items.map((r) => (
+          <li key={r.id} className="rounded border border-slate-200 bg-white p-3">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <div>
+                <a className="font-medium text-blue-800 underline" href={r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`}>
+                  {r.name}
+                </a>
+                <p className="text-xs text-slate-700">
+                  {r.page === "cohorts" ? "Cohorts" : "Explore"} · by {r.ownerEmail} · updated {r.updatedAt.slice(0, 10)}
+                  {r.sharedWithTeam ? " · shared with the team" : ""}
+                </p>
+              </div>
+              {r.canEdit ? (
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    size="sm"
+                    onClick={() => {
+                      const name = window.prompt("New name", r.name);
+                      if (name && name.trim()) void patch(r.id, { name: name.trim() });
+                    }}
+                  >
+                    Rename
+                  </Button>
+                  <Button size="sm" onClick={() => void patch(r.id, { shared_with_team: !r.sharedWithTeam })}>
+                    {r.sharedWithTeam ? "Stop sharing with team" : "Share with team"}
+                  </Button>
+                  <Button size="sm" aria-expanded={sharing === r.id} onClick={() => setSharing(sharing === r.id ? null : r.id)}>
+                    Share links
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    onClick={() => {
+                      if (window.confirm(`Delete “${r.name}” and its share links?`)) void remove(r.id);
+                    }}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              ) : null}
+            </div>
+            {sharing === r.id ? <ShareLinks reportId={r.id} page={r.page} /> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import "server-only";
+/** Request plumbing shared by the saved-report and share routes and the share page. */
+import { z } from "zod";
+import { ApiError } from "@/lib/errors";
+import { clientAddress } from "@/lib/auth/authenticate";
+import { serverEnv } from "@/lib/env";
+import { parseCohort, parseExplore, serializeCohort, serializeExplore } from "@/lib/report-state";
+import type { SavedPage } from "@/lib/store/saved-reports";
+
+export const SavedReportInput = z.strictObject({
+  name: z.string().trim().min(1, { error: "name is required" }).max(200),
+  page: z.enum(["explore", "cohorts"]),
+  params: z.string().max(8000),
+  shared_with_team: z.boolean().optional(),
+});
+export const SavedReportPatch = SavedReportInput.partial().omit({ page: true });
+
+export const ShareLinkInput = z.strictObject({
+  expires_in_days: z.int().min(1).max(365).optional(),
+  password: z.string().min(8, { error: "a link password needs at least 8 characters" }).max(200).optional(),
+  mode: z.enum(["live", "snapshot"]).default("live"),
+  allowed_presets: z.array(z.string()).max(20).optional(),
+});
+
+/** The report state in its canonical URL form; what cannot be parsed is dropped, like a URL would be. */
+export function canonicalParams(page: SavedPage, params: string): string {
+  if (page === "cohorts") return serializeCohort(parseCohort(params).state);
+  const parsed = parseExplore(params);
+  if (!parsed.hasReport) throw ApiError.badRequest("params must describe a report (it has no range)", [{ path: "params", message: "no range" }]);
+  return serializeExplore(parsed.state);
+}
+
+export function parseWith<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (!r.success) throw ApiError.fromZod(r.error);
+  return r.data;
+}
+
+export function requestAddress(headers: Headers): string {
+  return clientAddress(Object.fromEntries(headers.entries())) ?? "unknown";
+}
+
+export function shareSecret(): string {
+  return serverEnv().NEXTAUTH_SECRET;
+}

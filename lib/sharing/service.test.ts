@@ -1,0 +1,190 @@
+/**
+ * Saved reports and share links over a real PGlite store, the real service and the real report
+ * gateway: scope, expiry, revocation, rotation, passwords, throttling, snapshot vs live.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { hashPassword } from "@/lib/auth/password";
+import type { SessionUser } from "@/lib/auth/session";
+import { openStore } from "@/lib/store/open";
+import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
+import { shareLinksRepo } from "@/lib/store/share-links";
+import type { Store } from "@/lib/store/sql";
+import { usersRepo } from "@/lib/store/users";
+import { ReportGateway } from "@/lib/upstream/gateway";
+import { todayIn } from "@/lib/contract/dates";
+import {
+  canEdit,
+  canView,
+  checkSharePassword,
+  createShareLink,
+  reportQuery,
+  resolveShare,
+  runThroughGateway,
+  SHARE_LIMITS,
+} from "./service";
+import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
+
+const SECRET = "share-test-secret-share-test-secret-0123456789";
+let dir: string;
+let store: Store;
+let svc: TestService;
+let gateway: ReportGateway;
+let analyst: SessionUser;
+let other: SessionUser;
+let viewer: SessionUser;
+let report: SavedReport;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "sharing-"));
+  store = await openStore({ kind: "pglite", dir }, { owner: "sharing test" });
+  const users = usersRepo(store);
+  const mk = async (email: string, role: "analyst" | "viewer") => {
+    const u = await users.create({ email, role, passwordHash: await hashPassword("irrelevant-password") });
+    return { id: u.id, email: u.email, role } as SessionUser;
+  };
+  analyst = await mk("a@test.local", "analyst");
+  other = await mk("b@test.local", "analyst");
+  viewer = await mk("v@test.local", "viewer");
+  svc = await startTestService({ data: { days: 60, ordersPerDay: 15, seed: 4, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
+  gateway = new ReportGateway({
+    baseUrl: svc.url,
+    clientId: svc.client.client_id,
+    clientSecret: svc.client.client_secret,
+    tokenUrl: `${svc.url}/api/auth/token`,
+    reportRateLimit: 1000,
+    rateWindowSeconds: 60,
+    pageCap: 50,
+    ttlPastSeconds: 86_400,
+    ttlTodaySeconds: 300,
+    timeZone: "UTC",
+  });
+  report = await savedReportsRepo(store).create({
+    ownerId: analyst.id,
+    name: "Gateways, last 7 days",
+    page: "explore",
+    params: "range=last7&by=date,gateway_id&m=attempts,approvals,revenue&f.sales_type=Rebills",
+    sharedWithTeam: false,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const noCookie = () => undefined;
+
+describe("saved reports", () => {
+  it("are edited by their owner and admins, seen by the team only when shared", async () => {
+    expect(canEdit(analyst, report)).toBe(true);
+    expect(canEdit(other, report)).toBe(false);
+    expect(canEdit({ ...other, role: "admin" }, report)).toBe(true);
+    expect(canView(viewer, report)).toBe(false);
+    const shared = await savedReportsRepo(store).update(report.id, { sharedWithTeam: true });
+    expect(canView(viewer, shared!)).toBe(true);
+    expect(canEdit(viewer, shared!)).toBe(false);
+    expect((await savedReportsRepo(store).listVisible(viewer)).map((r) => r.id)).toContain(report.id);
+  });
+
+  it("turn into the request their definition says, with presets resolved today", () => {
+    const { op, query } = reportQuery(report, "UTC");
+    expect(op).toBe("orders");
+    expect(query.group_by).toEqual(["date", "gateway_id"]);
+    expect(query.filters).toEqual({ sales_type: ["Rebills"] });
+    expect(query.end_date).toBe(todayIn("UTC"));
+    const switched = reportQuery(report, "UTC", "last30");
+    expect(switched.query.group_by).toEqual(query.group_by);
+    expect(switched.query.filters).toEqual(query.filters);
+    expect(switched.query.start_date < query.start_date).toBe(true);
+  });
+});
+
+describe("share links", () => {
+  it("carry 256-bit tokens stored only as hashes, and resolve to their own report only", async () => {
+    const { token, link } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", allowedPresets: ["last30"] });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const rows = await store.query<{ token_hash: string }>("SELECT token_hash FROM share_links WHERE id = $1", [link.id]);
+    expect(rows[0]?.token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const r = await resolveShare(store, token, "198.51.100.1", SECRET, noCookie);
+    expect(r.kind).toBe("ok");
+    if (r.kind === "ok") expect(r.report.id).toBe(report.id);
+  });
+
+  it("reject expiry outside 1..365 days and presets a snapshot cannot honour", async () => {
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInDays: 366 })).rejects.toThrow(/1 to 365/);
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInDays: 0 })).rejects.toThrow(/1 to 365/);
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", allowedPresets: ["forever"] })).rejects.toThrow(/unknown preset/);
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "snapshot", allowedPresets: ["last7"] })).rejects.toThrow(/frozen/);
+  });
+
+  it("stop working when expired, revoked or rotated", async () => {
+    const links = shareLinksRepo(store);
+    const a = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live" });
+    await store.query("UPDATE share_links SET expires_at = now() - interval '1 second' WHERE id = $1", [a.link.id]);
+    expect((await resolveShare(store, a.token, "198.51.100.2", SECRET, noCookie)).kind).toBe("expired");
+
+    const b = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live" });
+    await links.revoke(b.link.id);
+    expect((await resolveShare(store, b.token, "198.51.100.2", SECRET, noCookie)).kind).toBe("revoked");
+
+    const c = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live" });
+    await links.rotate(c.link.id, hashToken("n".repeat(43)));
+    expect((await resolveShare(store, c.token, "198.51.100.2", SECRET, noCookie)).kind).toBe("unknown");
+    expect((await resolveShare(store, "n".repeat(43), "198.51.100.2", SECRET, noCookie)).kind).toBe("ok");
+  });
+
+  it("ask for the password, accept the signed cookie for that link only, and relock on rotation", async () => {
+    const { token, link } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", password: "correct horse battery" });
+    const full = (await shareLinksRepo(store).get(link.id))!;
+    expect(full.passwordHash).not.toContain("correct horse");
+    expect((await resolveShare(store, token, "198.51.100.3", SECRET, noCookie)).kind).toBe("locked");
+    expect(await checkSharePassword(store, full, "wrong", "198.51.100.3", SECRET)).toBe(false);
+    expect(await checkSharePassword(store, full, "correct horse battery", "198.51.100.3", SECRET)).toBe(true);
+    const th = hashToken(token);
+    const cookie = signUnlock(th, Date.now() + 60_000, SECRET);
+    const jar = (name: string) => (name === unlockCookieName(th) ? cookie : undefined);
+    expect((await resolveShare(store, token, "198.51.100.3", SECRET, (h) => jar(unlockCookieName(h)))).kind).toBe("ok");
+    // Forged, expired, or another link's cookie does not open it.
+    expect(verifyUnlock(cookie.replace(/.$/, (c) => (c === "A" ? "B" : "A")), th, SECRET)).toBe(false);
+    expect(verifyUnlock(signUnlock(th, Date.now() - 1, SECRET), th, SECRET)).toBe(false);
+    expect(verifyUnlock(cookie, hashToken("x".repeat(43)), SECRET)).toBe(false);
+  });
+
+  it("throttle wrong tokens and passwords per address, answering alike whether or not the link exists", async () => {
+    const { token } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live" });
+    const address = "203.0.113.50";
+    for (let i = 0; i < SHARE_LIMITS.failuresPerAddress; i++) {
+      expect((await resolveShare(store, `${"z".repeat(42)}${i % 10}`, address, SECRET, noCookie)).kind).toBe("unknown");
+    }
+    expect((await resolveShare(store, "z".repeat(43), address, SECRET, noCookie)).kind).toBe("throttled");
+    expect((await resolveShare(store, token, address, SECRET, noCookie)).kind).toBe("throttled");
+    expect((await resolveShare(store, token, "203.0.113.51", SECRET, noCookie)).kind).toBe("ok");
+  });
+
+  it("freeze a snapshot that costs no upstream call to view, while a live link re-runs through the cache", async () => {
+    const fresh = await savedReportsRepo(store).create({
+      ownerId: analyst.id,
+      name: "Snapshot test",
+      page: "explore",
+      params: "range=last30&by=gateway_id&m=revenue",
+      sharedWithTeam: false,
+    });
+    const before = gateway.client.reportCalls;
+    const snap = await createShareLink(store, gateway, "UTC", analyst, fresh, { mode: "snapshot" });
+    expect(gateway.client.reportCalls).toBe(before + 1);
+    expect(snap.link.snapshot?.data.length).toBeGreaterThan(0);
+    const { op, query } = reportQuery(fresh, "UTC");
+    // Viewing the snapshot reads the stored rows: no call.
+    const stored = (await shareLinksRepo(store).get(snap.link.id))!.snapshot!;
+    expect(stored.data).toEqual((await runThroughGateway(gateway, op, query, 10_000))!.data);
+    expect(gateway.client.reportCalls).toBe(before + 1); // that comparison was a cache hit
+    const live = await runThroughGateway(gateway, op, query, 10_000);
+    expect(live?.source).toBe("cache");
+  });
+});

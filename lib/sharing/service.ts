@@ -1,0 +1,165 @@
+/**
+ * Saved reports and share links: who may do what, link creation (with a frozen snapshot when asked),
+ * and resolving a visitor's token. Pure of Next: the route handlers and the share page call these
+ * with the store, the report gateway and the session user.
+ */
+import { todayIn } from "@/lib/contract/dates";
+import type { ReportQuery, Operation } from "@/lib/contract";
+import { ApiError } from "@/lib/errors";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import type { SessionUser } from "@/lib/auth/session";
+import {
+  cohortRequest,
+  exploreRequest,
+  isRangePreset,
+  parseCohort,
+  parseExplore,
+  type RangePreset,
+} from "@/lib/report-state";
+import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
+import { shareLinksRepo, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
+import type { Sql } from "@/lib/store/sql";
+import { throttleRepo } from "@/lib/store/throttle";
+import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
+import { hashAddress, hashToken, isTokenShaped, newShareToken, verifyUnlock } from "./tokens";
+
+export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, windowSeconds: 900 } as const;
+
+export function canEdit(user: SessionUser, report: SavedReport): boolean {
+  return user.role === "admin" || (user.role === "analyst" && report.ownerId === user.id);
+}
+export function canView(user: SessionUser, report: SavedReport): boolean {
+  return user.role === "admin" || report.ownerId === user.id || report.sharedWithTeam;
+}
+
+export async function getVisibleReport(db: Sql, user: SessionUser, id: string): Promise<SavedReport> {
+  const report = await savedReportsRepo(db).get(id);
+  // Same answer for "missing" and "not yours": ids are not a way to probe for reports.
+  if (!report || !canView(user, report)) throw new ApiError(404, "No such saved report");
+  return report;
+}
+
+export async function getEditableReport(db: Sql, user: SessionUser, id: string): Promise<SavedReport> {
+  const report = await getVisibleReport(db, user, id);
+  if (!canEdit(user, report)) throw new ApiError(403, "Only the report's owner or an admin can change it");
+  return report;
+}
+
+/** The report's definition as a request, today, optionally with an allowed preset instead of its range. */
+export function reportQuery(report: Pick<SavedReport, "page" | "params">, timeZone: string, preset?: RangePreset): { op: Operation; query: ReportQuery } {
+  const today = todayIn(timeZone);
+  if (report.page === "cohorts") {
+    const state = parseCohort(report.params).state;
+    const spec = cohortRequest(preset ? { ...state, range: { preset } } : state, today);
+    return { op: spec.op, query: spec.request };
+  }
+  const state = parseExplore(report.params).state;
+  const spec = exploreRequest(preset ? { ...state, range: { preset } } : state, today);
+  return { op: spec.op, query: spec.request };
+}
+
+/** Runs a report through the gateway (cache, queue), waiting up to `waitMs`; null if still running. */
+export async function runThroughGateway(gateway: ReportGateway, op: Operation, query: ReportQuery, waitMs: number): Promise<JobResult | null> {
+  const out = gateway.submit(op, query);
+  if ("cached" in out) return out.cached;
+  const job = await gateway.settle(out.job.id, waitMs);
+  if (job?.status.state === "done") return job.status.result;
+  if (job?.status.state === "failed") throw new ApiError(503, `${job.status.error.message} ${job.status.error.action}`);
+  return null;
+}
+
+export interface CreateLinkInput {
+  expiresInDays?: number;
+  password?: string;
+  mode: ShareMode;
+  allowedPresets?: string[];
+}
+
+export async function createShareLink(
+  db: Sql,
+  gateway: ReportGateway,
+  timeZone: string,
+  user: SessionUser,
+  report: SavedReport,
+  input: CreateLinkInput,
+): Promise<{ token: string; link: ShareLinkWithSecrets }> {
+  const days = input.expiresInDays ?? SHARE_LIMITS.defaultDays;
+  if (!Number.isInteger(days) || days < 1 || days > SHARE_LIMITS.maxDays) {
+    throw ApiError.badRequest(`expires_in_days must be a whole number from 1 to ${SHARE_LIMITS.maxDays}`, [{ path: "expires_in_days", message: "out of range" }]);
+  }
+  const presets = input.allowedPresets ?? [];
+  const bad = presets.find((p) => !isRangePreset(p));
+  if (bad !== undefined) throw ApiError.badRequest(`unknown preset "${bad}"`, [{ path: "allowed_presets", message: `unknown preset "${bad}"` }]);
+  if (input.mode === "snapshot" && presets.length > 0) {
+    throw ApiError.badRequest("a snapshot is frozen: it cannot switch presets", [{ path: "allowed_presets", message: "only for live links" }]);
+  }
+  let snapshot: Snapshot | null = null;
+  if (input.mode === "snapshot") {
+    const { op, query } = reportQuery(report, timeZone);
+    const result = await runThroughGateway(gateway, op, query, 60_000);
+    if (!result) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
+    snapshot = { fetched_at: result.fetched_at, start_date: query.start_date, end_date: query.end_date, data: result.data };
+  }
+  const token = newShareToken();
+  const link = await shareLinksRepo(db).create({
+    reportId: report.id,
+    tokenHash: hashToken(token),
+    createdBy: user.id,
+    expiresAt: new Date(Date.now() + days * 86_400_000),
+    passwordHash: input.password ? await hashPassword(input.password) : null,
+    mode: input.mode,
+    allowedPresets: presets,
+    snapshot,
+  });
+  return { token, link };
+}
+
+export type ShareResolution =
+  | { kind: "ok"; link: ShareLinkWithSecrets; report: SavedReport; tokenHash: string }
+  | { kind: "locked"; link: ShareLinkWithSecrets; tokenHash: string }
+  | { kind: "expired" | "revoked" }
+  | { kind: "unknown" }
+  | { kind: "throttled" };
+
+/**
+ * What a visitor's token opens. Unknown tokens and wrong passwords count against the visitor's
+ * address; past the limit every answer is "throttled", whether or not the link exists.
+ */
+export async function resolveShare(
+  db: Sql,
+  token: string,
+  address: string,
+  secret: string,
+  unlockCookie: (tokenHash: string) => string | undefined,
+): Promise<ShareResolution> {
+  const throttle = throttleRepo(db);
+  const addressKey = `share:${hashAddress(address, secret)}`;
+  if ((await throttle.countRecent(addressKey, SHARE_LIMITS.windowSeconds)) >= SHARE_LIMITS.failuresPerAddress) return { kind: "throttled" };
+  const tokenHash = hashToken(token);
+  const link = isTokenShaped(token) ? await shareLinksRepo(db).findByTokenHash(tokenHash) : null;
+  if (!link) {
+    await throttle.recordFailure(addressKey, new Date(), SHARE_LIMITS.windowSeconds);
+    return { kind: "unknown" };
+  }
+  if (link.revokedAt) return { kind: "revoked" };
+  if (Date.parse(link.expiresAt) <= Date.now()) return { kind: "expired" };
+  if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
+  const report = await savedReportsRepo(db).get(link.reportId);
+  if (!report) return { kind: "revoked" };
+  return { kind: "ok", link, report, tokenHash };
+}
+
+/** Checks a share password; a wrong one counts against the address like an unknown token. */
+export async function checkSharePassword(db: Sql, link: ShareLinkWithSecrets, password: string, address: string, secret: string): Promise<boolean> {
+  const ok = link.passwordHash !== null && (await verifyPassword(password, link.passwordHash));
+  if (!ok) await throttleRepo(db).recordFailure(`share:${hashAddress(address, secret)}`, new Date(), SHARE_LIMITS.windowSeconds);
+  return ok;
+}
+
+export async function recordShareView(db: Sql, linkId: string, address: string, secret: string): Promise<void> {
+  await shareLinksRepo(db).recordView(linkId, hashAddress(address, secret));
+}
+
+export function parseSavedPage(v: unknown): SavedPage | null {
+  return v === "explore" || v === "cohorts" ? v : null;
+}

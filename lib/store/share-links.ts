@@ -1,0 +1,131 @@
+/** Share links of saved reports: hashed tokens, expiry, revocation, optional password, views. */
+import type { Sql } from "./sql";
+import { isUuid } from "./saved-reports";
+
+export type ShareMode = "live" | "snapshot";
+
+export interface Snapshot {
+  fetched_at: string;
+  start_date: string;
+  end_date: string;
+  data: Record<string, string | number | null>[];
+}
+
+export interface ShareLink {
+  id: string;
+  reportId: string;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  hasPassword: boolean;
+  mode: ShareMode;
+  allowedPresets: string[];
+  viewCount: number;
+  lastViewedAt: string | null;
+}
+
+/** With the secrets and the snapshot, for the share page only. */
+export interface ShareLinkWithSecrets extends ShareLink {
+  passwordHash: string | null;
+  snapshot: Snapshot | null;
+}
+
+interface Row {
+  id: string;
+  report_id: string;
+  created_by: string;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  password_hash: string | null;
+  mode: ShareMode;
+  allowed_presets: string;
+  snapshot: Snapshot | string | null;
+  view_count: number;
+  last_viewed_at: Date | null;
+}
+
+const SELECT = `SELECT l.*, (SELECT count(*)::int FROM share_views v WHERE v.link_id = l.id) AS view_count,
+    (SELECT max(viewed_at) FROM share_views v WHERE v.link_id = l.id) AS last_viewed_at
+  FROM share_links l`;
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+function toLink(r: Row): ShareLinkWithSecrets {
+  return {
+    id: r.id,
+    reportId: r.report_id,
+    createdBy: r.created_by,
+    createdAt: iso(r.created_at)!,
+    expiresAt: iso(r.expires_at)!,
+    revokedAt: iso(r.revoked_at),
+    hasPassword: r.password_hash !== null,
+    mode: r.mode,
+    allowedPresets: r.allowed_presets ? r.allowed_presets.split(",") : [],
+    viewCount: r.view_count,
+    lastViewedAt: iso(r.last_viewed_at),
+    passwordHash: r.password_hash,
+    snapshot: typeof r.snapshot === "string" ? (JSON.parse(r.snapshot) as Snapshot) : r.snapshot,
+  };
+}
+
+/** The public view of a link (no hashes, no snapshot). */
+export function publicLink(l: ShareLinkWithSecrets): ShareLink {
+  const { passwordHash: _p, snapshot: _s, ...rest } = l;
+  return rest;
+}
+
+export function shareLinksRepo(db: Sql) {
+  return {
+    async create(input: {
+      reportId: string;
+      tokenHash: string;
+      createdBy: string;
+      expiresAt: Date;
+      passwordHash: string | null;
+      mode: ShareMode;
+      allowedPresets: string[];
+      snapshot: Snapshot | null;
+    }): Promise<ShareLinkWithSecrets> {
+      const rows = await db.query<{ id: string }>(
+        `INSERT INTO share_links (report_id, token_hash, created_by, expires_at, password_hash, mode, allowed_presets, snapshot)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [
+          input.reportId,
+          input.tokenHash,
+          input.createdBy,
+          input.expiresAt,
+          input.passwordHash,
+          input.mode,
+          input.allowedPresets.join(","),
+          input.snapshot ? JSON.stringify(input.snapshot) : null,
+        ],
+      );
+      return (await this.get(rows[0]!.id))!;
+    },
+    async get(id: string): Promise<ShareLinkWithSecrets | null> {
+      if (!isUuid(id)) return null;
+      const rows = await db.query<Row>(`${SELECT} WHERE l.id = $1`, [id]);
+      return rows[0] ? toLink(rows[0]) : null;
+    },
+    async findByTokenHash(tokenHash: string): Promise<ShareLinkWithSecrets | null> {
+      const rows = await db.query<Row>(`${SELECT} WHERE l.token_hash = $1`, [tokenHash]);
+      return rows[0] ? toLink(rows[0]) : null;
+    },
+    async listForReport(reportId: string): Promise<ShareLinkWithSecrets[]> {
+      const rows = await db.query<Row>(`${SELECT} WHERE l.report_id = $1 ORDER BY l.created_at DESC`, [reportId]);
+      return rows.map(toLink);
+    },
+    async revoke(id: string): Promise<void> {
+      await db.query("UPDATE share_links SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1", [id]);
+    },
+    /** A new token for the same link; the old one stops working at once. */
+    async rotate(id: string, tokenHash: string): Promise<void> {
+      await db.query("UPDATE share_links SET token_hash = $2 WHERE id = $1", [id, tokenHash]);
+    },
+    async recordView(id: string, addressHash: string): Promise<void> {
+      await db.query("INSERT INTO share_views (link_id, address_hash) VALUES ($1, $2)", [id, addressHash]);
+    },
+  };
+}
