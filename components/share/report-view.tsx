@@ -51,7 +51,7 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
 
       {view.chart ? <SharedChart chart={view.chart} /> : null}
 
-      <section aria-label="Results" className="overflow-x-auto rounded border border-slate-200 bg-white">
+      <section aria-label="Results" tabIndex={0} className="overflow-x-auto rounded border border-slate-200 bg-white">
         {view.records === 0 ? (
           <p className="p-4 text-sm text-slate-700">No data for this range.</p>
         ) : (

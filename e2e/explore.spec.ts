@@ -1,0 +1,115 @@
+/**
+ * Explore against the real service: a report grouped by date and gateway with three metrics and a
+ * filter; the chart, the table's totals and rates, a direct call to the service, reload, CSV, a11y.
+ */
+import { expect, test } from "@playwright/test";
+import { addDays } from "../lib/contract/dates";
+import { e2eEnv } from "./support/env";
+import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
+
+test.use({ storageState: ".e2e/analyst.json" });
+
+test("a report by date and gateway: chart series, totals, rates, and the service's own numbers", async ({ page }) => {
+  const env = e2eEnv();
+  // Build the report with the form's own controls is covered by unit tests of the state; here the
+  // URL (the report's whole state) is the input, as when a colleague sends it.
+  const url = "/explore?op=orders&range=last7&by=date,gateway_id&m=attempts,approvals,revenue&kpi=approval_rate&f.sales_type=Rebills";
+  await page.goto(url);
+  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
+
+  const csv = await downloadCsv(page);
+  const col = (label: RegExp) => csv.header.findIndex((h) => label.test(h));
+  const [iDate, iGw, iAtt, iApp, iRev, iRate] = [col(/^Date$/), col(/^Gateway ID$/), col(/^Attempts$/), col(/^Approvals$/), col(/^Revenue/), col(/^Approval rate/)];
+  expect([iDate, iGw, iAtt, iApp, iRev, iRate].every((i) => i >= 0)).toBe(true);
+  expect(csv.rows.length).toBeGreaterThan(10);
+
+  // Every total is the sum of its column; the rate on the totals row is the ratio of the sums.
+  const sum = (i: number, f = (v: string) => Number(v)) => csv.rows.reduce((s, r) => s + f(r[i]!), 0);
+  expect(Number(csv.totals[iAtt])).toBe(sum(iAtt));
+  expect(Number(csv.totals[iApp])).toBe(sum(iApp));
+  expect(cents(csv.totals[iRev])).toBe(sum(iRev, cents));
+  expect(Math.abs(Number(csv.totals[iRate]) - (sum(iApp) / sum(iAtt)) * 100)).toBeLessThan(0.006);
+  for (const r of csv.rows) {
+    if (Number(r[iAtt]) > 0) expect(Math.abs(Number(r[iRate]) - (Number(r[iApp]) / Number(r[iAtt])) * 100)).toBeLessThan(0.006);
+  }
+
+  // The same numbers as a direct call to the service with the same request.
+  const end = env.endDate;
+  const direct = await serviceCall("/api/data", {
+    start_date: addDays(end, -6),
+    end_date: end,
+    group_by: ["date", "gateway_id"],
+    metrics: ["attempts", "approvals", "revenue"],
+    filters: { sales_type: "Rebills" },
+  });
+  expect(csv.rows.map((r) => [r[iDate], Number(r[iGw]), Number(r[iAtt]), Number(r[iApp]), cents(r[iRev])])).toEqual(
+    direct.data.map((d) => [d.date, d.gateway_id, d.attempts, d.approvals, cents(d.revenue)]),
+  );
+
+  // The chart draws one series per gateway (the 10 largest and "Other" beyond that).
+  const gateways = new Set(direct.data.map((d) => d.gateway_id));
+  const legend = page.getByRole("list", { name: "Series" }).getByRole("listitem");
+  await expect(legend).toHaveCount(gateways.size > 10 ? 11 : gateways.size);
+
+  // The totals row on screen shows the same totals.
+  await expect(page.getByRole("row", { name: "Totals" })).toContainText(Number(csv.totals[iAtt]).toLocaleString("en-US"));
+
+  // Reload reproduces the report from the URL.
+  await page.reload();
+  await expect(page.getByRole("row", { name: "Totals" })).toContainText(Number(csv.totals[iAtt]).toLocaleString("en-US"));
+  expect(new URL(page.url()).search).toBe(new URL(url, env.dashboardUrl).search);
+  const again = await downloadCsv(page);
+  expect(again.rows).toEqual(csv.rows);
+  expect(again.meta.map((m) => m[0])).toEqual(expect.arrayContaining([expect.stringMatching(/range/i), expect.stringMatching(/time ?zone/i)]));
+
+  await expectNoSeriousA11yViolations(page);
+  await screenshots(page, "explore");
+});
+
+test("the cohort grid renders, masks cycles not reached, and a cell equals the service's answer", async ({ page }) => {
+  const env = e2eEnv();
+  await page.goto("/cohorts?range=last90&rows=day&cell=retention&cycles=6");
+  const grid = page.getByRole("region", { name: /\(scrollable\)/ }).first();
+  await expect(grid.locator("tbody tr").first()).toBeVisible();
+  // The youngest cohorts have not reached cycle 1 yet: masked, not 0.
+  await expect(grid.locator("td[data-masked=true]").first()).toBeVisible();
+
+  const start = addDays(env.endDate, -89);
+  const direct = await serviceCall("/api/data/cohort", { start_date: start, end_date: env.endDate, group_by: ["date", "billing_cycle"], metrics: ["approvals_by_initial_date"] });
+  const byDay = new Map<string, Map<number, number>>();
+  for (const r of direct.data) {
+    const m = byDay.get(String(r.date)) ?? new Map<number, number>();
+    m.set(Number(r.billing_cycle), Number(r.approvals_by_initial_date));
+    byDay.set(String(r.date), m);
+  }
+  // The oldest cohort has reached cycle 1: its cell is approvals at cycle 1 ÷ approvals at cycle 0.
+  const firstRow = grid.locator("tbody tr").first();
+  const day = (await firstRow.locator("th").innerText()).trim();
+  const cycles = [...byDay.entries()].find(([d]) => day.includes(d) || d === day)?.[1] ?? byDay.get(start)!;
+  const c0 = cycles.get(0) ?? 0;
+  const c1 = cycles.get(1) ?? 0;
+  expect(c0).toBeGreaterThan(0);
+  await expect(firstRow.locator("td").first()).toHaveText(c0.toLocaleString("en-US"));
+  const cell1 = (await firstRow.locator("td").nth(2).innerText()).replace("%", "");
+  expect(Math.abs(Number(cell1) - (c1 / c0) * 100)).toBeLessThan(0.006);
+
+  await expectNoSeriousA11yViolations(page);
+  await screenshots(page, "cohorts");
+});
+
+test("the other pages pass the accessibility check and are screenshotted", async ({ page }) => {
+  for (const [path, name] of [["/", "home"], ["/metrics", "definitions"], ["/reports", "saved-reports"], ["/explore", "explore-empty"]] as const) {
+    await page.goto(path);
+    await expectNoSeriousA11yViolations(page);
+    await screenshots(page, name);
+  }
+});
+
+test("the sign-in page passes the accessibility check", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/login");
+  await expectNoSeriousA11yViolations(page);
+  await screenshots(page, "login");
+  await context.close();
+});
