@@ -9,6 +9,8 @@ import { createClient } from "../service/clients";
 import { Database } from "../service/db";
 import { generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
+import { seedDemoRouting } from "../service/routing/demo";
+import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/store/demo";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
@@ -18,12 +20,13 @@ const DEMO = { days: 400, ordersPerDay: 1500, seed: 42 };
 
 interface DemoSecrets {
   serviceTokenSecret: string;
+  nextauthSecret?: string;
   client?: { client_id: string; client_secret: string };
 }
 
 function loadSecrets(): DemoSecrets {
   if (existsSync(SECRETS_FILE)) return JSON.parse(readFileSync(SECRETS_FILE, "utf8")) as DemoSecrets;
-  return { serviceTokenSecret: randomBytes(32).toString("base64url") };
+  return { serviceTokenSecret: randomBytes(32).toString("base64url"), nextauthSecret: randomBytes(32).toString("base64url") };
 }
 function saveSecrets(s: DemoSecrets): void {
   mkdirSync(".local", { recursive: true });
@@ -42,6 +45,7 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
     if (end !== today) {
       console.log(`start: generating demo data (${DEMO.days} days ending ${today})…`);
       const s = await generate(db, { ...DEMO, endDate: today });
+      await seedDemoRouting(db);
       console.log(`start: ${s.attempts.toLocaleString("en-US")} attempts in ${s.seconds.toFixed(1)} s`);
     }
     const known = secrets.client
@@ -72,9 +76,20 @@ function waitForHealth(url: string, timeoutMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   const secrets = loadSecrets();
+  secrets.nextauthSecret ??= randomBytes(32).toString("base64url");
   saveSecrets(secrets);
   await prepareData(secrets);
   const client = secrets.client!;
+  const dashboardEnv = {
+    NEXTAUTH_SECRET: secrets.nextauthSecret,
+    NEXTAUTH_URL: `http://localhost:${DASHBOARD_PORT}`,
+    DASHBOARD_DB: process.env.DASHBOARD_DB ?? "data/dashboard",
+    UPSTREAM_BASE_URL: `http://127.0.0.1:${SERVICE_PORT}`,
+    UPSTREAM_TOKEN_URL: `http://127.0.0.1:${SERVICE_PORT}/api/auth/token`,
+    UPSTREAM_CLIENT_ID: client.client_id,
+    UPSTREAM_CLIENT_SECRET: client.client_secret,
+  };
+  const newUsers: DemoUser[] = await ensureDemoUsers({ env: { ...process.env, ...dashboardEnv } });
 
   const children: ChildProcess[] = [];
   const stopAll = () => {
@@ -113,6 +128,7 @@ async function main(): Promise<void> {
   }
   const dashboard = spawn(process.execPath, [nextBin, "start", "--port", String(DASHBOARD_PORT), "--hostname", "localhost"], {
     stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, ...dashboardEnv },
   });
   children.push(dashboard);
   dashboard.on("exit", (code) => {
@@ -120,9 +136,13 @@ async function main(): Promise<void> {
     process.exit(code ?? 0);
   });
 
+  await waitForHealth(`http://localhost:${DASHBOARD_PORT}/api/health`, 120_000);
+  const users = JSON.parse(readFileSync(DEMO_USERS_FILE, "utf8")) as DemoUser[];
   console.log(`
+  Dashboard  http://localhost:${DASHBOARD_PORT}    sign in as (demo mode; passwords kept in ${DEMO_USERS_FILE}):
+${users.map((u) => `    ${u.role.padEnd(8)} ${u.email.padEnd(22)} ${u.password}${newUsers.some((n) => n.email === u.email) ? "   (new)" : ""}`).join("\n")}
+
   Service    ${serviceUrl}   (OpenAPI: ${serviceUrl}/openapi.json)
-  Dashboard  http://localhost:${DASHBOARD_PORT}
 
   Call the service (demo client ${client.client_id}; its secret is in ${SECRETS_FILE}):
     SECRET=$(node -p 'require("./${SECRETS_FILE}").client.client_secret')

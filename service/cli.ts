@@ -1,5 +1,6 @@
 // `npm run service:cli -- <command>`: operator commands over a service database file.
 // Commands that write open the file themselves, so they refuse while the running service holds it.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isCalendarDate, todayIn } from "@/lib/contract/dates";
 import { createClient, listClients, setClientActive } from "./clients";
@@ -7,27 +8,36 @@ import { Database, DatabaseBusyError } from "./db";
 import { generate } from "./data/generator";
 import { importDirectory } from "./data/importer";
 import { migrate } from "./data/schema";
+import { seedDemoRouting } from "./routing/demo";
+import { foldJournal } from "./routing/journal";
+import { formatRoutingShow, loadRoutingConfig, readRoutingConfig } from "./routing/loader";
 
 const USAGE = `Usage: npm run service:cli -- <command> [options]
 
   generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]
-      Replace the payment data with a deterministic synthetic dataset ending on --end-date (default today, UTC).
+      Replace the payment data with a deterministic synthetic dataset ending on --end-date (default today, UTC),
+      and load the demo BIN routing configuration (docs/routing-demo.json).
   import --db PATH --dir DIR
       Load the CSV files of DIR (docs/import-format.md); all or nothing.
   create-client --db PATH --name NAME
       Create an API client; the last line printed is {"client_id": "...", "client_secret": "..."}.
   deactivate-client --db PATH --client-id ID    /  activate-client --db PATH --client-id ID
   list-clients --db PATH
+  routing load --db PATH --file FILE
+      Replace the BIN routing configuration with FILE (docs/routing.md); checks everything first and
+      changes nothing if any check fails, listing every problem.
+  routing show --db PATH [--json]
+      Print the routing configuration and each group's state (--json: in the format routing load reads).
 `;
 
 class UsageError extends Error {}
 
-function need(values: Record<string, string | undefined>, name: string): string {
+function need(values: Record<string, string | boolean | undefined>, name: string): string {
   const v = values[name];
-  if (v === undefined || v === "") throw new UsageError(`--${name} is required`);
+  if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
   return v;
 }
-function int(values: Record<string, string | undefined>, name: string, min: number): number {
+function int(values: Record<string, string | boolean | undefined>, name: string, min: number): number {
   const raw = need(values, name);
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
@@ -45,7 +55,10 @@ async function withDb<T>(path: string, fn: (db: Database) => Promise<T>): Promis
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `routing <load|show>` is one command word with a sub-command.
+  const command = first === "routing" && afterFirst[0] && !afterFirst[0].startsWith("-") ? `routing ${afterFirst[0]}` : first;
+  const rest = command !== first ? afterFirst.slice(1) : afterFirst;
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -57,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
       dir: { type: "string" },
       name: { type: "string" },
       "client-id": { type: "string" },
+      file: { type: "string" },
+      json: { type: "boolean" },
     },
     strict: true,
   });
@@ -72,7 +87,11 @@ async function main(argv: string[]): Promise<number> {
         endDate,
       };
       const summary = await withDb(need(values, "db"), (db) =>
-        generate(db, { ...opts, onProgress: (msg) => console.error(msg) }),
+        generate(db, { ...opts, onProgress: (msg) => console.error(msg) }).then(async (s) => {
+          // The demo routing configuration uses the generated BINs, banks and gateways.
+          await seedDemoRouting(db);
+          return s;
+        }),
       );
       console.log(JSON.stringify(summary));
       return 0;
@@ -104,6 +123,36 @@ async function main(argv: string[]): Promise<number> {
     case "list-clients": {
       const rows = await withDb(need(values, "db"), (db) => listClients(db));
       for (const r of rows) console.log(JSON.stringify(r));
+      return 0;
+    }
+    case "routing load": {
+      const file = need(values, "file");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (e) {
+        console.error(`Cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+        return 1;
+      }
+      const result = await withDb(need(values, "db"), (db) => loadRoutingConfig(db, text));
+      if (!result.ok) {
+        console.error(`${file}: ${result.problems.length} problem${result.problems.length === 1 ? "" : "s"}; nothing was changed`);
+        for (const p of result.problems) console.error(`  ${p.path}: ${p.message}`);
+        return 1;
+      }
+      console.log(
+        `Loaded ${result.groups} groups and ${result.rules} rules from ${file}.` +
+          (result.kept.length ? ` Rotation kept for groups ${result.kept.join(", ")}.` : "") +
+          (result.restarted.length ? ` Rotation restarted (member list or method changed) for groups ${result.restarted.join(", ")}.` : ""),
+      );
+      return 0;
+    }
+    case "routing show": {
+      const out = await withDb(need(values, "db"), async (db) => {
+        await foldJournal(db);
+        return values.json ? `${JSON.stringify((await readRoutingConfig(db)).config, null, 2)}\n` : formatRoutingShow(db);
+      });
+      process.stdout.write(out);
       return 0;
     }
     default:

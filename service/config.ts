@@ -17,6 +17,8 @@ const ServiceEnvSchema = z.object({
   TOKEN_TTL_SECONDS: positiveInt(3600),
   SERVICE_LOG: z.enum(["json", "silent"]).default("json"),
   DUCKDB_THREADS: z.coerce.number().int().min(1).optional(),
+  /** "1" adds `POST /bench/bare` (no auth, no routing; a routing-sized answer) for bench/routing.ts. */
+  SERVICE_BENCH_ENDPOINTS: z.enum(["0", "1"]).default("0"),
 });
 export type ServiceConfig = z.infer<typeof ServiceEnvSchema>;
 

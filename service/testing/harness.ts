@@ -34,6 +34,8 @@ export interface TestService {
 export async function startTestService(opts: {
   data?: Partial<GenerateOptions> | false;
   env?: Record<string, string>;
+  /** Runs on the database after data generation, before the service starts (e.g. load a routing configuration). */
+  setup?: (db: Database) => Promise<void>;
 } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
   const dbPath = join(dir, "service.duckdb");
@@ -42,6 +44,7 @@ export async function startTestService(opts: {
   if (opts.data !== false) {
     await generate(db, { days: 60, ordersPerDay: 40, seed: 7, endDate: "2025-07-31", ...(opts.data ?? {}) });
   }
+  if (opts.setup) await opts.setup(db);
   const client = await createClient(db, "test");
   const config: ServiceConfig = loadServiceConfig({
     SERVICE_DB: dbPath,

@@ -1,0 +1,249 @@
+/**
+ * Loading and showing the routing configuration (`service:cli routing load|show`, docs/routing.md).
+ * A load validates everything first (the file's shape, then what needs the database: gateways and
+ * banks) and replaces the configuration in one transaction only when there is no problem at all.
+ * Group state survives a load when the group's method and member list are unchanged; otherwise the
+ * group's rotation restarts (its call count is kept).
+ */
+import { issuesToDetails, type ErrorDetail } from "@/lib/contract/schemas";
+import type { Database } from "../db";
+import { foldJournal } from "./journal";
+import { crossCheckConfig, groupSignature, RoutingConfigFileSchema, SCOPE_NAMES, type CycleScope, type Member, type RoutingConfig } from "./model";
+import { initialState, peekNext, rotationOf } from "./selection";
+import { parseCredits } from "./table";
+
+export type LoadProblem = ErrorDetail;
+
+export type LoadResult =
+  | { ok: true; groups: number; rules: number; kept: number[]; restarted: number[] }
+  | { ok: false; problems: LoadProblem[] };
+
+/** Every check that needs no database, on a configuration document (parsed JSON or JSON text). */
+export function parseRoutingConfig(input: unknown): { config: RoutingConfig | null; problems: LoadProblem[]; raw: unknown } {
+  let value = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input);
+    } catch (e) {
+      return { config: null, problems: [{ path: "(file)", message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }], raw: undefined };
+    }
+  }
+  const r = RoutingConfigFileSchema.safeParse(value);
+  const problems = [...(r.success ? [] : issuesToDetails(r.error)), ...crossCheckConfig(value)];
+  return { config: r.success && problems.length === 0 ? r.data : null, problems, raw: value };
+}
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const asRecord = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * Checks against the reference data: every member gateway exists, every BANK rule names a known bank.
+ * Lenient about shape, so it can run alongside the schema's checks.
+ */
+export async function checkAgainstDatabase(db: Database, input: unknown): Promise<LoadProblem[]> {
+  const problems: LoadProblem[] = [];
+  const cfg = asRecord(input);
+  const gateways = new Set((await db.all<{ gateway_id: number }>("SELECT gateway_id FROM gateways")).map((r) => r.gateway_id));
+  asArray(cfg.groups).map(asRecord).forEach((g, i) =>
+    asArray(g.members).map(asRecord).forEach((m, j) => {
+      if (Number.isInteger(m.gateway_id) && !gateways.has(m.gateway_id as number)) {
+        problems.push({ path: `groups[${i}].members[${j}].gateway_id`, message: `gateway ${String(m.gateway_id)} does not exist (see the gateways table)` });
+      }
+    }),
+  );
+  const bankRules = asArray(cfg.rules)
+    .map(asRecord)
+    .flatMap((r, i) => (r.type === "BANK" && typeof r.bank === "string" && r.bank.trim() !== "" ? [{ bank: r.bank.trim(), i }] : []));
+  if (bankRules.length > 0) {
+    const banks = (await db.all<{ bank: string }>("SELECT DISTINCT bank FROM bins")).map((r) => r.bank);
+    const exact = new Set(banks);
+    const byLower = new Map(banks.map((b) => [b.toLowerCase(), b]));
+    for (const { bank, i } of bankRules) {
+      if (exact.has(bank)) continue;
+      const near = byLower.get(bank.toLowerCase());
+      problems.push({
+        path: `rules[${i}].bank`,
+        message: near ? `bank "${bank}" is not in the BIN table; did you mean "${near}"? (names match exactly)` : `bank "${bank}" is not in the BIN table`,
+      });
+    }
+  }
+  return problems;
+}
+
+const msOf = (iso: string | undefined, fallback: number) => (iso === undefined ? fallback : Date.parse(iso));
+
+function membersOf(g: RoutingConfig["groups"][number]): Member[] {
+  return g.members.map((m) => ({ gatewayId: m.gateway_id, weight: m.weight, active: m.active }));
+}
+
+/**
+ * Validates `input` and, when there is no problem, replaces the configuration. Any journal a
+ * stopped service left is folded in first, so the state carried over is complete.
+ */
+export async function loadRoutingConfig(db: Database, input: unknown, opts: { now?: Date } = {}): Promise<LoadResult> {
+  const { config, problems, raw } = parseRoutingConfig(input);
+  if (raw === undefined) return { ok: false, problems };
+  const all = [...problems, ...(await checkAgainstDatabase(db, raw))];
+  if (!config || all.length > 0) return { ok: false, problems: all };
+
+  await foldJournal(db);
+  const nowMs = (opts.now ?? new Date()).getTime();
+  const kept: number[] = [];
+  const restarted: number[] = [];
+  await db.transaction(async (tx) => {
+    const old = new Map(
+      (await tx.all<{ group_id: number; signature: string; total_calls: string | number; position: number; credits: string; random_next: number | null }>(
+        "SELECT group_id, signature, total_calls, position, credits, random_next FROM routing_group_state",
+      )).map((r) => [r.group_id, r]),
+    );
+    await tx.run("DELETE FROM routing_rules");
+    await tx.run("DELETE FROM routing_group_members");
+    await tx.run("DELETE FROM routing_groups");
+    await tx.run("DELETE FROM routing_group_state");
+    for (const g of config.groups) {
+      await tx.run("INSERT INTO routing_groups VALUES (?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
+        g.group_id,
+        g.group_name,
+        g.selection_method,
+        g.cycle_scope,
+        g.is_fallback,
+        msOf(g.created_at, nowMs),
+      ]);
+      for (const [pos, m] of g.members.entries()) {
+        await tx.run("INSERT INTO routing_group_members VALUES (?, ?, ?, ?, ?)", [g.group_id, pos, m.gateway_id, m.weight, m.active]);
+      }
+      const members = membersOf(g);
+      const signature = groupSignature(g.selection_method, members);
+      const prev = old.get(g.group_id);
+      let state: { total_calls: number; position: number; credits: string; random_next: number | null };
+      if (prev && prev.signature === signature) {
+        kept.push(g.group_id);
+        state = { total_calls: Number(prev.total_calls), position: prev.position, credits: prev.credits, random_next: prev.random_next };
+      } else {
+        if (prev) restarted.push(g.group_id);
+        const s = initialState(rotationOf(g.selection_method, members), prev ? Number(prev.total_calls) : 0);
+        state = { total_calls: s.totalCalls, position: s.position, credits: JSON.stringify(s.credits), random_next: s.randomNext };
+      }
+      await tx.run("INSERT INTO routing_group_state VALUES (?, ?, ?, ?, ?, ?, current_timestamp)", [
+        g.group_id,
+        signature,
+        state.total_calls,
+        state.position,
+        state.credits,
+        state.random_next,
+      ]);
+    }
+    for (const [i, r] of config.rules.entries()) {
+      await tx.run("INSERT INTO routing_rules VALUES (?, ?, ?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
+        i + 1,
+        r.rule_name,
+        r.type,
+        r.type === "BIN" ? r.bin_prefix : null,
+        r.type === "BANK" ? r.bank : null,
+        r.group_id,
+        r.enabled,
+        msOf(r.created_at, nowMs),
+      ]);
+    }
+  });
+  return { ok: true, groups: config.groups.length, rules: config.rules.length, kept, restarted };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading back
+
+export interface GroupStatus {
+  group_id: number;
+  total_calls: number;
+  next_gateway_id: string | null;
+}
+
+/**
+ * The stored configuration in the file format (loadable as is), plus each group's state as of the
+ * tables (the CLI folds any leftover journal first: `foldJournal`).
+ */
+export async function readRoutingConfig(db: Database): Promise<{ config: RoutingConfig; status: GroupStatus[] }> {
+  const groups = await db.all<{ group_id: number; group_name: string; selection_method: RoutingConfig["groups"][number]["selection_method"]; cycle_scope: number; is_fallback: boolean; created_at: string }>(
+    "SELECT group_id, group_name, selection_method, cycle_scope, is_fallback, strftime(created_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at FROM routing_groups ORDER BY group_id",
+  );
+  const members = await db.all<{ group_id: number; gateway_id: number; weight: number; active: boolean }>(
+    "SELECT group_id, gateway_id, weight, active FROM routing_group_members ORDER BY group_id, position",
+  );
+  const rules = await db.all<{ rule_name: string; rule_type: "BIN" | "BANK"; bin_prefix: string | null; bank: string | null; group_id: number; enabled: boolean; created_at: string }>(
+    "SELECT rule_name, rule_type, bin_prefix, bank, group_id, enabled, strftime(created_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at FROM routing_rules ORDER BY rule_id",
+  );
+  const states = new Map(
+    (await db.all<{ group_id: number; signature: string; total_calls: string | number; position: number; credits: string; random_next: number | null }>(
+      "SELECT group_id, signature, total_calls, position, credits, random_next FROM routing_group_state",
+    )).map((s) => [s.group_id, s]),
+  );
+  const config: RoutingConfig = {
+    groups: groups.map((g) => ({
+      group_id: g.group_id,
+      group_name: g.group_name,
+      selection_method: g.selection_method,
+      cycle_scope: g.cycle_scope as CycleScope,
+      is_fallback: g.is_fallback,
+      created_at: g.created_at,
+      members: members.filter((m) => m.group_id === g.group_id).map((m) => ({ gateway_id: m.gateway_id, weight: m.weight, active: m.active })),
+    })),
+    rules: rules.map((r) =>
+      r.rule_type === "BIN"
+        ? { type: "BIN" as const, rule_name: r.rule_name, bin_prefix: r.bin_prefix ?? "", group_id: r.group_id, enabled: r.enabled, created_at: r.created_at }
+        : { type: "BANK" as const, rule_name: r.rule_name, bank: r.bank ?? "", group_id: r.group_id, enabled: r.enabled, created_at: r.created_at },
+    ),
+  };
+  const status = config.groups.map((g) => {
+    const s = states.get(g.group_id);
+    const ms = membersOf(g);
+    const rot = rotationOf(g.selection_method, ms);
+    let next: string | null = null;
+    if (s && s.signature === groupSignature(g.selection_method, ms)) {
+      const idx = peekNext(rot, { totalCalls: Number(s.total_calls), position: s.position, credits: parseCredits(s.credits), randomNext: s.random_next });
+      next = idx === null ? null : String(ms[idx]?.gatewayId ?? "");
+    }
+    return { group_id: g.group_id, total_calls: s ? Number(s.total_calls) : 0, next_gateway_id: next };
+  });
+  return { config, status };
+}
+
+/** `routing show` for people: groups with members and state, then rules in resolution order. */
+export async function formatRoutingShow(db: Database): Promise<string> {
+  const { config, status } = await readRoutingConfig(db);
+  if (config.groups.length === 0) return "No routing configuration is loaded. Load one with: npm run service:cli -- routing load --db PATH --file FILE\n";
+  const aliases = new Map((await db.all<{ gateway_id: number; gateway_alias: string }>("SELECT gateway_id, gateway_alias FROM gateways")).map((r) => [r.gateway_id, r.gateway_alias]));
+  const decisions = await db.all<{ n: string | number }>("SELECT count(*) AS n FROM routing_decisions");
+  const byId = new Map(config.groups.map((g) => [g.group_id, g]));
+  const out: string[] = [];
+  out.push(`Routing configuration: ${config.groups.length} groups, ${config.rules.length} rules; ${Number(decisions[0]?.n ?? 0)} decisions recorded`);
+  out.push("");
+  out.push("Groups");
+  for (const g of config.groups) {
+    const st = status.find((s) => s.group_id === g.group_id);
+    const active = g.members.filter((m) => m.active).length;
+    out.push(
+      `  ${g.group_id}  "${g.group_name}"${g.is_fallback ? "  [FALLBACK]" : ""}  ${g.selection_method}  scope ${g.cycle_scope} (${SCOPE_NAMES[g.cycle_scope]})  created ${g.created_at}`,
+    );
+    out.push(`      ${active} of ${g.members.length} members active; ${st?.total_calls ?? 0} calls answered; next gateway ${st?.next_gateway_id ?? "-"}`);
+    g.members.forEach((m, i) => {
+      const weight = g.selection_method === "WEIGHTAGE" ? `  weight ${m.weight}` : "";
+      out.push(`      [${i}] gateway ${m.gateway_id} (${aliases.get(m.gateway_id) ?? "unknown gateway"})${weight}${m.active ? "" : "  INACTIVE"}`);
+    });
+  }
+  out.push("");
+  out.push("Rules (BIN rules first, longest prefix first, newest first; then BANK rules, newest first)");
+  const ordered = config.rules
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      const rank = (x: typeof a) => (x.r.type === "BIN" ? 0 : 1);
+      const len = (x: typeof a) => (x.r.type === "BIN" ? x.r.bin_prefix.length : 0);
+      return rank(a) - rank(b) || len(b) - len(a) || Date.parse(b.r.created_at ?? "") - Date.parse(a.r.created_at ?? "") || b.i - a.i;
+    });
+  if (ordered.length === 0) out.push("  (none: every call goes to the fallback group)");
+  for (const { r } of ordered) {
+    const what = r.type === "BIN" ? `BIN  ${r.bin_prefix.padEnd(8)}` : `BANK "${r.bank}"`;
+    const g = byId.get(r.group_id);
+    out.push(`  ${what}  -> group ${r.group_id} "${g?.group_name ?? "?"}"  "${r.rule_name}"  created ${r.created_at}${r.enabled ? "" : "  DISABLED"}`);
+  }
+  return `${out.join("\n")}\n`;
+}
