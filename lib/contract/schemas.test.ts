@@ -9,6 +9,7 @@ import {
   dimensionsFor,
   issuesToDetails,
   metricsFor,
+  parseReportResponse,
   reportRequestSchemaFor,
   type DimensionDef,
   type Operation,
@@ -198,5 +199,26 @@ describe("BIN routing request", () => {
     expect(pathsOf({ bin: "414720", product_id: "x".repeat(129) })).toEqual(["product_id"]);
     expect(pathsOf({ bin: "414720", email: "not-an-email" })).toEqual(["email"]);
     expect(pathsOf({ bin: "414720", extra: 1 })).toEqual(["extra"]);
+  });
+});
+
+describe("parseReportResponse (the dashboard's check of upstream answers)", () => {
+  const ok = {
+    success: true,
+    code: 200,
+    message: "Order summary data retrieved successfully",
+    data: [{ date: "2025-07-01", product_id: 903, revenue: 15248.75, refund_type: null }],
+    pagination: { total: 1, limit: 1000, offset: 0, has_more: false },
+    timestamp: "2025-07-31T12:00:00.000Z",
+  };
+  it("accepts the contract's envelope with flat records", () => {
+    expect(parseReportResponse(ok)?.data[0]?.revenue).toBe(15248.75);
+  });
+  it("rejects nested values, arrays as records, and a broken envelope", () => {
+    expect(parseReportResponse({ ...ok, data: [{ x: { y: 1 } }] })).toBeNull();
+    expect(parseReportResponse({ ...ok, data: [[1, 2]] })).toBeNull();
+    expect(parseReportResponse({ ...ok, data: [{ x: [1] }] })).toBeNull();
+    expect(parseReportResponse({ ...ok, pagination: undefined })).toBeNull();
+    expect(parseReportResponse({ ...ok, success: false })).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import "server-only";
 import {
   BinRoutingResponseSchema,
   ErrorEnvelopeSchema,
-  ReportResponseSchema,
+  parseReportResponse,
   TokenResponseSchema,
   type BinRoutingRequest,
   type BinRoutingResponse,
@@ -97,9 +97,9 @@ export class UpstreamClient {
   async report(op: Operation, request: ReportRequest): Promise<ReportResponse> {
     this.reportCalls++;
     const json = await this.post(PATHS[op], request, true);
-    const parsed = ReportResponseSchema.safeParse(json);
-    if (!parsed.success) throw new UpstreamError(502, "The upstream service sent an answer that does not follow the contract");
-    return parsed.data;
+    const parsed = parseReportResponse(json);
+    if (!parsed) throw new UpstreamError(502, "The upstream service sent an answer that does not follow the contract");
+    return parsed;
   }
 
   async route(request: BinRoutingRequest): Promise<BinRoutingResponse> {
