@@ -5,68 +5,13 @@
 //     difference between a miss through the dashboard and the same request sent straight upstream);
 //  3. upstream calls spent by a scripted session of 20 typical interactions, against a plain
 //     pass-through that forwards each interaction (every page of it) to the upstream.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { addDays } from "../lib/contract/dates";
-import type { E2EEnv } from "../e2e/support/prepare";
 import { machine, median, percentile } from "./lib";
-
-const DIR = ".bench-proxy";
-process.env.E2E_DIR = DIR;
-process.env.E2E_SERVICE_PORT = "4700";
-process.env.E2E_DASHBOARD_PORT = "3700";
-execFileSync(process.execPath, ["--import", "tsx", "e2e/support/prepare.ts"], { stdio: ["ignore", "ignore", "inherit"] });
-const env = JSON.parse(readFileSync(`${DIR}/env.json`, "utf8")) as E2EEnv;
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function start(args: string[], extra: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { env: { ...process.env, ...extra }, stdio: ["ignore", "ignore", "inherit"] });
-}
+import { startStack } from "./stack";
 
 async function main(): Promise<void> {
-  const service = start(["--import", "tsx", "service/main.ts"], {
-    SERVICE_DB: env.serviceDb,
-    SERVICE_PORT: String(env.servicePort),
-    SERVICE_TOKEN_SECRET: env.serviceTokenSecret,
-    REPORT_RATE_LIMIT: "100000",
-    SERVICE_LOG: "json",
-  });
-  const dashboard = start(["node_modules/next/dist/bin/next", "start", "--port", String(env.dashboardPort), "--hostname", "localhost"], {
-    NEXTAUTH_SECRET: env.nextauthSecret,
-    NEXTAUTH_URL: env.dashboardUrl,
-    DASHBOARD_DB: env.dashboardDb,
-    UPSTREAM_BASE_URL: env.serviceUrl,
-    UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
-    UPSTREAM_CLIENT_ID: env.client.client_id,
-    UPSTREAM_CLIENT_SECRET: env.client.client_secret,
-    UPSTREAM_REPORT_RATE_LIMIT: "100000",
-  });
+  const { env, cookie, stop } = await startStack(".bench-proxy", 4700, 3700);
   try {
-    await waitFor(`${env.serviceUrl}/healthz`);
-    await waitFor(`${env.dashboardUrl}/api/health`);
-
-    // Sign in through next-auth's credentials endpoint, as the browser form does.
-    const csrfRes = await fetch(`${env.dashboardUrl}/api/auth/csrf`);
-    const csrfCookie = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-    const login = await fetch(`${env.dashboardUrl}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
-      body: new URLSearchParams({ csrfToken, email: env.users.analyst.email, password: env.users.analyst.password, json: "true" }).toString(),
-    });
-    const cookie = [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
     const headers = { "content-type": "application/json", cookie };
 
     const upstreamCalls = async () =>
@@ -175,8 +120,7 @@ Machine: ${machine()}. Real service (150 days × 60 orders/day) and the built da
 | ratio | ${(spent / passThrough).toFixed(2)} | ≤ 0.33 |
 `);
   } finally {
-    dashboard.kill("SIGTERM");
-    service.kill("SIGTERM");
+    stop();
   }
 }
 
