@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { dashboardEnvFor } from "./e2e/support/env";
 import type { E2EEnv } from "./e2e/support/prepare";
 
 // The config is loaded by the runner and again by each worker; prepare the run once.
@@ -67,18 +68,7 @@ export default defineConfig({
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: "ignore",
-      env: {
-        NEXTAUTH_SECRET: env.nextauthSecret,
-        NEXTAUTH_URL: env.dashboardUrl,
-        DASHBOARD_DB: env.dashboardDb,
-        UPSTREAM_BASE_URL: env.serviceUrl,
-        UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
-        UPSTREAM_CLIENT_ID: env.client.client_id,
-        UPSTREAM_CLIENT_SECRET: env.client.client_secret,
-        UPSTREAM_REPORT_RATE_LIMIT: "5",
-        UPSTREAM_RATE_WINDOW_SECONDS: "10",
-        REPORT_TIMEZONE: "UTC",
-      },
+      env: dashboardEnvFor(env, 5, 10),
     },
   ],
 });

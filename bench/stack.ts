@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { dashboardEnvFor } from "../e2e/support/env";
 import type { E2EEnv } from "../e2e/support/prepare";
 
 export interface Stack {
@@ -42,16 +43,7 @@ export async function startStack(dir: string, servicePort: number, dashboardPort
     REPORT_RATE_LIMIT: "100000",
     SERVICE_LOG: "json",
   });
-  const dashboard = start(["node_modules/next/dist/bin/next", "start", "--port", String(env.dashboardPort), "--hostname", "localhost"], {
-    NEXTAUTH_SECRET: env.nextauthSecret,
-    NEXTAUTH_URL: env.dashboardUrl,
-    DASHBOARD_DB: env.dashboardDb,
-    UPSTREAM_BASE_URL: env.serviceUrl,
-    UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
-    UPSTREAM_CLIENT_ID: env.client.client_id,
-    UPSTREAM_CLIENT_SECRET: env.client.client_secret,
-    UPSTREAM_REPORT_RATE_LIMIT: "100000",
-  });
+  const dashboard = start(["node_modules/next/dist/bin/next", "start", "--port", String(env.dashboardPort), "--hostname", "localhost"], dashboardEnvFor(env, 100_000));
   const stop = () => {
     dashboard.kill("SIGTERM");
     service.kill("SIGTERM");

@@ -29,3 +29,16 @@ export class ApiError extends Error {
     return new ApiError(400, detailsToMessage(details), details);
   }
 }
+
+/** The contract's error envelope (SPEC.md §1.3) for an ApiError. */
+export function errorEnvelope(err: ApiError, requestId: string, now = new Date()) {
+  return {
+    success: false as const,
+    code: err.status,
+    message: err.message,
+    error: { type: err.type, ...(err.details ? { details: err.details } : {}) },
+    ...err.extra,
+    request_id: requestId,
+    timestamp: now.toISOString(),
+  };
+}

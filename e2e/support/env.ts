@@ -7,3 +7,19 @@ export type { E2EEnv };
 export function e2eEnv(): E2EEnv {
   return JSON.parse(readFileSync(`${process.env.E2E_DIR ?? ".e2e"}/env.json`, "utf8")) as E2EEnv;
 }
+
+/** The dashboard's server environment for a prepared run (the service at `env.serviceUrl`). */
+export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindowSeconds = 60): Record<string, string> {
+  return {
+    NEXTAUTH_SECRET: env.nextauthSecret,
+    NEXTAUTH_URL: env.dashboardUrl,
+    DASHBOARD_DB: env.dashboardDb,
+    UPSTREAM_BASE_URL: env.serviceUrl,
+    UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
+    UPSTREAM_CLIENT_ID: env.client.client_id,
+    UPSTREAM_CLIENT_SECRET: env.client.client_secret,
+    UPSTREAM_REPORT_RATE_LIMIT: String(reportRateLimit),
+    UPSTREAM_RATE_WINDOW_SECONDS: String(rateWindowSeconds),
+    REPORT_TIMEZONE: "UTC",
+  };
+}

@@ -6,7 +6,7 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
-import { ApiError } from "@/lib/errors";
+import { ApiError, errorEnvelope } from "@/lib/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 
 export interface HandlerContext<P> {
@@ -17,18 +17,7 @@ export interface HandlerContext<P> {
 }
 
 export function errorResponse(err: ApiError, requestId = randomUUID()): NextResponse {
-  return NextResponse.json(
-    {
-      success: false,
-      code: err.status,
-      message: err.message,
-      error: { type: err.type, ...(err.details ? { details: err.details } : {}) },
-      ...err.extra,
-      request_id: requestId,
-      timestamp: new Date().toISOString(),
-    },
-    { status: err.status, headers: { "Cache-Control": "no-store", ...err.headers } },
-  );
+  return NextResponse.json(errorEnvelope(err, requestId), { status: err.status, headers: { "Cache-Control": "no-store", ...err.headers } });
 }
 
 async function readJson(request: Request): Promise<unknown> {

@@ -14,7 +14,8 @@ import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";
-import { ReportGateway } from "@/lib/upstream/gateway";
+import type { ReportGateway } from "@/lib/upstream/gateway";
+import { gatewayFor } from "@/lib/upstream/test-gateway";
 import { todayIn } from "@/lib/contract/dates";
 import {
   canEdit,
@@ -50,18 +51,7 @@ beforeAll(async () => {
   other = await mk("b@test.local", "analyst");
   viewer = await mk("v@test.local", "viewer");
   svc = await startTestService({ data: { days: 60, ordersPerDay: 15, seed: 4, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
-  gateway = new ReportGateway({
-    baseUrl: svc.url,
-    clientId: svc.client.client_id,
-    clientSecret: svc.client.client_secret,
-    tokenUrl: `${svc.url}/api/auth/token`,
-    reportRateLimit: 1000,
-    rateWindowSeconds: 60,
-    pageCap: 50,
-    ttlPastSeconds: 86_400,
-    ttlTodaySeconds: 300,
-    timeZone: "UTC",
-  });
+  gateway = gatewayFor(svc);
   report = await savedReportsRepo(store).create({
     ownerId: analyst.id,
     name: "Gateways, last 7 days",

@@ -5,26 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, type Operation, type ReportRecord, type ReportRequest } from "@/lib/contract";
 import { startTestService, type TestService } from "@/service/testing/harness";
-import { ReportGateway, type GatewayConfig, type JobResult } from "./gateway";
+import type { ReportGateway, JobResult } from "./gateway";
+import { gatewayFor } from "./test-gateway";
 import type { ReportQuery } from "./records";
 
 const END = "2025-07-31";
-
-function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}): ReportGateway {
-  return new ReportGateway({
-    baseUrl: svc.url,
-    clientId: svc.client.client_id,
-    clientSecret: svc.client.client_secret,
-    tokenUrl: `${svc.url}/api/auth/token`,
-    reportRateLimit: 1000,
-    rateWindowSeconds: 60,
-    pageCap: 50,
-    ttlPastSeconds: 86_400,
-    ttlTodaySeconds: 300,
-    timeZone: "UTC",
-    ...overrides,
-  });
-}
 
 async function run(g: ReportGateway, op: Operation, body: unknown): Promise<JobResult> {
   const out = g.submit(op, g.parse(op, body));

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ApiError } from "@/lib/errors";
+import { ApiError, errorEnvelope } from "@/lib/errors";
 import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
 import { ulid } from "./ids";
@@ -63,18 +63,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     ...headers,
   });
   res.end(text);
-}
-
-export function errorBody(err: ApiError, requestId: string, now = new Date()) {
-  return {
-    success: false,
-    code: err.status,
-    message: err.message,
-    error: { type: err.type, ...(err.details ? { details: err.details } : {}) },
-    ...err.extra,
-    request_id: requestId,
-    timestamp: now.toISOString(),
-  };
 }
 
 /**
@@ -218,7 +206,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       logError = e instanceof Error ? (e.stack ?? e.message) : String(e);
     }
     status = err.status;
-    send(res, status, errorBody(err, requestId, ctx.now), { ...ctx.headers, ...err.headers });
+    send(res, status, errorEnvelope(err, requestId, ctx.now), { ...ctx.headers, ...err.headers });
   } finally {
     deps.logger.request({
       request_id: requestId,

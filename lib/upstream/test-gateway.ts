@@ -1,0 +1,19 @@
+/** Tests' report gateway in front of the test service (service/testing/harness.ts): generous limits unless overridden. */
+import type { TestService } from "@/service/testing/harness";
+import { ReportGateway, type GatewayConfig } from "./gateway";
+
+export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}): ReportGateway {
+  return new ReportGateway({
+    baseUrl: svc.url,
+    clientId: svc.client.client_id,
+    clientSecret: svc.client.client_secret,
+    tokenUrl: `${svc.url}/api/auth/token`,
+    reportRateLimit: 1000,
+    rateWindowSeconds: 60,
+    pageCap: 50,
+    ttlPastSeconds: 86_400,
+    ttlTodaySeconds: 300,
+    timeZone: "UTC",
+    ...overrides,
+  });
+}
