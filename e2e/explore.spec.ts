@@ -11,10 +11,24 @@ test.use({ storageState: ".e2e/analyst.json" });
 
 test("a report by date and gateway: chart series, totals, rates, and the service's own numbers", async ({ page }) => {
   const env = e2eEnv();
-  // Build the report with the form's own controls is covered by unit tests of the state; here the
-  // URL (the report's whole state) is the input, as when a colleague sends it.
-  const url = "/explore?op=orders&range=last7&by=date,gateway_id&m=attempts,approvals,revenue&kpi=approval_rate&f.sales_type=Rebills";
-  await page.goto(url);
+  // Build the report with the form's own controls, starting from an empty Explore page.
+  await page.goto("/explore");
+  const form = page.getByRole("form", { name: "Report settings" });
+  await form.getByLabel("Period").selectOption("last7");
+  await form.getByLabel("Add a dimension").selectOption("gateway_id");
+  for (const label of ["Chargebacks", "Chargeback amount", "Refunds", "Refund amount", "Chargeback rate (count)", "Refund rate", "Net revenue"]) {
+    const chip = form.getByRole("button", { name: `Remove ${label}`, exact: true });
+    if (await chip.count()) await chip.click();
+  }
+  await form.getByLabel("Add a filter on").selectOption("sales_type");
+  await form.getByRole("checkbox", { name: "Rebills", exact: true }).check();
+  await form.getByRole("button", { name: "Run report" }).click();
+  await expect(page).toHaveURL(/range=last7/);
+  const url = page.url();
+  const params = new URL(url).searchParams;
+  expect(params.get("by")).toBe("date,gateway_id");
+  expect(params.get("m")).toBe("attempts,approvals,revenue");
+  expect(params.get("f.sales_type")).toBe("Rebills");
   await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
 
   const csv = await downloadCsv(page);
