@@ -9,8 +9,8 @@ import { e2eEnv } from "./support/env";
 
 interface ApiRoute {
   path: string;
-  methods: string[];
-  role: string | null;
+  /** Each exported method with the role its apiRoute wrapper requires (null: a handler of its own). */
+  methods: { method: string; role: string | null }[];
 }
 
 function findRoutes(dir = "app/api"): ApiRoute[] {
@@ -20,11 +20,10 @@ function findRoutes(dir = "app/api"): ApiRoute[] {
     if (statSync(full).isDirectory()) out.push(...findRoutes(full));
     else if (name === "route.ts") {
       const source = readFileSync(full, "utf8");
-      const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
-      const fnMethods = [...source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
-      const role = /role: "(\w+)"/.exec(source)?.[1] ?? null;
+      const wrapped = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = apiRoute(?:<[^>]*>)?\(\{ role: "(\w+)"/g)].map((m) => ({ method: m[1]!, role: m[2]! }));
+      const own = [...source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => ({ method: m[1]!, role: null }));
       const path = "/" + relative("app", dir).replace(/\[\.\.\.[^\]]+\]/g, "x").replace(/\[[^\]]+\]/g, "some-id");
-      out.push({ path, methods: [...methods, ...fnMethods], role });
+      out.push({ path, methods: [...wrapped, ...own] });
     }
   }
   return out;
@@ -37,14 +36,20 @@ test("finds the dashboard's API routes", () => {
   expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/reports/order-summary", "/api/reports/cohort", "/api/bin-routing", "/api/upstream/status"]));
 });
 
+test("every non-public route method goes through the role-checking wrapper", () => {
+  for (const r of routes.filter((x) => !PUBLIC.some((p) => p.test(x.path)))) {
+    for (const m of r.methods) expect(m.role, `${m.method} ${r.path}`).not.toBeNull();
+  }
+});
+
 for (const r of routes.filter((x) => !PUBLIC.some((p) => p.test(x.path)))) {
-  for (const method of r.methods) {
-    test(`${method} ${r.path}: 401 anonymous${r.role === "analyst" || r.role === "admin" ? ", 403 for a viewer" : ""}`, async ({ baseURL }) => {
+  for (const { method, role } of r.methods) {
+    test(`${method} ${r.path}: 401 anonymous${role === "analyst" || role === "admin" ? ", 403 for a viewer" : ""}`, async ({ baseURL }) => {
       const anon = await playwrightRequest.newContext({ baseURL });
       const res = await anon.fetch(r.path, { method, headers: { "content-type": "application/json" }, data: method === "GET" ? undefined : "{}" });
       expect(res.status()).toBe(401);
       expect(((await res.json()) as { error: { type: string } }).error.type).toBe("UnauthorizedError");
-      if (r.role === "analyst" || r.role === "admin") {
+      if (role === "analyst" || role === "admin") {
         const viewer = await playwrightRequest.newContext({ baseURL, storageState: ".e2e/viewer.json" });
         const v = await viewer.fetch(r.path, { method, headers: { "content-type": "application/json" }, data: method === "GET" ? undefined : "{}" });
         expect(v.status()).toBe(403);
