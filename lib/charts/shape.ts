@@ -11,6 +11,7 @@
  */
 import { getDimension } from "@/lib/contract/catalog";
 import { addDays, daysBetween } from "@/lib/contract/dates";
+import { compareValues } from "@/lib/contract/order";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { formatDimensionValue, type ValueFormat } from "@/lib/metrics/format";
 import { addInto, evaluate, mergeSums, measureMetrics, type Measure, type Sums } from "@/lib/metrics/kpis";
@@ -66,13 +67,6 @@ export interface ChartOptions {
 
 type Raw = string | number | null;
 
-function compareRaw(a: Raw, b: Raw): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const sa = String(a);
-  const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
 
 /** How much a group weighs when picking the top ones: a rate's volume (its denominator), else |value|. */
 function weight(m: Measure, sums: Sums): number {
@@ -130,7 +124,7 @@ export function buildChartData(
   const otherSeriesKey = foldedSeries > 0 ? `s${keepSeries.length}` : null;
 
   // Categories: dates fill the range; other dimensions keep their natural order, capped for bars.
-  let xs = [...xRaw.keys()].sort((a, b) => compareRaw(xRaw.get(a) ?? null, xRaw.get(b) ?? null));
+  let xs = [...xRaw.keys()].sort((a, b) => compareValues(xRaw.get(a) ?? null, xRaw.get(b) ?? null));
   let foldedCategories = 0;
   let otherX: string[] = [];
   if (x === "date" && options.dateRange && daysBetween(options.dateRange.start, options.dateRange.end) < MAX_FILLED_DAYS) {

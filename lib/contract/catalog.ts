@@ -205,6 +205,8 @@ export function metricsFor(op: Operation): readonly MetricDef[] {
 
 export const LIMITS = {
   maxRangeDays: 100,
+  /** The longest range the dashboard accepts; it splits it into calls of at most maxRangeDays. */
+  maxDashboardRangeDays: 3660,
   maxGroupBy: 6,
   maxFilterValues: 100,
   maxPageSize: 1000,

@@ -1,3 +1,4 @@
 export * from "./catalog";
 export * from "./dates";
 export * from "./schemas";
+export * from "./order";

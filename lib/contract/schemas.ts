@@ -183,7 +183,7 @@ export function reportRequestSchemaFor(op: Operation): z.ZodType<ReportRequest, 
 
 /** A whole report as the dashboard takes it: no paging, and ranges up to ~10 years (split into calls). */
 export type ReportQuery = Omit<ReportRequest, "limit" | "offset">;
-export const DASHBOARD_MAX_RANGE_DAYS = 3660;
+export const DASHBOARD_MAX_RANGE_DAYS = LIMITS.maxDashboardRangeDays;
 const querySchemas = {
   orders: reportRequestSchema("orders", { maxRangeDays: DASHBOARD_MAX_RANGE_DAYS, paging: false }),
   cohort: reportRequestSchema("cohort", { maxRangeDays: DASHBOARD_MAX_RANGE_DAYS, paging: false }),

@@ -9,7 +9,7 @@
 import { buildQuery, toParams, type ParamsLike } from "./encoding";
 import { decodeFilters, decodeRange, encodeFilters, encodeRange, type Parsed } from "./explore";
 import { normalizeFilters, type Filters } from "./filters";
-import { isRangePreset, isValidCustomRange, type RangeSelection } from "./range";
+import { normalizeRange, type RangeSelection } from "./range";
 
 export const COHORT_ROWS = ["day", "week", "month"] as const;
 export type CohortRows = (typeof COHORT_ROWS)[number];
@@ -55,14 +55,7 @@ function clampInt(v: unknown, lim: { min: number; max: number; default: number }
 }
 
 export function normalizeCohort(s: CohortState): CohortState {
-  const range =
-    "preset" in s.range
-      ? isRangePreset(s.range.preset)
-        ? { preset: s.range.preset }
-        : { preset: "last90" as const }
-      : isValidCustomRange(s.range.start, s.range.end)
-        ? { start: s.range.start, end: s.range.end }
-        : { preset: "last90" as const };
+  const range = normalizeRange(s.range, "last90");
   return {
     range,
     filters: normalizeFilters("cohort", s.filters),

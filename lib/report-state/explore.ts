@@ -12,7 +12,7 @@ import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import type { SortSpec } from "@/lib/metrics/table";
 import { buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
 import { normalizeFilters, type FilterValue, type Filters } from "./filters";
-import { isRangePreset, isValidCustomRange, type RangeSelection } from "./range";
+import { isRangePreset, isValidCustomRange, normalizeRange, type RangeSelection } from "./range";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
@@ -91,14 +91,7 @@ export function normalizeExplore(s: ExploreState): ExploreState {
   };
   const chosen = orderedColumns(s.metrics, s.kpis);
   const columns = chosen.metrics.length + chosen.kpis.length > 0 ? chosen : orderedColumns(DEFAULTS[op].metrics, DEFAULTS[op].kpis);
-  const range =
-    "preset" in s.range
-      ? isRangePreset(s.range.preset)
-        ? { preset: s.range.preset }
-        : { preset: "last30" as const }
-      : isValidCustomRange(s.range.start, s.range.end)
-        ? { start: s.range.start, end: s.range.end }
-        : { preset: "last30" as const };
+  const range = normalizeRange(s.range, "last30");
   const shown = new Set<string>([...groupBy, ...columns.metrics, ...columns.kpis]);
   const sort = s.sort && shown.has(s.sort.key) && (s.sort.dir === "asc" || s.sort.dir === "desc") ? { key: s.sort.key, dir: s.sort.dir } : null;
   const chart: ChartKind = (CHART_KINDS as readonly string[]).includes(s.chart) ? s.chart : "auto";

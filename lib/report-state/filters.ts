@@ -4,6 +4,7 @@
  * values in their catalog spelling, at most 100 values per dimension.
  */
 import { LIMITS, dimensionsFor, getDimension, type DimensionDef, type Operation } from "@/lib/contract/catalog";
+import { compareValues } from "@/lib/contract/order";
 import { isCalendarDate } from "@/lib/contract/dates";
 import { formatDimensionValue } from "@/lib/metrics/format";
 
@@ -48,12 +49,6 @@ export function filterValueHint(d: DimensionDef): string {
   }
 }
 
-function compareValues(a: FilterValue, b: FilterValue): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const sa = String(a);
-  const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
 
 /** Canonical filters for an operation: unknown dimensions and mistyped values dropped. */
 export function normalizeFilters(op: Operation, filters: Readonly<Record<string, readonly FilterValue[]>>): Filters {

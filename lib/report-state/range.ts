@@ -2,14 +2,11 @@
  * Date ranges: named presets and custom ranges, resolved to calendar dates in one place, against
  * "today" in the reporting time zone (which the page computes once, on the server, with `todayIn`).
  */
+import { LIMITS } from "@/lib/contract/catalog";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 
-/**
- * The longest custom range the dashboard takes (it splits it into 100-day calls). Equal to the
- * contract's DASHBOARD_MAX_RANGE_DAYS (a test keeps them equal); kept here so that browser code
- * does not pull the zod schemas in for one number.
- */
-export const MAX_RANGE_DAYS = 3660;
+/** The longest custom range the dashboard takes (it splits it into 100-day calls). */
+export const MAX_RANGE_DAYS = LIMITS.maxDashboardRangeDays;
 
 export const RANGE_PRESETS = [
   { id: "today", label: "Today" },
@@ -96,4 +93,10 @@ export function describeRange(range: RangeSelection, today: string): string {
   const r = resolveRange(range, today);
   const dates = r.start === r.end ? r.start : `${r.start} to ${r.end}`;
   return "preset" in range ? `${dates} (${presetLabel(range.preset)})` : dates;
+}
+
+/** A selection kept if it is a known preset or a valid custom range, else `fallback`. */
+export function normalizeRange(range: RangeSelection, fallback: RangePreset): RangeSelection {
+  if ("preset" in range) return isRangePreset(range.preset) ? { preset: range.preset } : { preset: fallback };
+  return isValidCustomRange(range.start, range.end) ? { start: range.start, end: range.end } : { preset: fallback };
 }

@@ -8,11 +8,13 @@ import {
   metricsFor,
   type FilterScalar,
   type Operation,
+  compareValues,
   type ReportQuery,
   type ReportRecord,
 } from "@/lib/contract";
 
 export type { ReportQuery };
+export { compareValues };
 
 /** Effective dimensions of a query (no group_by means every dimension, at the finest grain). */
 export function effectiveGroupBy(op: Operation, q: ReportQuery): string[] {
@@ -50,17 +52,6 @@ export function canonicalQuery(op: Operation, q: ReportQuery): ReportQuery {
 
 export function queryKey(op: Operation, q: ReportQuery): string {
   return `${op}:${JSON.stringify(canonicalQuery(op, q))}`;
-}
-
-/** The service's order: numbers numerically, strings by code point, nulls last. */
-export function compareValues(a: string | number | null | undefined, b: string | number | null | undefined): number {
-  const an = a === null || a === undefined;
-  const bn = b === null || b === undefined;
-  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const sa = String(a);
-  const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 export function sortRecords(records: ReportRecord[], dims: readonly string[]): ReportRecord[] {
