@@ -1,11 +1,17 @@
 /**
  * Derived tables, rebuilt in the same transaction as every change to the facts (generation, import).
+ * The facts tables stay the source of truth.
  *
- * Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the report
- * queries never join the (much larger) attempts table: on 10 M attempts that join cost 25–45 ms per
- * event metric family and date basis. The facts tables stay the source of truth.
+ * - Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the
+ *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
+ *   25–45 ms per event metric family and date basis.
+ * - The order grain holds every order-summary metric at the finest grain. Order summaries read it
+ *   instead of the facts: a report at the finest grain (no `group_by`) is then a filtered scan
+ *   rather than an aggregate of millions of groups (7.5 s → well under 300 ms on 10 M attempts;
+ *   docs/benchmarks.md), and coarser ones re-aggregate it at about the cost of the facts.
  */
 import type { Tx } from "../db";
+import { ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, ORDER_GRAIN_TABLE, orderGrainSql } from "../reports/plan";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +
@@ -29,12 +35,23 @@ export async function rebuildDerived(tx: Tx): Promise<void> {
        ORDER BY e.${d.date}, e.attempt_id`,
     );
   }
+  // Built from the event facts above, so it comes last.
+  await tx.run(`CREATE OR REPLACE TABLE ${ORDER_GRAIN_TABLE} AS ${orderGrainSql()}`);
 }
 
-/** True when the derived tables exist (a file from before they were introduced lacks them). */
+const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ORDER_GRAIN_TABLE];
+
+/**
+ * True when the derived tables exist and the grain has the catalog's columns: a file from before a
+ * table was introduced, or from before a dimension or metric was added, needs a rebuild.
+ */
 export async function hasDerived(tx: Tx): Promise<boolean> {
-  const rows = await tx.all<{ n: number }>(
-    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name IN ('chargeback_facts', 'refund_facts', 'alert_facts')",
+  const tables = await tx.all<{ n: number }>(
+    `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name IN (${DERIVED_TABLES.map((t) => `'${t}'`).join(", ")})`,
   );
-  return rows[0]?.n === 3;
+  if (tables[0]?.n !== DERIVED_TABLES.length) return false;
+  const columns = await tx.all<{ name: string }>(
+    `SELECT column_name AS name FROM duckdb_columns() WHERE table_name = '${ORDER_GRAIN_TABLE}' ORDER BY column_index`,
+  );
+  return columns.map((c) => c.name).join() === [...ORDER_GRAIN_KEYS, ...ORDER_GRAIN_METRICS].join();
 }

@@ -1,7 +1,12 @@
 /**
  * Report request → one SQL statement with bound parameters. Pure: no I/O, so it is unit-testable and
- * the SQL can be inspected. Stages: resolve names → pick fact branches → per-branch SELECT with
- * filters → UNION ALL → aggregate by key columns → name the reference dimensions → page.
+ * the SQL can be inspected.
+ *
+ * Cohorts: resolve names → pick fact branches → per-branch SELECT with filters → UNION ALL →
+ * aggregate by key columns → name the reference dimensions → page.
+ * Orders: the same union, aggregated once to the finest grain, is kept as a table (`order_grain`,
+ * rebuilt with the facts by service/data/derived.ts); a request filters and re-aggregates it, then
+ * names and pages as above. At the finest grain (no `group_by`) a request is a filtered scan.
  */
 import {
   dimensionsFor,
@@ -64,19 +69,73 @@ interface Branch {
   metrics: MetricName[];
 }
 
-export function planReport(op: Operation, req: ReportRequest): ReportPlan {
-  const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
-  const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
-  const filters = Object.entries(req.filters ?? {}) as [DimensionName, FilterScalar | FilterScalar[]][];
-  const limit = req.limit ?? 1000;
-  const offset = req.offset ?? 0;
-  const p = new Params();
+/** The table that holds every order-summary metric at the finest grain (one row per key combination). */
+export const ORDER_GRAIN_TABLE = "order_grain";
+/** Its key columns: every key dimension of the orders operation, named as the dimension. */
+export const ORDER_GRAIN_KEYS: readonly DimensionName[] = dimensionsFor("orders")
+  .map((d) => d.name as DimensionName)
+  .filter((d) => dimColumn(d).kind === "key");
+/** Its metric columns (exact integers: counts and cents), named as the metric. */
+export const ORDER_GRAIN_METRICS: readonly MetricName[] = metricsFor("orders").map((m) => m.name as MetricName);
 
-  // Key columns the aggregate groups by: grouped key dimensions, and the keys of grouped names.
-  const keys: DimensionName[] = [];
-  for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
+type Filters = [DimensionName, FilterScalar | FilterScalar[]][];
 
-  // One branch per (fact table, date basis) that a requested metric needs.
+/**
+ * WHERE conditions for the filters, given how a key dimension's column is read (`column`); a ref
+ * dimension is read through its key. Null when a filter can keep nothing: it names a dimension that
+ * is null on every row (`column` gives null) and does not ask for the null bucket.
+ */
+function filterConditions(filters: Filters, column: (key: DimensionName) => string | null, p: Params): string[] | null {
+  const where: string[] = [];
+  for (const [d, raw] of filters) {
+    const values = asList(raw);
+    const wantsNull = values.includes(null);
+    const nonNull = values.filter((v): v is string | number => v !== null);
+    const c = dimColumn(d);
+    const target = column(c.kind === "ref" ? c.key : d);
+    if (target === null) {
+      if (!wantsNull) return null;
+      continue; // the null bucket is every row
+    }
+    const parts: string[] = [];
+    if (c.kind === "key") {
+      const placeholders: string[] = [];
+      for (const v of nonNull) {
+        if (c.sqlType === "CENTS") {
+          const cents = typeof v === "number" ? toCents(v) : null;
+          if (cents !== null) placeholders.push(p.add(cents, "BIGINT"));
+        } else {
+          placeholders.push(p.add(v, c.sqlType));
+        }
+      }
+      if (placeholders.length > 0) parts.push(`${target} IN (${placeholders.join(", ")})`);
+      if (wantsNull) parts.push(`${target} IS NULL`);
+    } else {
+      const { table, key } = c.ref;
+      if (nonNull.length > 0) {
+        const placeholders = nonNull.map((v) => p.add(v, "VARCHAR")).join(", ");
+        parts.push(`${target} IN (SELECT ${key} FROM ${table} WHERE ${c.column} IN (${placeholders}))`);
+      }
+      if (wantsNull) parts.push(`${target} NOT IN (SELECT ${key} FROM ${table})`);
+    }
+    where.push(parts.length > 0 ? `(${parts.join(" OR ")})` : "FALSE");
+  }
+  return where;
+}
+
+/**
+ * One SELECT per (fact table, date basis) that a metric needs, each giving the key columns and the
+ * metrics' per-row contributions. `range` null reads every date (the order grain's build). Branches
+ * the filters empty are left out; `produced` says which metrics some branch still gives.
+ */
+function factSelects(
+  op: Operation,
+  keys: readonly DimensionName[],
+  metrics: readonly MetricName[],
+  filters: Filters,
+  range: { start: string; end: string } | null,
+  p: Params,
+): { selects: string[]; produced: Set<MetricName> } {
   const branches: Branch[] = [];
   for (const m of metrics) {
     const c = METRIC_COLUMNS[m];
@@ -100,47 +159,13 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     const paramMark = p.values.length;
     const where: string[] = [];
     const rangeCol = rangeColumn(op, b.source, b.byEventDate);
-    where.push(`${rangeCol} BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`);
-
-    let excluded = false;
-    for (const [d, raw] of filters) {
-      const values = asList(raw);
-      const wantsNull = values.includes(null);
-      const nonNull = values.filter((v): v is string | number => v !== null);
-      const c = dimColumn(d);
-      const target = c.kind === "ref" ? keyExpr(c.key, b) : keyExpr(d, b);
-      if (target === null) {
-        // The dimension is null on every row of this branch: the filter keeps all or nothing.
-        if (!wantsNull) excluded = true;
-        continue;
-      }
-      const parts: string[] = [];
-      if (c.kind === "key") {
-        const placeholders: string[] = [];
-        for (const v of nonNull) {
-          if (c.sqlType === "CENTS") {
-            const cents = typeof v === "number" ? toCents(v) : null;
-            if (cents !== null) placeholders.push(p.add(cents, "BIGINT"));
-          } else {
-            placeholders.push(p.add(v, c.sqlType));
-          }
-        }
-        if (placeholders.length > 0) parts.push(`${target} IN (${placeholders.join(", ")})`);
-        if (wantsNull) parts.push(`${target} IS NULL`);
-      } else {
-        const { table, key } = c.ref;
-        if (nonNull.length > 0) {
-          const placeholders = nonNull.map((v) => p.add(v, "VARCHAR")).join(", ");
-          parts.push(`${target} IN (SELECT ${key} FROM ${table} WHERE ${c.column} IN (${placeholders}))`);
-        }
-        if (wantsNull) parts.push(`${target} NOT IN (SELECT ${key} FROM ${table})`);
-      }
-      where.push(parts.length > 0 ? `(${parts.join(" OR ")})` : "FALSE");
-    }
-    if (excluded) {
+    if (range) where.push(`${rangeCol} BETWEEN ${p.add(range.start, "DATE")} AND ${p.add(range.end, "DATE")}`);
+    const conditions = filterConditions(filters, (k) => keyExpr(k, b), p);
+    if (conditions === null) {
       p.values.length = paramMark; // placeholders are positional: forget this branch's values
       continue;
     }
+    where.push(...conditions);
 
     const cols = keys.map((k) => {
       const e = keyExpr(k, b);
@@ -155,16 +180,65 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     const usesCustomer = op === "cohort" && [...cols, ...where].some((s) => s.includes("cu."));
     if (usesCustomer) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
 
-    selects.push(`SELECT ${cols.join(", ")} FROM ${from} WHERE ${where.join(" AND ")}`);
+    selects.push(`SELECT ${cols.join(", ")} FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`);
     for (const m of b.metrics) produced.add(m);
   }
+  return { selects, produced };
+}
 
-  if (selects.length === 0) return { dimensions: dims, metrics, sql: null, params: [], limit, offset };
+/**
+ * The SELECT that fills the order grain from the facts: every orders metric summed per key
+ * combination in exact integers, leaving out combinations where every metric is zero (a declined
+ * cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row groups.
+ */
+export function orderGrainSql(): string {
+  const p = new Params();
+  const { selects } = factSelects("orders", ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, [], null, p);
+  const keyList = ORDER_GRAIN_KEYS.map(q).join(", ");
+  const sums = ORDER_GRAIN_METRICS.map((m) => `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`);
+  const nonZero = ORDER_GRAIN_METRICS.map((m) => `${q(m)} <> 0`).join(" OR ");
+  return (
+    `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) ` +
+    `WHERE ${nonZero} ORDER BY "date"`
+  );
+}
 
-  // A metric whose branch the filters removed is zero everywhere.
-  const sums = metrics.map((m) => (produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)::DOUBLE AS ${q(m)}` : `0::DOUBLE AS ${q(m)}`));
+export function planReport(op: Operation, req: ReportRequest): ReportPlan {
+  const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
+  const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
+  const filters = Object.entries(req.filters ?? {}) as Filters;
+  const limit = req.limit ?? 1000;
+  const offset = req.offset ?? 0;
+  const p = new Params();
+
+  // Key columns the aggregate groups by: grouped key dimensions, and the keys of grouped names.
+  const keys: DimensionName[] = [];
+  for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
   const keyList = keys.map(q).join(", ");
-  const agg = `SELECT ${[...keys.map(q), ...sums].join(", ")} FROM facts${keys.length ? ` GROUP BY ${keyList}` : ""}`;
+
+  let ctes: string;
+  /** True when each row of `agg` is read as is from one grain row: then there is no aggregate to share. */
+  let scan = false;
+  /** True when no row of `agg` can have every metric zero, so the non-zero filter can be left out. */
+  let allNonZero = false;
+  if (op === "orders") {
+    const where = [`g."date" BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`];
+    // Every key dimension is a column of the grain, so no filter empties it outright.
+    where.push(...(filterConditions(filters, (k) => `g.${q(k)}`, p) ?? ["FALSE"]));
+    scan = ORDER_GRAIN_KEYS.every((k) => keys.includes(k));
+    allNonZero = scan && ORDER_GRAIN_METRICS.every((m) => metrics.includes(m));
+    const values = metrics.map((m) => (scan ? `g.${q(m)}::DOUBLE AS ${q(m)}` : `COALESCE(SUM(g.${q(m)}), 0)::DOUBLE AS ${q(m)}`));
+    const group = !scan && keys.length ? ` GROUP BY ${keyList}` : "";
+    // A scan is cheaper to repeat (for the total) than to materialize.
+    ctes = `WITH agg AS ${scan ? "NOT MATERIALIZED " : ""}(SELECT ${[...keys.map((k) => `g.${q(k)}`), ...values].join(", ")} ` +
+      `FROM ${ORDER_GRAIN_TABLE} g WHERE ${where.join(" AND ")}${group})`;
+  } else {
+    const { selects, produced } = factSelects(op, keys, metrics, filters, { start: req.start_date, end: req.end_date }, p);
+    if (selects.length === 0) return { dimensions: dims, metrics, sql: null, params: [], limit, offset };
+    // A metric whose branch the filters removed is zero everywhere.
+    const sums = metrics.map((m) => (produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)::DOUBLE AS ${q(m)}` : `0::DOUBLE AS ${q(m)}`));
+    ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (SELECT ${[...keys.map(q), ...sums].join(", ")} FROM facts${keys.length ? ` GROUP BY ${keyList}` : ""})`;
+  }
 
   // Order by the requested dimensions, leaving out names whose key comes earlier: they cannot break
   // a tie, and sorting by fewer, narrower columns is much cheaper on fine-grained answers.
@@ -173,7 +247,7 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
   });
   const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
-  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
+  const nonZero = allNonZero ? "" : ` WHERE ${metrics.map((m) => `${q(m)} <> 0`).join(" OR ")}`;
 
   const refs = new Map<string, { table: string; alias: string; key: DimensionName }>();
   for (const d of dims) {
@@ -188,25 +262,27 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
       return c.kind === "ref" ? `${c.ref.alias}.${c.column} AS ${q(d)}` : `${from}.${q(d)} AS ${q(d)}`;
     });
 
-  let ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (${agg})`;
   let rows: string; // the records, before paging
   let select: (limitSql: string) => string;
   if (keys.every((k) => dims.includes(k)) && orderDims.every((d) => dimColumn(d).kind === "key")) {
     // Every grouped name comes with its key, and the order needs only keys: page the key rows first
-    // and name just the page.
+    // and name just the page. Over a scan, counting the rows again is far cheaper than a window
+    // over millions of wide rows.
     rows = "agg";
+    const total = scan ? `(SELECT COUNT(*) FROM agg${nonZero})::DOUBLE AS __total` : "COUNT(*) OVER ()::DOUBLE AS __total";
+    const pagedTotal = scan ? total : "paged.__total";
     select = (limitSql) =>
-      `, paged AS (SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM agg WHERE ${nonZero}${order} ${limitSql}) ` +
-      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), "paged.__total"].join(", ")} FROM paged ${joins("paged")}${order}`;
+      `, paged AS (SELECT *${scan ? "" : `, ${total}`} FROM agg${nonZero}${order} ${limitSql}) ` +
+      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), pagedTotal].join(", ")} FROM paged ${joins("paged")}${order}`;
   } else {
     // Grouped by a name without its key (say, bank alone): re-aggregate the key rows by the names.
     ctes +=
       `, named AS (SELECT ${[...named("agg"), ...metrics.map((m) => `SUM(agg.${q(m)}) AS ${q(m)}`)].join(", ")} FROM agg ${joins("agg")}` +
       `${dims.length ? ` GROUP BY ${dims.map((_, i) => i + 1).join(", ")}` : ""})`;
     rows = "named";
-    select = (limitSql) => ` SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named WHERE ${nonZero}${order} ${limitSql}`;
+    select = (limitSql) => ` SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named${nonZero}${order} ${limitSql}`;
   }
-  const countSql = `${ctes} SELECT COUNT(*)::DOUBLE AS n FROM ${rows} WHERE ${nonZero}`;
+  const countSql = `${ctes} SELECT COUNT(*)::DOUBLE AS n FROM ${rows}${nonZero}`;
   const countParams = [...p.values];
   const sql = ctes + select(`LIMIT ${p.add(limit, "BIGINT")} OFFSET ${p.add(offset, "BIGINT")}`);
   return { dimensions: dims, metrics, sql, params: p.values, countSql, countParams, limit, offset };
