@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Database } from "../db";
+import { Database, type Row } from "../db";
 import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
+import { ORDER_GRAIN_TABLE, orderGrainSql } from "../reports/plan";
+import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
 import { migrate } from "./schema";
 
@@ -485,4 +487,75 @@ describe("importDirectory", () => {
       ok: true, inserted: { products: 0 }, skippedDuplicates: { products: 0 }, rejections: [],
     });
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Derived tables after an import
+// ---------------------------------------------------------------------------------------------
+
+describe("importDirectory and the order grain", () => {
+  /** Grain rows that differ from a build from scratch out of all the facts (both directions). */
+  async function grainDrift(): Promise<unknown[]> {
+    const full = orderGrainSql();
+    return db.all(
+      `(SELECT * FROM ${ORDER_GRAIN_TABLE} EXCEPT ALL SELECT * FROM (${full.sql}))
+       UNION ALL (SELECT * FROM (${full.sql}) EXCEPT ALL SELECT * FROM ${ORDER_GRAIN_TABLE})`,
+      full.params,
+    );
+  }
+  const cents = (v: unknown) => (Number(v) / 100).toFixed(2);
+
+  it("refreshes only the touched dates, and ends equal to a full rebuild", async () => {
+    await generate(db, { days: 60, ordersPerDay: 15, seed: 5, endDate: "2025-06-30" });
+    expect(await grainDrift()).toEqual([]);
+    const grainSum = async (m: string) => Number((await db.all<{ s: string }>(`SELECT sum("${m}")::BIGINT AS s FROM ${ORDER_GRAIN_TABLE}`))[0]?.s);
+    const before = { cb: await grainSum("cb_count"), refunds: await grainSum("refund_count"), alerts: await grainSum("alert_count"), attempts: await grainSum("attempts") };
+
+    // Old approved attempts without events, to receive a chargeback, a refund and an alert dated
+    // weeks later; and one of them as the template of a new attempt after the data's last day.
+    const rows = await db.all(
+      `SELECT a.*, c.initial_date AS customer_initial FROM attempts a JOIN customers c USING (customer_id)
+       WHERE a.approved AND a.attempt_date < '2025-05-20'
+         AND a.attempt_id NOT IN (SELECT attempt_id FROM chargebacks UNION ALL SELECT attempt_id FROM refunds UNION ALL SELECT attempt_id FROM alerts)
+       ORDER BY a.attempt_id LIMIT 3`,
+    );
+    expect(rows).toHaveLength(3);
+    const [cbOn, refundOn, alertOn] = rows as [Row, Row, Row];
+    /** A column as CSV text (null as empty). */
+    const text = (row: Row, k: string) => (row[k] === null || row[k] === undefined ? "" : String(row[k]));
+    const next = async (col: string, table: string) =>
+      String((await db.all<{ n: string }>(`SELECT coalesce(max(${col}), 0)::BIGINT + 1 AS n FROM ${table}`))[0]?.n);
+    const later = (row: Row, days: number) => new Date(Date.parse(`${text(row, "attempt_date")}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    const t = cbOn;
+    const newAttempt: Record<string, string> = {
+      attempt_id: await next("attempt_id", "attempts"), order_id: await next("order_id", "attempts"), customer_id: text(t, "customer_id"),
+      attempted_at: "2025-07-02T12:00:00Z", attempt_date: "2025-07-02", attempt_no: "1", is_cascade: "false", approved: "true",
+      amount: cents(t.amount_cents), billing_cycle: String(Number(t.billing_cycle) + 5), sales_type: "Rebills", campaign_id: text(t, "campaign_id"),
+      product_id: text(t, "product_id"), gateway_id: text(t, "gateway_id"), bin: text(t, "bin"), affid: text(t, "affid"), sub_affid: text(t, "sub_affid"),
+      price_point: cents(t.price_point_cents), initial_date: text(t, "customer_initial"),
+    };
+
+    const r = await importDirectory(db, writeDir({
+      "attempts.csv": [ATTEMPT_HEADER, attemptRow(newAttempt)].join("\n"),
+      "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(cbOn, "attempt_id")},${later(cbOn, 35)},${cents(cbOn.amount_cents)}`].join("\n"),
+      "refunds.csv": ["refund_id,attempt_id,refund_date,amount,refund_type", `${await next("refund_id", "refunds")},${text(refundOn, "attempt_id")},${later(refundOn, 3)},1.00,Refund CS`].join("\n"),
+      "alerts.csv": ["alert_id,attempt_id,alert_date,amount,alert_type", `${await next("alert_id", "alerts")},${text(alertOn, "attempt_id")},${later(alertOn, 20)},${cents(alertOn.amount_cents)},RDR`].join("\n"),
+    }));
+    expect(r.rejections).toEqual([]);
+    expect(r.inserted).toMatchObject({ attempts: 1, chargebacks: 1, refunds: 1, alerts: 1 });
+
+    expect(await grainDrift()).toEqual([]);
+    expect(await grainSum("cb_count")).toBe(before.cb + 1);
+    expect(await grainSum("refund_count")).toBe(before.refunds + 1);
+    expect(await grainSum("alert_count")).toBe(before.alerts + 1);
+    expect(await grainSum("attempts")).toBe(before.attempts + 1);
+
+    // A rejected import leaves the grain as it was.
+    const grain = await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`);
+    const bad = await importDirectory(db, writeDir({
+      "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(alertOn, "attempt_id")},2020-01-01,1.00`].join("\n"),
+    }));
+    expect(bad.ok).toBe(false);
+    expect(await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`)).toEqual(grain);
+  }, 60_000);
 });

@@ -18,7 +18,7 @@
 import { mkdtemp, open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rebuildDerived } from "./derived";
+import { refreshDerived, type DateRange } from "./derived";
 import type { Database, Tx } from "../db";
 import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { isCalendarDate } from "../../lib/contract/dates";
@@ -876,6 +876,30 @@ async function checkInitialDates(tx: Tx, outcomes: Map<ImportTable, FileOutcome>
   }
 }
 
+/**
+ * The dates the staged facts feed in the order grain: each attempt's date, and each event's own date
+ * and its attempt's date (the attempts, new ones included, are in the database by now). Rows skipped
+ * as duplicates only widen the range. Null when no facts were staged.
+ */
+async function touchedDates(tx: Tx, staged: FileOutcome[]): Promise<DateRange | null> {
+  const parts: string[] = [];
+  for (const o of staged) {
+    const s = stagingTable(o.spec.table);
+    if (o.spec.table === "attempts") parts.push(`SELECT attempt_date AS d FROM ${s}`);
+    const dateCol = EVENT_DATE[o.spec.table];
+    if (dateCol) {
+      parts.push(`SELECT ${dateCol} AS d FROM ${s}`);
+      parts.push(`SELECT a.attempt_date AS d FROM ${s} e JOIN attempts a ON a.attempt_id = e.attempt_id`);
+    }
+  }
+  if (parts.length === 0) return null;
+  const rows = await tx.all<{ lo: string | null; hi: string | null }>(
+    `SELECT min(d) AS lo, max(d) AS hi FROM (${parts.join(" UNION ALL ")})`,
+  );
+  const r = rows[0];
+  return r?.lo && r.hi ? { start: r.lo, end: r.hi } : null;
+}
+
 /** Refunds, chargebacks and alerts: on an approved attempt, not before it, for no more than it. */
 async function checkEvents(tx: Tx, o: FileOutcome, outcomes: Map<ImportTable, FileOutcome>, rejections: Rejections): Promise<void> {
   const dateCol = EVENT_DATE[o.spec.table];
@@ -989,8 +1013,9 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
           skippedDuplicates[table] = Number(dup[0]?.n ?? 0);
           inserted[table] = o.rows - (skippedDuplicates[table] ?? 0);
         }
+        const touched = await touchedDates(tx, staged);
         for (const o of staged) await tx.run(`DROP TABLE ${stagingTable(o.spec.table)}`);
-        await rebuildDerived(tx);
+        await refreshDerived(tx, touched);
       });
     } catch (err) {
       if (!(err instanceof RollbackImport)) throw err;

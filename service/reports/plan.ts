@@ -189,18 +189,19 @@ function factSelects(
 /**
  * The SELECT that fills the order grain from the facts: every orders metric summed per key
  * combination in exact integers, leaving out combinations where every metric is zero (a declined
- * cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row groups.
+ * cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row groups. With a
+ * range, it gives exactly the grain rows dated in it (each branch is dated by its own basis).
  */
-export function orderGrainSql(): string {
+export function orderGrainSql(range?: { start: string; end: string }): { sql: string; params: SqlParam[] } {
   const p = new Params();
-  const { selects } = factSelects("orders", ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, [], null, p);
+  const { selects } = factSelects("orders", ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, [], range ?? null, p);
   const keyList = ORDER_GRAIN_KEYS.map(q).join(", ");
   const sums = ORDER_GRAIN_METRICS.map((m) => `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`);
   const nonZero = ORDER_GRAIN_METRICS.map((m) => `${q(m)} <> 0`).join(" OR ");
-  return (
+  const sql =
     `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) ` +
-    `WHERE ${nonZero} ORDER BY "date"`
-  );
+    `WHERE ${nonZero} ORDER BY "date"`;
+  return { sql, params: p.values };
 }
 
 export function planReport(op: Operation, req: ReportRequest): ReportPlan {
