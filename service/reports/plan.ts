@@ -23,7 +23,10 @@ import { DIMENSION_COLUMNS, EVENT_TABLES, METRIC_COLUMNS, rangeColumn, type Dime
 export interface ReportPlan {
   dimensions: DimensionName[];
   metrics: MetricName[];
-  /** Null when the filters exclude every fact (e.g. refund_type on attempts only): the answer is empty. */
+  /**
+   * Null when the filters exclude every fact branch of a cohort (e.g. a refund_type filter with only
+   * attempt metrics): the answer is empty. Order summaries always have SQL: the grain holds every branch.
+   */
   sql: string | null;
   params: SqlParam[];
   /** The total number of records, for a page past the end (where the window count has no row). */
