@@ -233,7 +233,7 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     allNonZero = scan && ORDER_GRAIN_METRICS.every((m) => metrics.includes(m));
     const values = metrics.map((m) => (scan ? `g.${q(m)}::DOUBLE AS ${q(m)}` : `COALESCE(SUM(g.${q(m)}), 0)::DOUBLE AS ${q(m)}`));
     const group = !scan && keys.length ? ` GROUP BY ${keyList}` : "";
-    // A scan is cheaper to repeat (for the total) than to materialize.
+    // A scan is cheaper to read again (for the counts by date) than to materialize.
     ctes = `WITH agg AS ${scan ? "NOT MATERIALIZED " : ""}(SELECT ${[...keys.map((k) => `g.${q(k)}`), ...values].join(", ")} ` +
       `FROM ${ORDER_GRAIN_TABLE} g WHERE ${where.join(" AND ")}${group})`;
   } else {
@@ -251,7 +251,8 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
   });
   const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
-  const nonZero = allNonZero ? "" : ` WHERE ${metrics.map((m) => `${q(m)} <> 0`).join(" OR ")}`;
+  const nonZeroCondition = allNonZero ? null : `(${metrics.map((m) => `${q(m)} <> 0`).join(" OR ")})`;
+  const nonZero = nonZeroCondition ? ` WHERE ${nonZeroCondition}` : "";
 
   const refs = new Map<string, { table: string; alias: string; key: DimensionName }>();
   for (const d of dims) {
@@ -267,27 +268,39 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     });
 
   let rows: string; // the records, before paging
-  let select: (limitSql: string) => string;
-  if (keys.every((k) => dims.includes(k)) && orderDims.every((d) => dimColumn(d).kind === "key")) {
-    // Every grouped name comes with its key, and the order needs only keys: page the key rows first
-    // and name just the page. Over a scan, counting the rows again is far cheaper than a window
-    // over millions of wide rows.
+  let select: (limit: string, offset: string) => string;
+  if (scan && orderDims[0] === "date") {
+    // Each grain row is a record, ordered by date first. Count the records of each date, find the
+    // dates that hold the page, and sort only those: the total comes from the same counts, and a page
+    // deep in a long range costs no more than the first (a window count or a full sort over
+    // millions of wide rows cost up to a second).
     rows = "agg";
-    const total = scan ? `(SELECT COUNT(*) FROM agg${nonZero})::DOUBLE AS __total` : "COUNT(*) OVER ()::DOUBLE AS __total";
-    const pagedTotal = scan ? total : "paged.__total";
-    select = (limitSql) =>
-      `, paged AS (SELECT *${scan ? "" : `, ${total}`} FROM agg${nonZero}${order} ${limitSql}) ` +
-      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), pagedTotal].join(", ")} FROM paged ${joins("paged")}${order}`;
+    select = (limit, offset) =>
+      `, days AS (SELECT "date", COUNT(*) AS n FROM agg${nonZero} GROUP BY "date"), ` +
+      `win AS (SELECT MIN("date") AS lo, MAX("date") AS hi, MIN(before) AS skip FROM ` +
+      `(SELECT "date", n, SUM(n) OVER (ORDER BY "date" ROWS UNBOUNDED PRECEDING) - n AS before FROM days) ` +
+      `WHERE before + n > ${offset} AND before < ${offset} + ${limit}), ` +
+      `paged AS (SELECT * FROM agg WHERE "date" BETWEEN (SELECT lo FROM win) AND (SELECT hi FROM win)` +
+      `${nonZeroCondition ? ` AND ${nonZeroCondition}` : ""}${order} LIMIT ${limit} OFFSET (${offset} - (SELECT skip FROM win))) ` +
+      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), "(SELECT SUM(n) FROM days)::DOUBLE AS __total"].join(", ")} ` +
+      `FROM paged ${joins("paged")}${order}`;
+  } else if (keys.every((k) => dims.includes(k)) && orderDims.every((d) => dimColumn(d).kind === "key")) {
+    // Every grouped name comes with its key, and the order needs only keys: page the key rows first
+    // and name just the page.
+    rows = "agg";
+    select = (limit, offset) =>
+      `, paged AS (SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM agg${nonZero}${order} LIMIT ${limit} OFFSET ${offset}) ` +
+      `SELECT ${[...named("paged"), ...metrics.map((m) => `paged.${q(m)}`), "paged.__total"].join(", ")} FROM paged ${joins("paged")}${order}`;
   } else {
     // Grouped by a name without its key (say, bank alone): re-aggregate the key rows by the names.
     ctes +=
       `, named AS (SELECT ${[...named("agg"), ...metrics.map((m) => `SUM(agg.${q(m)}) AS ${q(m)}`)].join(", ")} FROM agg ${joins("agg")}` +
       `${dims.length ? ` GROUP BY ${dims.map((_, i) => i + 1).join(", ")}` : ""})`;
     rows = "named";
-    select = (limitSql) => ` SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named${nonZero}${order} ${limitSql}`;
+    select = (limit, offset) => ` SELECT *, COUNT(*) OVER ()::DOUBLE AS __total FROM named${nonZero}${order} LIMIT ${limit} OFFSET ${offset}`;
   }
   const countSql = `${ctes} SELECT COUNT(*)::DOUBLE AS n FROM ${rows}${nonZero}`;
   const countParams = [...p.values];
-  const sql = ctes + select(`LIMIT ${p.add(limit, "BIGINT")} OFFSET ${p.add(offset, "BIGINT")}`);
+  const sql = ctes + select(p.add(limit, "BIGINT"), p.add(offset, "BIGINT"));
   return { dimensions: dims, metrics, sql, params: p.values, countSql, countParams, limit, offset };
 }
