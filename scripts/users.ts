@@ -11,6 +11,7 @@ import { StoreLockedError } from "../lib/store/lock";
 import { openStore } from "../lib/store/open";
 import type { Store } from "../lib/store/sql";
 import { normalizeEmail, usersRepo } from "../lib/store/users";
+import { listUsers } from "../lib/users/admin";
 
 const USAGE = `usage: npm run users -- <command> [options]
   create --email E --role ${ROLES.join("|")}   create a user; prints its generated password
@@ -43,16 +44,7 @@ async function run(store: Store, command: string, opts: { email?: string; role?:
       return;
     }
     case "list":
-      for (const u of await users.list()) {
-        print({
-          id: u.id,
-          email: u.email,
-          role: u.role,
-          disabled: u.disabled,
-          created_at: u.createdAt.toISOString(),
-          last_login_at: u.lastLoginAt?.toISOString() ?? null,
-        });
-      }
+      for (const u of await listUsers(store)) print(u);
       return;
     case "disable":
     case "enable": {

@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/cohorts", label: "Cohorts", role: "analyst" },
   { href: "/bin-lookup", label: "BIN lookup", role: "analyst" },
   { href: "/reports", label: "Saved reports", role: "viewer" },
+  { href: "/users", label: "Users", role: "admin" },
 ] as const;
 
 /** The signed-in user's bar: product link, the sections their role opens, who is signed in, sign out. */

@@ -92,6 +92,12 @@ export function usersRepo(db: Sql) {
       return rows.length > 0;
     },
 
+    /** Changes the role; sessions stay, since every request re-reads the role. False when there is no such user. */
+    async setRole(id: string, role: Role): Promise<boolean> {
+      const rows = await db.query("UPDATE users SET role = $2 WHERE id = $1 RETURNING id", [id, role]);
+      return rows.length > 0;
+    },
+
     async enable(email: string): Promise<boolean> {
       const rows = await db.query("UPDATE users SET disabled = false WHERE email = $1 RETURNING id", [normalizeEmail(email)]);
       return rows.length > 0;

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/session";
+import { getStore } from "@/lib/store";
+import { listUsers } from "@/lib/users/admin";
+import { UserAdmin } from "@/components/users/user-admin";
+
+export const metadata: Metadata = { title: "Users" };
+
+/** Who may sign in, and as what (admins). */
+export default async function UsersPage() {
+  const user = await requirePageUser("/users", "admin");
+  const users = await listUsers(await getStore());
+  return (
+    <main className="mx-auto max-w-5xl p-4 sm:p-6">
+      <h1 className="text-2xl font-semibold">Users</h1>
+      <p className="mt-1 text-sm text-slate-700">
+        Admins manage users; analysts build and share reports; viewers open what is shared with them. Disabling a user or
+        resetting their password ends their sessions at once.
+      </p>
+      <div className="mt-4">
+        <UserAdmin initial={users} selfId={user.id} />
+      </div>
+    </main>
+  );
+}

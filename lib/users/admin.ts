@@ -1,0 +1,84 @@
+/**
+ * User management from the dashboard (admins): the operations of `npm run users`, with the checks a
+ * browser needs. A generated password is returned once, to the admin who asked, and stored only as
+ * an scrypt hash. An admin cannot change their own role, disable themselves or reset their own
+ * password here, so the dashboard can never lose its last admin by a slip.
+ */
+import { z } from "zod";
+import { generatePassword, hashPassword } from "@/lib/auth/password";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { ROLES } from "@/lib/auth/roles";
+import { ApiError } from "@/lib/errors";
+import type { Store } from "@/lib/store/sql";
+import { UserExistsError, usersRepo, type User } from "@/lib/store/users";
+
+export const NewUserInput = z.strictObject({
+  email: z.email({ error: "email must be an e-mail address" }).max(320),
+  role: z.enum(ROLES),
+});
+export const UserPatch = z
+  .strictObject({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .refine((p) => p.role !== undefined || p.disabled !== undefined, { error: "give role or disabled" });
+
+/** A user as the admin page and its API show it: no hash, dates as ISO strings. */
+export interface UserView {
+  id: string;
+  email: string;
+  role: User["role"];
+  disabled: boolean;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+export function userView(u: User): UserView {
+  return {
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    disabled: u.disabled,
+    created_at: u.createdAt.toISOString(),
+    last_login_at: u.lastLoginAt?.toISOString() ?? null,
+  };
+}
+
+export async function listUsers(store: Store): Promise<UserView[]> {
+  return (await usersRepo(store).list()).map(userView);
+}
+
+export async function createUser(store: Store, input: z.infer<typeof NewUserInput>): Promise<{ user: UserView; password: string }> {
+  const password = generatePassword();
+  try {
+    const user = await usersRepo(store).create({ email: input.email, role: input.role, passwordHash: await hashPassword(password) });
+    return { user: userView(user), password };
+  } catch (e) {
+    if (e instanceof UserExistsError) throw ApiError.badRequest(e.message, [{ path: "email", message: "already in use" }]);
+    throw e;
+  }
+}
+
+async function otherUser(store: Store, actor: SessionUser, id: string, what: string) {
+  const target = await usersRepo(store).findById(id);
+  if (!target) throw new ApiError(404, "No such user");
+  if (target.id === actor.id) throw new ApiError(403, `You cannot ${what} your own account here; another admin can`);
+  return target;
+}
+
+/** Role and enabled state in one transaction. Disabling ends the user's sessions at once. */
+export async function updateUser(store: Store, actor: SessionUser, id: string, patch: z.infer<typeof UserPatch>): Promise<UserView> {
+  const target = await otherUser(store, actor, id, patch.role !== undefined ? "change the role of" : "disable or enable");
+  return store.transaction(async (tx) => {
+    const users = usersRepo(tx);
+    if (patch.role !== undefined && patch.role !== target.role) await users.setRole(id, patch.role);
+    if (patch.disabled === true && !target.disabled) await users.disable(target.email);
+    if (patch.disabled === false && target.disabled) await users.enable(target.email);
+    return userView((await users.findById(id))!);
+  });
+}
+
+/** A new generated password; the user's sessions end. */
+export async function resetPassword(store: Store, actor: SessionUser, id: string): Promise<{ user: UserView; password: string }> {
+  const target = await otherUser(store, actor, id, "reset the password of");
+  const password = generatePassword();
+  await usersRepo(store).setPassword(target.email, await hashPassword(password));
+  return { user: userView(target), password };
+}
