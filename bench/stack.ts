@@ -1,6 +1,6 @@
 /**
  * The whole product for a benchmark: a prepared dataset, API client and users (e2e/support/prepare),
- * the real service and the built dashboard (run `npx next build` first), and an analyst's session.
+ * the real service and the built dashboard (run `npx next build` first), and a signed-in session.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import type { E2EEnv } from "../e2e/support/prepare";
 
 export interface Stack {
   env: E2EEnv;
-  /** Cookie header of a signed-in analyst. */
+  /** Cookie header of the signed-in user (an analyst unless asked otherwise). */
   cookie: string;
   stop(): void;
 }
@@ -30,7 +30,7 @@ function start(args: string[], extra: Record<string, string>): ChildProcess {
   return spawn(process.execPath, args, { env: { ...process.env, ...extra }, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-export async function startStack(dir: string, servicePort: number, dashboardPort: number): Promise<Stack> {
+export async function startStack(dir: string, servicePort: number, dashboardPort: number, role: "analyst" | "admin" = "analyst"): Promise<Stack> {
   process.env.E2E_DIR = dir;
   process.env.E2E_SERVICE_PORT = String(servicePort);
   process.env.E2E_DASHBOARD_PORT = String(dashboardPort);
@@ -59,7 +59,7 @@ export async function startStack(dir: string, servicePort: number, dashboardPort
       method: "POST",
       redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
-      body: new URLSearchParams({ csrfToken, email: env.users.analyst.email, password: env.users.analyst.password, json: "true" }).toString(),
+      body: new URLSearchParams({ csrfToken, email: env.users[role].email, password: env.users[role].password, json: "true" }).toString(),
     });
     const cookie = [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
     return { env, cookie, stop };

@@ -8,10 +8,11 @@ import { chromium } from "@playwright/test";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
 
-const PAGES = ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/metrics", "/login"];
+const PAGES = ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/users", "/metrics", "/login"];
 
 async function main(): Promise<void> {
-  const { env, cookie, stop } = await startStack(".bench-ui", 4800, 3800);
+  // An admin, who may open every page (admin ⊇ analyst).
+  const { env, cookie, stop } = await startStack(".bench-ui", 4800, 3800, "admin");
   try {
     const sizes: [string, number, number][] = [];
     for (const path of PAGES) {
