@@ -106,8 +106,13 @@ describe("revalidateSession", () => {
 });
 
 describe("clientAddress", () => {
-  it("takes the first x-forwarded-for entry, then x-real-ip", () => {
-    expect(clientAddress({ "x-forwarded-for": " 198.51.100.7, 10.0.0.1" })).toBe("198.51.100.7");
+  it("takes the x-forwarded-for entry the trusted proxies wrote, not what the client sent; then x-real-ip", () => {
+    // A client sends "203.0.113.66"; the proxy in front appends the address it saw.
+    expect(clientAddress({ "x-forwarded-for": "203.0.113.66, 198.51.100.7" })).toBe("198.51.100.7");
+    expect(clientAddress({ "x-forwarded-for": " 203.0.113.66, 198.51.100.7, 10.0.0.1" }, 2)).toBe("198.51.100.7");
+    expect(clientAddress({ "x-forwarded-for": "198.51.100.7" }, 3)).toBe("198.51.100.7");
+    expect(clientAddress({ "x-forwarded-for": ["203.0.113.66", "198.51.100.7"] })).toBe("198.51.100.7");
+    expect(clientAddress({ "x-forwarded-for": " , ", "x-real-ip": "192.0.2.1" })).toBe("192.0.2.1");
     expect(clientAddress(new Headers({ "x-real-ip": "::1" }))).toBe("::1");
     expect(clientAddress({})).toBeNull();
     expect(clientAddress(undefined)).toBeNull();

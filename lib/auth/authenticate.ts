@@ -99,14 +99,27 @@ export async function revalidateSession(db: Sql, userId: string, signedInAt: num
   return { id: user.id, email: user.email, role: user.role };
 }
 
-/** The client address from `x-forwarded-for` (first entry) or `x-real-ip`; null when neither is set. */
-export function clientAddress(headers: Record<string, string | string[] | undefined> | Headers | undefined): string | null {
+/**
+ * The client address for the per-address throttles: from `x-forwarded-for`, the entry `trustedHops`
+ * from the right, or else `x-real-ip`; null when neither is set.
+ *
+ * A reverse proxy appends the address it saw to `x-forwarded-for`, so entries to the left of what
+ * the proxies in front of the dashboard wrote are whatever the client sent, and trusting the first
+ * entry would let anyone pick their own throttle key. With one proxy (`TRUSTED_PROXY_HOPS=1`, the
+ * default) the last entry is the client. Reached directly, Next.js fills the header from the socket
+ * only when the request has none, so a client can still choose it: deploy behind a proxy.
+ */
+export function clientAddress(
+  headers: Record<string, string | string[] | undefined> | Headers | undefined,
+  trustedHops = 1,
+): string | null {
   if (!headers) return null;
   const get = (name: string): string | undefined => {
     if (headers instanceof Headers) return headers.get(name) ?? undefined;
     const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
+    return Array.isArray(v) ? v.join(",") : v;
   };
-  const first = get("x-forwarded-for")?.split(",")[0]?.trim() || get("x-real-ip")?.trim();
-  return first ? first.slice(0, 100) : null;
+  const chain = (get("x-forwarded-for") ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "");
+  const address = chain[Math.max(0, chain.length - trustedHops)] ?? get("x-real-ip")?.trim();
+  return address ? address.slice(0, 100) : null;
 }

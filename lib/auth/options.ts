@@ -51,7 +51,7 @@ export const authOptions: NextAuthOptions = {
         const result = await authenticate(await getStore(), {
           email: credentials?.email,
           password: credentials?.password,
-          address: clientAddress(req.headers),
+          address: clientAddress(req.headers, serverEnv().TRUSTED_PROXY_HOPS),
         });
         if (result.ok) return result.user;
         // next-auth passes a thrown message on as `?error=`; the sign-in page turns it into minutes.

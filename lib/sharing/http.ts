@@ -37,7 +37,7 @@ export function parseWith<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
 }
 
 export function requestAddress(headers: Headers): string {
-  return clientAddress(Object.fromEntries(headers.entries())) ?? "unknown";
+  return clientAddress(headers, serverEnv().TRUSTED_PROXY_HOPS) ?? "unknown";
 }
 
 export function shareSecret(): string {
