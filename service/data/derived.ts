@@ -5,14 +5,15 @@
  * - Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the
  *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
  *   25–45 ms per event metric family and date basis.
- * - The order grain holds every order-summary metric at the finest grain. Order summaries read it
- *   instead of the facts: a report at the finest grain (no `group_by`) is then a filtered scan
- *   rather than an aggregate of millions of groups (7.5 s → 54 ms on 10 M attempts;
- *   docs/benchmarks.md), and coarser ones re-aggregate it. It is built from the event facts, so
- *   it comes after them.
+ * - Each operation's grain holds all its metrics at its finest grain (`grainSql` in
+ *   service/reports/plan.ts). Reports read their grain instead of the facts: a report at the finest
+ *   grain (no `group_by`) is then a filtered scan rather than an aggregate of millions of groups
+ *   (order summaries on 10 M attempts: 7.5 s → 55 ms; docs/benchmarks.md), and coarser ones
+ *   re-aggregate it. The grains are built from the event facts, so they come after them.
  */
+import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
-import { ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, ORDER_GRAIN_TABLE, orderGrainSql } from "../reports/plan";
+import { GRAINS, grainSql } from "../reports/plan";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +
@@ -30,26 +31,33 @@ export interface DateRange {
   end: string;
 }
 
+const OPERATIONS = Object.keys(GRAINS) as Operation[];
+
 /** Rebuilds every derived table from all the facts (generation, and files that lack them). */
 export async function rebuildDerived(tx: Tx): Promise<void> {
   await rebuildEventFacts(tx);
-  const grain = orderGrainSql();
-  await tx.run(`CREATE OR REPLACE TABLE ${ORDER_GRAIN_TABLE} AS ${grain.sql}`, grain.params);
+  for (const op of OPERATIONS) {
+    const grain = grainSql(op);
+    await tx.run(`CREATE OR REPLACE TABLE ${GRAINS[op].table} AS ${grain.sql}`, grain.params);
+  }
 }
 
 /**
- * After an import added facts dated within `touched` (each new attempt's date, each new event's date
- * and its attempt's date; null when it added no facts): rebuilds the event facts, and the order
- * grain's rows of those dates only, since every grain row a new fact feeds is dated by one of them.
- * An import of a few days thus costs a few days of grain, not the whole database.
+ * After an import added facts: rebuilds the event facts, and each grain's rows of the dates the new
+ * facts touch there (`touched`, null when none), since every grain row a new fact feeds is dated by
+ * one of them. An import of a few days thus costs a few days of grain, not the whole database.
  */
-export async function refreshDerived(tx: Tx, touched: DateRange | null): Promise<void> {
+export async function refreshDerived(tx: Tx, touched: Record<Operation, DateRange | null>): Promise<void> {
   if (!(await hasDerived(tx))) return rebuildDerived(tx);
   await rebuildEventFacts(tx);
-  if (touched === null) return;
-  await tx.run(`DELETE FROM ${ORDER_GRAIN_TABLE} WHERE "date" BETWEEN ?::DATE AND ?::DATE`, [touched.start, touched.end]);
-  const grain = orderGrainSql(touched);
-  await tx.run(`INSERT INTO ${ORDER_GRAIN_TABLE} ${grain.sql}`, grain.params);
+  for (const op of OPERATIONS) {
+    const range = touched[op];
+    if (range === null) continue;
+    const { table } = GRAINS[op];
+    await tx.run(`DELETE FROM ${table} WHERE "date" BETWEEN ?::DATE AND ?::DATE`, [range.start, range.end]);
+    const grain = grainSql(op, range);
+    await tx.run(`INSERT INTO ${table} ${grain.sql}`, grain.params);
+  }
 }
 
 async function rebuildEventFacts(tx: Tx): Promise<void> {
@@ -66,10 +74,10 @@ async function rebuildEventFacts(tx: Tx): Promise<void> {
   }
 }
 
-const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ORDER_GRAIN_TABLE];
+const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ...OPERATIONS.map((op) => GRAINS[op].table)];
 
 /**
- * True when the derived tables exist and the grain has the catalog's columns: a file from before a
+ * True when the derived tables exist and each grain has the catalog's columns: a file from before a
  * table was introduced, or from before a dimension or metric was added, needs a rebuild.
  */
 export async function hasDerived(tx: Tx): Promise<boolean> {
@@ -77,8 +85,12 @@ export async function hasDerived(tx: Tx): Promise<boolean> {
     `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name IN (${DERIVED_TABLES.map((t) => `'${t}'`).join(", ")})`,
   );
   if (tables[0]?.n !== DERIVED_TABLES.length) return false;
-  const columns = await tx.all<{ name: string }>(
-    `SELECT column_name AS name FROM duckdb_columns() WHERE table_name = '${ORDER_GRAIN_TABLE}' ORDER BY column_index`,
-  );
-  return columns.map((c) => c.name).join() === [...ORDER_GRAIN_KEYS, ...ORDER_GRAIN_METRICS].join();
+  for (const op of OPERATIONS) {
+    const { table, keys, metrics } = GRAINS[op];
+    const columns = await tx.all<{ name: string }>(
+      `SELECT column_name AS name FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`,
+    );
+    if (columns.map((c) => c.name).join() !== [...keys, ...metrics].join()) return false;
+  }
+  return true;
 }

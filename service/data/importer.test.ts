@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Database, type Row } from "../db";
 import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
-import { ORDER_GRAIN_TABLE, orderGrainSql } from "../reports/plan";
+import { GRAINS, grainSql } from "../reports/plan";
 import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
 import { migrate } from "./schema";
@@ -493,23 +493,35 @@ describe("importDirectory", () => {
 // Derived tables after an import
 // ---------------------------------------------------------------------------------------------
 
-describe("importDirectory and the order grain", () => {
-  /** Grain rows that differ from a build from scratch out of all the facts (both directions). */
+describe("importDirectory and the grains", () => {
+  const ORDER_GRAIN_TABLE = GRAINS.orders.table;
+  /** Rows of either grain that differ from a build from scratch out of all the facts (both directions). */
   async function grainDrift(): Promise<unknown[]> {
-    const full = orderGrainSql();
-    return db.all(
-      `(SELECT * FROM ${ORDER_GRAIN_TABLE} EXCEPT ALL SELECT * FROM (${full.sql}))
-       UNION ALL (SELECT * FROM (${full.sql}) EXCEPT ALL SELECT * FROM ${ORDER_GRAIN_TABLE})`,
-      full.params,
-    );
+    const drift: unknown[] = [];
+    for (const op of ["orders", "cohort"] as const) {
+      const full = grainSql(op);
+      const { table } = GRAINS[op];
+      drift.push(
+        ...(await db.all(
+          `(SELECT * FROM ${table} EXCEPT ALL SELECT * FROM (${full.sql}))
+           UNION ALL (SELECT * FROM (${full.sql}) EXCEPT ALL SELECT * FROM ${table})`,
+          full.params,
+        )).map((row) => ({ op, ...row })),
+      );
+    }
+    return drift;
   }
   const cents = (v: unknown) => (Number(v) / 100).toFixed(2);
 
   it("refreshes only the touched dates, and ends equal to a full rebuild", async () => {
     await generate(db, { days: 60, ordersPerDay: 15, seed: 5, endDate: "2025-06-30" });
     expect(await grainDrift()).toEqual([]);
-    const grainSum = async (m: string) => Number((await db.all<{ s: string }>(`SELECT sum("${m}")::BIGINT AS s FROM ${ORDER_GRAIN_TABLE}`))[0]?.s);
-    const before = { cb: await grainSum("cb_count"), refunds: await grainSum("refund_count"), alerts: await grainSum("alert_count"), attempts: await grainSum("attempts") };
+    const grainSum = async (m: string, table = ORDER_GRAIN_TABLE) =>
+      Number((await db.all<{ s: string }>(`SELECT sum("${m}")::BIGINT AS s FROM ${table}`))[0]?.s);
+    const before = {
+      cb: await grainSum("cb_count"), refunds: await grainSum("refund_count"), alerts: await grainSum("alert_count"), attempts: await grainSum("attempts"),
+      cohortCb: await grainSum("cb_count_by_initial_date", GRAINS.cohort.table), cohortAttempts: await grainSum("attempts_by_initial_date", GRAINS.cohort.table),
+    };
 
     // Old approved attempts without events, to receive a chargeback, a refund and an alert dated
     // weeks later; and one of them as the template of a new attempt after the data's last day.
@@ -535,27 +547,34 @@ describe("importDirectory and the order grain", () => {
       price_point: cents(t.price_point_cents), initial_date: text(t, "customer_initial"),
     };
 
-    const r = await importDirectory(db, writeDir({
-      "attempts.csv": [ATTEMPT_HEADER, attemptRow(newAttempt)].join("\n"),
+    // The attempt first, then the events on their own (the usual case: events for older attempts).
+    const r1 = await importDirectory(db, writeDir({ "attempts.csv": [ATTEMPT_HEADER, attemptRow(newAttempt)].join("\n") }));
+    expect(r1.rejections).toEqual([]);
+    expect(r1.inserted).toMatchObject({ attempts: 1 });
+    expect(await grainDrift()).toEqual([]);
+    const r2 = await importDirectory(db, writeDir({
       "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(cbOn, "attempt_id")},${later(cbOn, 35)},${cents(cbOn.amount_cents)}`].join("\n"),
       "refunds.csv": ["refund_id,attempt_id,refund_date,amount,refund_type", `${await next("refund_id", "refunds")},${text(refundOn, "attempt_id")},${later(refundOn, 3)},1.00,Refund CS`].join("\n"),
       "alerts.csv": ["alert_id,attempt_id,alert_date,amount,alert_type", `${await next("alert_id", "alerts")},${text(alertOn, "attempt_id")},${later(alertOn, 20)},${cents(alertOn.amount_cents)},RDR`].join("\n"),
     }));
-    expect(r.rejections).toEqual([]);
-    expect(r.inserted).toMatchObject({ attempts: 1, chargebacks: 1, refunds: 1, alerts: 1 });
+    expect(r2.rejections).toEqual([]);
+    expect(r2.inserted).toMatchObject({ chargebacks: 1, refunds: 1, alerts: 1 });
 
     expect(await grainDrift()).toEqual([]);
     expect(await grainSum("cb_count")).toBe(before.cb + 1);
     expect(await grainSum("refund_count")).toBe(before.refunds + 1);
     expect(await grainSum("alert_count")).toBe(before.alerts + 1);
     expect(await grainSum("attempts")).toBe(before.attempts + 1);
+    expect(await grainSum("cb_count_by_initial_date", GRAINS.cohort.table)).toBe(before.cohortCb + 1);
+    expect(await grainSum("attempts_by_initial_date", GRAINS.cohort.table)).toBe(before.cohortAttempts + 1);
 
-    // A rejected import leaves the grain as it was.
-    const grain = await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`);
+    // A rejected import leaves the grains as they were.
+    const grains = async () => [await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`), await db.all(`SELECT * FROM ${GRAINS.cohort.table} ORDER BY ALL`)];
+    const grain = await grains();
     const bad = await importDirectory(db, writeDir({
       "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(alertOn, "attempt_id")},2020-01-01,1.00`].join("\n"),
     }));
     expect(bad.ok).toBe(false);
-    expect(await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`)).toEqual(grain);
+    expect(await grains()).toEqual(grain);
   }, 60_000);
 });

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { refreshDerived, type DateRange } from "./derived";
 import type { Database, Tx } from "../db";
-import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
+import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES, type Operation } from "../../lib/contract/catalog";
 import { isCalendarDate } from "../../lib/contract/dates";
 import { CsvEncodingError, readCsvFile, type CsvRecord } from "./csv";
 
@@ -877,27 +877,34 @@ async function checkInitialDates(tx: Tx, outcomes: Map<ImportTable, FileOutcome>
 }
 
 /**
- * The dates the staged facts feed in the order grain: each attempt's date, and each event's own date
- * and its attempt's date (the attempts, new ones included, are in the database by now). Rows skipped
- * as duplicates only widen the range. Null when no facts were staged.
+ * The dates the staged facts feed in each grain. Orders: each attempt's date, and each event's own
+ * date and its attempt's date. Cohorts: the initial date of each attempt and of each event's attempt.
+ * (The attempts, new ones included, are in the database by now; rows skipped as duplicates only widen
+ * the ranges.) Null for a grain when no facts were staged.
  */
-async function touchedDates(tx: Tx, staged: FileOutcome[]): Promise<DateRange | null> {
-  const parts: string[] = [];
+async function touchedDates(tx: Tx, staged: FileOutcome[]): Promise<Record<Operation, DateRange | null>> {
+  const orders: string[] = [];
+  const cohort: string[] = [];
   for (const o of staged) {
     const s = stagingTable(o.spec.table);
-    if (o.spec.table === "attempts") parts.push(`SELECT attempt_date AS d FROM ${s}`);
+    if (o.spec.table === "attempts") {
+      orders.push(`SELECT attempt_date AS d FROM ${s}`);
+      cohort.push(`SELECT initial_date AS d FROM ${s}`);
+    }
     const dateCol = EVENT_DATE[o.spec.table];
     if (dateCol) {
-      parts.push(`SELECT ${dateCol} AS d FROM ${s}`);
-      parts.push(`SELECT a.attempt_date AS d FROM ${s} e JOIN attempts a ON a.attempt_id = e.attempt_id`);
+      const attempt = `FROM ${s} e JOIN attempts a ON a.attempt_id = e.attempt_id`;
+      orders.push(`SELECT ${dateCol} AS d FROM ${s}`, `SELECT a.attempt_date AS d ${attempt}`);
+      cohort.push(`SELECT a.initial_date AS d ${attempt}`);
     }
   }
-  if (parts.length === 0) return null;
-  const rows = await tx.all<{ lo: string | null; hi: string | null }>(
-    `SELECT min(d) AS lo, max(d) AS hi FROM (${parts.join(" UNION ALL ")})`,
-  );
-  const r = rows[0];
-  return r?.lo && r.hi ? { start: r.lo, end: r.hi } : null;
+  const range = async (parts: string[]): Promise<DateRange | null> => {
+    if (parts.length === 0) return null;
+    const rows = await tx.all<{ lo: string | null; hi: string | null }>(`SELECT min(d) AS lo, max(d) AS hi FROM (${parts.join(" UNION ALL ")})`);
+    const r = rows[0];
+    return r?.lo && r.hi ? { start: r.lo, end: r.hi } : null;
+  };
+  return { orders: await range(orders), cohort: await range(cohort) };
 }
 
 /** Refunds, chargebacks and alerts: on an approved attempt, not before it, for no more than it. */

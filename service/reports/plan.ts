@@ -2,11 +2,10 @@
  * Report request → one SQL statement with bound parameters. Pure: no I/O, so it is unit-testable and
  * the SQL can be inspected.
  *
- * Cohorts: resolve names → pick fact branches → per-branch SELECT with filters → UNION ALL →
- * aggregate by key columns → name the reference dimensions → page.
- * Orders: the same union, aggregated once to the finest grain, is kept as a table (`order_grain`,
- * rebuilt with the facts by service/data/derived.ts); a request filters and re-aggregates it, then
- * names and pages as above. At the finest grain (no `group_by`) a request is a filtered scan.
+ * Each operation's metrics are kept at its finest grain in a table (its grain, rebuilt with the facts
+ * by service/data/derived.ts from `grainSql`: one SELECT per fact branch, UNION ALL, aggregated by
+ * every key dimension). A request filters its grain, re-aggregates it by the requested keys (or, at
+ * the finest grain, reads its rows as they are), names the reference dimensions, and pages.
  */
 import {
   dimensionsFor,
@@ -23,11 +22,7 @@ import { DIMENSION_COLUMNS, EVENT_TABLES, METRIC_COLUMNS, rangeColumn, type Dime
 export interface ReportPlan {
   dimensions: DimensionName[];
   metrics: MetricName[];
-  /**
-   * Null when the filters exclude every fact branch of a cohort (e.g. a refund_type filter with only
-   * attempt metrics): the answer is empty. Order summaries always have SQL: the grain holds every branch.
-   */
-  sql: string | null;
+  sql: string;
   params: SqlParam[];
   /** The total number of records, for a page past the end (where the window count has no row). */
   countSql?: string;
@@ -72,34 +67,43 @@ interface Branch {
   metrics: MetricName[];
 }
 
-/** The table that holds every order-summary metric at the finest grain (one row per key combination). */
-export const ORDER_GRAIN_TABLE = "order_grain";
-/** Its key columns: every key dimension of the orders operation, named as the dimension. */
-export const ORDER_GRAIN_KEYS: readonly DimensionName[] = dimensionsFor("orders")
-  .map((d) => d.name as DimensionName)
-  .filter((d) => dimColumn(d).kind === "key");
-/** Its metric columns (exact integers: counts and cents), named as the metric. */
-export const ORDER_GRAIN_METRICS: readonly MetricName[] = metricsFor("orders").map((m) => m.name as MetricName);
+/**
+ * An operation's grain: a table of every metric of the operation at its finest grain, one row per
+ * combination of its key dimensions (named as the dimensions; `date` is the operation's date), the
+ * metrics as exact integers (counts and cents) named as the metrics.
+ */
+export interface Grain {
+  table: string;
+  keys: readonly DimensionName[];
+  metrics: readonly MetricName[];
+}
+
+function grainOf(op: Operation, table: string): Grain {
+  return {
+    table,
+    keys: dimensionsFor(op)
+      .map((d) => d.name as DimensionName)
+      .filter((d) => dimColumn(d).kind === "key"),
+    metrics: metricsFor(op).map((m) => m.name as MetricName),
+  };
+}
+
+export const GRAINS: Record<Operation, Grain> = { orders: grainOf("orders", "order_grain"), cohort: grainOf("cohort", "cohort_grain") };
 
 type Filters = [DimensionName, FilterScalar | FilterScalar[]][];
 
 /**
- * WHERE conditions for the filters, given how a key dimension's column is read (`column`); a ref
- * dimension is read through its key. Null when a filter can keep nothing: it names a dimension that
- * is null on every row (`column` gives null) and does not ask for the null bucket.
+ * WHERE conditions for the filters over the grain's columns; a ref dimension is read through its key.
+ * A refund_type or alert_type filter keeps only that family's rows: on the others the column is null.
  */
-function filterConditions(filters: Filters, column: (key: DimensionName) => string | null, p: Params): string[] | null {
+function filterConditions(filters: Filters, p: Params): string[] {
   const where: string[] = [];
   for (const [d, raw] of filters) {
     const values = asList(raw);
     const wantsNull = values.includes(null);
     const nonNull = values.filter((v): v is string | number => v !== null);
     const c = dimColumn(d);
-    const target = column(c.kind === "ref" ? c.key : d);
-    if (target === null) {
-      if (!wantsNull) return null;
-      continue; // the null bucket is every row
-    }
+    const target = `g.${q(c.kind === "ref" ? c.key : d)}`;
     const parts: string[] = [];
     if (c.kind === "key") {
       const placeholders: string[] = [];
@@ -127,20 +131,13 @@ function filterConditions(filters: Filters, column: (key: DimensionName) => stri
 }
 
 /**
- * One SELECT per (fact table, date basis) that a metric needs, each giving the key columns and the
- * metrics' per-row contributions. `range` null reads every date (the order grain's build). Branches
- * the filters empty are left out; `produced` says which metrics some branch still gives.
+ * One SELECT per (fact table, date basis) that a metric needs, each giving the key columns (null
+ * where a branch lacks the dimension, e.g. refund_type outside refunds) and the metrics' per-row
+ * contributions. `range` null reads every date.
  */
-function factSelects(
-  op: Operation,
-  keys: readonly DimensionName[],
-  metrics: readonly MetricName[],
-  filters: Filters,
-  range: { start: string; end: string } | null,
-  p: Params,
-): { selects: string[]; produced: Set<MetricName> } {
+function factSelects(op: Operation, grain: Grain, range: { start: string; end: string } | null, p: Params): string[] {
   const branches: Branch[] = [];
-  for (const m of metrics) {
+  for (const m of grain.metrics) {
     const c = METRIC_COLUMNS[m];
     const byEventDate = op === "orders" && c.byEventDate;
     let b = branches.find((x) => x.source === c.source && x.byEventDate === byEventDate);
@@ -151,26 +148,18 @@ function factSelects(
   const keyExpr = (d: DimensionName, b: Branch): string | null => {
     const c = dimColumn(d);
     if (c.kind !== "key") throw new Error(`not a key dimension: ${d}`);
-    if ("onlyOn" in c && c.onlyOn !== b.source) return null; // e.g. refund_type outside refund facts
+    if ("onlyOn" in c && c.onlyOn !== b.source) return null;
     const expr = op === "orders" ? c.orders : c.cohort;
     return expr === "$date" ? rangeColumn(op, b.source, b.byEventDate) : expr;
   };
 
   const selects: string[] = [];
-  const produced = new Set<MetricName>();
   for (const b of branches) {
-    const paramMark = p.values.length;
     const where: string[] = [];
-    const rangeCol = rangeColumn(op, b.source, b.byEventDate);
-    if (range) where.push(`${rangeCol} BETWEEN ${p.add(range.start, "DATE")} AND ${p.add(range.end, "DATE")}`);
-    const conditions = filterConditions(filters, (k) => keyExpr(k, b), p);
-    if (conditions === null) {
-      p.values.length = paramMark; // placeholders are positional: forget this branch's values
-      continue;
+    if (range) {
+      where.push(`${rangeColumn(op, b.source, b.byEventDate)} BETWEEN ${p.add(range.start, "DATE")} AND ${p.add(range.end, "DATE")}`);
     }
-    where.push(...conditions);
-
-    const cols = keys.map((k) => {
+    const cols = grain.keys.map((k) => {
       const e = keyExpr(k, b);
       const c = dimColumn(k);
       const nullType = c.kind === "key" && c.sqlType !== "CENTS" ? c.sqlType : "BIGINT";
@@ -184,23 +173,25 @@ function factSelects(
     if (usesCustomer) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
 
     selects.push(`SELECT ${cols.join(", ")} FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`);
-    for (const m of b.metrics) produced.add(m);
   }
-  return { selects, produced };
+  return selects;
 }
 
 /**
- * The SELECT that fills the order grain from the facts: every orders metric summed per key
- * combination in exact integers, leaving out combinations where every metric is zero (a declined
- * cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row groups. With a
- * range, it gives exactly the grain rows dated in it (each branch is dated by its own basis).
+ * The SELECT that fills an operation's grain from the facts: every metric summed per key combination
+ * in exact integers, leaving out combinations where every metric is zero (a declined cascade attempt
+ * counts nowhere). Ordered by date, so date ranges skip whole row groups. With a range, it gives
+ * exactly the grain rows dated in it (each orders branch is dated by its own basis; cohorts by the
+ * initial date).
  */
-export function orderGrainSql(range?: { start: string; end: string }): { sql: string; params: SqlParam[] } {
+export function grainSql(op: Operation, range?: { start: string; end: string }): { sql: string; params: SqlParam[] } {
+  const grain = GRAINS[op];
+  const { keys, metrics } = grain;
   const p = new Params();
-  const { selects } = factSelects("orders", ORDER_GRAIN_KEYS, ORDER_GRAIN_METRICS, [], range ?? null, p);
-  const keyList = ORDER_GRAIN_KEYS.map(q).join(", ");
-  const sums = ORDER_GRAIN_METRICS.map((m) => `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`);
-  const nonZero = ORDER_GRAIN_METRICS.map((m) => `${q(m)} <> 0`).join(" OR ");
+  const selects = factSelects(op, grain, range ?? null, p);
+  const keyList = keys.map(q).join(", ");
+  const sums = metrics.map((m) => `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`);
+  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
   const sql =
     `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) ` +
     `WHERE ${nonZero} ORDER BY "date"`;
@@ -220,29 +211,20 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
   for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
   const keyList = keys.map(q).join(", ");
 
-  let ctes: string;
-  /** True when each row of `agg` is read as is from one grain row: then there is no aggregate to share. */
-  let scan = false;
-  /** True when no row of `agg` can have every metric zero, so the non-zero filter can be left out. */
-  let allNonZero = false;
-  if (op === "orders") {
-    const where = [`g."date" BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`];
-    // Every key dimension is a column of the grain, so no filter empties it outright.
-    where.push(...(filterConditions(filters, (k) => `g.${q(k)}`, p) ?? ["FALSE"]));
-    scan = ORDER_GRAIN_KEYS.every((k) => keys.includes(k));
-    allNonZero = scan && ORDER_GRAIN_METRICS.every((m) => metrics.includes(m));
-    const values = metrics.map((m) => (scan ? `g.${q(m)}::DOUBLE AS ${q(m)}` : `COALESCE(SUM(g.${q(m)}), 0)::DOUBLE AS ${q(m)}`));
-    const group = !scan && keys.length ? ` GROUP BY ${keyList}` : "";
-    // A scan is cheaper to read again (for the counts by date) than to materialize.
-    ctes = `WITH agg AS ${scan ? "NOT MATERIALIZED " : ""}(SELECT ${[...keys.map((k) => `g.${q(k)}`), ...values].join(", ")} ` +
-      `FROM ${ORDER_GRAIN_TABLE} g WHERE ${where.join(" AND ")}${group})`;
-  } else {
-    const { selects, produced } = factSelects(op, keys, metrics, filters, { start: req.start_date, end: req.end_date }, p);
-    if (selects.length === 0) return { dimensions: dims, metrics, sql: null, params: [], limit, offset };
-    // A metric whose branch the filters removed is zero everywhere.
-    const sums = metrics.map((m) => (produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)::DOUBLE AS ${q(m)}` : `0::DOUBLE AS ${q(m)}`));
-    ctes = `WITH facts AS (${selects.join(" UNION ALL BY NAME ")}), agg AS (SELECT ${[...keys.map(q), ...sums].join(", ")} FROM facts${keys.length ? ` GROUP BY ${keyList}` : ""})`;
-  }
+  // The grain is filtered, and re-aggregated unless the request asks for its own grain.
+  const grain = GRAINS[op];
+  const where = [`g."date" BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`];
+  where.push(...filterConditions(filters, p));
+  /** Each row of `agg` is one grain row, read as is: there is no aggregate to share. */
+  const scan = grain.keys.every((k) => keys.includes(k));
+  /** No row of `agg` can have every metric zero, so the non-zero filter can be left out. */
+  const allNonZero = scan && grain.metrics.every((m) => metrics.includes(m));
+  const values = metrics.map((m) => (scan ? `g.${q(m)}::DOUBLE AS ${q(m)}` : `COALESCE(SUM(g.${q(m)}), 0)::DOUBLE AS ${q(m)}`));
+  const group = !scan && keys.length ? ` GROUP BY ${keyList}` : "";
+  // A scan is cheaper to read again (for the counts by date) than to materialize.
+  let ctes =
+    `WITH agg AS ${scan ? "NOT MATERIALIZED " : ""}(SELECT ${[...keys.map((k) => `g.${q(k)}`), ...values].join(", ")} ` +
+    `FROM ${grain.table} g WHERE ${where.join(" AND ")}${group})`;
 
   // Order by the requested dimensions, leaving out names whose key comes earlier: they cannot break
   // a tie, and sorting by fewer, narrower columns is much cheaper on fine-grained answers.

@@ -11,9 +11,6 @@ export interface ReportResult {
 
 export async function runReport(db: Database, op: Operation, req: ReportRequest): Promise<ReportResult> {
   const plan = planReport(op, req);
-  if (plan.sql === null) {
-    return { data: [], pagination: { total: 0, limit: plan.limit, offset: plan.offset, has_more: false } };
-  }
   const rows = await db.all(plan.sql, plan.params);
   let total = Number(rows[0]?.__total ?? 0);
   if (rows.length === 0 && plan.offset > 0 && plan.countSql) {
