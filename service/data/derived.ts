@@ -1,6 +1,6 @@
 /**
- * Derived tables, rebuilt in the same transaction as every change to the facts (generation, import).
- * The facts tables stay the source of truth.
+ * Derived tables, changed in the same transaction as the facts: rebuilt by generation, added to by
+ * imports (`addToDerived`). The facts tables stay the source of truth.
  *
  * - Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the
  *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
@@ -13,7 +13,8 @@
  */
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
-import { GRAINS, grainSql } from "../reports/plan";
+import type { FactSource } from "../reports/columns";
+import { GRAINS, grainMergeSql, grainSql, type FactTables } from "../reports/plan";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +
@@ -25,53 +26,59 @@ export const EVENT_FACT_TABLES = {
   alerts: { facts: "alert_facts", date: "alert_date" },
 } as const;
 
-/** An inclusive range of dates, `YYYY-MM-DD`. */
-export interface DateRange {
-  start: string;
-  end: string;
-}
-
 const OPERATIONS = Object.keys(GRAINS) as Operation[];
+type EventTable = keyof typeof EVENT_FACT_TABLES;
+const EVENT_TABLE_NAMES = Object.keys(EVENT_FACT_TABLES) as EventTable[];
+
+/** The SELECT of an event table's facts from `rows` (the event table, or some of its rows). */
+export function eventFactsSql(table: EventTable, rows: string = table): string {
+  const d = EVENT_FACT_TABLES[table];
+  return `SELECT ${ATTEMPT_COLUMNS}, e.${d.date} AS event_date, e.amount_cents AS event_amount_cents,
+            ${table === "refunds" ? "e.refund_type" : "NULL::VARCHAR"} AS refund_type,
+            ${table === "alerts" ? "e.alert_type" : "NULL::VARCHAR"} AS alert_type
+     FROM ${rows} e JOIN attempts a ON a.attempt_id = e.attempt_id`;
+}
 
 /** Rebuilds every derived table from all the facts (generation, and files that lack them). */
 export async function rebuildDerived(tx: Tx): Promise<void> {
-  await rebuildEventFacts(tx);
-  for (const op of OPERATIONS) {
-    const grain = grainSql(op);
-    await tx.run(`CREATE OR REPLACE TABLE ${GRAINS[op].table} AS ${grain.sql}`, grain.params);
+  for (const table of EVENT_TABLE_NAMES) {
+    // Ordered by event date so the date-range filters skip whole row groups.
+    const d = EVENT_FACT_TABLES[table];
+    await tx.run(`CREATE OR REPLACE TABLE ${d.facts} AS ${eventFactsSql(table)} ORDER BY e.${d.date}, e.attempt_id`);
   }
+  for (const op of OPERATIONS) await tx.run(`CREATE OR REPLACE TABLE ${GRAINS[op].table} AS ${grainSql(op)}`);
 }
 
 /**
- * After an import added facts: rebuilds the event facts, and each grain's rows of the dates the new
- * facts touch there (`touched`, null when none), since every grain row a new fact feeds is dated by
- * one of them. An import of a few days thus costs a few days of grain, not the whole database.
+ * After an import added facts (`added`: for each fact table, a table of only its added rows, whole),
+ * adds them to the derived tables: their event facts are appended, and each grain gets the sums of
+ * the added facts added to its rows. Facts are only ever added, and every metric is a sum, so this
+ * ends where a rebuild from scratch would, at a cost that follows the size of the import rather
+ * than of the database.
  */
-export async function refreshDerived(tx: Tx, touched: Record<Operation, DateRange | null>): Promise<void> {
+export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, string>>): Promise<void> {
   if (!(await hasDerived(tx))) return rebuildDerived(tx);
-  await rebuildEventFacts(tx);
+  const facts: FactTables = {};
+  const temp: string[] = [];
+  if (added.attempts) facts.attempts = added.attempts;
+  for (const table of EVENT_TABLE_NAMES) {
+    const rows = added[table];
+    if (!rows) continue;
+    const addedFacts = `added_${EVENT_FACT_TABLES[table].facts}`;
+    await tx.run(`CREATE TEMP TABLE ${addedFacts} AS ${eventFactsSql(table, rows)}`);
+    await tx.run(`INSERT INTO ${EVENT_FACT_TABLES[table].facts} SELECT * FROM ${addedFacts} ORDER BY event_date`);
+    facts[table] = addedFacts;
+    temp.push(addedFacts);
+  }
   for (const op of OPERATIONS) {
-    const range = touched[op];
-    if (range === null) continue;
-    const { table } = GRAINS[op];
-    await tx.run(`DELETE FROM ${table} WHERE "date" BETWEEN ?::DATE AND ?::DATE`, [range.start, range.end]);
-    const grain = grainSql(op, range);
-    await tx.run(`INSERT INTO ${table} ${grain.sql}`, grain.params);
+    const sql = grainSql(op, facts);
+    if (sql === null) continue;
+    const delta = `added_${GRAINS[op].table}`;
+    await tx.run(`CREATE TEMP TABLE ${delta} AS ${sql}`);
+    for (const statement of grainMergeSql(op, delta)) await tx.run(statement);
+    temp.push(delta);
   }
-}
-
-async function rebuildEventFacts(tx: Tx): Promise<void> {
-  for (const [table, d] of Object.entries(EVENT_FACT_TABLES)) {
-    // Ordered by event date so the date-range filters skip whole row groups.
-    await tx.run(
-      `CREATE OR REPLACE TABLE ${d.facts} AS
-       SELECT ${ATTEMPT_COLUMNS}, e.${d.date} AS event_date, e.amount_cents AS event_amount_cents,
-              ${table === "refunds" ? "e.refund_type" : "NULL::VARCHAR"} AS refund_type,
-              ${table === "alerts" ? "e.alert_type" : "NULL::VARCHAR"} AS alert_type
-       FROM ${table} e JOIN attempts a ON a.attempt_id = e.attempt_id
-       ORDER BY e.${d.date}, e.attempt_id`,
-    );
-  }
+  for (const t of temp) await tx.run(`DROP TABLE ${t}`);
 }
 
 const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ...OPERATIONS.map((op) => GRAINS[op].table)];

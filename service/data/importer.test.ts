@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Database, type Row } from "../db";
 import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
 import { GRAINS, grainSql } from "../reports/plan";
+import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
 import { migrate } from "./schema";
@@ -495,27 +496,30 @@ describe("importDirectory", () => {
 
 describe("importDirectory and the grains", () => {
   const ORDER_GRAIN_TABLE = GRAINS.orders.table;
-  /** Rows of either grain that differ from a build from scratch out of all the facts (both directions). */
-  async function grainDrift(): Promise<unknown[]> {
+  /**
+   * Rows of the event facts and the grains that differ from a build from scratch out of all the
+   * facts (both directions).
+   */
+  async function derivedDrift(): Promise<unknown[]> {
+    const expected: [string, string][] = [
+      ...Object.entries(EVENT_FACT_TABLES).map(([t, d]): [string, string] => [d.facts, eventFactsSql(t as keyof typeof EVENT_FACT_TABLES)]),
+      ...(["orders", "cohort"] as const).map((op): [string, string] => [GRAINS[op].table, grainSql(op)]),
+    ];
     const drift: unknown[] = [];
-    for (const op of ["orders", "cohort"] as const) {
-      const full = grainSql(op);
-      const { table } = GRAINS[op];
+    for (const [table, full] of expected) {
       drift.push(
-        ...(await db.all(
-          `(SELECT * FROM ${table} EXCEPT ALL SELECT * FROM (${full.sql}))
-           UNION ALL (SELECT * FROM (${full.sql}) EXCEPT ALL SELECT * FROM ${table})`,
-          full.params,
-        )).map((row) => ({ op, ...row })),
+        ...(await db.all(`(SELECT * FROM ${table} EXCEPT ALL (${full})) UNION ALL ((${full}) EXCEPT ALL SELECT * FROM ${table})`)).map(
+          (row) => ({ table, ...row }),
+        ),
       );
     }
     return drift;
   }
   const cents = (v: unknown) => (Number(v) / 100).toFixed(2);
 
-  it("refreshes only the touched dates, and ends equal to a full rebuild", async () => {
+  it("adds each import's facts to the derived tables, ending where a rebuild from scratch would", async () => {
     await generate(db, { days: 60, ordersPerDay: 15, seed: 5, endDate: "2025-06-30" });
-    expect(await grainDrift()).toEqual([]);
+    expect(await derivedDrift()).toEqual([]);
     const grainSum = async (m: string, table = ORDER_GRAIN_TABLE) =>
       Number((await db.all<{ s: string }>(`SELECT sum("${m}")::BIGINT AS s FROM ${table}`))[0]?.s);
     const before = {
@@ -551,16 +555,17 @@ describe("importDirectory and the grains", () => {
     const r1 = await importDirectory(db, writeDir({ "attempts.csv": [ATTEMPT_HEADER, attemptRow(newAttempt)].join("\n") }));
     expect(r1.rejections).toEqual([]);
     expect(r1.inserted).toMatchObject({ attempts: 1 });
-    expect(await grainDrift()).toEqual([]);
-    const r2 = await importDirectory(db, writeDir({
+    expect(await derivedDrift()).toEqual([]);
+    const eventsDir = writeDir({
       "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(cbOn, "attempt_id")},${later(cbOn, 35)},${cents(cbOn.amount_cents)}`].join("\n"),
       "refunds.csv": ["refund_id,attempt_id,refund_date,amount,refund_type", `${await next("refund_id", "refunds")},${text(refundOn, "attempt_id")},${later(refundOn, 3)},1.00,Refund CS`].join("\n"),
       "alerts.csv": ["alert_id,attempt_id,alert_date,amount,alert_type", `${await next("alert_id", "alerts")},${text(alertOn, "attempt_id")},${later(alertOn, 20)},${cents(alertOn.amount_cents)},RDR`].join("\n"),
-    }));
+    });
+    const r2 = await importDirectory(db, eventsDir);
     expect(r2.rejections).toEqual([]);
     expect(r2.inserted).toMatchObject({ chargebacks: 1, refunds: 1, alerts: 1 });
 
-    expect(await grainDrift()).toEqual([]);
+    expect(await derivedDrift()).toEqual([]);
     expect(await grainSum("cb_count")).toBe(before.cb + 1);
     expect(await grainSum("refund_count")).toBe(before.refunds + 1);
     expect(await grainSum("alert_count")).toBe(before.alerts + 1);
@@ -568,13 +573,17 @@ describe("importDirectory and the grains", () => {
     expect(await grainSum("cb_count_by_initial_date", GRAINS.cohort.table)).toBe(before.cohortCb + 1);
     expect(await grainSum("attempts_by_initial_date", GRAINS.cohort.table)).toBe(before.cohortAttempts + 1);
 
-    // A rejected import leaves the grains as they were.
-    const grains = async () => [await db.all(`SELECT * FROM ${ORDER_GRAIN_TABLE} ORDER BY ALL`), await db.all(`SELECT * FROM ${GRAINS.cohort.table} ORDER BY ALL`)];
-    const grain = await grains();
+    // The same files again add nothing; a rejected import leaves the derived tables as they were.
+    const derived = async () =>
+      Promise.all([...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ORDER_GRAIN_TABLE, GRAINS.cohort.table].map((t) => db.all(`SELECT * FROM ${t} ORDER BY ALL`)));
+    const grain = await derived();
+    const again = await importDirectory(db, eventsDir);
+    expect(again).toMatchObject({ ok: true, inserted: { chargebacks: 0, refunds: 0, alerts: 0 }, skippedDuplicates: { chargebacks: 1, refunds: 1, alerts: 1 } });
+    expect(await derived()).toEqual(grain);
     const bad = await importDirectory(db, writeDir({
       "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", `${await next("chargeback_id", "chargebacks")},${text(alertOn, "attempt_id")},2020-01-01,1.00`].join("\n"),
     }));
     expect(bad.ok).toBe(false);
-    expect(await grains()).toEqual(grain);
+    expect(await derived()).toEqual(grain);
   }, 60_000);
 });

@@ -13,14 +13,16 @@
  *  2. In one transaction, DuckDB reads those temporary files (`read_csv`, explicit types) into
  *     temporary staging tables; SQL checks what needs other files or the database (references,
  *     the customer's initial date, event dates against the attempt, conflicts with existing rows);
- *     if nothing was rejected, `INSERT … SELECT` with anti-joins adds the new rows.
+ *     if nothing was rejected, the rows already present are dropped from staging, the rest are
+ *     inserted, and the new facts are added to the derived tables (`addToDerived`).
  */
 import { mkdtemp, open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { refreshDerived, type DateRange } from "./derived";
+import { addToDerived } from "./derived";
+import { isFactSource, type FactSource } from "../reports/columns";
 import type { Database, Tx } from "../db";
-import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES, type Operation } from "../../lib/contract/catalog";
+import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { isCalendarDate } from "../../lib/contract/dates";
 import { CsvEncodingError, readCsvFile, type CsvRecord } from "./csv";
 
@@ -876,37 +878,6 @@ async function checkInitialDates(tx: Tx, outcomes: Map<ImportTable, FileOutcome>
   }
 }
 
-/**
- * The dates the staged facts feed in each grain. Orders: each attempt's date, and each event's own
- * date and its attempt's date. Cohorts: the initial date of each attempt and of each event's attempt.
- * (The attempts, new ones included, are in the database by now; rows skipped as duplicates only widen
- * the ranges.) Null for a grain when no facts were staged.
- */
-async function touchedDates(tx: Tx, staged: FileOutcome[]): Promise<Record<Operation, DateRange | null>> {
-  const orders: string[] = [];
-  const cohort: string[] = [];
-  for (const o of staged) {
-    const s = stagingTable(o.spec.table);
-    if (o.spec.table === "attempts") {
-      orders.push(`SELECT attempt_date AS d FROM ${s}`);
-      cohort.push(`SELECT initial_date AS d FROM ${s}`);
-    }
-    const dateCol = EVENT_DATE[o.spec.table];
-    if (dateCol) {
-      const attempt = `FROM ${s} e JOIN attempts a ON a.attempt_id = e.attempt_id`;
-      orders.push(`SELECT ${dateCol} AS d FROM ${s}`, `SELECT a.attempt_date AS d ${attempt}`);
-      cohort.push(`SELECT a.initial_date AS d ${attempt}`);
-    }
-  }
-  const range = async (parts: string[]): Promise<DateRange | null> => {
-    if (parts.length === 0) return null;
-    const rows = await tx.all<{ lo: string | null; hi: string | null }>(`SELECT min(d) AS lo, max(d) AS hi FROM (${parts.join(" UNION ALL ")})`);
-    const r = rows[0];
-    return r?.lo && r.hi ? { start: r.lo, end: r.hi } : null;
-  };
-  return { orders: await range(orders), cohort: await range(cohort) };
-}
-
 /** Refunds, chargebacks and alerts: on an approved attempt, not before it, for no more than it. */
 async function checkEvents(tx: Tx, o: FileOutcome, outcomes: Map<ImportTable, FileOutcome>, rejections: Rejections): Promise<void> {
   const dateCol = EVENT_DATE[o.spec.table];
@@ -1005,24 +976,30 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
         await checkInitialDates(tx, outcomes, rejections);
         if (rejections.size > 0) throw new RollbackImport();
 
+        // Rows already in the database are skipped (identical: checkConflicts rejected the others),
+        // so each staging table ends holding exactly the rows this import adds.
+        const added: Partial<Record<FactSource, string>> = {};
         for (const o of staged) {
           const { table, key, columns } = o.spec;
           const s = stagingTable(table);
           const dup = await tx.all<{ n: string | number }>(
             `SELECT count(*) AS n FROM ${s} s WHERE EXISTS (SELECT 1 FROM ${table} t WHERE t.${key} = s.${key})`,
           );
-          const names = columns.map((c) => c.db).join(", ");
-          await tx.run(
-            `INSERT INTO ${table} (${names})
-             SELECT ${names} FROM ${s} s
-             WHERE NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.${key} = s.${key})`,
-          );
           skippedDuplicates[table] = Number(dup[0]?.n ?? 0);
           inserted[table] = o.rows - (skippedDuplicates[table] ?? 0);
+          await tx.run(`DELETE FROM ${s} s WHERE EXISTS (SELECT 1 FROM ${table} t WHERE t.${key} = s.${key})`);
+          const names = columns.map((c) => c.db).join(", ");
+          await tx.run(`INSERT INTO ${table} (${names}) SELECT ${names} FROM ${s}`);
+          if (isFactSource(table)) {
+            // Whole rows, with the columns the table computes itself.
+            const rows = `added_${table}`;
+            await tx.run(`CREATE TEMP TABLE ${rows} AS SELECT * FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${s})`);
+            added[table] = rows;
+          }
         }
-        const touched = await touchedDates(tx, staged);
+        await addToDerived(tx, added);
         for (const o of staged) await tx.run(`DROP TABLE ${stagingTable(o.spec.table)}`);
-        await refreshDerived(tx, touched);
+        for (const rows of Object.values(added)) await tx.run(`DROP TABLE ${rows}`);
       });
     } catch (err) {
       if (!(err instanceof RollbackImport)) throw err;

@@ -7,7 +7,9 @@
 import type { DimensionName, MetricName, Operation } from "@/lib/contract/catalog";
 
 /** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */
-export type FactSource = "attempts" | "chargebacks" | "refunds" | "alerts";
+export const FACT_SOURCES = ["attempts", "chargebacks", "refunds", "alerts"] as const;
+export type FactSource = (typeof FACT_SOURCES)[number];
+export const isFactSource = (table: string): table is FactSource => (FACT_SOURCES as readonly string[]).includes(table);
 
 /** Event facts carry a copy of their attempt's columns (service/data/derived.ts), so `a.` works on them too. */
 export const EVENT_TABLES = {

@@ -2,9 +2,9 @@
  * Report request → one SQL statement with bound parameters. Pure: no I/O, so it is unit-testable and
  * the SQL can be inspected.
  *
- * Each operation's metrics are kept at its finest grain in a table (its grain, rebuilt with the facts
- * by service/data/derived.ts from `grainSql`: one SELECT per fact branch, UNION ALL, aggregated by
- * every key dimension). A request filters its grain, re-aggregates it by the requested keys (or, at
+ * Each operation's metrics are kept at its finest grain in a table (its grain, kept by
+ * service/data/derived.ts with `grainSql`: one SELECT per fact branch, UNION ALL, aggregated by
+ * every key dimension; and `grainMergeSql` for imports). A request filters its grain, re-aggregates it by the requested keys (or, at
  * the finest grain, reads its rows as they are), names the reference dimensions, and pages.
  */
 import {
@@ -130,12 +130,23 @@ function filterConditions(filters: Filters, p: Params): string[] {
   return where;
 }
 
+/** The table each fact source is read from: a fact table, or a table of only some of its rows. */
+export type FactTables = Partial<Record<FactSource, string>>;
+
+/** Every fact table, as the grains are built from scratch. */
+export const ALL_FACTS: Record<FactSource, string> = {
+  attempts: "attempts",
+  chargebacks: EVENT_TABLES.chargebacks.table,
+  refunds: EVENT_TABLES.refunds.table,
+  alerts: EVENT_TABLES.alerts.table,
+};
+
 /**
- * One SELECT per (fact table, date basis) that a metric needs, each giving the key columns (null
- * where a branch lacks the dimension, e.g. refund_type outside refunds) and the metrics' per-row
- * contributions. `range` null reads every date.
+ * One SELECT per (fact source, date basis) that a metric needs and `facts` provides, each giving the
+ * key columns (null where a branch lacks the dimension, e.g. refund_type outside refunds) and the
+ * metrics' per-row contributions; `produced` says which metrics they give.
  */
-function factSelects(op: Operation, grain: Grain, range: { start: string; end: string } | null, p: Params): string[] {
+function factSelects(op: Operation, grain: Grain, facts: FactTables): { selects: string[]; produced: Set<MetricName> } {
   const branches: Branch[] = [];
   for (const m of grain.metrics) {
     const c = METRIC_COLUMNS[m];
@@ -154,11 +165,10 @@ function factSelects(op: Operation, grain: Grain, range: { start: string; end: s
   };
 
   const selects: string[] = [];
+  const produced = new Set<MetricName>();
   for (const b of branches) {
-    const where: string[] = [];
-    if (range) {
-      where.push(`${rangeColumn(op, b.source, b.byEventDate)} BETWEEN ${p.add(range.start, "DATE")} AND ${p.add(range.end, "DATE")}`);
-    }
+    const table = facts[b.source];
+    if (table === undefined) continue;
     const cols = grain.keys.map((k) => {
       const e = keyExpr(k, b);
       const c = dimColumn(k);
@@ -167,35 +177,53 @@ function factSelects(op: Operation, grain: Grain, range: { start: string; end: s
     });
     for (const m of b.metrics) cols.push(`${METRIC_COLUMNS[m].expr} AS ${q(m)}`);
 
-    let from = b.source === "attempts" ? "attempts a" : `${EVENT_TABLES[b.source].table} a`;
+    let from = `${table} a`;
     if (b.metrics.some((m) => "needsCampaign" in METRIC_COLUMNS[m])) from += " JOIN campaigns cp ON cp.campaign_id = a.campaign_id";
-    const usesCustomer = op === "cohort" && [...cols, ...where].some((s) => s.includes("cu."));
-    if (usesCustomer) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
-
-    selects.push(`SELECT ${cols.join(", ")} FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`);
+    if (op === "cohort" && cols.some((s) => s.includes("cu."))) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
+    selects.push(`SELECT ${cols.join(", ")} FROM ${from}`);
+    for (const m of b.metrics) produced.add(m);
   }
-  return selects;
+  return { selects, produced };
+}
+
+/** True when a grain row holds no count and no amount: the grains leave such rows out. */
+const allZero = (grain: Grain, alias: string) => grain.metrics.map((m) => `${alias}.${q(m)} = 0`).join(" AND ");
+
+/**
+ * The SELECT that fills an operation's grain from `facts` (by default all of them): every metric
+ * summed per key combination in exact integers, leaving out combinations where every metric is zero
+ * (a declined cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row
+ * groups. Null when `facts` provides no source the operation reads.
+ */
+export function grainSql(op: Operation): string;
+export function grainSql(op: Operation, facts: FactTables): string | null;
+export function grainSql(op: Operation, facts: FactTables = ALL_FACTS): string | null {
+  const grain = GRAINS[op];
+  const { selects, produced } = factSelects(op, grain, facts);
+  if (selects.length === 0) return null;
+  const keyList = grain.keys.map(q).join(", ");
+  const sums = grain.metrics.map((m) => `${produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)` : "0"}::BIGINT AS ${q(m)}`);
+  return (
+    `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) s ` +
+    `WHERE NOT (${allZero(grain, "s")}) ORDER BY "date"`
+  );
 }
 
 /**
- * The SELECT that fills an operation's grain from the facts: every metric summed per key combination
- * in exact integers, leaving out combinations where every metric is zero (a declined cascade attempt
- * counts nowhere). Ordered by date, so date ranges skip whole row groups. With a range, it gives
- * exactly the grain rows dated in it (each orders branch is dated by its own basis; cohorts by the
- * initial date).
+ * Statements that add `delta` (a table shaped like the grain, unique keys) into an operation's
+ * grain: the grain's rows with the same keys as a delta row are replaced by their sum, the other delta
+ * rows are added. Metrics only grow (counts and amounts of added facts), so no row becomes all zero.
  */
-export function grainSql(op: Operation, range?: { start: string; end: string }): { sql: string; params: SqlParam[] } {
+export function grainMergeSql(op: Operation, delta: string): string[] {
   const grain = GRAINS[op];
-  const { keys, metrics } = grain;
-  const p = new Params();
-  const selects = factSelects(op, grain, range ?? null, p);
-  const keyList = keys.map(q).join(", ");
-  const sums = metrics.map((m) => `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`);
-  const nonZero = metrics.map((m) => `${q(m)} <> 0`).join(" OR ");
-  const sql =
-    `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) ` +
-    `WHERE ${nonZero} ORDER BY "date"`;
-  return { sql, params: p.values };
+  const same = grain.keys.map((k) => `g.${q(k)} IS NOT DISTINCT FROM d.${q(k)}`).join(" AND ");
+  const summed = [...grain.keys.map((k) => `d.${q(k)}`), ...grain.metrics.map((m) => `d.${q(m)} + COALESCE(g.${q(m)}, 0) AS ${q(m)}`)];
+  return [
+    `CREATE TEMP TABLE ${delta}_sum AS SELECT ${summed.join(", ")} FROM ${delta} d LEFT JOIN ${grain.table} g ON ${same}`,
+    `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${same}`,
+    `INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`,
+    `DROP TABLE ${delta}_sum`,
+  ];
 }
 
 export function planReport(op: Operation, req: ReportRequest): ReportPlan {
