@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { todayIn } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
 import { Database } from "../service/db";
-import { generate } from "../service/data/generator";
+import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { seedDemoRouting } from "../service/routing/demo";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/store/demo";
@@ -16,7 +16,6 @@ const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
 const DB_PATH = process.env.SERVICE_DB ?? "data/service.duckdb";
 const SECRETS_FILE = ".local/demo-secrets.json";
-const DEMO = { days: 400, ordersPerDay: 1500, seed: 42 };
 
 interface DemoSecrets {
   serviceTokenSecret: string;

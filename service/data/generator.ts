@@ -68,6 +68,9 @@ export interface GenerateOptions {
   onProgress?: (msg: string) => void;
 }
 
+/** The demo data set of `npm start` (ending today), about 1.5 M attempts; the invariant tests use it too. */
+export const DEMO_DATASET = { days: 400, ordersPerDay: 1500, seed: 42 } as const;
+
 export interface GenerateSummary {
   customers: number;
   attempts: number;

@@ -71,6 +71,24 @@ describe("conventions (SPEC §1)", () => {
     await expectError(res, 415, "UnsupportedMediaTypeError");
   });
 
+  it("500 for a failure of its own: a generic message and the request id, the detail only in the log", async () => {
+    // A real internal failure: the table the order summary reads disappears under the running service.
+    await svc.db.run("ALTER TABLE order_grain RENAME TO order_grain_away");
+    let env;
+    try {
+      env = await expectError(await svc.post("/api/data", { ...range, group_by: ["date"] }), 500, "InternalServerError");
+    } finally {
+      await svc.db.run("ALTER TABLE order_grain_away RENAME TO order_grain");
+    }
+    expect(env.message).toBe(`Internal error; quote request id ${env.request_id} when reporting it`);
+    expect(JSON.stringify(env)).not.toMatch(/order_grain|SELECT|\.ts:/);
+    const line = svc.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === env.request_id);
+    expect(line).toMatchObject({ level: "error", status: 500, path: "/api/data", client_id: svc.client.client_id });
+    expect(String(line?.error)).toContain("order_grain");
+    // The service keeps serving once the table is back.
+    expect((await svc.post("/api/data", { ...range, group_by: ["date"] })).status).toBe(200);
+  });
+
   it("serves /healthz without auth and the OpenAPI document", async () => {
     expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
     const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };

@@ -1,0 +1,172 @@
+/**
+ * The operator commands exactly as operators and outside checks type them (issue 3), each run as its
+ * own process on a real DuckDB file: generate, import, create-client, and `npm run service`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { todayIn } from "@/lib/contract/dates";
+import { Database } from "./db";
+import { TEST_TOKEN_SECRET } from "./testing/harness";
+import { VALID_IMPORT } from "./testing/import-fixture";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "cli-test-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const tsx = (script: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8", env, timeout: 120_000 });
+const cli = (...args: string[]) => tsx("service/cli.ts", args);
+const lastLine = (out: string) => out.trim().split("\n").at(-1) ?? "";
+
+async function withDb<T>(path: string, fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await Database.open(path);
+  try {
+    return await fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Every fact and reference table of a file, in a stable order, for comparing two generations. */
+const TABLES = ["attempts", "refunds", "chargebacks", "alerts", "customers", "campaigns", "products", "gateways", "bins"];
+const dump = (path: string) =>
+  withDb(path, async (db) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await db.all(`SELECT * FROM ${t} ORDER BY ALL`)]))));
+
+describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]", () => {
+  it("gives identical data for the same seed and end date, different data for another seed", async () => {
+    const gen = (file: string, seed: string) =>
+      cli("generate", "--db", join(dir, file), "--days", "12", "--orders-per-day", "15", "--seed", seed, "--end-date", "2025-07-31");
+    const a = gen("a.duckdb", "5");
+    expect(a.status, a.stderr).toBe(0);
+    const summary = JSON.parse(lastLine(a.stdout)) as { attempts: number; startDate: string; endDate: string };
+    expect(summary).toMatchObject({ startDate: "2025-07-20", endDate: "2025-07-31" });
+    expect(summary.attempts).toBeGreaterThan(12 * 15);
+    expect(gen("b.duckdb", "5").status).toBe(0);
+    expect(gen("c.duckdb", "6").status).toBe(0);
+    const [da, db, dc] = [await dump(join(dir, "a.duckdb")), await dump(join(dir, "b.duckdb")), await dump(join(dir, "c.duckdb"))];
+    expect(da.attempts).toHaveLength(summary.attempts);
+    expect(db).toEqual(da);
+    expect(dc.attempts).not.toEqual(da.attempts);
+  }, 120_000);
+
+  it("ends the data today (UTC) without --end-date, so recent presets show data", async () => {
+    const path = join(dir, "today.duckdb");
+    const r = cli("generate", "--db", path, "--days", "3", "--orders-per-day", "10", "--seed", "1");
+    expect(r.status, r.stderr).toBe(0);
+    const last = await withDb(path, (db) => db.all<{ d: string }>("SELECT max(attempt_date)::VARCHAR AS d FROM attempts"));
+    expect(last[0]?.d).toBe(todayIn("UTC"));
+  }, 60_000);
+
+  it("refuses bad options with the option named (exit 2), changing nothing", async () => {
+    const path = join(dir, "a.duckdb");
+    const before = await dump(path);
+    for (const [args, message] of [
+      [["--days", "0", "--orders-per-day", "5", "--seed", "1"], "--days must be an integer ≥ 1"],
+      [["--days", "5", "--orders-per-day", "x", "--seed", "1"], "--orders-per-day must be an integer ≥ 1"],
+      [["--days", "5", "--orders-per-day", "5"], "--seed is required"],
+      [["--days", "5", "--orders-per-day", "5", "--seed", "1", "--end-date", "2025-02-30"], "--end-date must be a real date"],
+    ] as const) {
+      const r = cli("generate", "--db", path, ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    expect(await dump(path)).toEqual(before);
+  }, 60_000);
+});
+
+describe("import --db PATH --dir DIR", () => {
+  const writeDir = (name: string, files: Record<string, string>) => {
+    const d = join(dir, name);
+    mkdirSync(d);
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(d, file), text);
+    return d;
+  };
+
+  it("reports every rejected row as file:line: reason and loads nothing (exit 1); loads a clean directory once", async () => {
+    const path = join(dir, "import.duckdb");
+    const bad = writeDir("bad", {
+      ...VALID_IMPORT,
+      "refunds.csv": ["refund_id,attempt_id,refund_date,amount,refund_type", "1,4,2025-08-05,89.999,refund cs", "2,4,2025-02-30,1.00,Refund CS"].join("\n"),
+    });
+    const rejected = cli("import", "--db", path, "--dir", bad);
+    expect(rejected.status).toBe(1);
+    expect(rejected.stderr).toMatch(/refunds\.csv:2: .*amount/);
+    expect(rejected.stderr).toMatch(/refunds\.csv:3: .*refund_date/);
+    expect(JSON.parse(lastLine(rejected.stdout))).toMatchObject({ ok: false, rejected: 2 });
+    expect(await withDb(path, (db) => db.all("SELECT * FROM attempts"))).toEqual([]);
+
+    const good = writeDir("good", VALID_IMPORT);
+    const first = cli("import", "--db", path, "--dir", good);
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(lastLine(first.stdout))).toMatchObject({ ok: true, inserted: { attempts: 4, refunds: 1, chargebacks: 1, alerts: 1 }, rejected: 0 });
+    const again = cli("import", "--db", path, "--dir", good);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(lastLine(again.stdout))).toMatchObject({ ok: true, inserted: { attempts: 0, refunds: 0 }, skipped_duplicates: { attempts: 4, refunds: 1 } });
+    const counts = await withDb(path, (db) => db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM attempts"));
+    expect(counts[0]?.n).toBe(4);
+  }, 60_000);
+});
+
+describe("create-client, and npm run service over the same file", () => {
+  const path = () => join(dir, "a.duckdb");
+
+  it("prints the new client as JSON on the last line", () => {
+    const r = cli("create-client", "--db", path(), "--name", "ops");
+    expect(r.status, r.stderr).toBe(0);
+    const c = JSON.parse(lastLine(r.stdout)) as Record<string, string>;
+    expect(Object.keys(c).sort()).toEqual(["client_id", "client_secret"]);
+    expect(c.client_secret!.length).toBeGreaterThanOrEqual(32);
+  }, 30_000);
+
+  it("refuses to start without SERVICE_TOKEN_SECRET, naming it", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SERVICE_DB: path(), SERVICE_PORT: "0" };
+    delete env.SERVICE_TOKEN_SECRET;
+    const r = tsx("service/main.ts", [], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("SERVICE_TOKEN_SECRET is required");
+  }, 30_000);
+
+  it("serves /healthz and reports to a client made by create-client; writing commands refuse while it runs", async () => {
+    const client = JSON.parse(lastLine(cli("create-client", "--db", path(), "--name", "dashboard").stdout)) as { client_id: string; client_secret: string };
+    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
+      env: { ...process.env, SERVICE_DB: path(), SERVICE_PORT: "0", SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET, SERVICE_LOG: "json" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on("line", (line) => {
+          if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
+        });
+        child.once("exit", (code) => reject(new Error(`service exited (${code}) before listening`)));
+      });
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+
+      const tokenRes = await fetch(`${url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
+      expect(tokenRes.status).toBe(200);
+      const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+      const res = await fetch(`${url}/api/data`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret },
+        body: JSON.stringify({ start_date: "2025-07-20", end_date: "2025-07-31", group_by: ["date"], metrics: ["attempts"] }),
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { date: string; attempts: number }[] };
+      expect(body.data.map((r) => r.date)).toHaveLength(12);
+
+      const busy = cli("create-client", "--db", path(), "--name", "while running");
+      expect(busy.status).toBe(3);
+      expect(busy.stderr).toMatch(/in use by another process/);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
