@@ -64,8 +64,12 @@ export const DIMENSION_COLUMNS = {
 } as const satisfies Record<DimensionName, DimensionColumn>;
 
 export interface MetricColumn {
-  /** Per-row contribution (summed). `a` is the attempt or event fact row, `cp` the attempt's campaign. */
-  expr: string;
+  /**
+   * The metric as an aggregate over a branch's fact rows (null when no row qualifies). `a` is the
+   * attempt or event fact row, `cp` the attempt's campaign. Counts are `count(*) FILTER (…)`: on the
+   * ten million rows of a grain build that is about half the cost of summing 0/1 flags.
+   */
+  agg: string;
   /** The branch that produces it: the fact table, and whether it is dated by the event's own date. */
   source: FactSource;
   byEventDate: boolean;
@@ -74,38 +78,40 @@ export interface MetricColumn {
 
 const notCascade = "NOT a.is_cascade";
 const attemptMetrics = {
-  attempts: `(${notCascade})::INTEGER`,
-  approvals: `(a.approved AND ${notCascade})::INTEGER`,
-  revenue: "CASE WHEN a.approved THEN a.amount_cents ELSE 0 END",
-  initial_attempt: `(${notCascade} AND a.billing_cycle = 0)::INTEGER`,
-  initial_approved: `(a.approved AND ${notCascade} AND a.billing_cycle = 0)::INTEGER`,
-  rebills_attempted: `(${notCascade} AND a.billing_cycle >= 1)::INTEGER`,
-  rebills_approved: `(a.approved AND ${notCascade} AND a.billing_cycle >= 1)::INTEGER`,
-  net_approvals: "a.approved::INTEGER",
-  approvals_organic: "(a.approved AND a.attempt_no = 1)::INTEGER",
+  attempts: `count(*) FILTER (${notCascade})`,
+  approvals: `count(*) FILTER (a.approved AND ${notCascade})`,
+  revenue: "sum(a.amount_cents) FILTER (a.approved)",
+  initial_attempt: `count(*) FILTER (${notCascade} AND a.billing_cycle = 0)`,
+  initial_approved: `count(*) FILTER (a.approved AND ${notCascade} AND a.billing_cycle = 0)`,
+  rebills_attempted: `count(*) FILTER (${notCascade} AND a.billing_cycle >= 1)`,
+  rebills_approved: `count(*) FILTER (a.approved AND ${notCascade} AND a.billing_cycle >= 1)`,
+  net_approvals: "count(*) FILTER (a.approved)",
+  approvals_organic: "count(*) FILTER (a.approved AND a.attempt_no = 1)",
 };
-const cpa = "CASE WHEN a.approved AND a.billing_cycle = 0 THEN cp.cpa_cents ELSE 0 END";
+const cpa = "sum(cp.cpa_cents) FILTER (a.approved AND a.billing_cycle = 0)";
+const eventCount = "count(*)";
+const eventAmount = "sum(a.event_amount_cents)";
 
-const att = (expr: string): MetricColumn => ({ expr, source: "attempts", byEventDate: false });
-const ev = (source: FactSource, expr: string, byEventDate: boolean): MetricColumn => ({ expr, source, byEventDate });
+const att = (agg: string): MetricColumn => ({ agg, source: "attempts", byEventDate: false });
+const ev = (source: FactSource, agg: string, byEventDate: boolean): MetricColumn => ({ agg, source, byEventDate });
 
 export const METRIC_COLUMNS = {
   attempts: att(attemptMetrics.attempts),
   approvals: att(attemptMetrics.approvals),
   revenue: att(attemptMetrics.revenue),
-  cpa: { expr: cpa, source: "attempts", byEventDate: false, needsCampaign: true },
-  cb_count: ev("chargebacks", "1", false),
-  cb_amount: ev("chargebacks", "a.event_amount_cents", false),
-  cb_count_by_cb_date: ev("chargebacks", "1", true),
-  cb_amount_by_cb_date: ev("chargebacks", "a.event_amount_cents", true),
-  refund_count: ev("refunds", "1", false),
-  refund_amount: ev("refunds", "a.event_amount_cents", false),
-  refund_count_by_refund_date: ev("refunds", "1", true),
-  refund_amount_by_refund_date: ev("refunds", "a.event_amount_cents", true),
-  alert_count: ev("alerts", "1", false),
-  alert: ev("alerts", "a.event_amount_cents", false),
-  alert_count_by_alert_date: ev("alerts", "1", true),
-  alert_by_alert_date: ev("alerts", "a.event_amount_cents", true),
+  cpa: { agg: cpa, source: "attempts", byEventDate: false, needsCampaign: true },
+  cb_count: ev("chargebacks", eventCount, false),
+  cb_amount: ev("chargebacks", eventAmount, false),
+  cb_count_by_cb_date: ev("chargebacks", eventCount, true),
+  cb_amount_by_cb_date: ev("chargebacks", eventAmount, true),
+  refund_count: ev("refunds", eventCount, false),
+  refund_amount: ev("refunds", eventAmount, false),
+  refund_count_by_refund_date: ev("refunds", eventCount, true),
+  refund_amount_by_refund_date: ev("refunds", eventAmount, true),
+  alert_count: ev("alerts", eventCount, false),
+  alert: ev("alerts", eventAmount, false),
+  alert_count_by_alert_date: ev("alerts", eventCount, true),
+  alert_by_alert_date: ev("alerts", eventAmount, true),
   initial_attempt: att(attemptMetrics.initial_attempt),
   initial_approved: att(attemptMetrics.initial_approved),
   rebills_attempted: att(attemptMetrics.rebills_attempted),
@@ -115,12 +121,12 @@ export const METRIC_COLUMNS = {
   approvals_by_initial_date: att(attemptMetrics.approvals),
   attempts_by_initial_date: att(attemptMetrics.attempts),
   revenue_by_initial_date: att(attemptMetrics.revenue),
-  cb_count_by_initial_date: ev("chargebacks", "1", false),
-  cb_amount_by_initial_date: ev("chargebacks", "a.event_amount_cents", false),
-  refund_count_by_initial_date: ev("refunds", "1", false),
-  refund_amount_by_initial_date: ev("refunds", "a.event_amount_cents", false),
-  alert_count_by_initial_date: ev("alerts", "1", false),
-  alert_by_initial_date: ev("alerts", "a.event_amount_cents", false),
+  cb_count_by_initial_date: ev("chargebacks", eventCount, false),
+  cb_amount_by_initial_date: ev("chargebacks", eventAmount, false),
+  refund_count_by_initial_date: ev("refunds", eventCount, false),
+  refund_amount_by_initial_date: ev("refunds", eventAmount, false),
+  alert_count_by_initial_date: ev("alerts", eventCount, false),
+  alert_by_initial_date: ev("alerts", eventAmount, false),
 } as const satisfies Record<MetricName, MetricColumn>;
 
 /** Where the date range applies in a branch of each operation. */

@@ -3,9 +3,10 @@
  * the SQL can be inspected.
  *
  * Each operation's metrics are kept at its finest grain in a table (its grain, kept by
- * service/data/derived.ts with `grainSql`: one SELECT per fact branch, UNION ALL, aggregated by
- * every key dimension; and `grainMergeSql` for imports). A request filters its grain, re-aggregates it by the requested keys (or, at
- * the finest grain, reads its rows as they are), names the reference dimensions, and pages.
+ * service/data/derived.ts with `grainSql`: an aggregate per fact branch by every key dimension,
+ * summed across branches; and `grainMergeSql` to add facts to it). A request filters its grain,
+ * re-aggregates it by the requested keys (or, at the finest grain, reads its rows as they are),
+ * names the reference dimensions, and pages.
  */
 import {
   dimensionsFor,
@@ -142,11 +143,11 @@ export const ALL_FACTS: Record<FactSource, string> = {
 };
 
 /**
- * One SELECT per (fact source, date basis) that a metric needs and `facts` provides, each giving the
- * key columns (null where a branch lacks the dimension, e.g. refund_type outside refunds) and the
- * metrics' per-row contributions; `produced` says which metrics they give.
+ * One aggregate per (fact source, date basis) that a metric needs and `facts` provides: the branch's
+ * metrics per combination of the key columns (null where a branch lacks the dimension, e.g.
+ * refund_type outside refunds), as exact integers; `produced` says which metrics they give.
  */
-function factSelects(op: Operation, grain: Grain, facts: FactTables): { selects: string[]; produced: Set<MetricName> } {
+function factBranches(op: Operation, grain: Grain, facts: FactTables): { selects: string[]; produced: Set<MetricName> } {
   const branches: Branch[] = [];
   for (const m of grain.metrics) {
     const c = METRIC_COLUMNS[m];
@@ -175,12 +176,14 @@ function factSelects(op: Operation, grain: Grain, facts: FactTables): { selects:
       const nullType = c.kind === "key" && c.sqlType !== "CENTS" ? c.sqlType : "BIGINT";
       return `${e ?? `NULL::${nullType}`} AS ${q(k)}`;
     });
-    for (const m of b.metrics) cols.push(`${METRIC_COLUMNS[m].expr} AS ${q(m)}`);
+    const keyCount = cols.length;
+    for (const m of b.metrics) cols.push(`COALESCE(${METRIC_COLUMNS[m].agg}, 0)::BIGINT AS ${q(m)}`);
 
     let from = `${table} a`;
     if (b.metrics.some((m) => "needsCampaign" in METRIC_COLUMNS[m])) from += " JOIN campaigns cp ON cp.campaign_id = a.campaign_id";
     if (op === "cohort" && cols.some((s) => s.includes("cu."))) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
-    selects.push(`SELECT ${cols.join(", ")} FROM ${from}`);
+    const groupBy = Array.from({ length: keyCount }, (_, i) => i + 1).join(", ");
+    selects.push(`SELECT ${cols.join(", ")} FROM ${from} GROUP BY ${groupBy}`);
     for (const m of b.metrics) produced.add(m);
   }
   return { selects, produced };
@@ -190,36 +193,55 @@ function factSelects(op: Operation, grain: Grain, facts: FactTables): { selects:
 const allZero = (grain: Grain, alias: string) => grain.metrics.map((m) => `${alias}.${q(m)} = 0`).join(" AND ");
 
 /**
- * The SELECT that fills an operation's grain from `facts` (by default all of them): every metric
- * summed per key combination in exact integers, leaving out combinations where every metric is zero
- * (a declined cascade attempt counts nowhere). Ordered by date, so date ranges skip whole row
- * groups. Null when `facts` provides no source the operation reads.
+ * The SELECT of an operation's grain over `facts` (by default all of them): every metric per key
+ * combination in exact integers, leaving out combinations where every metric is zero (a declined
+ * cascade attempt counts nowhere), in no particular order. Each branch aggregates its own facts;
+ * several branches are then summed per key combination. Null when `facts` provides no source the
+ * operation reads.
  */
 export function grainSql(op: Operation): string;
 export function grainSql(op: Operation, facts: FactTables): string | null;
 export function grainSql(op: Operation, facts: FactTables = ALL_FACTS): string | null {
   const grain = GRAINS[op];
-  const { selects, produced } = factSelects(op, grain, facts);
+  const { selects, produced } = factBranches(op, grain, facts);
   if (selects.length === 0) return null;
   const keyList = grain.keys.map(q).join(", ");
-  const sums = grain.metrics.map((m) => `${produced.has(m) ? `COALESCE(SUM(${q(m)}), 0)` : "0"}::BIGINT AS ${q(m)}`);
-  return (
-    `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM (${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}) s ` +
-    `WHERE NOT (${allZero(grain, "s")}) ORDER BY "date"`
-  );
+  // One branch is already one row per key combination: summing it again would cost as much as the
+  // branch itself (the attempts branch of a rebuild is nearly one row per attempt).
+  const one = selects.length === 1;
+  const sums = grain.metrics.map((m) => {
+    if (!produced.has(m)) return `0::BIGINT AS ${q(m)}`;
+    return one ? q(m) : `COALESCE(SUM(${q(m)}), 0)::BIGINT AS ${q(m)}`;
+  });
+  const rows = one ? `(${selects[0]})` : `(${selects.join(" UNION ALL BY NAME ")}) GROUP BY ${keyList}`;
+  return `SELECT * FROM (SELECT ${keyList}, ${sums.join(", ")} FROM ${rows}) s WHERE NOT (${allZero(grain, "s")})`;
+}
+
+/**
+ * The SELECT of the sum of two tables (or parenthesized SELECTs) shaped like an operation's grain,
+ * unique keys each: a row per key combination, its metrics added. `FULL` keeps the rows of both;
+ * `RIGHT` only the key combinations of `y`, with what `x` holds for them added. Metrics are never
+ * negative, so no sum is all zero.
+ */
+export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | "RIGHT"): string {
+  const grain = GRAINS[op];
+  const same = grain.keys.map((k) => `x.${q(k)} IS NOT DISTINCT FROM y.${q(k)}`).join(" AND ");
+  // A grain's date is never null, so a null x.date means the row comes from y alone.
+  const keys = grain.keys.map((k) => `CASE WHEN x."date" IS NULL THEN y.${q(k)} ELSE x.${q(k)} END AS ${q(k)}`);
+  const sums = grain.metrics.map((m) => `COALESCE(x.${q(m)}, 0) + COALESCE(y.${q(m)}, 0) AS ${q(m)}`);
+  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${x} x ${join} JOIN ${y} y ON ${same}`;
 }
 
 /**
  * Statements that add `delta` (a table shaped like the grain, unique keys) into an operation's
- * grain: the grain's rows with the same keys as a delta row are replaced by their sum, the other delta
- * rows are added. Metrics only grow (counts and amounts of added facts), so no row becomes all zero.
+ * grain in place: the grain's rows with the same keys as a delta row are replaced by their sum, the
+ * other delta rows are added (in date order, so date ranges keep skipping whole row groups).
  */
 export function grainMergeSql(op: Operation, delta: string): string[] {
   const grain = GRAINS[op];
   const same = grain.keys.map((k) => `g.${q(k)} IS NOT DISTINCT FROM d.${q(k)}`).join(" AND ");
-  const summed = [...grain.keys.map((k) => `d.${q(k)}`), ...grain.metrics.map((m) => `d.${q(m)} + COALESCE(g.${q(m)}, 0) AS ${q(m)}`)];
   return [
-    `CREATE TEMP TABLE ${delta}_sum AS SELECT ${summed.join(", ")} FROM ${delta} d LEFT JOIN ${grain.table} g ON ${same}`,
+    `CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, grain.table, delta, "RIGHT")}`,
     `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${same}`,
     `INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`,
     `DROP TABLE ${delta}_sum`,
