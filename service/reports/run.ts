@@ -9,32 +9,46 @@ export interface ReportResult {
   pagination: Pagination;
 }
 
+// Converters from DuckDB's values (strings, numbers, bigints, date objects) to the wire's.
+type Value = ReportRecord[string];
+const asIs = (v: unknown): Value => (v ?? null) as Value;
+const toNumber = (v: unknown): Value => (v === null || v === undefined ? null : Number(v));
+/** Exact cents to a decimal amount: the one rounding step. */
+const fromCents = (v: unknown): Value => (v === null || v === undefined ? null : Number(v) / 100);
+/** A DATE as YYYY-MM-DD. */
+const toText = (v: unknown): Value => (v === null || v === undefined ? null : String(v));
+
 export async function runReport(db: Database, op: Operation, req: ReportRequest): Promise<ReportResult> {
   const plan = planReport(op, req);
-  const rows = await db.all(plan.sql, plan.params);
-  let total = Number(rows[0]?.__total ?? 0);
-  if (rows.length === 0 && plan.offset > 0 && plan.countSql) {
+  // Read by columns, and convert each column once with the converter its type needs.
+  const { rows, columns } = await db.columns(plan.sql, plan.params);
+  let total = Number(columns.__total?.[0] ?? 0);
+  if (rows === 0 && plan.offset > 0 && plan.countSql) {
     const counted = await db.all(plan.countSql, plan.countParams ?? []);
     total = Number(counted[0]?.n ?? 0);
   }
 
-  const centsDims = plan.dimensions.filter((d) => {
+  const fields: [name: string, values: unknown[], convert: (v: unknown) => Value][] = [];
+  for (const d of plan.dimensions) {
     const c = DIMENSION_COLUMNS[d];
-    return c.kind === "key" && c.sqlType === "CENTS";
-  });
-  const amountMetrics = plan.metrics.filter((m) => getMetric(m)?.type === "amount");
-  const intDims = plan.dimensions.filter((d) => getDimension(d)?.type === "integer");
+    const type = getDimension(d)?.type;
+    const convert = c.kind === "key" && c.sqlType === "CENTS" ? fromCents : type === "integer" ? toNumber : type === "date" ? toText : asIs;
+    fields.push([d, columns[d] ?? [], convert]);
+  }
+  for (const m of plan.metrics) {
+    const convert = getMetric(m)?.type === "amount" ? fromCents : toNumber;
+    fields.push([m, columns[m] ?? [], (v) => convert(v) ?? 0]);
+  }
 
-  const data = rows.map((row) => {
-    const rec: ReportRecord = {};
-    for (const d of plan.dimensions) rec[d] = (row[d] ?? null) as string | number | null;
-    for (const d of intDims) if (rec[d] !== null) rec[d] = Number(rec[d]);
-    for (const d of centsDims) if (rec[d] !== null) rec[d] = Number(rec[d]) / 100;
-    for (const m of plan.metrics) rec[m] = Number(row[m] ?? 0);
-    // Sums are exact integer cents; this is the one rounding step.
-    for (const m of amountMetrics) rec[m] = (rec[m] as number) / 100;
-    return rec;
-  });
+  // Every record starts as a copy of one shape with the keys in wire order (dimensions, then
+  // metrics): filling copies costs a third of adding 45 keys to an empty object for each record.
+  const shape: ReportRecord = Object.fromEntries(fields.map(([name]) => [name, null]));
+  const data: ReportRecord[] = new Array<ReportRecord>(rows);
+  for (let i = 0; i < rows; i++) {
+    const rec: ReportRecord = { ...shape };
+    for (const [name, values, convert] of fields) rec[name] = convert(values[i]);
+    data[i] = rec;
+  }
   return {
     data,
     pagination: { total, limit: plan.limit, offset: plan.offset, has_more: plan.offset + data.length < total },
