@@ -189,6 +189,9 @@ function factBranches(op: Operation, grain: Grain, facts: FactTables): { selects
   return { selects, produced };
 }
 
+/** Two grain rows (aliases `a` and `b`) have the same key combination; keys can be null. */
+const sameKeys = (grain: Grain, a: string, b: string) => grain.keys.map((k) => `${a}.${q(k)} IS NOT DISTINCT FROM ${b}.${q(k)}`).join(" AND ");
+
 /** True when a grain row holds no count and no amount: the grains leave such rows out. */
 const allZero = (grain: Grain, alias: string) => grain.metrics.map((m) => `${alias}.${q(m)} = 0`).join(" AND ");
 
@@ -225,11 +228,10 @@ export function grainSql(op: Operation, facts: FactTables = ALL_FACTS): string |
  */
 export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | "RIGHT"): string {
   const grain = GRAINS[op];
-  const same = grain.keys.map((k) => `x.${q(k)} IS NOT DISTINCT FROM y.${q(k)}`).join(" AND ");
   // A grain's date is never null, so a null x.date means the row comes from y alone.
   const keys = grain.keys.map((k) => `CASE WHEN x."date" IS NULL THEN y.${q(k)} ELSE x.${q(k)} END AS ${q(k)}`);
   const sums = grain.metrics.map((m) => `COALESCE(x.${q(m)}, 0) + COALESCE(y.${q(m)}, 0) AS ${q(m)}`);
-  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${x} x ${join} JOIN ${y} y ON ${same}`;
+  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${x} x ${join} JOIN ${y} y ON ${sameKeys(grain, "x", "y")}`;
 }
 
 /**
@@ -239,10 +241,9 @@ export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | 
  */
 export function grainMergeSql(op: Operation, delta: string): string[] {
   const grain = GRAINS[op];
-  const same = grain.keys.map((k) => `g.${q(k)} IS NOT DISTINCT FROM d.${q(k)}`).join(" AND ");
   return [
     `CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, grain.table, delta, "RIGHT")}`,
-    `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${same}`,
+    `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${sameKeys(grain, "g", "d")}`,
     `INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`,
     `DROP TABLE ${delta}_sum`,
   ];
