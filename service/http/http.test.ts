@@ -119,7 +119,7 @@ describe("conventions (SPEC §1)", () => {
         const json = await res.json();
         if (res.status !== 200) ErrorEnvelopeSchema.parse(json);
       }),
-      { numRuns: 1500 },
+      { numRuns: 3000 },
     );
   });
 });
