@@ -5,8 +5,8 @@
  * - Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the
  *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
  *   25–45 ms per event metric family and date basis.
- * - Each operation's grain holds all its metrics at its finest grain (`grainSql` in
- *   service/reports/plan.ts). Reports read their grain instead of the facts: a report at the finest
+ * - Each operation's grain holds all its metrics at its finest grain (`grainSql` and `grainSumSql`
+ *   in service/reports/plan.ts). Reports read their grain instead of the facts: a report at the finest
  *   grain (no `group_by`) is then a filtered scan rather than an aggregate of millions of groups
  *   (order summaries on 10 M attempts: 7.5 s → 55 ms; docs/benchmarks.md), and coarser ones
  *   re-aggregate it. The grains are built from the event facts, so they come after them.
@@ -54,9 +54,17 @@ export async function rebuildDerived(tx: Tx): Promise<void> {
   }
   const { attempts, ...events } = ALL_FACTS;
   for (const op of OPERATIONS) {
-    await tx.run(`CREATE TEMP TABLE grain_of_events AS ${grainSql(op, events)}`);
+    const ofAttempts = grainSql(op, { attempts });
+    const ofEvents = grainSql(op, events);
     // Ordered by date so the date-range filters skip whole row groups.
-    await tx.run(`CREATE OR REPLACE TABLE ${GRAINS[op].table} AS ${grainSumSql(op, `(${grainSql(op, { attempts })})`, "grain_of_events", "FULL")} ORDER BY "date"`);
+    const grain = `CREATE OR REPLACE TABLE ${GRAINS[op].table} AS`;
+    if (ofAttempts === null || ofEvents === null) {
+      // Metrics all from attempts, or all from events: there is one aggregate and nothing to add.
+      await tx.run(`${grain} ${grainSql(op)} ORDER BY "date"`);
+      continue;
+    }
+    await tx.run(`CREATE TEMP TABLE grain_of_events AS ${ofEvents}`);
+    await tx.run(`${grain} ${grainSumSql(op, `(${ofAttempts})`, "grain_of_events", "FULL")} ORDER BY "date"`);
     await tx.run("DROP TABLE grain_of_events");
   }
 }

@@ -36,7 +36,7 @@ export type DimensionColumn =
   | { kind: "ref"; key: DimensionName; ref: Reference; column: string };
 
 // In cohorts, the acquisition dimensions describe the customer's initial order (`cu`); the rest
-// describe the event itself. `d` stands for the date expression of the branch.
+// describe the event itself. `$date` stands for the date column of the branch (`rangeColumn`).
 export const DIMENSION_COLUMNS = {
   date: { kind: "key", orders: "$date", cohort: "a.initial_date", sqlType: "DATE" },
   campaign_id: { kind: "key", orders: "a.campaign_id", cohort: "cu.campaign_id", sqlType: "INTEGER" },

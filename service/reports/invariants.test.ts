@@ -75,16 +75,13 @@ describe("approvals_organic ≤ approvals ≤ net_approvals and initial_approved
   it.each([[["date"]], [["date", "gateway_id"]], [["date", "campaign_id", "sales_type"]], [["date", "bank", "card_type"]]])(
     "in every record over HTTP, every day of the data set, grouped by %j",
     async (group_by) => {
-      let records = 0;
       const days = new Set<string>();
       for (const w of WINDOWS) {
         const data = await all("/api/data", { ...w, group_by, metrics: APPROVALS });
         expectApprovalInvariants(data);
-        records += data.length;
         for (const r of data) days.add(String(r.date));
       }
       expect(days.size).toBe(DEMO_DATASET.days);
-      expect(records).toBeGreaterThanOrEqual(DEMO_DATASET.days);
     },
     120_000,
   );
