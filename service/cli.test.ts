@@ -4,7 +4,7 @@
  * the entry point of `npm run service`).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "@/lib/contract/dates";
 import { Database } from "./db";
 import { TEST_TOKEN_SECRET } from "./testing/harness";
-import { VALID_IMPORT } from "./testing/import-fixture";
+import { TABLES } from "./data/importer";
+import { VALID_IMPORT, writeCsvDir } from "./testing/import-fixture";
 
 const tsx = (script: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8", env, timeout: 50_000 });
@@ -45,10 +46,11 @@ async function withDb<T>(path: string, fn: (db: Database) => Promise<T>): Promis
   }
 }
 
-/** Every fact and reference table of a file, in a stable order, for comparing two generations. */
-const TABLES = ["attempts", "refunds", "chargebacks", "alerts", "customers", "campaigns", "products", "gateways", "bins"];
+/** Every fact and reference table of a file (those an import loads), in a stable order. */
 const dump = (path: string): Promise<Record<string, unknown[]>> =>
-  withDb(path, async (db) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await db.all(`SELECT * FROM ${t} ORDER BY ALL`)]))));
+  withDb(path, async (db) =>
+    Object.fromEntries(await Promise.all(TABLES.map(async ({ table }) => [table, await db.all(`SELECT * FROM ${table} ORDER BY ALL`)]))),
+  );
 
 describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]", () => {
   it("gives identical data for the same seed and end date, different data for another seed", async () => {
@@ -92,12 +94,7 @@ describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YY
 });
 
 describe("import --db PATH --dir DIR", () => {
-  const writeDir = (name: string, files: Record<string, string>) => {
-    const d = join(dir, name);
-    mkdirSync(d);
-    for (const [file, text] of Object.entries(files)) writeFileSync(join(d, file), text);
-    return d;
-  };
+  const writeDir = (name: string, files: Record<string, string>) => writeCsvDir(join(dir, name), files);
 
   it("reports every rejected row as file:line: reason and loads nothing (exit 1); loads a clean directory once", async () => {
     const path = join(dir, "import.duckdb");

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -10,7 +10,7 @@ import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
 import { migrate } from "./schema";
-import { VALID_IMPORT as VALID } from "../testing/import-fixture";
+import { VALID_IMPORT as VALID, writeCsvDir } from "../testing/import-fixture";
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -64,10 +64,7 @@ afterEach(() => {
 
 let dirCounter = 0;
 function writeDir(files: Record<string, string>): string {
-  const dir = join(work, `import-${++dirCounter}`);
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
+  return writeCsvDir(join(work, `import-${++dirCounter}`), files);
 }
 
 async function snapshot(): Promise<Record<string, unknown[]>> {

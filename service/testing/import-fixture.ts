@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
 /**
  * A small, valid import directory (docs/import-format.md): every file, exact cents, values in
  * mixed spellings and columns in another order, for the importer's and the CLI's tests.
@@ -37,3 +40,10 @@ export const VALID_IMPORT: Record<string, string> = {
   "chargebacks.csv": ["chargeback_id,attempt_id,cb_date,amount", "1,1,2025-08-20,19.99"].join("\n"),
   "alerts.csv": ["alert_id,attempt_id,alert_date,amount,alert_type", "1,1,2025-08-10,19.99,ethoca"].join("\n") + "\n",
 };
+
+/** Writes `files` (name → CSV text) into a new directory `dir`, and returns it. */
+export function writeCsvDir(dir: string, files: Record<string, string>): string {
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
