@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeCsvCell, guardFormula, tableToCsv, toCsv } from "./csv";
+import { escapeCsvCell, guardFormula, tableToCsv, tableToDataCsv, toCsv } from "./csv";
 import { buildTable, sortRows } from "./metrics/table";
 
 describe("RFC 4180 fields", () => {
@@ -53,10 +53,20 @@ describe("the table export", () => {
       "Timezone,UTC",
       "Filters,Affiliate: =x",
       "",
-      "Affiliate,Approvals,Revenue,Approval rate (%),Net revenue",
+      "Affiliate,Approvals,Revenue (USD),Approval rate (%),Net revenue (USD)",
       '"aff, 2",0,0,0,-12.5',
       `'=cmd|' /C calc'!A0,5,100,50,100`,
       "Totals,5,100,35.71,87.5",
+      "",
+    ]);
+  });
+
+  it("offers the data alone: the header row first, the rows as shown, no notes and no totals", () => {
+    const rows = sortRows(model, { key: "approval_rate", dir: "asc" });
+    expect(tableToDataCsv(model, rows).split("\r\n")).toEqual([
+      "Affiliate,Approvals,Revenue (USD),Approval rate (%),Net revenue (USD)",
+      '"aff, 2",0,0,0,-12.5',
+      `'=cmd|' /C calc'!A0,5,100,50,100`,
       "",
     ]);
   });

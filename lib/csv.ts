@@ -6,7 +6,7 @@
  * written as numbers, so a negative net revenue stays a number.
  */
 import type { TableModel, TableRow } from "@/lib/metrics/table";
-import { exportValue } from "@/lib/metrics/format";
+import { DISPLAY_CURRENCY, exportValue } from "@/lib/metrics/format";
 
 export type CsvCell = string | number | null | undefined;
 
@@ -41,9 +41,14 @@ function rowCells(model: TableModel, row: TableRow): CsvCell[] {
   });
 }
 
-/** Header of a column in the file: its label, with "(%)" where the value is in percent units. */
+/**
+ * Header of a column in the file: its label, with "(%)" where the value is in percent units and the
+ * currency where it is an amount (the file's numbers carry no symbol).
+ */
 export function csvHeader(label: string, format: string | null): string {
-  return format === "percent" ? `${label} (%)` : label;
+  if (format === "percent") return `${label} (%)`;
+  if (format === "currency") return `${label} (${DISPLAY_CURRENCY})`;
+  return label;
 }
 
 /**
@@ -57,6 +62,14 @@ export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: C
   for (const r of rows) out.push(rowCells(model, r));
   out.push(rowCells(model, model.totals));
   return toCsv(out);
+}
+
+/**
+ * The same table for spreadsheets and BI tools: the header row first, then the rows as shown, and
+ * nothing else (no meta lines, no totals row that an import would count as data).
+ */
+export function tableToDataCsv(model: TableModel, rows: readonly TableRow[]): string {
+  return toCsv([model.columns.map((c) => csvHeader(c.label, c.format)), ...rows.map((r) => rowCells(model, r))]);
 }
 
 /** Saves text as a file from the browser. */
