@@ -27,7 +27,7 @@ export function CohortForm({
     setSeenKey(appliedKey);
     setDraft(applied);
   }
-  const problem = rangeError(draft.range);
+  const problem = rangeError(draft.range, today);
   const dirty = hasReport && cohortQueryString(draft) !== appliedKey;
   return (
     <form

@@ -1,6 +1,7 @@
 "use client";
 import { useId, useState } from "react";
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows, type CohortState } from "@/lib/report-state/cohort";
+import { quote } from "@/lib/report-state/url-check";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
@@ -60,7 +61,10 @@ export function CohortOptions({ state, onChange }: { state: CohortState; onChang
   );
 }
 
-/** A whole-number setting that applies as soon as what is typed is valid. */
+/**
+ * A whole-number setting that applies as soon as what is typed is valid. Anything else is refused
+ * with a message that says what the grid still uses, never clamped or cut to fit.
+ */
 function NumberSetting({
   label,
   value,
@@ -90,11 +94,9 @@ function NumberSetting({
       </label>
       <input
         id={id}
-        type="number"
+        type="text"
         inputMode="numeric"
-        min={limits.min}
-        max={limits.max}
-        step={1}
+        autoComplete="off"
         className={inputClass}
         value={text}
         aria-invalid={!valid}
@@ -105,8 +107,10 @@ function NumberSetting({
           if (/^\d+$/.test(e.target.value) && v >= limits.min && v <= limits.max) onCommit(v);
         }}
       />
-      <p id={`${id}-hint`} className={valid ? "text-xs text-slate-600" : "text-xs font-medium text-red-700"}>
-        {valid ? (hint ?? `${limits.min} to ${limits.max}`) : `${limits.min} to ${limits.max}`}
+      <p id={`${id}-hint`} role={valid ? undefined : "alert"} className={valid ? "text-xs text-slate-600" : "text-xs font-medium text-red-700"}>
+        {valid
+          ? `${hint ? `${hint}; ` : ""}${limits.min} to ${limits.max}`
+          : `${text.trim() === "" ? "Empty" : quote(text, 12)} is not applied: enter a whole number from ${limits.min} to ${limits.max}. The grid still uses ${value}.`}
       </p>
     </div>
   );

@@ -1,10 +1,11 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { buildCohortGrid, cycleOffsetDays } from "@/lib/cohorts/grid";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
-import { exportValue, formatInstant } from "@/lib/metrics/format";
+import { DISPLAY_CURRENCY, exportValue, formatInstant } from "@/lib/metrics/format";
+import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
 import { describeFilters } from "@/lib/report-state/filters";
 import { cohortRequest } from "@/lib/report-state/request";
@@ -14,15 +15,18 @@ import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { useUrlState } from "@/components/report/use-url-state";
+import { UrlProblems } from "@/components/report/url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortGridTable } from "./cohort-grid";
 import { CELL_LABELS, CohortOptions, ROW_LABELS } from "./cohort-options";
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
-  const { state, hasReport, write } = useUrlState(parseCohort, serializeCohort);
   const [today, setToday] = useState(serverToday);
-  const spec = hasReport ? cohortRequest(state, today) : null;
+  const parse = useCallback((p: ParamsLike) => parseCohort(p, today), [today]);
+  const { state, hasReport, problems, write } = useUrlState(parse, serializeCohort);
+  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
+  const spec = hasReport && problems.length === 0 ? cohortRequest(state, today) : null;
   const report = useReport(spec);
   const data = report.data;
 
@@ -57,24 +61,28 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
 
   const caption = `${CELL_LABELS[state.cell]} by ${ROW_LABELS[state.rows].toLowerCase()} and billing cycle`;
 
-  const exportCsv = () => {
+  const exportCsv = (dataOnly: boolean) => {
     if (!grid || !data) return;
+    const cellHeader = (k: number) => `Cycle ${k}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`;
+    const header: CsvCell[] = ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => (dataOnly ? cellHeader(k) : `Cycle ${k}`))];
+    const row = (r: (typeof grid.rows)[number]): CsvCell[] => [r.label, r.customers, ...r.cells.map((c) => (c.masked ? null : exportValue(c.value, grid.format)))];
+    const file = `cohorts_${data.request.start_date}_${data.request.end_date}`;
+    // Data only: the header row first and one row per cohort (no notes, no summary row).
+    if (dataOnly) return downloadText(`${file}_data.csv`, toCsv([header, ...grid.rows.map(row)]));
     const lines: CsvCell[][] = [
       ["Report", "Cohort retention (by initial date)"],
       ["Range", `${data.request.start_date} to ${data.request.end_date}`],
       ["Timezone", timeZone],
       ["Filters", describeFilters(state.filters)],
-      ["Cells", `${CELL_LABELS[state.cell]}${grid.format === "percent" ? " (%)" : ""}`],
+      ["Cells", `${CELL_LABELS[state.cell]}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`],
       ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
       ["Masked", "cycles a cohort has not reached yet are left empty"],
       ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
       [],
-      ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => `Cycle ${k}`)],
+      header,
     ];
-    for (const r of [...grid.rows, grid.summary]) {
-      lines.push([r.label, r.customers, ...r.cells.map((c) => (c.masked ? null : exportValue(c.value, grid.format)))]);
-    }
-    downloadText(`cohorts_${data.request.start_date}_${data.request.end_date}.csv`, toCsv(lines));
+    for (const r of [...grid.rows, grid.summary]) lines.push(row(r));
+    downloadText(`${file}.csv`, toCsv(lines));
   };
 
   const p = report.phase;
@@ -100,7 +108,11 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
         <CohortForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
-        <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        {problems.length > 0 ? (
+          <UrlProblems problems={problems} onOpenNearest={() => write(state, "push")} />
+        ) : (
+          <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        )}
         <section aria-labelledby="grid-heading" className="flex flex-col gap-3">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 id="grid-heading" className="text-lg font-semibold">
@@ -108,8 +120,11 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
             </h2>
             <span className="flex items-center gap-3">
               <SaveReportButton page="cohorts" disabled={!grid} />
-              <Button onClick={exportCsv} disabled={!grid || report.stale}>
+              <Button onClick={() => exportCsv(false)} disabled={!grid || report.stale}>
                 Download CSV
+              </Button>
+              <Button onClick={() => exportCsv(true)} disabled={!grid || report.stale} title="Header row first, no notes or summary row: for spreadsheets and BI tools">
+                Data only CSV
               </Button>
             </span>
           </div>

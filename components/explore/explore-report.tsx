@@ -1,14 +1,15 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { getDimension } from "@/lib/contract/catalog";
 import { todayIn } from "@/lib/contract/dates";
-import { downloadText, tableToCsv } from "@/lib/csv";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
-import { buildTable, sortRows, type SortSpec } from "@/lib/metrics/table";
+import { buildTable, effectiveSort, sortAfterRegroup, sortRows, type SortSpec } from "@/lib/metrics/table";
 import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
+import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
 import { describeFilters, type Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
@@ -19,6 +20,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { useUrlState } from "@/components/report/use-url-state";
+import { UrlProblems } from "@/components/report/url-problems";
 import { ChartPanel } from "./chart-panel";
 import { OPERATION_LABELS, ReportForm } from "./report-form";
 import { ResultsTable } from "./results-table";
@@ -46,16 +48,18 @@ function asFilters(f: ReportData["request"]["filters"]): Filters {
  * status line, the chart and the table; every panel keeps its size whatever state it is in.
  */
 export function ExploreReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
-  const { state, hasReport, write } = useUrlState(parseExplore, serializeExplore);
   // "Today" was resolved once by the server page; a run after midnight refreshes it.
   const [today, setToday] = useState(serverToday);
-  const spec = hasReport ? exploreRequest(state, today) : null;
+  const parse = useCallback((p: ParamsLike) => parseExplore(p, today), [today]);
+  const { state, hasReport, problems, write } = useUrlState(parse, serializeExplore);
+  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
+  const spec = hasReport && problems.length === 0 ? exploreRequest(state, today) : null;
   const report = useReport(spec);
   const data = report.data;
 
   const run = (draft: ExploreState) => {
     const now = todayIn(timeZone);
-    const next = { ...draft, sort: state.sort, chart: state.chart, chartMeasure: state.chartMeasure };
+    const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
     if (now !== today) {
       setToday(now);
       write(next, "push");
@@ -70,17 +74,17 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     () => (data ? buildTable({ op: data.op, groupBy: data.request.group_by ?? [], measures }, data.result.data) : null),
     [data, measures],
   );
-  const rows = useMemo(() => (model ? sortRows(model, state.sort) : []), [model, state.sort]);
+  const groupedBy = data?.request.group_by;
+  const sort = useMemo(() => effectiveSort(groupedBy ?? [], state.sort), [groupedBy, state.sort]);
+  const rows = useMemo(() => (model ? sortRows(model, sort) : []), [model, sort]);
 
   const onSort = (key: string) => {
-    const current = state.sort;
     const isDimension = getDimension(key) !== undefined || key === "_rows";
-    const sort: SortSpec =
-      current?.key === key ? { key, dir: current.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
-    setView({ sort });
+    const next: SortSpec = sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
+    setView({ sort: next });
   };
 
-  const exportCsv = () => {
+  const exportCsv = (dataOnly: boolean) => {
     if (!model || !data) return;
     const { start_date: start, end_date: end } = data.request;
     const preset = "preset" in state.range ? state.range.preset : null;
@@ -90,6 +94,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     })();
     const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
     const status = describeStatus({ kind: "done", result: data.result }, timeZone);
+    const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}`;
+    if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
     const csv = tableToCsv(model, rows, {
       lines: [
         ["Report", OPERATION_LABELS[data.op]],
@@ -101,7 +107,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
       ],
     });
-    downloadText(`${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}.csv`, csv);
+    downloadText(`${name}.csv`, csv);
   };
 
   const placeholder = (what: string) => {
@@ -133,7 +139,11 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         <ReportForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
-        <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        {problems.length > 0 ? (
+          <UrlProblems problems={problems} onOpenNearest={() => write(state, "push")} />
+        ) : (
+          <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+        )}
         <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
           <h2 id="chart-heading" className="text-lg font-semibold">
             Chart
@@ -156,8 +166,11 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             <div className="flex items-center gap-3">
               <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
               <SaveReportButton page="explore" disabled={!model} />
-              <Button onClick={exportCsv} disabled={!model || report.stale}>
+              <Button onClick={() => exportCsv(false)} disabled={!model || report.stale}>
                 Download CSV
+              </Button>
+              <Button onClick={() => exportCsv(true)} disabled={!model || report.stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
+                Data only CSV
               </Button>
             </div>
           </div>
@@ -166,7 +179,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
               <EmptyState title="No records">Nothing in this range matches these filters. Widen the range or remove a filter.</EmptyState>
             </div>
           ) : model ? (
-            <ResultsTable model={model} rows={rows} sort={state.sort} onSort={onSort} dimmed={report.stale} label={tableLabel} />
+            <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={report.stale} label={tableLabel} />
           ) : (
             <div className="h-[480px]">{placeholder("results")}</div>
           )}

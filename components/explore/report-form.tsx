@@ -57,7 +57,7 @@ export function ReportForm({
       };
     });
 
-  const rangeProblem = rangeError(draft.range);
+  const rangeProblem = rangeError(draft.range, today);
   const noColumns = draft.metrics.length + draft.kpis.length === 0;
   const canRun = rangeProblem === null && !noColumns;
   const dirty = hasReport && exploreQueryString(draft) !== appliedKey;

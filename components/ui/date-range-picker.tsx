@@ -1,7 +1,6 @@
 "use client";
 import { useId } from "react";
 import {
-  MAX_RANGE_DAYS,
   isValidCustomRange,
   presetLabel,
   rangeDays,
@@ -9,17 +8,29 @@ import {
   type RangePreset,
   type RangeSelection,
 } from "@/lib/report-state/range";
+import { isCalendarDate } from "@/lib/contract/dates";
+import { overCapMessage, quote } from "@/lib/report-state/url-check";
 import { inputClass } from "./field";
 import { Select } from "./select";
 
-/** Why a range cannot be run, or null. */
-export function rangeError(range: RangeSelection): string | null {
+/** Why a range cannot be run, or null; `today` is the reporting time zone's date. */
+export function rangeError(range: RangeSelection, today: string): string | null {
   if ("preset" in range) return null;
-  if (!range.start || !range.end) return "Enter both dates.";
-  if (range.end < range.start) return "The end date is before the start date.";
-  if (!isValidCustomRange(range.start, range.end)) return `A range can span at most ${MAX_RANGE_DAYS} days.`;
+  if (!range.start || !range.end) return "Enter both dates, as YYYY-MM-DD.";
+  for (const [label, d] of [["From", range.start], ["To", range.end]] as const) {
+    if (!isCalendarDate(d)) return `${label}: ${quote(d, 20)} is not a date; type it as YYYY-MM-DD (for example ${today}).`;
+  }
+  if (range.end < range.start) return `The range ends (${range.end}) before it starts (${range.start}).`;
+  if (range.end > today) return `The range ends after today (${today}); there is no data for later days yet.`;
+  if (!isValidCustomRange(range.start, range.end)) return overCapMessage(range.start, range.end);
   return null;
 }
+
+/**
+ * Dates are typed as text in the one format the whole product shows (a browser's date input shows
+ * the visitor's locale, e.g. 07/31/2025), and checked by rangeError, which says what is wrong.
+ */
+const DATE_TEXT = { type: "text", inputMode: "numeric", placeholder: "YYYY-MM-DD", maxLength: 10, autoComplete: "off", spellCheck: false } as const;
 
 /**
  * A preset (resolved against today in the reporting time zone, shown as dates) or a custom range.
@@ -40,7 +51,7 @@ export function DateRangePicker({
 }) {
   const id = useId();
   const shown = "preset" in value ? resolveRange(value, today) : value;
-  const error = rangeError(value);
+  const error = rangeError(value, today);
   const days = error === null ? rangeDays(resolveRange(value, today)) : null;
 
   return (
@@ -67,13 +78,12 @@ export function DateRangePicker({
           </label>
           <input
             id={`${id}-start`}
-            type="date"
+            {...DATE_TEXT}
             className={inputClass}
             value={shown.start}
-            max={today}
             aria-invalid={error !== null}
             aria-describedby={`${id}-note`}
-            onChange={(e) => e.target.value && onChange({ start: e.target.value, end: shown.end })}
+            onChange={(e) => onChange({ start: e.target.value.trim(), end: shown.end })}
           />
         </div>
         <div className="flex flex-col gap-1">
@@ -82,16 +92,16 @@ export function DateRangePicker({
           </label>
           <input
             id={`${id}-end`}
-            type="date"
+            {...DATE_TEXT}
             className={inputClass}
             value={shown.end}
             aria-invalid={error !== null}
             aria-describedby={`${id}-note`}
-            onChange={(e) => e.target.value && onChange({ start: shown.start, end: e.target.value })}
+            onChange={(e) => onChange({ start: shown.start, end: e.target.value.trim() })}
           />
         </div>
       </div>
-      <p id={`${id}-note`} className={error ? "text-xs font-medium text-red-700" : "text-xs text-slate-600"}>
+      <p id={`${id}-note`} role={error ? "alert" : undefined} className={error ? "text-xs font-medium text-red-700" : "text-xs text-slate-600"}>
         {error ?? `${days} day${days === 1 ? "" : "s"}, inclusive; dates are in ${timeZone}, where today is ${today}.`}
       </p>
     </fieldset>

@@ -7,9 +7,10 @@
  * left out of the URL at its default.
  */
 import { buildQuery, toParams, type ParamsLike } from "./encoding";
-import { decodeFilters, decodeRange, encodeFilters, encodeRange, type Parsed } from "./explore";
+import { decodeFilters, encodeFilters, encodeRange, type Parsed } from "./explore";
 import { normalizeFilters, type Filters } from "./filters";
-import { normalizeRange, type RangeSelection } from "./range";
+import { COHORT_PRESETS, normalizeRange, type RangeSelection } from "./range";
+import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "./url-check";
 
 export const COHORT_ROWS = ["day", "week", "month"] as const;
 export type CohortRows = (typeof COHORT_ROWS)[number];
@@ -85,18 +86,52 @@ export function cohortQueryString(state: CohortState): string {
   return buildQuery([["range", encodeRange(s.range)], ...encodeFilters(s.filters)]);
 }
 
-export function parseCohort(input: ParamsLike | string): Parsed<CohortState> {
+const COHORT_PARAMS = ["range", "rows", "cell", "cycles", "trial", "period"] as const;
+
+/** A whole-number grid setting from the URL: out of range or not a whole number is a problem. */
+function checkSetting(
+  param: string,
+  label: string,
+  raw: string | null,
+  lim: { min: number; max: number; default: number },
+  problems: UrlProblem[],
+): number {
+  if (raw === null) return lim.default;
+  if (!/^\d+$/.test(raw)) {
+    problems.push({ param, message: `${quote(raw)} is not a whole number (${label}: ${lim.min} to ${lim.max}).` });
+    return lim.default;
+  }
+  const n = Number(raw);
+  if (n < lim.min || n > lim.max) {
+    problems.push({ param, message: `${label} must be ${lim.min} to ${lim.max}, not ${quote(raw)}.` });
+    return Math.min(lim.max, Math.max(lim.min, n));
+  }
+  return n;
+}
+
+/** The cohort report a URL describes; problems as for Explore (see parseExplore). */
+export function parseCohort(input: ParamsLike | string, today?: string): Parsed<CohortState> {
   const p = toParams(input);
   const rawRange = p.get("range");
   const d = defaultCohortState();
+  if (rawRange === null) return { state: d, hasReport: false, problems: [] };
+  const problems: UrlProblem[] = unknownParams(p.keys(), COHORT_PARAMS);
+  const checked = checkRange(rawRange, "last90", COHORT_PRESETS, today);
+  if (checked.problem) problems.push(checked.problem);
+  const filters = checkFilters("cohort", decodeFilters(p));
+  problems.push(...filters.problems);
+  const rows = p.get("rows") ?? d.rows;
+  if (!(COHORT_ROWS as readonly string[]).includes(rows)) problems.push({ param: "rows", message: `${quote(rows)} is not a row grouping (${COHORT_ROWS.join(", ")}).` });
+  const cell = p.get("cell") ?? d.cell;
+  if (!(COHORT_CELLS as readonly string[]).includes(cell)) problems.push({ param: "cell", message: `${quote(cell)} is not a cell measure (${COHORT_CELLS.join(", ")}).` });
   const state = normalizeCohort({
-    range: decodeRange(rawRange) ?? d.range,
-    filters: rawRange !== null ? decodeFilters(p) : {},
-    rows: (p.get("rows") ?? d.rows) as CohortRows,
-    cell: (p.get("cell") ?? d.cell) as CohortCell,
-    cycles: clampInt(p.get("cycles") ?? d.cycles, COHORT_LIMITS.cycles),
-    trialDays: clampInt(p.get("trial") ?? d.trialDays, COHORT_LIMITS.trialDays),
-    periodDays: clampInt(p.get("period") ?? d.periodDays, COHORT_LIMITS.periodDays),
+    range: checked.range,
+    filters: filters.filters,
+    rows: rows as CohortRows,
+    cell: cell as CohortCell,
+    cycles: checkSetting("cycles", "Billing cycles shown", p.get("cycles"), COHORT_LIMITS.cycles, problems),
+    trialDays: checkSetting("trial", "Trial days", p.get("trial"), COHORT_LIMITS.trialDays, problems),
+    periodDays: checkSetting("period", "Period days", p.get("period"), COHORT_LIMITS.periodDays, problems),
   });
-  return { state, hasReport: rawRange !== null };
+  return { state, hasReport: true, problems };
 }

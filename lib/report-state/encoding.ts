@@ -4,6 +4,9 @@
  * and `%25` before the query string is built, so any string round-trips.
  */
 
+/** Query parameters `f.<dimension>` hold filters. */
+export const FILTER_PREFIX = "f.";
+
 /** Escapes the list separator (and the escape character) inside one list item. */
 export function escapeItem(v: string): string {
   return v.replace(/%/g, "%25").replace(/,/g, "%2C");

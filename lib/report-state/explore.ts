@@ -10,9 +10,10 @@
 import { LIMITS, OPERATIONS, dimensionsFor, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import type { SortSpec } from "@/lib/metrics/table";
-import { buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
-import { normalizeFilters, type FilterValue, type Filters } from "./filters";
-import { isRangePreset, isValidCustomRange, normalizeRange, type RangeSelection } from "./range";
+import { FILTER_PREFIX, buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
+import { normalizeFilters, type Filters } from "./filters";
+import { RANGE_PRESETS, normalizeRange, type RangeSelection } from "./range";
+import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlProblem } from "./url-check";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
@@ -113,26 +114,16 @@ export function normalizeExplore(s: ExploreState): ExploreState {
 // ---------------------------------------------------------------------------------------------
 // URL form
 
-export const FILTER_PREFIX = "f.";
-
 export function encodeRange(r: RangeSelection): string {
   return "preset" in r ? r.preset : `${r.start}..${r.end}`;
-}
-
-export function decodeRange(s: string | null): RangeSelection | null {
-  if (s === null) return null;
-  if (isRangePreset(s)) return { preset: s };
-  const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(s);
-  if (m && isValidCustomRange(m[1]!, m[2]!)) return { start: m[1]!, end: m[2]! };
-  return null;
 }
 
 export function encodeFilters(filters: Filters): [string, string][] {
   return Object.entries(filters).map(([k, v]) => [`${FILTER_PREFIX}${k}`, encodeList(v)]);
 }
 
-export function decodeFilters(p: ParamsLike): Record<string, FilterValue[]> {
-  const out: Record<string, FilterValue[]> = {};
+export function decodeFilters(p: ParamsLike): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
   for (const key of new Set(p.keys())) {
     if (key.startsWith(FILTER_PREFIX)) out[key.slice(FILTER_PREFIX.length)] = decodeList(p.get(key));
   }
@@ -171,35 +162,69 @@ export function exploreQueryString(state: ExploreState): string {
 }
 
 export interface Parsed<S> {
+  /** The report the URL asks for or, when it has problems, the nearest valid one. */
   state: S;
   /** False when the URL names no report (first visit): show the form, run nothing. */
   hasReport: boolean;
+  /** What the URL asks for that the page cannot apply; when any, the page runs nothing. */
+  problems: UrlProblem[];
 }
 
+const EXPLORE_PARAMS = ["op", "range", "by", "m", "kpi", "sort", "chart", "cm"] as const;
+
 /**
- * The state a URL describes. Never throws: whatever is unknown or malformed is dropped (and the
- * defaults fill in), so an edited or outdated link still opens a sensible report.
+ * The report a URL describes, checked against the catalog: anything unknown, malformed, outside its
+ * enumeration or over a limit is a problem (and is left out of `state`, which is then the nearest
+ * valid report). `today` (in the reporting time zone) also refuses ranges that end in the future.
+ * Never throws.
  */
-export function parseExplore(input: ParamsLike | string): Parsed<ExploreState> {
+export function parseExplore(input: ParamsLike | string, today?: string): Parsed<ExploreState> {
   const p = toParams(input);
   const opRaw = p.get("op");
   const op: Operation = opRaw === "cohort" ? "cohort" : "orders";
-  // A link names a report by its range; a malformed range still opens the rest of the report.
   const rawRange = p.get("range");
   const base = defaultExploreState(op);
-  if (rawRange === null) return { state: base, hasReport: false };
+  if (rawRange === null) return { state: base, hasReport: false, problems: [] };
+
+  const problems: UrlProblem[] = unknownParams(p.keys(), EXPLORE_PARAMS);
+  const add = (x: UrlProblem | null) => {
+    if (x) problems.push(x);
+  };
+  if (opRaw !== null && !(OPERATIONS as readonly string[]).includes(opRaw)) {
+    add({ param: "op", message: `${quote(opRaw)} is not a report; use ${OPERATIONS.join(" or ")}.` });
+  }
+  const checked = checkRange(rawRange, "last30", RANGE_PRESETS.map((r) => r.id), today);
+  add(checked.problem);
+
+  const groupBy = decodeList(p.get("by"));
+  add(unknownItems("by", groupBy, new Set(dimensionsFor(op).map((d) => d.name)), `a dimension of the ${op === "orders" ? "order" : "cohort"} summary`));
+  if (new Set(groupBy).size > LIMITS.maxGroupBy) add({ param: "by", message: `At most ${LIMITS.maxGroupBy} group-by dimensions.` });
+  const metrics = decodeList(p.get("m"));
+  add(unknownItems("m", metrics, new Set(metricsFor(op).map((m) => m.name)), `a metric of the ${op === "orders" ? "order" : "cohort"} summary`));
+  const kpis = decodeList(p.get("kpi"));
+  add(unknownItems("kpi", kpis, new Set(kpisFor(op).map((k) => k.id)), "a KPI of this report"));
+  const filters = checkFilters(op, decodeFilters(p));
+  problems.push(...filters.problems);
+  const chart = p.get("chart") ?? "auto";
+  if (!(CHART_KINDS as readonly string[]).includes(chart)) add({ param: "chart", message: `${quote(chart)} is not a chart type (${CHART_KINDS.join(", ")}).` });
+
   const state = normalizeExplore({
     op,
-    range: decodeRange(rawRange) ?? base.range,
-    groupBy: decodeList(p.get("by")),
-    metrics: decodeList(p.get("m")),
-    kpis: decodeList(p.get("kpi")),
-    filters: decodeFilters(p),
+    range: checked.range,
+    groupBy,
+    metrics,
+    kpis,
+    filters: filters.filters,
     sort: decodeSort(p.get("sort")),
-    chart: (p.get("chart") ?? "auto") as ChartKind,
+    chart: chart as ChartKind,
     chartMeasure: p.get("cm"),
   });
-  return { state, hasReport: true };
+  // Sort and chart measure must name a column the report shows.
+  const sortRaw = p.get("sort");
+  if (sortRaw !== null && state.sort === null) add({ param: "sort", message: `${quote(sortRaw)} is not a column of this report.` });
+  const cm = p.get("cm");
+  if (cm !== null && state.chartMeasure === null) add({ param: "cm", message: `${quote(cm)} is not a column of this report, so it cannot be charted.` });
+  return { state, hasReport: true, problems };
 }
 
 /** The measure the chart plots (falls back to the first metric or KPI shown). */

@@ -4,3 +4,4 @@ export * from "./explore";
 export * from "./filters";
 export * from "./range";
 export * from "./request";
+export * from "./url-check";

@@ -94,12 +94,12 @@ describe("Explore URLs", () => {
   });
 
   it("without a range name no report: the form shows defaults and nothing runs", () => {
-    expect(parseExplore("")).toEqual({ state: defaultExploreState(), hasReport: false });
+    expect(parseExplore("")).toEqual({ state: defaultExploreState(), hasReport: false, problems: [] });
     expect(parseExplore("?by=date").hasReport).toBe(false);
   });
 
-  it("drop what is unknown or malformed instead of failing", () => {
-    const { state } = parseExplore(
+  it("name every part they cannot apply, and offer the rest as the nearest valid report", () => {
+    const { state, problems } = parseExplore(
       "op=orders&range=2025-02-30..2025-03-01&by=date,nope,date,attempt_col&m=revenue,approvals_by_initial_date&kpi=zzz" +
         "&f.product_id=abc,7&f.card_brand=visa,PAYPAL&f.unknown=1&sort=-nothing&chart=pie&cm=attempts",
     );
@@ -111,13 +111,17 @@ describe("Explore URLs", () => {
     expect(state.sort).toBeNull();
     expect(state.chart).toBe("auto");
     expect(state.chartMeasure).toBeNull();
+    expect(problems.map((p) => p.param)).toEqual(["range", "by", "m", "kpi", "f.product_id", "f.card_brand", "f.unknown", "chart", "sort", "cm"]);
+    // The nearest valid report is itself a report the page can apply exactly.
+    expect(parseExplore(serializeExplore(state)).problems).toEqual([]);
   });
 
   it("cap group-by at 6 and fall back to default columns when none are left", () => {
     const all = dimensionsFor("orders").map((d) => d.name);
-    const { state } = parseExplore(`range=last7&by=${all.join(",")}&m=nope`);
+    const { state, problems } = parseExplore(`range=last7&by=${all.join(",")}&m=nope`);
     expect(state.groupBy).toEqual(all.slice(0, 6));
     expect(state.metrics).toEqual(defaultExploreState().metrics);
+    expect(problems.map((p) => p.param)).toEqual(["by", "m"]);
   });
 
   const dateArb = fc.integer({ min: 0, max: 3000 }).map((n) => addDays("2018-01-01", n));
@@ -175,6 +179,7 @@ describe("Explore URLs", () => {
         const qs = serializeExplore(s);
         const back = parseExplore(qs);
         expect(back.hasReport).toBe(true);
+        expect(back.problems).toEqual([]);
         expect(back.state).toEqual(s);
         expect(serializeExplore(back.state)).toBe(qs);
         // what a browser does to the string (URL parsing) changes nothing
@@ -190,6 +195,8 @@ describe("Explore URLs", () => {
         const qs = `range=last7&by=${a}&m=${b}&f.product_id=${c}&sort=${a}`;
         const once = serializeExplore(parseExplore(qs).state);
         expect(serializeExplore(parseExplore(once).state)).toBe(once);
+        // the nearest valid report offered for any URL opens without problems
+        expect(parseExplore(once).problems).toEqual([]);
       }),
     );
   });
@@ -231,9 +238,12 @@ describe("Cohort URLs", () => {
     );
   });
 
-  it("clamp numbers and ignore junk", () => {
-    const { state } = parseCohort("range=last7&cycles=999&trial=x&period=0&rows=year&cell=ltv");
+  it("refuse numbers out of range and junk, offering the nearest valid grid", () => {
+    const { state, problems } = parseCohort("range=last7&cycles=999&trial=x&period=0&rows=year&cell=ltv");
     expect(state).toMatchObject({ cycles: 36, trialDays: 14, periodDays: 1, rows: "week", cell: "ltv" });
+    expect(problems.map((p) => p.param)).toEqual(["rows", "cycles", "trial", "period"]);
+    expect(problems.find((p) => p.param === "cycles")?.message).toBe("Billing cycles shown must be 1 to 36, not “999”.");
+    expect(parseCohort(serializeCohort(state)).problems).toEqual([]);
   });
 });
 

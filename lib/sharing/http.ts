@@ -4,7 +4,8 @@ import { z } from "zod";
 import { ApiError } from "@/lib/errors";
 import { clientAddress } from "@/lib/auth/authenticate";
 import { serverEnv } from "@/lib/env";
-import { parseCohort, parseExplore, serializeCohort, serializeExplore } from "@/lib/report-state";
+import { todayIn } from "@/lib/contract/dates";
+import { parseCohort, parseExplore, serializeCohort, serializeExplore, type UrlProblem } from "@/lib/report-state";
 import type { SavedPage } from "@/lib/store/saved-reports";
 
 export const SavedReportInput = z.strictObject({
@@ -22,12 +23,29 @@ export const ShareLinkInput = z.strictObject({
   allowed_presets: z.array(z.string()).max(20).optional(),
 });
 
-/** The report state in its canonical URL form; what cannot be parsed is dropped, like a URL would be. */
+/**
+ * The report state in its canonical URL form. Params the report page could not apply exactly are
+ * refused, each problem named, rather than saved as a different report.
+ */
 export function canonicalParams(page: SavedPage, params: string): string {
-  if (page === "cohorts") return serializeCohort(parseCohort(params).state);
-  const parsed = parseExplore(params);
-  if (!parsed.hasReport) throw ApiError.badRequest("params must describe a report (it has no range)", [{ path: "params", message: "no range" }]);
+  const today = todayIn(serverEnv().REPORT_TIMEZONE);
+  if (page === "cohorts") {
+    const parsed = parseCohort(params, today);
+    refuseProblems(parsed);
+    return serializeCohort(parsed.state);
+  }
+  const parsed = parseExplore(params, today);
+  refuseProblems(parsed);
   return serializeExplore(parsed.state);
+}
+
+function refuseProblems(parsed: { hasReport: boolean; problems: readonly UrlProblem[] }): void {
+  if (!parsed.hasReport) throw ApiError.badRequest("params must describe a report (it has no range)", [{ path: "params", message: "no range" }]);
+  if (parsed.problems.length === 0) return;
+  throw ApiError.badRequest(
+    `params ask for what the report cannot apply: ${parsed.problems.map((x) => x.message).join(" ")}`,
+    parsed.problems.map((x) => ({ path: `params.${x.param}`, message: x.message })),
+  );
 }
 
 export function parseWith<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
