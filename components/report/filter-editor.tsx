@@ -1,8 +1,10 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { LIMITS, dimensionsFor, type DimensionDef, type Operation } from "@/lib/contract/catalog";
 import { formatDimensionValue } from "@/lib/metrics/format";
-import { filterValueHint, parseFilterValue, type FilterValue, type Filters } from "@/lib/report-state/filters";
+import { SUGGESTED_DIMENSIONS, filterValueHint, parseFilterInput, type FilterInput, type FilterValue, type Filters } from "@/lib/report-state/filters";
+import { quote } from "@/lib/report-state/url-check";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select, type SelectGroup } from "@/components/ui/select";
@@ -79,35 +81,70 @@ function FilterRow({
   onRemove: () => void;
 }) {
   const id = useId();
+  const [mode, setMode] = useState<"any" | "not">("any");
+  const all = d.values ?? [];
+  // "is not" is the complement of the enumeration: the contract can only keep listed values.
+  const checked = (v: string) => (mode === "any" ? values.includes(v) : !values.includes(v));
+  const toggle = (v: string, on: boolean) => {
+    const chosen = all.filter((x) => (x === v ? on : checked(x)));
+    onChange(mode === "any" ? chosen : all.filter((x) => !chosen.includes(x)));
+  };
+  const switchMode = (next: "any" | "not") => {
+    // The boxes stay as they are and now mean the other thing.
+    const chosen = all.filter((x) => checked(x));
+    setMode(next);
+    onChange(next === "any" ? chosen : all.filter((x) => !chosen.includes(x)));
+  };
+  const excluded = all.filter((x) => !values.includes(x));
   return (
-    <div role="group" aria-labelledby={`${id}-name`} className="flex flex-col gap-2">
+    <div role="group" aria-labelledby={`${id}-name`} className="flex min-w-0 flex-col gap-2">
       <div className="flex items-center justify-between gap-2">
         <span id={`${id}-name`} className="text-sm font-medium">
           {d.label}
-          <span className="font-normal text-slate-600"> (any of)</span>
+          {d.values ? null : <span className="font-normal text-slate-600"> (any of)</span>}
         </span>
         <Button size="sm" variant="ghost" onClick={onRemove} aria-label={`Remove the ${d.label} filter`}>
           Remove
         </Button>
       </div>
       {d.values ? (
-        <div className="flex flex-wrap gap-x-4 gap-y-1">
-          {d.values.map((v) => (
-            <label key={v} className="flex items-center gap-1.5 text-sm">
-              <input
-                type="checkbox"
-                className="size-4"
-                checked={values.includes(v)}
-                onChange={(e) => onChange(e.target.checked ? [...values, v] : values.filter((x) => x !== v))}
-              />
-              {v}
+        <>
+          <div className="flex items-center gap-2">
+            <label htmlFor={`${id}-mode`} className="sr-only">
+              {d.label} condition
             </label>
-          ))}
-        </div>
+            <Select
+              id={`${id}-mode`}
+              value={mode}
+              onChange={(e) => switchMode(e.target.value === "not" ? "not" : "any")}
+              options={[
+                { value: "any", label: "is any of" },
+                { value: "not", label: "is not" },
+              ]}
+            />
+          </div>
+          <div className="flex flex-wrap gap-x-4 gap-y-1">
+            {d.values.map((v) => (
+              <label key={v} className="flex items-center gap-1.5 text-sm">
+                <input type="checkbox" className="size-4" checked={checked(v)} onChange={(e) => toggle(v, e.target.checked)} />
+                {v}
+              </label>
+            ))}
+          </div>
+          {mode === "not" && excluded.length > 0 && values.length > 0 ? (
+            <p className="text-xs text-slate-600">
+              Sent as any of {values.join(", ")}; records without a {d.label.toLowerCase()} do not count.
+            </p>
+          ) : null}
+        </>
       ) : (
         <ValueList dimension={d} values={values} onChange={onChange} />
       )}
-      {values.length === 0 ? <p className="text-xs text-amber-800">Choose at least one value, or remove this filter.</p> : null}
+      {values.length === 0 ? (
+        <p className="text-xs text-amber-800">
+          {mode === "not" ? "Excluding every value leaves nothing: clear a box, or remove this filter." : "Choose at least one value, or remove this filter."}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -115,43 +152,32 @@ function FilterRow({
 function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef; values: FilterValue[]; onChange: (v: FilterValue[]) => void }) {
   const id = useId();
   const [text, setText] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [notes, setNotes] = useState<{ rejected: FilterInput["rejected"]; other: string[] } | null>(null);
   const full = values.length >= LIMITS.maxFilterValues;
+  const suggestions = useSuggestions(d.name);
+  const list = d.type !== "string";
 
   const add = () => {
-    // Numbers and dates may be pasted as a list; free text is one value (it may contain commas).
-    const parts = d.type === "string" ? [text] : text.split(/[\s,;]+/);
-    const typed: FilterValue[] = [];
-    for (const p of parts) {
-      if (p.trim() === "") continue;
-      const v = parseFilterValue(d, p);
-      if (v === undefined) {
-        setError(`“${p.trim()}” is not ${filterValueHint(d)}.`);
-        return;
-      }
-      if (!values.includes(v) && !typed.includes(v)) typed.push(v);
-    }
-    if (typed.length === 0) return;
-    if (values.length + typed.length > LIMITS.maxFilterValues) {
-      setError(`At most ${LIMITS.maxFilterValues} values per filter.`);
-      return;
-    }
-    onChange([...values, ...typed]);
-    setText("");
-    setError(null);
+    const r = parseFilterInput(d, text, values);
+    if (r.added.length > 0) onChange([...values, ...r.added]);
+    const other: string[] = [];
+    if (r.duplicates > 0) other.push(`${r.duplicates} already in the filter.`);
+    if (r.overLimit > 0) other.push(`${r.overLimit} not added: at most ${LIMITS.maxFilterValues} values per filter.`);
+    // Rejected tokens stay in the box to be corrected; nothing typed is dropped.
+    setText(r.rejected.map((x) => x.token).join(list ? ", " : "\n"));
+    setNotes(r.rejected.length + other.length > 0 ? { rejected: r.rejected, other } : null);
   };
 
-  const type = d.type === "date" ? "date" : d.type === "string" ? "text" : "number";
   return (
-    <div className="flex flex-col gap-1.5">
+    <div className="flex min-w-0 flex-col gap-1.5">
       {values.length > 0 ? (
-        <ul aria-label={`${d.label} values`} className="flex flex-wrap gap-1.5">
+        <ul aria-label={`${d.label} values`} className="flex min-w-0 flex-wrap gap-1.5">
           {values.map((v) => (
-            <li key={String(v)} className="inline-flex items-center rounded-full border border-slate-300 bg-slate-100 pl-2.5 text-sm">
-              {formatDimensionValue(d.name, v)}
+            <li key={String(v)} className="inline-flex max-w-full min-w-0 items-center rounded-full border border-slate-300 bg-slate-100 pl-2.5 text-sm">
+              <span className="min-w-0 break-all">{formatDimensionValue(d.name, v)}</span>
               <button
                 type="button"
-                className="ml-0.5 inline-flex size-7 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200"
+                className="ml-0.5 inline-flex size-7 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200"
                 aria-label={`Remove ${formatDimensionValue(d.name, v)} from ${d.label}`}
                 onClick={() => onChange(values.filter((x) => x !== v))}
               >
@@ -161,24 +187,35 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
           ))}
         </ul>
       ) : null}
-      <div className="flex gap-2">
+      <div className="flex min-w-0 gap-2">
         <label htmlFor={`${id}-value`} className="sr-only">
-          Add a {d.label} value
+          Add {d.label} values
         </label>
         <input
           id={`${id}-value`}
-          type={type}
+          type="text"
           inputMode={d.type === "integer" ? "numeric" : d.type === "decimal" ? "decimal" : undefined}
-          step={d.type === "integer" ? 1 : d.type === "decimal" ? "any" : undefined}
-          className={inputClass}
+          autoComplete="off"
+          list={suggestions.length > 0 ? `${id}-suggestions` : undefined}
+          className={`${inputClass} min-w-0`}
           value={text}
           disabled={full}
-          placeholder={d.type === "string" ? `${d.label}…` : undefined}
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${id}-error` : `${id}-hint`}
+          placeholder={d.type === "date" ? "YYYY-MM-DD" : list ? "e.g. 12, 13" : `${d.label}…`}
+          aria-invalid={notes !== null && notes.rejected.length > 0}
+          aria-describedby={`${id}-hint`}
           onChange={(e) => {
             setText(e.target.value);
-            setError(null);
+            setNotes(null);
+          }}
+          onPaste={(e) => {
+            // A pasted column of free text keeps its lines apart (an input would join them).
+            if (list) return;
+            const pasted = e.clipboardData.getData("text");
+            if (!/\r?\n/.test(pasted.trim())) return;
+            e.preventDefault();
+            const r = parseFilterInput(d, pasted, values);
+            if (r.added.length > 0) onChange([...values, ...r.added]);
+            setNotes(r.rejected.length + r.duplicates + r.overLimit > 0 ? { rejected: r.rejected, other: r.overLimit ? [`${r.overLimit} not added: at most ${LIMITS.maxFilterValues} values per filter.`] : [] } : null);
           }}
           onKeyDown={(e) => {
             if (e.key === "Enter") {
@@ -191,15 +228,60 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
           Add
         </Button>
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
-          {error}
+      {suggestions.length > 0 ? (
+        <datalist id={`${id}-suggestions`}>
+          {suggestions.map((s) => (
+            <option key={String(s.value)} value={String(s.value)}>
+              {s.label ?? undefined}
+            </option>
+          ))}
+        </datalist>
+      ) : null}
+      <div id={`${id}-hint`} className="flex min-w-0 flex-col gap-0.5 text-xs">
+        {notes && notes.rejected.length > 0 ? (
+          <div role="alert" className="font-medium text-red-700">
+            <p>
+              Not added ({notes.rejected.length}); correct {notes.rejected.length === 1 ? "it" : "them"} in the box:
+            </p>
+            <ul className="list-disc pl-4">
+              {notes.rejected.slice(0, 10).map((r, i) => (
+                <li key={i} className="break-all">
+                  {quote(r.token, 24)} is {r.reason}
+                </li>
+              ))}
+              {notes.rejected.length > 10 ? <li>and {notes.rejected.length - 10} more</li> : null}
+            </ul>
+          </div>
+        ) : null}
+        {notes?.other.map((o) => (
+          <p key={o} className="text-slate-700">
+            {o}
+          </p>
+        ))}
+        <p className="text-slate-600">
+          {full
+            ? `At most ${LIMITS.maxFilterValues} values.`
+            : `Enter ${filterValueHint(d)}${list ? "; several at once separated by commas, spaces or new lines" : " (one per line)"}, then Add or press Enter.`}
+          {suggestions.length > 0 ? ` Suggestions: ${suggestions.length} values seen in recent reports.` : ""}
         </p>
-      ) : (
-        <p id={`${id}-hint`} className="text-xs text-slate-600">
-          {full ? `At most ${LIMITS.maxFilterValues} values.` : `Enter ${filterValueHint(d)}, then Add (or press Enter).`}
-        </p>
-      )}
+      </div>
+      <p className="text-xs text-slate-600">Only “any of”: the reporting service cannot exclude {d.label} values.</p>
     </div>
   );
+}
+
+/** Values of a dimension seen in answers already fetched (no upstream call); empty until some are. */
+function useSuggestions(dimension: string): { value: string | number; label: string | null }[] {
+  const q = useQuery({
+    queryKey: ["suggestions", dimension],
+    queryFn: async ({ signal }) => {
+      const res = await fetch(`/api/reports/suggestions?dimension=${encodeURIComponent(dimension)}`, { signal });
+      if (!res.ok) return [];
+      const body = (await res.json()) as { values?: { value: string | number; label: string | null }[] };
+      return body.values ?? [];
+    },
+    enabled: SUGGESTED_DIMENSIONS.includes(dimension),
+    staleTime: 30_000,
+  });
+  return q.data ?? [];
 }

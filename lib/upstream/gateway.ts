@@ -20,6 +20,7 @@ import { UpstreamClient, UpstreamError, type UpstreamCredentials } from "./clien
 import { canDerive, derive } from "./derive";
 import { aggregate, canonicalQuery, effectiveGroupBy, effectiveMetrics, queryKey, sortRecords, type ReportQuery } from "./records";
 import { CancelledError, QuotaQueue, type QueueTicket } from "./quota";
+import { SeenValues } from "./seen-values";
 
 export interface GatewayConfig extends UpstreamCredentials {
   reportRateLimit: number;
@@ -92,6 +93,8 @@ export class ReportGateway {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly jobs = new Map<string, Job>();
   private readonly inflight = new Map<string, Job>();
+  /** Values seen in fetched answers, for the filter editor's suggestions. */
+  readonly seen = new SeenValues();
 
   constructor(readonly config: GatewayConfig) {
     this.client = new UpstreamClient(config);
@@ -144,6 +147,7 @@ export class ReportGateway {
     const ttl = query.end_date < today ? this.config.ttlPastSeconds : this.config.ttlTodaySeconds;
     const now = Date.now();
     this.cache.set(queryKey(op, query), { op, query, records, fetchedAt: now, expiresAt: now + ttl * 1000, upstreamCalls: calls });
+    this.seen.add(records);
     while (this.cache.size > MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 

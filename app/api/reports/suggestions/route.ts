@@ -1,0 +1,13 @@
+// GET /api/reports/suggestions?dimension=gateway_id: values of a dimension seen in answers the dashboard already fetched (no upstream call).
+import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/errors";
+import { getGateway } from "@/lib/upstream";
+import { SUGGESTED_DIMENSIONS } from "@/lib/report-state/filters";
+
+export const GET = apiRoute({ role: "analyst" }, async ({ request }) => {
+  const dimension = new URL(request.url).searchParams.get("dimension") ?? "";
+  if (!SUGGESTED_DIMENSIONS.includes(dimension)) {
+    throw ApiError.badRequest(`dimension must be one of ${SUGGESTED_DIMENSIONS.join(", ")}`, [{ path: "dimension", message: "not a dimension with suggestions" }]);
+  }
+  return { dimension, values: getGateway().seen.values(dimension) };
+});
