@@ -48,7 +48,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "node --import tsx service/main.ts",
+      // The service's request log (one JSON line per request) lets specs count upstream calls.
+      command: `node e2e/support/run-logged.mjs ${env.dir}/service.log ${process.execPath} --import tsx service/main.ts`,
       url: `${env.serviceUrl}/healthz`,
       timeout: 60_000,
       reuseExistingServer: false,

@@ -118,7 +118,7 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
             <h2 id="grid-heading" className="text-lg font-semibold">
               Retention grid
             </h2>
-            <span className="flex items-center gap-3">
+            <span className="flex flex-wrap items-center gap-3">
               <SaveReportButton page="cohorts" disabled={!grid} />
               <Button onClick={() => exportCsv(false)} disabled={!grid || report.stale}>
                 Download CSV

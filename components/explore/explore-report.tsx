@@ -163,7 +163,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             <h2 id="results-heading" className="text-lg font-semibold">
               Results
             </h2>
-            <div className="flex items-center gap-3">
+            <div className="flex flex-wrap items-center gap-3">
               <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
               <SaveReportButton page="explore" disabled={!model} />
               <Button onClick={() => exportCsv(false)} disabled={!model || report.stale}>

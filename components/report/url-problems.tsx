@@ -23,7 +23,7 @@ export function UrlProblems({ problems, onOpenNearest }: { problems: readonly Ur
         <Button variant="primary" onClick={onOpenNearest}>
           Open the nearest valid report
         </Button>
-        <span className="text-xs text-red-900">It leaves out what is listed above, or brings it within its limit; the form shows it before it runs.</span>
+        <span className="text-xs text-red-900">It leaves out what is listed above, or brings it within its limit, and runs.</span>
       </div>
     </div>
   );
