@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
 import { signInErrorMessage, safeCallbackPath } from "@/lib/auth/messages";
 import { getSessionUser } from "@/lib/auth/session";
+import { serverEnv } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -11,7 +12,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 /** The sign-in page; the one page (with share links) that needs no session. */
 export default async function LoginPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackPath(params.callbackUrl);
+  const callbackUrl = safeCallbackPath(params.callbackUrl, "/", serverEnv().NEXTAUTH_URL);
   if (await getSessionUser()) redirect(callbackUrl);
   const error = Array.isArray(params.error) ? params.error[0] : params.error;
   return (

@@ -2,7 +2,7 @@
 /** E-mail and password form; errors are announced (role="alert") and tied to the fields. */
 import { signIn } from "next-auth/react";
 import { useRef, useState, type FormEvent } from "react";
-import { signInErrorMessage } from "@/lib/auth/messages";
+import { safeCallbackPath, signInErrorMessage } from "@/lib/auth/messages";
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError: string | null }) {
   const [error, setError] = useState<string | null>(initialError);
@@ -22,8 +22,9 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
         callbackUrl,
       });
       if (res?.ok && !res.error) {
-        // A full navigation, so server components render with the new session cookie.
-        window.location.assign(callbackUrl);
+        // A full navigation, so server components render with the new session cookie; checked again
+        // here against this page's own origin, whatever the server handed over.
+        window.location.assign(safeCallbackPath(callbackUrl, "/", window.location.origin));
         return;
       }
       setError(signInErrorMessage(res?.error ?? "CredentialsSignin"));

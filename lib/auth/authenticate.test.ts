@@ -53,25 +53,42 @@ describe("authenticate", () => {
     for (const c of cases) expect(await authenticate(store, { ...c, address: "10.0.0.2" })).toEqual({ ok: false, reason: "invalid" });
   });
 
-  it("throttles an account after 5 failures in 15 minutes, even with the right password, then lets it in again", async () => {
+  it("throttles an account from one address after 5 failures, even with the right password, while other addresses still get in", async () => {
     const t0 = new Date("2030-01-01T10:00:00Z");
     const at = (s: number) => ({ now: new Date(t0.getTime() + s * 1000) });
-    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccount; i++) {
-      // Each from a different address: the account limit applies whatever the address.
-      expect(await authenticate(store, { email: "locked@example.com", password: "nope", address: `10.1.0.${i}` }, at(i * 60))).toMatchObject({ reason: "invalid" });
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccountPerAddress; i++) {
+      expect(await authenticate(store, { email: "locked@example.com", password: "nope", address: "10.1.0.1" }, at(i * 60))).toMatchObject({ reason: "invalid" });
     }
-    const throttled = await authenticate(store, { email: "LOCKED@example.com", password: PASSWORD, address: "10.1.1.1" }, at(300));
+    const throttled = await authenticate(store, { email: "LOCKED@example.com", password: PASSWORD, address: "10.1.0.1" }, at(300));
     // The first failure (t0) leaves the window at t0 + 900 s, 600 s after this attempt.
     expect(throttled).toEqual({ ok: false, reason: "throttled", retryAfterSeconds: 600 });
+    // Someone guessing the e-mail from one address does not lock its owner out elsewhere.
+    expect(await authenticate(store, { email: "locked@example.com", password: PASSWORD, address: "10.9.9.9" }, at(301))).toMatchObject({ ok: true });
     // Unknown accounts are throttled just the same, so throttling reveals nothing.
-    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccount; i++) {
-      await authenticate(store, { email: "ghost@example.com", password: "nope", address: `10.2.0.${i}` }, at(i));
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccountPerAddress; i++) {
+      await authenticate(store, { email: "ghost@example.com", password: "nope", address: "10.2.0.1" }, at(i));
     }
-    expect(await authenticate(store, { email: "ghost@example.com", password: "nope", address: "10.2.1.1" }, at(10))).toMatchObject({ reason: "throttled" });
+    expect(await authenticate(store, { email: "ghost@example.com", password: "nope", address: "10.2.0.1" }, at(10))).toMatchObject({ reason: "throttled" });
+    expect(await authenticate(store, { email: "locked@example.com", password: PASSWORD, address: "10.1.0.1" }, at(901))).toMatchObject({ ok: true });
+  });
 
-    expect(await authenticate(store, { email: "locked@example.com", password: PASSWORD, address: "10.1.1.1" }, at(901))).toMatchObject({ ok: true });
-    // Success cleared the account's failures.
-    expect(await throttleRepo(store).countRecent("account:locked@example.com", 900, at(901).now)).toBe(0);
+  it("stops a guess spread over many addresses at the account's ceiling", async () => {
+    const now = new Date("2030-03-01T10:00:00Z");
+    for (let i = 0; i < LOGIN_THROTTLE.maxPerAccount; i++) {
+      expect(await authenticate(store, { email: "ok@example.com", password: "nope", address: `10.3.${i >> 8}.${i & 255}` }, { now })).toMatchObject({ reason: "invalid" });
+    }
+    expect(await authenticate(store, { email: "ok@example.com", password: PASSWORD, address: "10.4.0.1" }, { now })).toMatchObject({ reason: "throttled" });
+  });
+
+  it("checks at most the limit when wrong guesses arrive all at once", async () => {
+    const now = new Date("2030-04-01T10:00:00Z");
+    let checked = 0;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => authenticate(store, { email: "spray@example.com", password: "nope", address: "10.5.0.1" }, { now })),
+    );
+    for (const r of results) if (!r.ok && r.reason === "invalid") checked++;
+    expect(checked).toBeLessThanOrEqual(LOGIN_THROTTLE.maxPerAccountPerAddress);
+    expect(results.filter((r) => !r.ok && r.reason === "throttled").length).toBeGreaterThanOrEqual(30 - LOGIN_THROTTLE.maxPerAccountPerAddress);
   });
 
   it("throttles an address after 20 failures across accounts", async () => {

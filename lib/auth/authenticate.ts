@@ -6,7 +6,7 @@
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import type { Role } from "./roles";
 import type { Sql } from "../store/sql";
-import { throttleRepo } from "../store/throttle";
+import { throttleRepo, type AttemptLimit } from "../store/throttle";
 import { normalizeEmail, usersRepo } from "../store/users";
 
 export interface SessionUser {
@@ -17,12 +17,20 @@ export interface SessionUser {
 
 export interface ThrottlePolicy {
   windowSeconds: number;
-  maxPerAccount: number;
+  /** Failures for one account from one address. */
+  maxPerAccountPerAddress: number;
+  /** Failures from one address, across accounts (password spraying). */
   maxPerAddress: number;
+  /** Failures for one account from anywhere: the ceiling that stops a distributed guess. */
+  maxPerAccount: number;
 }
 
-/** At most 5 failures per account and 20 per client address in any 15 minutes. */
-export const LOGIN_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, maxPerAccount: 5, maxPerAddress: 20 };
+/**
+ * In any 15 minutes: 5 failures per account from one address, 20 per address, and 50 per account
+ * from everywhere together. Guessing someone's e-mail from one address locks out only that address;
+ * locking the account out for everyone takes 50 failures, which takes at least 10 addresses.
+ */
+export const LOGIN_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, maxPerAccountPerAddress: 5, maxPerAddress: 20, maxPerAccount: 50 };
 
 export type AuthResult =
   | { ok: true; user: SessionUser }
@@ -39,14 +47,6 @@ export interface Credentials {
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
 
-/** Seconds until fewer than `max` failures remain in the window, or 0 when not throttled. */
-function retryAfter(failures: Date[], max: number, windowSeconds: number, now: Date): number {
-  if (failures.length < max) return 0;
-  // Once the failure at this index leaves the window, max-1 remain and one more attempt is allowed.
-  const pivot = failures[failures.length - max]!;
-  return Math.max(1, Math.ceil((pivot.getTime() + windowSeconds * 1000 - now.getTime()) / 1000));
-}
-
 export async function authenticate(
   db: Sql,
   credentials: Credentials,
@@ -60,29 +60,26 @@ export async function authenticate(
     return { ok: false, reason: "invalid" };
   }
 
-  const throttle = throttleRepo(db);
-  const accountKey = `account:${email}`;
-  const addressKey = credentials.address ? `address:${credentials.address}` : null;
-  const wait = Math.max(
-    retryAfter(await throttle.recentFailures(accountKey, policy.windowSeconds, now), policy.maxPerAccount, policy.windowSeconds, now),
-    addressKey
-      ? retryAfter(await throttle.recentFailures(addressKey, policy.windowSeconds, now), policy.maxPerAddress, policy.windowSeconds, now)
-      : 0,
-  );
   // Keyed by the e-mail as typed, not by the account, so throttling says nothing about existence.
-  if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
+  // The attempt counts before the password is checked, so parallel guesses cannot outrun the limit.
+  const limits: AttemptLimit[] = [{ key: `account:${email}`, max: policy.maxPerAccount }];
+  if (credentials.address) {
+    limits.push({ key: `account:${email}|address:${credentials.address}`, max: policy.maxPerAccountPerAddress });
+    limits.push({ key: `address:${credentials.address}`, max: policy.maxPerAddress });
+  }
+  const throttle = throttleRepo(db);
+  const attempt = await throttle.attempt(limits, policy.windowSeconds, now);
+  if (!attempt.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: attempt.retryAfterSeconds };
 
   const users = usersRepo(db);
   const user = await users.findByEmail(email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !valid || user.disabled) {
-    await throttle.recordFailure(accountKey, now, policy.windowSeconds);
-    if (addressKey) await throttle.recordFailure(addressKey, now, policy.windowSeconds);
-    return { ok: false, reason: "invalid" };
-  }
+  if (!user || !valid || user.disabled) return { ok: false, reason: "invalid" };
 
-  // The address counter is left alone: one valid account must not reset a spraying address.
-  await throttle.clear(accountKey);
+  // A success is not a failure, and it forgives this address its typos on this account. The
+  // account's failures from elsewhere stay: they are someone else's guesses.
+  await attempt.forget();
+  if (credentials.address) await throttle.clear(`account:${email}|address:${credentials.address}`);
   await users.recordLogin(user.id, now);
   if (needsRehash(user.passwordHash)) await users.rehash(user.id, await hashPassword(password));
   return { ok: true, user: { id: user.id, email: user.email, role: user.role } };

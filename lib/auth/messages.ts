@@ -20,21 +20,33 @@ export function signInErrorMessage(error: string | null | undefined): string | n
   return "Sign-in failed. Please try again.";
 }
 
-/** Only same-site paths: a callbackUrl must never send the user to another origin. */
-export function safeCallbackPath(value: string | string[] | null | undefined, fallback = "/"): string {
+/** Stands in for the dashboard's origin where it is not known; only the comparison matters. */
+const SELF = "http://dashboard.invalid";
+
+/**
+ * Where a sign-in may send the user: a page of the dashboard itself, as a path. The rule is that
+ * the URL the browser would resolve has the dashboard's origin; before resolving, anything a browser
+ * strips or rewrites (control characters, tabs and new lines, backslashes) is refused outright, so
+ * `/\t/evil.example` cannot become `//evil.example`. `origin` is the dashboard's own (absolute URLs
+ * on it are accepted, as next-auth hands them back); without it only paths are accepted.
+ */
+export function safeCallbackPath(value: string | string[] | null | undefined, fallback = "/", origin?: string): string {
   const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return fallback;
-  let path = v;
-  // next-auth itself may hand back an absolute URL on our own origin; keep its path.
-  if (/^https?:\/\//i.test(path)) {
-    try {
-      const u = new URL(path);
-      path = `${u.pathname}${u.search}${u.hash}`;
-    } catch {
-      return fallback;
-    }
+  if (!v || v.length > 2000) return fallback;
+  // eslint-disable-next-line no-control-regex -- exactly these are what must be refused
+  if (/[\u0000-\u001f\u007f\\]/.test(v)) return fallback;
+  const self = origin ? new URL(origin).origin : SELF;
+  let u: URL;
+  try {
+    u = new URL(v, self);
+  } catch {
+    return fallback;
   }
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return fallback;
-  if (path === "/login" || path.startsWith("/login?") || path.startsWith("/api/auth")) return fallback;
+  if (u.origin !== self) return fallback;
+  // A path that names no authority of its own: "//x" resolves to another origin above, and a
+  // relative "x" is refused so the answer never depends on the page it is used from.
+  if (!v.startsWith("/") && !v.toLowerCase().startsWith(`${self.toLowerCase()}/`)) return fallback;
+  const path = `${u.pathname}${u.search}${u.hash}`;
+  if (u.pathname === "/login" || u.pathname.startsWith("/api/auth")) return fallback;
   return path;
 }

@@ -134,8 +134,8 @@ describe("share links", () => {
     const full = (await shareLinksRepo(store).get(link.id))!;
     expect(full.passwordHash).not.toContain("correct horse");
     expect((await resolveShare(store, token, "198.51.100.3", SECRET, noCookie)).kind).toBe("locked");
-    expect(await checkSharePassword(store, full, "wrong", "198.51.100.3", SECRET)).toBe(false);
-    expect(await checkSharePassword(store, full, "correct horse battery", "198.51.100.3", SECRET)).toBe(true);
+    expect(await checkSharePassword(store, full, "wrong", "198.51.100.3", SECRET)).toBe("wrong");
+    expect(await checkSharePassword(store, full, "correct horse battery", "198.51.100.3", SECRET)).toBe("ok");
     const th = hashToken(token);
     const cookie = signUnlock(th, Date.now() + 60_000, SECRET);
     const jar = (name: string) => (name === unlockCookieName(th) ? cookie : undefined);
@@ -155,6 +155,23 @@ describe("share links", () => {
     expect((await resolveShare(store, "z".repeat(43), address, SECRET, noCookie)).kind).toBe("throttled");
     expect((await resolveShare(store, token, address, SECRET, noCookie)).kind).toBe("throttled");
     expect((await resolveShare(store, token, "203.0.113.51", SECRET, noCookie)).kind).toBe("ok");
+  });
+
+  it("check at most the limit when wrong passwords or tokens arrive all at once, and cap failures per link", async () => {
+    const { link } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", password: "correct horse battery" });
+    const full = (await shareLinksRepo(store).get(link.id))!;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => checkSharePassword(store, full, "wrong guess", "203.0.113.60", SECRET)));
+    expect(answers.filter((a) => a === "wrong").length).toBeLessThanOrEqual(SHARE_LIMITS.failuresPerAddress);
+    expect(answers.filter((a) => a === "throttled").length).toBeGreaterThanOrEqual(50 - SHARE_LIMITS.failuresPerAddress);
+    const lookups = await Promise.all(Array.from({ length: 50 }, (_, i) => resolveShare(store, `${"q".repeat(41)}${String(i).padStart(2, "0")}`, "203.0.113.61", SECRET, noCookie)));
+    expect(lookups.filter((l) => l.kind === "unknown").length).toBeLessThanOrEqual(SHARE_LIMITS.failuresPerAddress);
+    // From many addresses, the link itself stops checking passwords past its own cap.
+    let checked = 0;
+    for (let i = 0; i < SHARE_LIMITS.failuresPerLink + 5; i++) {
+      if ((await checkSharePassword(store, full, "wrong guess", `198.18.${i >> 8}.${i & 255}`, SECRET)) === "wrong") checked++;
+    }
+    expect(checked).toBe(SHARE_LIMITS.failuresPerLink - answers.filter((a) => a === "wrong").length);
+    expect(await checkSharePassword(store, full, "correct horse battery", "198.19.0.1", SECRET)).toBe("throttled");
   });
 
   it("freeze a snapshot that costs no upstream call to view, while a live link re-runs through the cache", async () => {

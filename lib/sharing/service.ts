@@ -23,7 +23,11 @@ import { throttleRepo } from "@/lib/store/throttle";
 import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
 import { hashAddress, hashToken, isTokenShaped, newShareToken, verifyUnlock } from "./tokens";
 
-export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, windowSeconds: 900 } as const;
+/**
+ * Failures (unknown tokens, wrong passwords) per visitor address, and wrong passwords per link from
+ * everywhere, in any 15 minutes. Attempts count before they are checked (lib/store/throttle.ts).
+ */
+export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, failuresPerLink: 50, windowSeconds: 900 } as const;
 
 export function canEdit(user: SessionUser, report: SavedReport): boolean {
   return user.role === "admin" || (user.role === "analyst" && report.ownerId === user.id);
@@ -123,7 +127,9 @@ export type ShareResolution =
 
 /**
  * What a visitor's token opens. Unknown tokens and wrong passwords count against the visitor's
- * address; past the limit every answer is "throttled", whether or not the link exists.
+ * address; past the limit every answer is "throttled", whether or not the link exists. A lookup
+ * counts before it is made and is taken back when the token is a real link, so parallel guesses
+ * cannot outrun the limit while a flood from one address leaves other visitors alone.
  */
 export async function resolveShare(
   db: Sql,
@@ -132,15 +138,12 @@ export async function resolveShare(
   secret: string,
   unlockCookie: (tokenHash: string) => string | undefined,
 ): Promise<ShareResolution> {
-  const throttle = throttleRepo(db);
-  const addressKey = `share:${hashAddress(address, secret)}`;
-  if ((await throttle.countRecent(addressKey, SHARE_LIMITS.windowSeconds)) >= SHARE_LIMITS.failuresPerAddress) return { kind: "throttled" };
+  const attempt = await throttleRepo(db).attempt([{ key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress }], SHARE_LIMITS.windowSeconds);
+  if (!attempt.allowed) return { kind: "throttled" };
   const tokenHash = hashToken(token);
   const link = isTokenShaped(token) ? await shareLinksRepo(db).findByTokenHash(tokenHash) : null;
-  if (!link) {
-    await throttle.recordFailure(addressKey, new Date(), SHARE_LIMITS.windowSeconds);
-    return { kind: "unknown" };
-  }
+  if (!link) return { kind: "unknown" };
+  await attempt.forget();
   if (link.revokedAt) return { kind: "revoked" };
   if (Date.parse(link.expiresAt) <= Date.now()) return { kind: "expired" };
   if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
@@ -149,11 +152,32 @@ export async function resolveShare(
   return { kind: "ok", link, report, tokenHash };
 }
 
-/** Checks a share password; a wrong one counts against the address like an unknown token. */
-export async function checkSharePassword(db: Sql, link: ShareLinkWithSecrets, password: string, address: string, secret: string): Promise<boolean> {
-  const ok = link.passwordHash !== null && (await verifyPassword(password, link.passwordHash));
-  if (!ok) await throttleRepo(db).recordFailure(`share:${hashAddress(address, secret)}`, new Date(), SHARE_LIMITS.windowSeconds);
-  return ok;
+function addressKey(address: string, secret: string): string {
+  return `share:${hashAddress(address, secret)}`;
+}
+
+/**
+ * Checks a share password. The attempt counts against the visitor's address and against the link
+ * before the password is verified; a right one is taken back. "throttled" when either limit is spent.
+ */
+export async function checkSharePassword(
+  db: Sql,
+  link: ShareLinkWithSecrets,
+  password: string,
+  address: string,
+  secret: string,
+): Promise<"ok" | "wrong" | "throttled"> {
+  const attempt = await throttleRepo(db).attempt(
+    [
+      { key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress },
+      { key: `share-link:${link.id}`, max: SHARE_LIMITS.failuresPerLink },
+    ],
+    SHARE_LIMITS.windowSeconds,
+  );
+  if (!attempt.allowed) return "throttled";
+  if (link.passwordHash === null || !(await verifyPassword(password, link.passwordHash))) return "wrong";
+  await attempt.forget();
+  return "ok";
 }
 
 export async function recordShareView(db: Sql, linkId: string, address: string, secret: string): Promise<void> {

@@ -73,6 +73,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX share_views_link ON share_views (link_id, viewed_at);
     `,
   },
+  {
+    version: 3,
+    name: "attempt ids and revoked sessions",
+    up: `
+      -- Attempts are counted before they are checked; an id lets one attempt be taken back
+      -- (a success, or one refused unchecked) without touching a parallel one of the same instant.
+      ALTER TABLE login_attempts ADD COLUMN id bigserial;
+      CREATE INDEX login_attempts_id ON login_attempts (id);
+      -- Sessions ended by signing out: their cookies stop working even if copied.
+      CREATE TABLE revoked_sessions (
+        session_id text PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

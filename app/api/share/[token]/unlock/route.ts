@@ -24,9 +24,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   if (r.kind === "throttled") return fail("throttled");
   // An unknown token and a wrong password answer alike.
   if (r.kind !== "locked" && r.kind !== "ok") return r.kind === "unknown" ? fail("wrong") : NextResponse.redirect(back, 303);
-  if (r.kind === "ok" || typeof password !== "string" || !(await checkSharePassword(db, r.link, password, address, secret))) {
-    return r.kind === "ok" ? NextResponse.redirect(back, 303) : fail("wrong");
-  }
+  if (r.kind === "ok") return NextResponse.redirect(back, 303);
+  const checked = typeof password === "string" ? await checkSharePassword(db, r.link, password, address, secret) : "wrong";
+  if (checked !== "ok") return fail(checked);
   const expires = Math.min(Date.parse(r.link.expiresAt), Date.now() + UNLOCK_HOURS * 3_600_000);
   const res = NextResponse.redirect(back, 303);
   res.cookies.set(unlockCookieName(r.tokenHash), signUnlock(r.tokenHash, expires, secret), {
