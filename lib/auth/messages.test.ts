@@ -39,7 +39,6 @@ describe("callbackUrl never leaves the dashboard", () => {
         const out = safeCallbackPath(input, "/", origin);
         expect(out.startsWith("/")).toBe(true);
         expect(out.startsWith("//")).toBe(false);
-        // eslint-disable-next-line no-control-regex -- the property is that none survive
         expect(/[\u0000-\u001f\u007f\\]/.test(out)).toBe(false);
         // Resolved against the dashboard, or against any page of it, it stays on the dashboard.
         expect(new URL(out, origin).origin).toBe(origin);

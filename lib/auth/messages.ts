@@ -33,7 +33,6 @@ const SELF = "http://dashboard.invalid";
 export function safeCallbackPath(value: string | string[] | null | undefined, fallback = "/", origin?: string): string {
   const v = Array.isArray(value) ? value[0] : value;
   if (!v || v.length > 2000) return fallback;
-  // eslint-disable-next-line no-control-regex -- exactly these are what must be refused
   if (/[\u0000-\u001f\u007f\\]/.test(v)) return fallback;
   const self = origin ? new URL(origin).origin : SELF;
   let u: URL;
