@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { staticSecurityHeaders } from "./lib/security-headers";
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
@@ -8,6 +9,9 @@ const nextConfig: NextConfig = {
   // The embedded store loads its WebAssembly from node_modules at run time; don't bundle it (pg is
   // external by default).
   serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  async headers() {
+    return [{ source: "/:path*", headers: staticSecurityHeaders(process.env.NEXTAUTH_URL) }];
+  },
 };
 
 export default nextConfig;

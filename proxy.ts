@@ -3,15 +3,29 @@
 // and pages check the session again server-side, so this is a convenience, not the gate.
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
+import { pagePolicy } from "./lib/security-headers";
 
 const PUBLIC_PAGES = [/^\/login\/?$/, /^\/share(\/|$)/];
 
+/** Lets the page render with a fresh CSP nonce (Next.js puts it on its scripts). */
+function withNonce(request: NextRequest): NextResponse {
+  const nonce = btoa(crypto.randomUUID());
+  const policy = pagePolicy(nonce, process.env.NODE_ENV !== "production");
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("Content-Security-Policy", policy);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("Content-Security-Policy", policy);
+  return res;
+}
+
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
-  if (pathname.startsWith("/api/") || PUBLIC_PAGES.some((re) => re.test(pathname))) return NextResponse.next();
+  if (pathname.startsWith("/api/")) return NextResponse.next();
+  if (PUBLIC_PAGES.some((re) => re.test(pathname))) return withNonce(request);
   const secret = process.env.NEXTAUTH_SECRET;
   const token = secret ? await getToken({ req: request, secret }).catch(() => null) : null;
-  if (token) return NextResponse.next();
+  if (token) return withNonce(request);
   const login = new URL("/login", request.url);
   login.searchParams.set("callbackUrl", `${pathname}${search}`);
   return NextResponse.redirect(login);

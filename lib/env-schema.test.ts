@@ -65,7 +65,7 @@ describe("parseServerEnv", () => {
     ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/db" }],
     ["UPSTREAM_REPORT_RATE_LIMIT", { UPSTREAM_REPORT_RATE_LIMIT: "five" }],
     ["UPSTREAM_PAGE_CAP", { UPSTREAM_PAGE_CAP: "0" }],
-    ["TRUSTED_PROXY_HOPS", { TRUSTED_PROXY_HOPS: "0" }],
+    ["TRUSTED_PROXY_HOPS", { TRUSTED_PROXY_HOPS: "-1" }],
     ["TRUSTED_PROXY_HOPS", { TRUSTED_PROXY_HOPS: "11" }],
     ["CACHE_TTL_TODAY_SECONDS", { CACHE_TTL_TODAY_SECONDS: "1.5" }],
     ["REPORT_TIMEZONE", { REPORT_TIMEZONE: "Mars/Olympus_Mons" }],

@@ -50,7 +50,13 @@ const serverEnvSchema = z
     UPSTREAM_REPORT_RATE_LIMIT: positiveInt("UPSTREAM_REPORT_RATE_LIMIT", 5),
     UPSTREAM_RATE_WINDOW_SECONDS: positiveInt("UPSTREAM_RATE_WINDOW_SECONDS", 60),
     UPSTREAM_PAGE_CAP: positiveInt("UPSTREAM_PAGE_CAP", 50),
-    TRUSTED_PROXY_HOPS: positiveInt("TRUSTED_PROXY_HOPS", 1).pipe(z.number().max(10, { error: "TRUSTED_PROXY_HOPS must be at most 10" })),
+    // 0: no proxy in front (the dashboard is reached directly), so no forwarded header is trusted.
+    TRUSTED_PROXY_HOPS: z.coerce
+      .number({ error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
+      .int({ error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
+      .min(0, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
+      .max(10, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
+      .default(1),
     CACHE_TTL_PAST_SECONDS: positiveInt("CACHE_TTL_PAST_SECONDS", 86_400),
     CACHE_TTL_TODAY_SECONDS: positiveInt("CACHE_TTL_TODAY_SECONDS", 300),
     REPORT_TIMEZONE: z

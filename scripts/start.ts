@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     UPSTREAM_TOKEN_URL: `http://127.0.0.1:${SERVICE_PORT}/api/auth/token`,
     UPSTREAM_CLIENT_ID: client.client_id,
     UPSTREAM_CLIENT_SECRET: client.client_secret,
+    // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
+    TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
   };
   const newUsers: DemoUser[] = await ensureDemoUsers({ env: { ...process.env, ...dashboardEnv } });
 

@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { ApiError, errorEnvelope } from "@/lib/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
+import { serverEnv } from "@/lib/env";
+import { refuseCrossSite } from "./cross-site";
 
 export interface HandlerContext<P> {
   user: SessionUser;
@@ -39,6 +41,7 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
     try {
+      refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
       const user = await requireUser(options.role);
       const body = options.json ? await readJson(request) : undefined;
       const params = (await context.params) ?? ({} as P);

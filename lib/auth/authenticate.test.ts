@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../store/open";
 import type { Store } from "../store/sql";
+import { sessionsRepo } from "../store/sessions";
 import { throttleRepo } from "../store/throttle";
 import { usersRepo } from "../store/users";
 import { LOGIN_THROTTLE, authenticate, clientAddress, revalidateSession } from "./authenticate";
@@ -107,6 +108,20 @@ describe("authenticate", () => {
   });
 });
 
+describe("signed-out sessions", () => {
+  it("are remembered until they would have expired, then forgotten", async () => {
+    const sessions = sessionsRepo(store);
+    const now = new Date();
+    await sessions.revoke("sid-1", new Date(now.getTime() + 60_000), now);
+    await sessions.revoke("sid-1", new Date(now.getTime() + 60_000), now); // twice is fine
+    expect(await sessions.isRevoked("sid-1")).toBe(true);
+    expect(await sessions.isRevoked("sid-2")).toBe(false);
+    await sessions.revoke("sid-3", now, now);
+    await sessions.revoke("sid-4", new Date(now.getTime() + 60_000), new Date(now.getTime() + 120_000));
+    expect(await sessions.isRevoked("sid-1")).toBe(false);
+  });
+});
+
 describe("revalidateSession", () => {
   it("drops sessions of disabled users and sessions from before a password change", async () => {
     const users = usersRepo(store);
@@ -133,5 +148,7 @@ describe("clientAddress", () => {
     expect(clientAddress(new Headers({ "x-real-ip": "::1" }))).toBe("::1");
     expect(clientAddress({})).toBeNull();
     expect(clientAddress(undefined)).toBeNull();
+    // No proxy in front: no header is trusted, every client shares one key.
+    expect(clientAddress({ "x-forwarded-for": "203.0.113.66" }, 0)).toBe("direct");
   });
 });

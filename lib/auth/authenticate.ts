@@ -104,12 +104,18 @@ export async function revalidateSession(db: Sql, userId: string, signedInAt: num
  * the proxies in front of the dashboard wrote are whatever the client sent, and trusting the first
  * entry would let anyone pick their own throttle key. With one proxy (`TRUSTED_PROXY_HOPS=1`, the
  * default) the last entry is the client. Reached directly, Next.js fills the header from the socket
- * only when the request has none, so a client can still choose it: deploy behind a proxy.
+ * only when the request has none, so a client can still choose it: deploy behind a proxy, or set
+ * `TRUSTED_PROXY_HOPS=0` (as demo mode does, bound to localhost), which trusts no header and puts
+ * every client under one address key ("direct").
  */
+/** The one address key when no proxy is trusted. */
+export const DIRECT = "direct";
+
 export function clientAddress(
   headers: Record<string, string | string[] | undefined> | Headers | undefined,
   trustedHops = 1,
 ): string | null {
+  if (trustedHops === 0) return DIRECT;
   if (!headers) return null;
   const get = (name: string): string | undefined => {
     if (headers instanceof Headers) return headers.get(name) ?? undefined;

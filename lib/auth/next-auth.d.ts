@@ -15,5 +15,7 @@ declare module "next-auth/jwt" {
     role?: Role;
     /** When the user signed in (ms); sessions from before a password change or disable are void. */
     signedInAt?: number;
+    /** This session's id; signing out records it as ended (lib/store/sessions.ts). */
+    sid?: string;
   }
 }

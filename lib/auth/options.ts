@@ -4,10 +4,12 @@ import "server-only";
  * 12 hours carrying the user id and role. Every use of a session re-reads the user, so disabling an
  * account, changing its role or its password takes effect on the next request.
  */
+import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { serverEnv } from "../env";
 import { getStore } from "../store";
+import { sessionsRepo } from "../store/sessions";
 import { authenticate, clientAddress, revalidateSession } from "./authenticate";
 import { throttledError } from "./messages";
 
@@ -63,18 +65,26 @@ export const authOptions: NextAuthOptions = {
   callbacks: {
     async jwt({ token, user }) {
       if (user) {
-        return { ...token, sub: user.id, email: user.email, role: user.role, signedInAt: Date.now() };
+        return { ...token, sub: user.id, email: user.email, role: user.role, signedInAt: Date.now(), sid: randomUUID() };
       }
       const signedInAt = token.signedInAt ?? 0;
       // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
       if (Date.now() - signedInAt > SESSION_MAX_AGE_SECONDS * 1000) throw new SessionRevokedError();
-      const current = await revalidateSession(await getStore(), token.sub ?? "", signedInAt);
+      const db = await getStore();
+      // Signed out: the cookie may have been copied, but the session it names is over.
+      if (!token.sid || (await sessionsRepo(db).isRevoked(token.sid))) throw new SessionRevokedError();
+      const current = await revalidateSession(db, token.sub ?? "", signedInAt);
       // Throwing makes next-auth answer "no session" (and clear the cookie where it can).
       if (!current) throw new SessionRevokedError();
       return { ...token, email: current.email, role: current.role };
     },
     session({ session, token }) {
       return { ...session, user: { id: token.sub ?? "", email: token.email ?? "", role: token.role ?? "viewer" } };
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      if (token?.sid) await sessionsRepo(await getStore()).revoke(token.sid, new Date((token.signedInAt ?? Date.now()) + SESSION_MAX_AGE_SECONDS * 1000));
     },
   },
   logger: {

@@ -157,6 +157,18 @@ describe("share links", () => {
     expect((await resolveShare(store, token, "203.0.113.51", SECRET, noCookie)).kind).toBe("ok");
   });
 
+  it("stop serving a link once the user who made it is disabled, and serve it again once enabled", async () => {
+    const users = usersRepo(store);
+    const maker = await users.create({ email: `maker-${Date.now()}@example.com`, role: "analyst", passwordHash: "x" });
+    const mine = await savedReportsRepo(store).create({ ownerId: maker.id, name: "Maker's", page: "explore", params: "range=last7&by=date&m=revenue", sharedWithTeam: false });
+    const { token } = await createShareLink(store, gateway, "UTC", { id: maker.id, email: maker.email, role: "analyst" }, mine, { mode: "live" });
+    expect((await resolveShare(store, token, "198.51.100.9", SECRET, noCookie)).kind).toBe("ok");
+    await users.disable(maker.email);
+    expect((await resolveShare(store, token, "198.51.100.9", SECRET, noCookie)).kind).toBe("revoked");
+    await users.enable(maker.email);
+    expect((await resolveShare(store, token, "198.51.100.9", SECRET, noCookie)).kind).toBe("ok");
+  });
+
   it("check at most the limit when wrong passwords or tokens arrive all at once, and cap failures per link", async () => {
     const { link } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", password: "correct horse battery" });
     const full = (await shareLinksRepo(store).get(link.id))!;

@@ -20,6 +20,7 @@ import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/
 import { shareLinksRepo, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
+import { usersRepo } from "@/lib/store/users";
 import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
 import { hashAddress, hashToken, isTokenShaped, newShareToken, verifyUnlock } from "./tokens";
 
@@ -149,7 +150,15 @@ export async function resolveShare(
   if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
   const report = await savedReportsRepo(db).get(link.reportId);
   if (!report) return { kind: "revoked" };
+  // A link speaks for the user who made it (and the report for its owner): once either is disabled
+  // or removed, it stops serving, as their own sessions did. Enabling them again revives it.
+  if (!(await isActiveUser(db, link.createdBy)) || !(await isActiveUser(db, report.ownerId))) return { kind: "revoked" };
   return { kind: "ok", link, report, tokenHash };
+}
+
+async function isActiveUser(db: Sql, id: string): Promise<boolean> {
+  const user = await usersRepo(db).findById(id);
+  return user !== null && !user.disabled;
 }
 
 function addressKey(address: string, secret: string): string {

@@ -1,6 +1,10 @@
 // POST /api/share/:token/unlock: check a share link's password (form post) and set its signed, expiring cookie.
 import { headers } from "next/headers";
 import { NextResponse } from "next/server";
+import { refuseCrossSite } from "@/lib/api/cross-site";
+import { errorResponse } from "@/lib/api/handler";
+import { serverEnv } from "@/lib/env";
+import { ApiError } from "@/lib/errors";
 import { requestAddress, shareSecret } from "@/lib/sharing/http";
 import { checkSharePassword, resolveShare } from "@/lib/sharing/service";
 import { signUnlock, unlockCookieName } from "@/lib/sharing/tokens";
@@ -11,6 +15,12 @@ const UNLOCK_HOURS = 12;
 export async function POST(request: Request, { params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const back = new URL(`/share/${encodeURIComponent(token)}`, request.url);
+  try {
+    refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
+  } catch (e) {
+    if (e instanceof ApiError) return errorResponse(e);
+    throw e;
+  }
   const form = await request.formData().catch(() => null);
   const password = form?.get("password");
   const address = requestAddress(await headers());
