@@ -20,6 +20,14 @@ export class ApiError extends Error {
     this.type = ERROR_TYPES[status];
   }
 
+  /** What went wrong inside, for the server log only (never the response body). */
+  internal?: string;
+
+  withInternal(detail: unknown): this {
+    this.internal = detail instanceof Error ? detail.message : String(detail);
+    return this;
+  }
+
   static badRequest(message: string, details?: ErrorDetail[]): ApiError {
     return new ApiError(400, message, details);
   }

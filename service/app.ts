@@ -40,6 +40,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const windowMs = config.RATE_LIMIT_WINDOW_SECONDS * 1000;
   const reportLimiter = new SlidingWindowLimiter(config.REPORT_RATE_LIMIT, windowMs);
   const tokenLimiter = new SlidingWindowLimiter(config.TOKEN_RATE_LIMIT, windowMs);
+  const tokenAddressLimiter = new SlidingWindowLimiter(config.TOKEN_ADDRESS_RATE_LIMIT, windowMs);
   const routingLimiter = new SlidingWindowLimiter(config.ROUTING_RATE_LIMIT, windowMs);
   const routing = await RoutingEngine.open(db, logger);
   const openapi = buildOpenApiDocument();
@@ -75,8 +76,10 @@ export async function createService(db: Database, config: ServiceConfig, logger:
           const parsed = TokenRequestSchema.safeParse(body);
           if (!parsed.success) throw ApiError.fromZod(parsed.error);
           const { client_id, client_secret } = parsed.data;
-          // Counted per client_id whether or not the secret is right: this is what slows guessing.
-          const decision = tokenLimiter.hit(client_id);
+          // Counted per address first (made-up ids cost scrypt too), then per client_id whether or
+          // not the secret is right: this is what slows guessing.
+          const byAddress = tokenAddressLimiter.hit(ctx.address);
+          const decision = byAddress.allowed ? tokenLimiter.hit(client_id) : byAddress;
           Object.assign(ctx.headers, rateLimitHeaders(decision));
           if (!decision.allowed) {
             throw new ApiError(429, `Too many token requests; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
@@ -113,6 +116,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const sweeper = setInterval(() => {
     reportLimiter.sweep();
     tokenLimiter.sweep();
+    tokenAddressLimiter.sweep();
     routingLimiter.sweep();
   }, windowMs);
   sweeper.unref();

@@ -13,6 +13,8 @@ const ServiceEnvSchema = z.object({
   REPORT_RATE_LIMIT: positiveInt(5),
   ROUTING_RATE_LIMIT: positiveInt(600),
   TOKEN_RATE_LIMIT: positiveInt(10),
+  /** Token requests per peer address, whatever client_id they name: a flood of made-up ids cannot keep a core busy with scrypt. */
+  TOKEN_ADDRESS_RATE_LIMIT: positiveInt(30),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   TOKEN_TTL_SECONDS: positiveInt(3600),
   SERVICE_LOG: z.enum(["json", "silent"]).default("json"),

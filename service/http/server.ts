@@ -29,6 +29,8 @@ export interface RequestContext {
   /** Headers to add to the response (rate-limit headers). */
   headers: Record<string, string>;
   now: Date;
+  /** The peer's address (the socket's; the service trusts no forwarded header). */
+  address: string;
 }
 
 export interface Route {
@@ -156,7 +158,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const started = performance.now();
   const requestId = ulid();
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date() };
+  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date(), address: req.socket.remoteAddress ?? "unknown" };
   let status = 500;
   let logError: string | undefined;
   try {
@@ -201,6 +203,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     let err: ApiError;
     if (e instanceof ApiError) {
       err = e;
+      if (e.internal) logError = e.internal;
     } else {
       err = new ApiError(500, `Internal error; quote request id ${requestId} when reporting it`);
       logError = e instanceof Error ? (e.stack ?? e.message) : String(e);

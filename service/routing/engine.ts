@@ -125,7 +125,8 @@ export class RoutingEngine {
     try {
       await this.journal.append(record);
     } catch (e) {
-      throw new ApiError(503, `Routing is unavailable: ${e instanceof Error ? e.message : String(e)}`);
+      // The journal's own words (file paths, system errors) go to the log with the request id only.
+      throw new ApiError(503, "Routing is unavailable: the decision could not be recorded durably. Try again shortly; quote the request id if it persists.").withInternal(e);
     }
     return response;
   }
