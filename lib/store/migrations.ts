@@ -88,6 +88,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: "share views counted per day",
+    up: `
+      -- Views are counted per link and day for good; the one-row-per-view log keeps 30 days.
+      CREATE TABLE share_view_days (
+        link_id uuid NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+        day date NOT NULL,
+        views integer NOT NULL,
+        PRIMARY KEY (link_id, day)
+      );
+      INSERT INTO share_view_days (link_id, day, views)
+        SELECT link_id, (viewed_at AT TIME ZONE 'UTC')::date, count(*)::int FROM share_views GROUP BY 1, 2;
+      ALTER TABLE share_links ADD COLUMN last_viewed_at timestamptz;
+      UPDATE share_links l SET last_viewed_at = (SELECT max(viewed_at) FROM share_views v WHERE v.link_id = l.id);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -46,9 +46,11 @@ interface Row {
   last_viewed_at: Date | null;
 }
 
-const SELECT = `SELECT l.*, (SELECT count(*)::int FROM share_views v WHERE v.link_id = l.id) AS view_count,
-    (SELECT max(viewed_at) FROM share_views v WHERE v.link_id = l.id) AS last_viewed_at
+const SELECT = `SELECT l.*, (SELECT coalesce(sum(views), 0)::int FROM share_view_days d WHERE d.link_id = l.id) AS view_count
   FROM share_links l`;
+
+/** How long the one-row-per-view log keeps a view; the per-day counts are kept for good. */
+export const VIEW_LOG_DAYS = 30;
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -124,8 +126,16 @@ export function shareLinksRepo(db: Sql) {
     async rotate(id: string, tokenHash: string): Promise<void> {
       await db.query("UPDATE share_links SET token_hash = $2 WHERE id = $1", [id, tokenHash]);
     },
-    async recordView(id: string, addressHash: string): Promise<void> {
-      await db.query("INSERT INTO share_views (link_id, address_hash) VALUES ($1, $2)", [id, addressHash]);
+    /** One view: counted for its day for good, logged (hashed address) for VIEW_LOG_DAYS days. */
+    async recordView(id: string, addressHash: string, now = new Date()): Promise<void> {
+      await db.query("INSERT INTO share_views (link_id, address_hash, viewed_at) VALUES ($1, $2, $3)", [id, addressHash, now]);
+      await db.query(
+        `INSERT INTO share_view_days (link_id, day, views) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, 1)
+         ON CONFLICT (link_id, day) DO UPDATE SET views = share_view_days.views + 1`,
+        [id, now],
+      );
+      await db.query("UPDATE share_links SET last_viewed_at = GREATEST(last_viewed_at, $2) WHERE id = $1", [id, now]);
+      await db.query("DELETE FROM share_views WHERE link_id = $1 AND viewed_at < $2", [id, new Date(now.getTime() - VIEW_LOG_DAYS * 86_400_000)]);
     },
   };
 }

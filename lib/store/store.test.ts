@@ -6,6 +6,8 @@ import { LOCK_FILE, StoreLockedError, acquireDirLock } from "./lock";
 import { MIGRATIONS, migrate } from "./migrations";
 import { openStore } from "./open";
 import type { Store } from "./sql";
+import { savedReportsRepo } from "./saved-reports";
+import { VIEW_LOG_DAYS, shareLinksRepo } from "./share-links";
 import { throttleRepo } from "./throttle";
 import { UserExistsError, usersRepo } from "./users";
 
@@ -106,6 +108,31 @@ describe("throttle bookkeeping", () => {
     await t.clear("account:x");
     expect(await t.countRecent("account:x", 900, now)).toBe(0);
     expect(await t.countRecent("address:1.2.3.4", 900, now)).toBe(1);
+  });
+});
+
+describe("share view log", () => {
+  it("counts every view for good while the one-row-per-view log keeps 30 days", async () => {
+    const owner = await usersRepo(store).create({ email: "views@example.com", role: "analyst", passwordHash: "x" });
+    const report = await savedReportsRepo(store).create({ ownerId: owner.id, name: "v", page: "explore", params: "range=last7", sharedWithTeam: false });
+    const links = shareLinksRepo(store);
+    const link = await links.create({
+      reportId: report.id,
+      tokenHash: "h".repeat(43),
+      createdBy: owner.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      passwordHash: null,
+      mode: "live",
+      allowedPresets: [],
+      snapshot: null,
+    });
+    const day0 = new Date("2030-01-01T12:00:00Z");
+    for (let d = 0; d < 60; d++) for (let k = 0; k < 3; k++) await links.recordView(link.id, `addr${k}`, new Date(day0.getTime() + d * 86_400_000 + k));
+    const after = (await links.get(link.id))!;
+    expect(after.viewCount).toBe(180);
+    expect(after.lastViewedAt).toBe(new Date(day0.getTime() + 59 * 86_400_000 + 2).toISOString());
+    const logged = await store.query<{ n: number }>("SELECT count(*)::int AS n FROM share_views WHERE link_id = $1", [link.id]);
+    expect(logged[0]!.n).toBeLessThanOrEqual((VIEW_LOG_DAYS + 1) * 3);
   });
 });
 
