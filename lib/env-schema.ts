@@ -57,6 +57,9 @@ const serverEnvSchema = z
       .min(0, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
       .max(10, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
       .default(1),
+    REPORT_JOBS_PER_USER: positiveInt("REPORT_JOBS_PER_USER", 20),
+    REPORT_JOBS_MAX: positiveInt("REPORT_JOBS_MAX", 200),
+    CACHE_MAX_MB: positiveInt("CACHE_MAX_MB", 256),
     CACHE_TTL_PAST_SECONDS: positiveInt("CACHE_TTL_PAST_SECONDS", 86_400),
     CACHE_TTL_TODAY_SECONDS: positiveInt("CACHE_TTL_TODAY_SECONDS", 300),
     REPORT_TIMEZONE: z

@@ -1,6 +1,7 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
-import { upstreamStatusOptions } from "@/lib/report-client/queries";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { UPSTREAM_STATUS_KEY, upstreamStatusOptions } from "@/lib/report-client/queries";
 import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
@@ -29,20 +30,42 @@ export function ReportStatus({
           </Button>
         ) : null}
       </StatusBanner>
-      <QuotaLine polling={view.busy} />
+      <QuotaLine moment={phaseMoment(phase)} />
     </div>
   );
 }
 
-/** The reporting quota every user of the dashboard shares (SPEC.md §1.4, §6); quiet when unavailable. */
-function QuotaLine({ polling }: { polling: boolean }) {
-  const { data } = useQuery(upstreamStatusOptions(polling ? 5_000 : 30_000));
+/** A key that changes whenever the report moves on (a call is spent, a page arrives, it ends). */
+function phaseMoment(phase: ReportPhase): string {
+  if (phase.kind !== "running") return phase.kind;
+  const s = phase.progress?.status;
+  if (!s) return "running";
+  return s.state === "fetching" ? `fetching-${s.call}` : s.state === "queued" ? `queued-${s.call}` : s.state;
+}
+
+/**
+ * The reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the server counts
+ * it: read again when this report spends a call and when the window frees one; quiet when unavailable.
+ */
+function QuotaLine({ moment }: { moment: string }) {
+  const client = useQueryClient();
+  const { data } = useQuery(upstreamStatusOptions(10_000));
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: UPSTREAM_STATUS_KEY });
+  }, [moment, client]);
   return (
-    <p className="min-h-5 text-xs text-slate-600">
+    <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
       {data
-        ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${data.window_seconds} s` +
+        ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +
           (data.queue_length > 0 ? `; ${data.queue_length} waiting in the queue.` : ".")
         : " "}
     </p>
   );
+}
+
+/** "60 s" reads as a minute: say it the way the configuration means it. */
+function describeWindow(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? "hour" : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
+  return `${seconds} s`;
 }

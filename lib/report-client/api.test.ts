@@ -37,8 +37,8 @@ describe("running a report", () => {
 
   it("polls a job (long polling) and reports its progress until done", async () => {
     serve([
-      () => json(202, job({ state: "queued", position: 1, estimated_start: new Date(Date.now() + 3000).toISOString() })),
-      () => json(200, job({ state: "fetching", page: 1, pages: 2, piece: 1, pieces: 1 })),
+      () => json(202, job({ state: "queued", position: 1, estimated_start: new Date(Date.now() + 3000).toISOString(), estimated_done: new Date(Date.now() + 3000).toISOString(), call: 1, calls: 1, calls_exact: true })),
+      () => json(200, job({ state: "fetching", page: 1, pages: 2, piece: 1, pieces: 1, call: 1, calls: 2, calls_exact: true })),
       () => json(200, job({ state: "done", result })),
     ]);
     const seen: string[] = [];
@@ -73,7 +73,7 @@ describe("running a report", () => {
   });
 
   it("cancels the job on the server when aborted", async () => {
-    serve([() => json(202, job({ state: "queued", position: 0, estimated_start: new Date(Date.now() + 60_000).toISOString() }))]);
+    serve([() => json(202, job({ state: "queued", position: 0, estimated_start: new Date(Date.now() + 60_000).toISOString(), estimated_done: new Date(Date.now() + 60_000).toISOString(), call: 1, calls: 1, calls_exact: true }))]);
     const controller = new AbortController();
     const seen: string[] = [];
     const p = runReport("orders", request, { signal: controller.signal, onProgress: (x) => seen.push(x.status.state) }).catch((x: unknown) => x);

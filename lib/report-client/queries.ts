@@ -52,12 +52,23 @@ export function reportProgressOptions(op: Operation, request: ReportQuery) {
   });
 }
 
-export function upstreamStatusOptions(pollMs: number | false) {
+/**
+ * The shared quota as the dashboard's server counts it. Read again the moment the count can drop
+ * (the oldest call leaves the window), and at the latest after `idleMs`; the status line also
+ * refreshes it whenever a report moves (a call is spent).
+ */
+export function upstreamStatusOptions(idleMs: number) {
   return queryOptions({
-    queryKey: ["upstream-status"] as const,
+    queryKey: UPSTREAM_STATUS_KEY,
     queryFn: ({ signal }) => fetchUpstreamStatus(signal),
-    refetchInterval: pollMs,
-    staleTime: 2_000,
+    refetchInterval: (query) => {
+      const freeAt = query.state.data?.next_free_at;
+      if (!freeAt) return idleMs;
+      return Math.min(idleMs, Math.max(100, Date.parse(freeAt) - Date.now() + 100));
+    },
+    staleTime: 0,
     retry: false,
   });
 }
+
+export const UPSTREAM_STATUS_KEY = ["upstream-status"] as const;

@@ -27,6 +27,11 @@ export interface StatusView {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
+/** "part 2 of 3" (or "of at least 3" while some date-range part has not said how many pages it has). */
+function partOf(s: { call: number; calls: number; calls_exact: boolean }): string {
+  return `part ${s.call} of ${s.calls_exact ? "" : "at least "}${s.calls}`;
+}
+
 export function describeStatus(phase: ReportPhase, timeZone: string): StatusView {
   switch (phase.kind) {
     case "idle":
@@ -68,12 +73,18 @@ export function describeStatus(phase: ReportPhase, timeZone: string): StatusView
         const limit = s.waiting_for_rate_limit_until
           ? ` The reporting service asked us to slow down; waiting until ${formatInstant(s.waiting_for_rate_limit_until, timeZone)}.`
           : "";
-        return { tone: "progress", title: "Queued", detail: `${where}; estimated start ${wait}.${limit}`, busy: true };
+        // A report of several calls: say which one waits, and when the last of them should start.
+        const several =
+          s.calls > 1
+            ? ` This is ${partOf(s)}; all of them should be under way ${formatWait(Date.parse(s.estimated_done) - p.at)}.`
+            : "";
+        return { tone: "progress", title: "Queued", detail: `${where}; estimated start ${wait}.${several}${limit}`, busy: true };
       }
       if (s.state === "fetching") {
         const page = s.pages === null ? `page ${s.page}` : `page ${s.page} of ${s.pages}`;
-        const piece = s.pieces > 1 ? ` (date range part ${s.piece} of ${s.pieces})` : "";
-        return { tone: "progress", title: "Fetching", detail: `Fetching ${page}${piece}.`, busy: true };
+        const piece = s.pieces > 1 ? `, date range part ${s.piece} of ${s.pieces}` : "";
+        const what = s.calls > 1 ? `${partOf(s)} (${page}${piece})` : `${page}${piece ? ` (${piece.slice(2)})` : ""}`;
+        return { tone: "progress", title: "Fetching", detail: `Fetching ${what}.`, busy: true };
       }
       if (s.state === "cancelled") return describeStatus({ kind: "cancelled" }, timeZone);
       return { tone: "progress", title: "Finishing", detail: "Putting the answer together…", busy: true };

@@ -63,9 +63,12 @@ export function reportQuery(report: Pick<SavedReport, "page" | "params">, timeZo
   return { op: spec.op, query: spec.request };
 }
 
-/** Runs a report through the gateway (cache, queue), waiting up to `waitMs`; null if still running. */
-export async function runThroughGateway(gateway: ReportGateway, op: Operation, query: ReportQuery, waitMs: number): Promise<JobResult | null> {
-  const out = gateway.submit(op, query);
+/**
+ * Runs a report through the gateway (cache, queue) for `owner`, waiting up to `waitMs`; null if
+ * still running. Share-link visitors all queue as one owner (SHARE_OWNER), beside each user.
+ */
+export async function runThroughGateway(gateway: ReportGateway, op: Operation, query: ReportQuery, waitMs: number, owner: string): Promise<JobResult | null> {
+  const out = gateway.submit(op, query, owner);
   if ("cached" in out) return out.cached;
   const job = await gateway.settle(out.job.id, waitMs);
   if (job?.status.state === "done") return job.status.result;
@@ -101,7 +104,7 @@ export async function createShareLink(
   let snapshot: Snapshot | null = null;
   if (input.mode === "snapshot") {
     const { op, query } = reportQuery(report, timeZone);
-    const result = await runThroughGateway(gateway, op, query, 60_000);
+    const result = await runThroughGateway(gateway, op, query, 60_000, user.id);
     if (!result) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
     snapshot = { fetched_at: result.fetched_at, start_date: query.start_date, end_date: query.end_date, data: result.data };
   }

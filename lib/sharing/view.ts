@@ -24,6 +24,7 @@ import type { SavedReport } from "@/lib/store/saved-reports";
 import type { Snapshot } from "@/lib/store/share-links";
 import { usersRepo } from "@/lib/store/users";
 import { getGateway } from "@/lib/upstream";
+import { SHARE_OWNER } from "@/lib/upstream/gateway";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { unlockCookieName } from "./tokens";
 
@@ -90,7 +91,7 @@ async function buildReportView(
     asOf = opts.snapshot.fetched_at;
     range = { start: opts.snapshot.start_date, end: opts.snapshot.end_date };
   } else {
-    const result = await runThroughGateway(getGateway(), op, query, 20_000);
+    const result = await runThroughGateway(getGateway(), op, query, 20_000, SHARE_OWNER);
     if (!result) return { kind: "pending", title: report.name, retryAfterSeconds: 15 };
     records = result.data;
     asOf = result.fetched_at;

@@ -25,6 +25,9 @@ export function getGateway(): ReportGateway {
       ttlPastSeconds: env.CACHE_TTL_PAST_SECONDS,
       ttlTodaySeconds: env.CACHE_TTL_TODAY_SECONDS,
       timeZone: env.REPORT_TIMEZONE,
+      maxJobsPerOwner: env.REPORT_JOBS_PER_USER,
+      maxJobs: env.REPORT_JOBS_MAX,
+      cacheMaxBytes: env.CACHE_MAX_MB * 1024 * 1024,
     });
   }
   return g[globalKey];

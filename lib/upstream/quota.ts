@@ -1,28 +1,39 @@
 /**
  * The quota-aware queue: at most `limit` reporting calls start in any rolling window, shared by every
- * user of this dashboard process. Tasks wait in FIFO order; a 429 from upstream pauses the whole queue
- * for its Retry-After. Positions and estimated start times are exposed so users see what is happening.
+ * user of this dashboard process. Waiting calls are served fairly: round-robin between owners (a
+ * user, or all share-link visitors together), first come first served within one owner, so one
+ * analyst with many tabs cannot hold everyone else behind them. A 429 from upstream pauses the whole
+ * queue for its Retry-After. Positions and estimated start times are exposed so users see what is
+ * happening; a position counts calls, never names whose they are.
  */
 
 export interface QueueTicket {
-  /** 0-based position among waiting tasks, or -1 once started. */
+  /** 0-based position among waiting calls (in the order they will start), or -1 once started. */
   position(): number;
-  /** Estimated start (ms since epoch) from the window and the queue ahead. */
-  estimatedStart(): number;
+  /**
+   * Estimated start (ms since epoch) from the window and the calls ahead; with `later` > 0, of a
+   * call this ticket's owner would queue `later` places behind this one (the rest of a job).
+   */
+  estimatedStart(later?: number): number;
   cancel(): void;
 }
 
 interface Waiting {
+  owner: string;
   run: () => void;
   cancelled: boolean;
 }
 
 export class QuotaQueue {
   private readonly sent: number[] = []; // start times within the window, ascending
-  private readonly waiting: Waiting[] = [];
+  /** Per owner, their waiting calls in arrival order. */
+  private readonly queues = new Map<string, Waiting[]>();
+  /** Owners with waiting calls, in the order they are served next (round-robin). */
+  private readonly turn: string[] = [];
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
 
+  /** The window this queue enforces: the configured one plus a margin (below). */
   readonly windowMs: number;
 
   /**
@@ -31,10 +42,11 @@ export class QuotaQueue {
    */
   constructor(
     readonly limit: number,
-    windowMs: number,
-    marginMs = Math.min(500, windowMs / 20),
+    /** The configured window (what users are told); the queue keeps a slightly longer one. */
+    readonly configuredWindowMs: number,
+    marginMs = Math.min(500, configuredWindowMs / 20),
   ) {
-    this.windowMs = windowMs + marginMs;
+    this.windowMs = configuredWindowMs + marginMs;
   }
 
   private prune(now: number): void {
@@ -47,36 +59,56 @@ export class QuotaQueue {
     this.schedule();
   }
 
-  /** Calls in the window, queue length and when the next slot frees, for the status endpoint. */
+  private get waitingCount(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  /** Calls in the window, queue length and when slots free, for the status endpoint. */
   status(now = Date.now()) {
     this.prune(now);
     return {
       limit: this.limit,
-      windowSeconds: Math.round(this.windowMs / 1000),
+      windowSeconds: Math.round(this.configuredWindowMs / 1000),
       callsInWindow: this.sent.length,
-      queueLength: this.waiting.filter((w) => !w.cancelled).length,
+      queueLength: this.waitingCount,
       nextSlotAt: this.sent.length < this.limit ? Math.max(now, this.pausedUntil) : Math.max(this.sent[0]! + this.windowMs, this.pausedUntil),
+      /** When the oldest call in the window leaves it (the count drops), or null when none is in it. */
+      nextFreeAt: this.sent.length > 0 ? this.sent[0]! + this.windowMs : null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
     };
   }
 
-  /** Runs `fn` when a slot is free; resolves with its result. */
-  run<T>(fn: () => Promise<T>, onTicket?: (t: QueueTicket) => void): Promise<T> {
+  /** Runs `fn` when a slot is free and it is `owner`'s turn; resolves with its result. */
+  run<T>(fn: () => Promise<T>, onTicket?: (t: QueueTicket) => void, owner = ""): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const w: Waiting = {
+        owner,
         cancelled: false,
         run: () => {
           fn().then(resolve, reject);
         },
       };
-      this.waiting.push(w);
+      let q = this.queues.get(owner);
+      if (!q) {
+        this.queues.set(owner, (q = []));
+        this.turn.push(owner);
+      }
+      q.push(w);
       onTicket?.({
-        position: () => this.waiting.filter((x) => !x.cancelled).indexOf(w),
-        estimatedStart: () => this.estimate(this.waiting.filter((x) => !x.cancelled).indexOf(w)),
+        position: () => this.positionOf(w),
+        estimatedStart: (later = 0) => {
+          const p = this.positionOf(w, later);
+          return p < 0 ? Date.now() : this.estimate(p);
+        },
         cancel: () => {
-          if (!w.cancelled && this.waiting.includes(w)) {
+          const own = this.queues.get(w.owner);
+          const i = own ? own.indexOf(w) : -1;
+          if (!w.cancelled && i >= 0) {
             w.cancelled = true;
-            this.waiting.splice(this.waiting.indexOf(w), 1);
+            own!.splice(i, 1);
+            if (own!.length === 0) this.forget(w.owner);
             reject(new CancelledError());
           }
         },
@@ -85,8 +117,33 @@ export class QuotaQueue {
     });
   }
 
+  private forget(owner: string): void {
+    this.queues.delete(owner);
+    const t = this.turn.indexOf(owner);
+    if (t >= 0) this.turn.splice(t, 1);
+  }
+
+  /**
+   * Where a waiting call (or one `later` places behind it in its owner's queue) starts in the
+   * round-robin order: before it go, from each owner, as many calls as rounds pass before its own,
+   * plus one more from each owner served earlier in the round. -1 when it is not waiting.
+   */
+  private positionOf(w: Waiting, later = 0): number {
+    const own = this.queues.get(w.owner);
+    const at = own ? own.indexOf(w) : -1;
+    if (at < 0) return -1;
+    const round = at + later;
+    const rank = this.turn.indexOf(w.owner);
+    let ahead = round;
+    for (const [i, owner] of this.turn.entries()) {
+      if (owner === w.owner) continue;
+      const n = this.queues.get(owner)?.length ?? 0;
+      ahead += Math.min(n, round) + (i < rank && n > round ? 1 : 0);
+    }
+    return ahead;
+  }
+
   private estimate(position: number, now = Date.now()): number {
-    if (position < 0) return now;
     this.prune(now);
     const start = Math.max(now, this.pausedUntil);
     const free = this.limit - this.sent.length;
@@ -99,9 +156,12 @@ export class QuotaQueue {
   private drain(): void {
     const now = Date.now();
     this.prune(now);
-    while (this.waiting.length > 0 && now >= this.pausedUntil && this.sent.length < this.limit) {
-      const w = this.waiting.shift()!;
-      if (w.cancelled) continue;
+    while (this.turn.length > 0 && now >= this.pausedUntil && this.sent.length < this.limit) {
+      const owner = this.turn.shift()!;
+      const q = this.queues.get(owner)!;
+      const w = q.shift()!;
+      if (q.length > 0) this.turn.push(owner);
+      else this.queues.delete(owner);
       this.sent.push(now);
       w.run();
     }
@@ -109,7 +169,7 @@ export class QuotaQueue {
   }
 
   private schedule(): void {
-    if (this.timer || this.waiting.length === 0) return;
+    if (this.timer || this.turn.length === 0) return;
     const now = Date.now();
     this.prune(now);
     const at = this.sent.length < this.limit ? this.pausedUntil : Math.max(this.pausedUntil, this.sent[0]! + this.windowMs);

@@ -15,10 +15,10 @@ export function waitParam(request: Request): number {
  * Shared body of the two report routes: an answer at once from cache; otherwise a job, answered 200
  * if it finishes within `wait` ms, else 202 with the job to poll.
  */
-export async function submitReport(op: Operation, body: unknown, waitMs: number): Promise<NextResponse> {
+export async function submitReport(op: Operation, body: unknown, waitMs: number, owner: string): Promise<NextResponse> {
   const gateway = getGateway();
   const query = gateway.parse(op, body);
-  const out = gateway.submit(op, query);
+  const out = gateway.submit(op, query, owner);
   const headers = { "Cache-Control": "no-store" };
   if ("cached" in out) return NextResponse.json({ status: { state: "done", result: out.cached }, query }, { headers });
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;

@@ -14,6 +14,8 @@ export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> =
     ttlPastSeconds: 86_400,
     ttlTodaySeconds: 300,
     timeZone: "UTC",
+    maxJobsPerOwner: 1000,
+    maxJobs: 10_000,
     ...overrides,
   });
 }

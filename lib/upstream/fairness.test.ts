@@ -1,0 +1,128 @@
+/**
+ * The queue under load, against the real service: fair turns between users, caps on waiting jobs,
+ * jobs nobody waits for, the wait estimate of a several-call report checked against the real queue,
+ * and the cache's size bound.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "@/lib/contract";
+import { ApiError } from "@/lib/errors";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { QuotaQueue } from "./quota";
+import { gatewayFor } from "./test-gateway";
+
+const END = "2025-07-31";
+/** The i-th of many distinct small reports. */
+const body = (i: number) => ({ start_date: addDays(END, -(i % 100)), end_date: END, group_by: [i < 100 ? "date" : "gateway_id"], metrics: ["revenue"] });
+
+describe("the quota queue's turns", () => {
+  it("serves owners in turn: one call of a newcomer goes after at most one of each owner already waiting", async () => {
+    const q = new QuotaQueue(1, 60_000);
+    const started: string[] = [];
+    const hold = new Promise<void>(() => {}); // the first call never ends; the slot stays spent
+    void q.run(() => hold, undefined, "a");
+    const positions: number[] = [];
+    for (let i = 0; i < 5; i++) void q.run(async () => void started.push(`a${i}`), undefined, "a").catch(() => undefined);
+    void q.run(async () => void started.push("b0"), (t) => positions.push(t.position()), "b").catch(() => undefined);
+    void q.run(async () => void started.push("c0"), (t) => positions.push(t.position()), "c").catch(() => undefined);
+    // a0 is first (a's turn), then b0, then c0, then the rest of a's.
+    expect(positions).toEqual([1, 2]);
+    expect(q.status().queueLength).toBe(7);
+  });
+});
+
+describe("the gateway under a flood", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ data: { days: 120, ordersPerDay: 10, seed: 11, endDate: END }, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2" } });
+  }, 120_000);
+  afterAll(async () => svc.stop());
+
+  it("refuses one user's reports past their cap, and another user's report still starts within one quota window", async () => {
+    const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: 2, maxJobsPerOwner: 20 });
+    const accepted: string[] = [];
+    const refused: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      try {
+        const out = g.submit("orders", g.parse("orders", body(i)), "flooder");
+        if ("job" in out) accepted.push(out.job.id);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ApiError);
+        expect((e as ApiError).status).toBe(429);
+        refused.push((e as ApiError).message);
+      }
+    }
+    expect(accepted).toHaveLength(20);
+    expect(refused).toHaveLength(130);
+    expect(refused[0]).toMatch(/most one person may have at once \(20\)/);
+
+    const submittedAt = Date.now();
+    const other = g.submit("orders", g.parse("orders", { start_date: END, end_date: END, group_by: ["gateway_id"] }), "someone-else");
+    expect("job" in other).toBe(true);
+    const id = "job" in other ? other.job.id : "";
+    // Never more than one call of the flooder's ahead of it.
+    const first = g.get(id)!.status;
+    if (first.state === "queued") expect(first.position).toBeLessThanOrEqual(1);
+    const result = await g.wait(id);
+    expect(result.source).toBe("upstream");
+    expect(Date.now() - submittedAt).toBeLessThan(2_000 + 1_500);
+    // The flooder gives up: their jobs stop (and stop spending the service's quota).
+    for (const j of accepted) g.cancel(j);
+  }, 60_000);
+
+  it("cancels jobs nobody asks about any more", async () => {
+    const g = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 60, jobIdleSeconds: 30 });
+    const a = g.submit("orders", g.parse("orders", body(200)), "u");
+    const b = g.submit("orders", g.parse("orders", body(201)), "u");
+    expect("job" in a && "job" in b).toBe(true);
+    const idB = "job" in b ? b.job.id : "";
+    expect(g.reapIdle(Date.now() + 10_000)).toBe(0);
+    expect(g.reapIdle(Date.now() + 31_000)).toBeGreaterThanOrEqual(1);
+    await expect(g.wait(idB)).rejects.toThrow();
+    expect(g.get(idB)?.status.state).toBe("cancelled");
+  });
+
+  it("estimates when every call of a several-call report will be under way, and keeps to it", async () => {
+    await new Promise((r) => setTimeout(r, 2_300)); // an empty window at the service
+    const g = gatewayFor(svc, { reportRateLimit: 2, rateWindowSeconds: 2, maxPieceDays: 9 });
+    svc.logLines.length = 0;
+    // Someone else's 3 one-call reports first (two start at once, one waits), then a 40-day report:
+    // 4 parts of 10 days, one call each, taking turns with the other owner's waiting call.
+    const others = [0, 1, 2].map((i) => g.submit("orders", g.parse("orders", body(300 + i)), "other"));
+    const q = { start_date: addDays(END, -39), end_date: END, group_by: ["date"], metrics: ["attempts"] };
+    const out = g.submit("orders", g.parse("orders", q), "me");
+    const id = "job" in out ? out.job.id : "";
+    const s = g.get(id)!.status;
+    expect(s.state).toBe("queued");
+    if (s.state !== "queued") return;
+    expect(s).toMatchObject({ call: 1, calls: 4, calls_exact: false });
+    const estimate = Date.parse(s.estimated_done);
+    await g.wait(id);
+    await Promise.all(others.map((o) => ("job" in o ? g.wait(o.job.id) : null)));
+    // The service's own log: when each reporting call arrived. The report's 4th call is the last.
+    const arrivals = svc.logLines
+      .map((l) => JSON.parse(l) as { msg: string; path: string; ts: string; duration_ms: number })
+      .filter((l) => l.msg === "request" && l.path === "/api/data")
+      .map((l) => Date.parse(l.ts) - l.duration_ms)
+      .sort((a, b) => a - b);
+    expect(arrivals).toHaveLength(7);
+    expect(Math.abs(arrivals.at(-1)! - estimate)).toBeLessThan(300);
+  }, 60_000);
+
+  it("bounds the cache by size as well as entries", async () => {
+    await new Promise((r) => setTimeout(r, 2_200));
+    const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: 2 });
+    const small = await g.wait((g.submit("orders", g.parse("orders", body(400)), "u") as { job: { id: string } }).job.id);
+    const bytes = JSON.stringify(small.data).length;
+    const bounded = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: 2, cacheMaxBytes: Math.floor(bytes * 1.5) });
+    for (const i of [400, 401]) {
+      const out = bounded.submit("orders", bounded.parse("orders", body(i)), "u");
+      if ("job" in out) await bounded.wait(out.job.id);
+    }
+    const st = bounded.status();
+    expect(st.cache_bytes).toBeLessThanOrEqual(Math.floor(bytes * 1.5));
+    expect(st.cache_entries).toBe(1);
+    // The older answer was evicted; the newer one is served from cache.
+    const again = bounded.submit("orders", bounded.parse("orders", body(401)), "u");
+    expect("cached" in again).toBe(true);
+  }, 30_000);
+});
