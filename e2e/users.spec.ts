@@ -43,7 +43,8 @@ test("an admin adds, disables, enables and resets a user; the user's sessions fo
   await user.goto("/explore");
   await expect(user).toHaveURL(/\/explore/);
   await user.goto("/users");
-  await expect(user).toHaveURL(/\/$/);
+  await expect(user).toHaveURL(/\/\?denied=%2Fusers$/);
+  await expect(user.getByText("Users is for admins; you are signed in as an analyst.", { exact: false })).toBeVisible();
   expect((await user.request.get("/api/users")).status()).toBe(403);
 
   // Disabled: the open session ends on its next request; enabled: the same password works again.

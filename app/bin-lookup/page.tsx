@@ -4,6 +4,7 @@ import { pathWithQuery } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { BinLookup } from "@/components/bin-lookup/bin-lookup";
 import { Providers } from "@/components/providers";
+import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "BIN lookup" };
 
@@ -13,7 +14,7 @@ export default async function BinLookupPage({ searchParams }: { searchParams: Pr
   await requirePageUser(pathWithQuery("/bin-lookup", await searchParams), "analyst");
   const timeZone = reportTimeZone();
   return (
-    <main className="mx-auto w-full max-w-screen-2xl p-4 sm:p-6">
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <header className="mb-6">
         <h1 className="text-2xl font-semibold">BIN lookup</h1>
         <p className="mt-1 text-sm text-slate-700">

@@ -7,6 +7,7 @@ import { reportTimeZone } from "@/lib/report-timezone";
 import { CohortReport } from "@/components/cohorts/cohort-report";
 import { Providers } from "@/components/providers";
 import { PageFallback } from "@/components/report/page-fallback";
+import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Cohorts" };
 
@@ -17,7 +18,7 @@ export default async function CohortsPage({ searchParams }: { searchParams: Prom
   const timeZone = reportTimeZone();
   const today = todayIn(timeZone);
   return (
-    <main className="mx-auto w-full max-w-screen-2xl p-4 sm:p-6">
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <header className="mb-6">
         <h1 className="text-2xl font-semibold">Cohorts</h1>
         <p className="mt-1 text-sm text-slate-700">

@@ -5,6 +5,7 @@ import { getStore } from "@/lib/store";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import { SavedReportList } from "@/components/saved/saved-report-list";
 import { Providers } from "@/components/providers";
+import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Saved reports" };
 
@@ -13,7 +14,7 @@ export default async function ReportsPage() {
   const user = await requirePageUser("/reports", "viewer");
   const reports = await savedReportsRepo(await getStore()).listVisible(user);
   return (
-    <main className="mx-auto max-w-5xl p-4 sm:p-6">
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <h1 className="text-2xl font-semibold">Saved reports</h1>
       <div className="mt-4">
         <Providers>

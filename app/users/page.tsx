@@ -3,6 +3,7 @@ import { requirePageUser } from "@/lib/auth/session";
 import { getStore } from "@/lib/store";
 import { listUsers } from "@/lib/users/admin";
 import { UserAdmin } from "@/components/users/user-admin";
+import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -11,7 +12,7 @@ export default async function UsersPage() {
   const user = await requirePageUser("/users", "admin");
   const users = await listUsers(await getStore());
   return (
-    <main className="mx-auto max-w-5xl p-4 sm:p-6">
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <h1 className="text-2xl font-semibold">Users</h1>
       <p className="mt-1 text-sm text-slate-700">
         Admins manage users; analysts build and share reports; viewers open what is shared with them. Disabling a user or

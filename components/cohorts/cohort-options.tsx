@@ -1,17 +1,12 @@
 "use client";
 import { useId, useState } from "react";
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows, type CohortState } from "@/lib/report-state/cohort";
+import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
 import { quote } from "@/lib/report-state/url-check";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
 export const ROW_LABELS: Record<CohortRows, string> = { day: "Signup day", week: "Signup week", month: "Signup month" };
-export const CELL_LABELS: Record<CohortCell, string> = {
-  retention: "Approvals, % of cycle 0",
-  previous: "Approvals, % of the previous cycle",
-  revenue: "Revenue",
-  ltv: "Cumulative net revenue per customer",
-};
 
 /** How the grid is drawn; applied at once (no new request). */
 export function CohortOptions({ state, onChange }: { state: CohortState; onChange: (p: Partial<CohortState>) => void }) {
@@ -37,7 +32,7 @@ export function CohortOptions({ state, onChange }: { state: CohortState; onChang
           id={`${id}-cell`}
           value={state.cell}
           onChange={(e) => onChange({ cell: e.target.value as CohortCell })}
-          options={COHORT_CELLS.map((c) => ({ value: c, label: CELL_LABELS[c] }))}
+          options={COHORT_CELLS.map((c) => ({ value: c, label: CELL_DEFINITIONS[c].label }))}
         />
       </div>
       <NumberSetting label="Billing cycles shown" value={state.cycles} limits={COHORT_LIMITS.cycles} onCommit={(cycles) => onChange({ cycles })} />

@@ -2,7 +2,7 @@
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
-import { buildCohortGrid, cycleOffsetDays } from "@/lib/cohorts/grid";
+import { CELL_DEFINITIONS, buildCohortGrid, cycleOffsetDays } from "@/lib/cohorts/grid";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { DISPLAY_CURRENCY, exportValue, formatInstant } from "@/lib/metrics/format";
 import type { ParamsLike } from "@/lib/report-state/encoding";
@@ -18,7 +18,7 @@ import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortGridTable } from "./cohort-grid";
-import { CELL_LABELS, CohortOptions, ROW_LABELS } from "./cohort-options";
+import { CohortOptions, ROW_LABELS } from "./cohort-options";
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
@@ -59,7 +59,7 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
     [data, today, state.rows, state.cell, state.cycles, state.trialDays, state.periodDays],
   );
 
-  const caption = `${CELL_LABELS[state.cell]} by ${ROW_LABELS[state.rows].toLowerCase()} and billing cycle`;
+  const caption = `${CELL_DEFINITIONS[state.cell].label} by ${ROW_LABELS[state.rows].toLowerCase()} and billing cycle`;
 
   const exportCsv = (dataOnly: boolean) => {
     if (!grid || !data) return;
@@ -74,7 +74,7 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
       ["Range", `${data.request.start_date} to ${data.request.end_date}`],
       ["Timezone", timeZone],
       ["Filters", describeFilters(state.filters)],
-      ["Cells", `${CELL_LABELS[state.cell]}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`],
+      ["Cells", `${CELL_DEFINITIONS[state.cell].label}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`],
       ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
       ["Masked", "cycles a cohort has not reached yet are left empty"],
       ["Exported at", formatInstant(new Date().toISOString(), timeZone)],

@@ -1,21 +1,15 @@
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { hasRole } from "@/lib/auth/roles";
+import { PAGE_WIDTH } from "@/components/ui/page";
+import { SECTIONS } from "@/lib/nav/sections";
 import { SignOutButton } from "./sign-out-button";
-
-const SECTIONS = [
-  { href: "/explore", label: "Explore", role: "analyst" },
-  { href: "/cohorts", label: "Cohorts", role: "analyst" },
-  { href: "/bin-lookup", label: "BIN lookup", role: "analyst" },
-  { href: "/reports", label: "Saved reports", role: "viewer" },
-  { href: "/users", label: "Users", role: "admin" },
-] as const;
 
 /** The signed-in user's bar: product link, the sections their role opens, who is signed in, sign out. */
 export function TopBar({ user }: { user: SessionUser }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+      <div className={`${PAGE_WIDTH} flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3`}>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
           <Link href="/" className="font-semibold">
             Payments Analytics

@@ -1,5 +1,6 @@
 import { formatInstant } from "@/lib/metrics/format";
 import type { SharedView } from "@/lib/sharing/view";
+import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedChart } from "./shared-chart";
 
 function chip(active: boolean): string {
@@ -9,7 +10,7 @@ function chip(active: boolean): string {
 /** A report rendered read-only on the server: header in words, chart, table with totals. */
 export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "ok" }>; base: string }) {
   return (
-    <main className="mx-auto max-w-6xl space-y-4 p-4 sm:p-6">
+    <main className={`${PAGE_WIDTH} space-y-4 py-4 sm:py-6`}>
       <header>
         <h1 className="text-xl font-semibold sm:text-2xl">{view.title}</h1>
         <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">

@@ -40,10 +40,13 @@ export async function requireUser(minRole: Role | Role[] = "viewer"): Promise<Se
   return user;
 }
 
-/** For pages: redirects to /login (back to `path` afterwards) without a session, and home when the role is insufficient. */
+/**
+ * For pages: redirects to /login (back to `path` afterwards) without a session, and home, saying
+ * which page it was (`?denied=`), when the role is insufficient.
+ */
 export async function requirePageUser(path: string, minRole: Role | Role[] = "viewer"): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(path)}`);
-  if (!hasRole(user.role, minRole)) redirect("/");
+  if (!hasRole(user.role, minRole)) redirect(`/?denied=${encodeURIComponent(path.split("?")[0]!)}`);
   return user;
 }

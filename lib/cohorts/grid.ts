@@ -99,6 +99,17 @@ const NET = measureFor("net_revenue_per_customer", "cohort")!;
 const NET_NUMERATOR = { ...NET, denominator: null };
 export const COHORT_METRICS = [...new Set([APPROVALS, REVENUE, ...NET.numerator.map((t) => t.metric)])];
 
+/** What a cell of the retention grid shows: its label in pickers and exports, and its definition. */
+export const CELL_DEFINITIONS: Record<CohortCell, { label: string; description: string }> = {
+  retention: { label: "Approvals, % of cycle 0", description: "Retention: approvals in billing cycle k ÷ approvals in cycle 0 (the cohort's initial orders)." },
+  previous: { label: "Approvals, % of the previous cycle", description: "Step retention: approvals in cycle k ÷ approvals in cycle k − 1." },
+  revenue: { label: "Revenue", description: "Revenue of the cohort's approved attempts in cycle k." },
+  ltv: {
+    label: "Cumulative net revenue per customer",
+    description: "Lifetime value to date: (revenue − refunds − chargebacks − CPA) summed over cycles 0 to k ÷ the cohort's initial approvals.",
+  },
+};
+
 export const CELL_FORMATS: Record<CohortCell, ValueFormat> = {
   retention: "percent",
   previous: "percent",
