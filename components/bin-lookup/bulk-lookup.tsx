@@ -1,23 +1,23 @@
 "use client";
 import { useId, useRef, useState } from "react";
-import { MAX_BULK_BINS, parseBinList } from "@/lib/bin-lookup";
-import type { BinRoutingResponse } from "@/lib/contract/schemas";
+import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
 import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
-import { RequestError, routeBin } from "@/lib/report-client/api";
+import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/api";
+import { quote } from "@/lib/report-state/url-check";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { StatusBanner } from "@/components/ui/status-banner";
-import { RotationNote } from "./rotation-note";
+import { LookupModePicker } from "./lookup-mode";
 import { SALES_TYPE_LABELS } from "./single-lookup";
 
 interface BulkRow {
   n: number;
   bin: string;
-  result?: BinRoutingResponse;
+  result?: BinAnswer;
   error?: string;
 }
 
@@ -28,11 +28,11 @@ function cells(r: BulkRow): CsvCell[] {
   return [
     r.n,
     r.bin,
-    x?.gateway_id ?? null,
+    x ? gatewayLabel(x.gateway_id, x.gateway_names) : null,
     x ? `${x.group_name} (#${x.group_id})` : null,
     x ? (x.is_fallback ? "Yes" : "No") : null,
     x?.session_info.rule_name ?? null,
-    x?.session_info.next_gateway_id ?? null,
+    x ? gatewayLabel(x.session_info.next_gateway_id, x.gateway_names) : null,
     x?.session_info.total_calls ?? null,
     x?.bin_info?.bank ?? null,
     x?.bin_info?.card_brand ?? null,
@@ -52,6 +52,9 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
   const id = useId();
   const [text, setText] = useState("");
   const [salesType, setSalesType] = useState("");
+  const [mode, setMode] = useState<LookupMode>("preview");
+  /** The mode of the rows on screen (the picker may have moved since). */
+  const [ranAs, setRanAs] = useState<LookupMode>("preview");
   const [rows, setRows] = useState<BulkRow[]>([]);
   const [running, setRunning] = useState(false);
   const [stopped, setStopped] = useState(false);
@@ -66,6 +69,7 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
     setRunning(true);
     setStopped(false);
     setRows([]);
+    setRanAs(mode);
     const bins = list.bins;
     for (let i = 0; i < bins.length; i++) {
       if (controller.signal.aborted) break;
@@ -73,7 +77,7 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
       let row: BulkRow = { n: i + 1, bin: bins[i]! };
       for (let attempt = 0; ; attempt++) {
         try {
-          row = { ...row, result: await routeBin(body, controller.signal), error: undefined };
+          row = { ...row, result: await routeBin(body, mode, controller.signal), error: undefined };
           break;
         } catch (e) {
           if (controller.signal.aborted) break;
@@ -112,7 +116,9 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
       ["Report", "Bulk BIN lookup"],
       ["Sales type", salesType || "Any"],
       ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-      ["Note", "Each lookup advanced the routing rotation like a real order."],
+      ["Lookup", LOOKUP_MODES[ranAs].label],
+      ["Note", ranAs === "route" ? "Each lookup advanced the routing rotation like a real order." : "Previews: no rotation advanced and nothing was recorded."],
+      ...(list.unused.length > 0 ? [["Not looked up", list.unused.map((u) => `${u.token} (${u.reason})`).join("; ")] as CsvCell[]] : []),
       [],
       [...HEADERS],
       ...rows.map(cells),
@@ -126,7 +132,11 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
     : stopped
       ? { tone: "warning" as const, title: "Stopped", detail: `${rows.length} of ${list.bins.length} were looked up before you stopped.` }
       : rows.length > 0
-        ? { tone: failed ? ("warning" as const) : ("success" as const), title: "Done", detail: `${rows.length} looked up${failed ? `, ${failed} failed` : ""}.` }
+        ? {
+            tone: failed ? ("warning" as const) : ("success" as const),
+            title: ranAs === "preview" ? "Previewed" : "Routed as real orders",
+            detail: `${rows.length} looked up${failed ? `, ${failed} failed` : ""}; ${ranAs === "preview" ? "nothing advanced" : "each advanced its group's rotation"}.`,
+          }
         : { tone: "neutral" as const, title: "Not run yet", detail: "Paste or upload BINs, then look them up." };
 
   return (
@@ -152,19 +162,23 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
             aria-invalid={list.tooMany}
             spellCheck={false}
           />
-          <p
-            id={`${id}-bins-hint`}
-            className={list.tooMany ? "text-xs font-medium text-red-700" : list.invalid.length ? "text-xs font-medium text-amber-800" : "text-xs text-slate-600"}
-          >
+          <p id={`${id}-bins-hint`} className={list.tooMany ? "text-xs font-medium text-red-700" : "text-xs text-slate-600"}>
             {list.tooMany
               ? `${list.bins.length} BINs: at most ${MAX_BULK_BINS} at a time.`
-              : list.invalid.length > 0
-                ? `${list.bins.length} valid; not BINs (skipped): ${list.invalid
-                    .slice(0, 5)
-                    .map((x) => `“${x.token}”`)
-                    .join(", ")}${list.invalid.length > 5 ? ` and ${list.invalid.length - 5} more` : ""}.`
-                : `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"}. One per line, or separated by commas or spaces.`}
+              : `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"} to look up. ${BIN_MEANING}; one per line, or separated by commas or spaces.`}
           </p>
+          {list.unused.length > 0 ? (
+            <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-950">
+              <p className="font-medium">Not looked up ({list.unused.length}):</p>
+              <ul aria-label="Tokens not looked up" className="mt-1 max-h-32 list-disc overflow-auto pl-4">
+                {list.unused.map((u, i) => (
+                  <li key={i} className="break-all">
+                    {quote(u.token, 24)}: {u.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
         <div className="flex flex-col gap-4">
           <div className="flex flex-col gap-1">
@@ -196,10 +210,10 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
               options={[{ value: "", label: "Any" }, ...ROUTING_SALES_TYPES.map((t) => ({ value: t, label: SALES_TYPE_LABELS[t] }))]}
             />
           </div>
-          <RotationNote bulk />
+          <LookupModePicker value={mode} onChange={setMode} bulk />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" variant="primary" disabled={!canRun}>
-              Look up {list.bins.length > 0 && !list.tooMany ? `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"}` : "BINs"}
+              {mode === "preview" ? "Preview" : "Route"} {list.bins.length > 0 && !list.tooMany ? `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"}` : "BINs"}
             </Button>
             {running ? (
               <Button variant="danger" onClick={() => abort.current?.abort()}>

@@ -1,5 +1,6 @@
-import type { BinRoutingResponse } from "@/lib/contract/schemas";
+import { gatewayLabel, LOOKUP_MODES } from "@/lib/bin-lookup";
 import { formatInstant } from "@/lib/metrics/format";
+import type { BinAnswer } from "@/lib/report-client/api";
 
 function Item({ id, label, children }: { id: string; label: string; children: React.ReactNode }) {
   return (
@@ -14,16 +15,25 @@ function Item({ id, label, children }: { id: string; label: string; children: Re
   );
 }
 
-/** One routing decision: the gateway, the group and how it chose, and the card's issuer. */
-export function RouteResult({ result, timeZone }: { result: BinRoutingResponse; timeZone: string }) {
+/**
+ * One routing answer: whether it was a preview or a real routing call, the gateway (named as reports
+ * name it), the group and how it chose, and the card's issuer. `previous`: the BIN it answered, when
+ * the field now holds another one.
+ */
+export function RouteResult({ result, timeZone, previous = null }: { result: BinAnswer; timeZone: string; previous?: string | null }) {
   const s = result.session_info;
   const b = result.bin_info ?? null;
   const id = (k: string) => `route-${k}`;
   return (
-    <div className="flex flex-col gap-3">
+    <div className={`flex flex-col gap-3 ${previous ? "opacity-60" : ""}`}>
+      <p data-testid="lookup-kind" className={`rounded-md px-3 py-2 text-sm font-medium ${result.mode === "preview" ? "bg-sky-50 text-sky-950" : "bg-amber-50 text-amber-950"}`}>
+        {LOOKUP_MODES[result.mode].done}
+        {result.mode === "preview" ? ": no rotation advanced." : ": the rotation advanced and the decision was recorded."}
+        {previous ? ` This answer is for BIN ${previous}, the one looked up before.` : ""}
+      </p>
       <dl className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-4" aria-label="Routing decision">
         <Item id={id("gateway")} label="Gateway">
-          {result.gateway_id}
+          {gatewayLabel(result.gateway_id, result.gateway_names)}
         </Item>
         <Item id={id("group")} label="Group">
           {result.group_name} <span className="font-normal text-slate-700">(#{result.group_id})</span>
@@ -41,7 +51,7 @@ export function RouteResult({ result, timeZone }: { result: BinRoutingResponse; 
           {s.current_index + 1} of {s.total_mids} active
         </Item>
         <Item id={id("next")} label="Next gateway">
-          {s.next_gateway_id}
+          {gatewayLabel(s.next_gateway_id, result.gateway_names)}
         </Item>
         <Item id={id("calls")} label="Total calls">
           {s.total_calls.toLocaleString("en-US")}
@@ -66,7 +76,9 @@ export function RouteResult({ result, timeZone }: { result: BinRoutingResponse; 
       ) : (
         <p className="text-sm text-slate-700">The service has no issuer data for this BIN.</p>
       )}
-      <p className="text-xs text-slate-600">Routed at {formatInstant(result.timestamp, timeZone)}.</p>
+      <p className="text-xs text-slate-600">
+        {result.mode === "preview" ? "Previewed" : "Routed"} at {formatInstant(result.timestamp, timeZone)}.
+      </p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { checkBin } from "@/lib/bin-lookup";
+import { BIN_MEANING, checkBin, gatewayLabel, LOOKUP_MODES, type LookupMode } from "@/lib/bin-lookup";
 import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
 import { routeBin, RequestError } from "@/lib/report-client/api";
 import { Button } from "@/components/ui/button";
@@ -10,7 +10,7 @@ import { describedBy, Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusBanner } from "@/components/ui/status-banner";
-import { RotationNote } from "./rotation-note";
+import { LookupModePicker } from "./lookup-mode";
 import { RouteResult } from "./route-result";
 
 type FormState = { bin: string; sales_type: string; customer_id: string; product_id: string; email: string };
@@ -35,7 +35,13 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [binTouched, setBinTouched] = useState(false);
-  const mutation = useMutation({ mutationFn: (body: Record<string, string>) => routeBin(BinRoutingRequestSchema.parse(body)) });
+  const [mode, setMode] = useState<LookupMode>("preview");
+  const mutation = useMutation({
+    mutationFn: ({ body, mode: m }: { body: Record<string, string>; mode: LookupMode }) => routeBin(BinRoutingRequestSchema.parse(body), m),
+  });
+  const answeredBin = mutation.variables?.body.bin;
+  // An answer stays on screen only as what it is: the answer for the BIN it was asked about.
+  const stale = mutation.isSuccess && answeredBin !== undefined && answeredBin !== form.bin.trim();
 
   const bin = checkBin(form.bin);
   const binError = errors.bin ?? (bin.state === "invalid" || (binTouched && bin.state === "incomplete") ? bin.message : undefined);
@@ -51,15 +57,19 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
     const body = routingBody(form);
     const parsed = BinRoutingRequestSchema.safeParse(body);
     if (!parsed.success) {
+      // Bad input never leaves the previous BIN's answer looking like this one's.
+      mutation.reset();
       const next: Partial<Record<keyof FormState, string>> = {};
       for (const issue of parsed.error.issues) {
         const k = String(issue.path[0] ?? "bin") as keyof FormState;
         next[k] ??= issue.message;
       }
+      // The BIN in a user's words, not the schema's.
+      if (next.bin !== undefined) next.bin = bin.state === "empty" ? `${BIN_MEANING}; enter one.` : bin.state === "ok" ? next.bin : bin.message;
       setErrors(next);
       return;
     }
-    mutation.mutate(body);
+    mutation.mutate({ body, mode });
   };
 
   const fid = (k: string) => `${id}-${k}`;
@@ -116,10 +126,10 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
             aria-describedby={describedBy(fid("email"), true, errors.email)}
           />
         </Field>
-        <RotationNote />
+        <LookupModePicker value={mode} onChange={setMode} />
         <div>
           <Button type="submit" variant="primary" disabled={mutation.isPending}>
-            {mutation.isPending ? <Spinner /> : null} Look up route
+            {mutation.isPending ? <Spinner /> : null} {mode === "preview" ? "Preview route" : "Route as a real order"}
           </Button>
         </div>
       </form>
@@ -131,22 +141,26 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
           label="Lookup status"
           tone={mutation.isPending ? "progress" : mutation.isError ? "error" : mutation.isSuccess ? "success" : "neutral"}
           busy={mutation.isPending}
-          title={mutation.isPending ? "Looking up" : mutation.isError ? "Failed" : mutation.isSuccess ? "Routed" : "Not looked up yet"}
+          title={
+            mutation.isPending ? "Looking up" : mutation.isError ? "Failed" : mutation.isSuccess ? LOOKUP_MODES[mutation.data.mode].done : "Not looked up yet"
+          }
           detail={
             mutation.isPending
-              ? `Routing BIN ${form.bin.trim()}…`
+              ? `${mutation.variables.mode === "preview" ? "Previewing" : "Routing"} BIN ${mutation.variables.body.bin}…`
               : mutation.isError
                 ? mutation.error instanceof RequestError
                   ? mutation.error.message
                   : "Something went wrong."
                 : mutation.isSuccess
-                  ? `BIN ${mutation.variables.bin} goes to gateway ${mutation.data.gateway_id}.`
-                  : "Enter a BIN and press Look up route."
+                  ? mutation.data.mode === "preview"
+                    ? `BIN ${answeredBin} would go to gateway ${gatewayLabel(mutation.data.gateway_id, mutation.data.gateway_names)}; nothing advanced.${stale ? ` This answer is for BIN ${answeredBin}, not the BIN now in the field.` : ""}`
+                    : `BIN ${answeredBin} went to gateway ${gatewayLabel(mutation.data.gateway_id, mutation.data.gateway_names)}; the rotation advanced.${stale ? ` This answer is for BIN ${answeredBin}, not the BIN now in the field.` : ""}`
+                  : "Enter a BIN, then preview or route it."
           }
           action={mutation.error instanceof RequestError ? mutation.error.action : undefined}
         />
         {mutation.isSuccess ? (
-          <RouteResult result={mutation.data} timeZone={timeZone} />
+          <RouteResult result={mutation.data} timeZone={timeZone} previous={stale ? (answeredBin ?? null) : null} />
         ) : (
           <div className="h-64">
             {mutation.isPending ? (

@@ -116,9 +116,26 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { ...ok("BinRoutingResponse", "The chosen gateway"), ...errors(400, 401, 413, 415, 429, 500, 503) },
         },
       },
+      [BIN_ROUTING_PREVIEW_PATH]: {
+        post: {
+          summary: "Which gateway a BIN would get, without routing (extension)",
+          description:
+            "An extension of this service that the hosted original lacks (a client must not rely on it; it answers 404 there). " +
+            "The same request, authentication, routing rate-limit bucket and response as /api/bin-routing/route, computed on a copy of the group's state: " +
+            "no rotation advances, no counter moves and nothing is recorded. gateway_id and session_info are what the next routed call would get now; " +
+            "total_calls counts that call. For RANDOM groups next_gateway_id is illustrative: the real draw happens when a call is routed.",
+          "x-extension": true,
+          security: [{ bearer: [] }],
+          requestBody: jsonBody("BinRoutingRequest"),
+          responses: { ...ok("BinRoutingResponse", "The gateway the next routed call would get"), ...errors(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
     },
   };
 }
+
+/** The preview extension's path (a service of this repository only; see docs/decisions.md). */
+export const BIN_ROUTING_PREVIEW_PATH = "/api/bin-routing/preview";
 
 /** The committed file's exact text, so staleness is a string comparison. */
 export function renderOpenApiDocument(): string {

@@ -4,10 +4,11 @@
  * quota. Every failure becomes a `RequestError` with a message and what to do about it.
  */
 import type { Operation } from "@/lib/contract/catalog";
-import type { BinRoutingRequest, BinRoutingResponse, ReportQuery } from "@/lib/contract/schemas";
+import type { BinRoutingRequest, ReportQuery } from "@/lib/contract/schemas";
+import type { BinAnswer, LookupMode } from "@/lib/upstream/bin-routing";
 import type { JobResult, JobStatus, JobView, ReportGateway } from "@/lib/upstream/gateway";
 
-export type { JobResult, JobStatus, JobView };
+export type { BinAnswer, JobResult, JobStatus, JobView, LookupMode };
 export type UpstreamStatus = ReturnType<ReportGateway["status"]>;
 
 export class RequestError extends Error {
@@ -175,10 +176,12 @@ export async function runReport(op: Operation, request: ReportQuery, { signal, o
   }
 }
 
-export async function routeBin(body: BinRoutingRequest, signal?: AbortSignal): Promise<BinRoutingResponse> {
-  const res = await send("/api/bin-routing", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+/** A BIN lookup: `preview` moves nothing; `route` routes as a real order (advances the rotation). */
+export async function routeBin(body: BinRoutingRequest, mode: LookupMode, signal?: AbortSignal): Promise<BinAnswer> {
+  const url = mode === "preview" ? "/api/bin-routing/preview" : "/api/bin-routing";
+  const res = await send(url, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
   if (!res.ok) throw await errorFrom(res);
-  return (await res.json()) as BinRoutingResponse;
+  return (await res.json()) as BinAnswer;
 }
 
 export async function fetchUpstreamStatus(signal?: AbortSignal): Promise<UpstreamStatus> {

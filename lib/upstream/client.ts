@@ -4,6 +4,7 @@ import "server-only";
  * token URL and refreshed before expiry), the client headers, and typed results. It never logs and
  * never returns a credential; errors carry only the upstream's status and message.
  */
+import { BIN_ROUTING_PREVIEW_PATH } from "@/lib/contract/openapi";
 import {
   BinRoutingResponseSchema,
   ErrorEnvelopeSchema,
@@ -102,8 +103,12 @@ export class UpstreamClient {
     return parsed;
   }
 
-  async route(request: BinRoutingRequest): Promise<BinRoutingResponse> {
-    const json = await this.post("/api/bin-routing/route", request, false);
+  /**
+   * Routes (`route`, advancing the rotation like an order) or previews (`preview`: the extension of
+   * this repository's service; the hosted original answers 404, which the caller reports as such).
+   */
+  async route(request: BinRoutingRequest, mode: "route" | "preview" = "route"): Promise<BinRoutingResponse> {
+    const json = await this.post(mode === "route" ? "/api/bin-routing/route" : BIN_ROUTING_PREVIEW_PATH, request, false);
     const parsed = BinRoutingResponseSchema.safeParse(json);
     if (!parsed.success) throw new UpstreamError(502, "The upstream service sent a routing answer that does not follow the contract");
     return parsed.data;

@@ -11,7 +11,7 @@ import type { Logger } from "../http/log";
 import type { SlidingWindowLimiter } from "../http/rate-limit";
 import type { RequestContext, Route } from "../http/server";
 import { foldJournal, RoutingJournal, type DecisionRecord, type JournalOptions, type StateRecord } from "./journal";
-import { selectMember } from "./selection";
+import { selectMember, type Pick } from "./selection";
 import { RoutingTable } from "./table";
 
 export interface RoutingDecision {
@@ -69,8 +69,7 @@ export class RoutingEngine {
     });
   }
 
-  /** Decides synchronously (advancing the group's state) and returns the answer and its record. */
-  decide(req: BinRoutingRequest, clientId: string | null, now: Date): RoutingDecision {
+  private resolveOrRefuse(req: BinRoutingRequest) {
     const info = this.table.binInfo(req.bin);
     const resolution = this.table.resolve(req.bin, req.sales_type, info);
     if (!resolution) {
@@ -81,26 +80,48 @@ export class RoutingEngine {
           : "No routing configuration is loaded; an operator must load one with `service:cli routing load`",
       );
     }
-    const { group, ruleName, isFallback } = resolution;
-    const pick = selectMember(group.rotation, group.state);
-    const gatewayId = group.gatewayIds[pick.memberIndex]!;
-    const response: BinRoutingResponse = {
+    return { info, ...resolution };
+  }
+
+  private answer(r: ReturnType<RoutingEngine["resolveOrRefuse"]>, pick: Pick, totalCalls: number, now: Date): BinRoutingResponse {
+    const { group, info } = r;
+    return {
       success: true,
-      gateway_id: gatewayId,
+      gateway_id: group.gatewayIds[pick.memberIndex]!,
       group_id: group.id,
       group_name: group.name,
-      is_fallback: isFallback,
+      is_fallback: r.isFallback,
       timestamp: now.toISOString(),
       session_info: {
         selection_method: group.method,
-        rule_name: ruleName,
+        rule_name: r.ruleName,
         current_index: pick.memberIndex,
-        total_calls: group.state.totalCalls,
+        total_calls: totalCalls,
         total_mids: group.rotation.active.length,
         next_gateway_id: group.gatewayIds[pick.nextMemberIndex]!,
       },
       bin_info: info ? { bin: info.bin, bank: info.bank, card_brand: info.card_brand, card_type: info.card_type } : null,
     };
+  }
+
+  /**
+   * What the next routed call for this request would get, decided on a copy of the group's state:
+   * no rotation advances, no counter moves, nothing is journaled (the preview extension).
+   */
+  preview(req: BinRoutingRequest, now: Date): BinRoutingResponse {
+    const r = this.resolveOrRefuse(req);
+    const s = r.group.state;
+    const copy = { ...s, credits: [...s.credits] };
+    const pick = selectMember(r.group.rotation, copy);
+    return this.answer(r, pick, copy.totalCalls, now);
+  }
+
+  /** Decides synchronously (advancing the group's state) and returns the answer and its record. */
+  decide(req: BinRoutingRequest, clientId: string | null, now: Date): RoutingDecision {
+    const r = this.resolveOrRefuse(req);
+    const { group, ruleName, isFallback } = r;
+    const pick = selectMember(group.rotation, group.state);
+    const response = this.answer(r, pick, group.state.totalCalls, now);
     const record: DecisionRecord = {
       t: now.getTime(),
       b: req.bin,
@@ -149,6 +170,20 @@ export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimite
       const parsed = BinRoutingRequestSchema.safeParse(body);
       if (!parsed.success) throw ApiError.fromZod(parsed.error);
       return { body: await engine.route(parsed.data, ctx.clientId, ctx.now) };
+    },
+  };
+}
+
+/** POST /api/bin-routing/preview: the same request and answer as routing, without routing. */
+export function previewRoute(engine: RoutingEngine, limiter: SlidingWindowLimiter): Route {
+  return {
+    method: "POST",
+    auth: "bearer",
+    limiter,
+    async handle(body: unknown, ctx: RequestContext) {
+      const parsed = BinRoutingRequestSchema.safeParse(body);
+      if (!parsed.success) throw ApiError.fromZod(parsed.error);
+      return { body: engine.preview(parsed.data, ctx.now) };
     },
   };
 }

@@ -1,0 +1,12 @@
+// POST /api/bin-routing/preview: which gateway a BIN would get, without advancing any rotation (the service's preview extension); analysts only.
+import { apiRoute } from "@/lib/api/handler";
+import { BinRoutingRequestSchema } from "@/lib/contract";
+import { ApiError } from "@/lib/errors";
+import { getGateway } from "@/lib/upstream";
+import { lookUpBin } from "@/lib/upstream/bin-routing";
+
+export const POST = apiRoute({ role: "analyst", json: true }, async ({ body }) => {
+  const parsed = BinRoutingRequestSchema.safeParse(body);
+  if (!parsed.success) throw ApiError.fromZod(parsed.error);
+  return lookUpBin(getGateway(), parsed.data, "preview");
+});
