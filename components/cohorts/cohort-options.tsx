@@ -1,12 +1,11 @@
 "use client";
 import { useId, useState } from "react";
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows, type CohortState } from "@/lib/report-state/cohort";
-import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
+import { CELL_DEFINITIONS, ROW_LABELS } from "@/lib/cohorts/grid";
 import { quote } from "@/lib/report-state/url-check";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
-export const ROW_LABELS: Record<CohortRows, string> = { day: "Signup day", week: "Signup week", month: "Signup month" };
 
 /** How the grid is drawn; applied at once (no new request). */
 export function CohortOptions({ state, onChange }: { state: CohortState; onChange: (p: Partial<CohortState>) => void }) {

@@ -2,7 +2,7 @@
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
-import { CELL_DEFINITIONS, buildCohortGrid, cycleOffsetDays } from "@/lib/cohorts/grid";
+import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, cycleOffsetDays } from "@/lib/cohorts/grid";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { DISPLAY_CURRENCY, exportValue, formatInstant } from "@/lib/metrics/format";
 import type { ParamsLike } from "@/lib/report-state/encoding";
@@ -18,7 +18,7 @@ import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortGridTable } from "./cohort-grid";
-import { CohortOptions, ROW_LABELS } from "./cohort-options";
+import { CohortOptions } from "./cohort-options";
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
@@ -59,7 +59,7 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
     [data, today, state.rows, state.cell, state.cycles, state.trialDays, state.periodDays],
   );
 
-  const caption = `${CELL_DEFINITIONS[state.cell].label} by ${ROW_LABELS[state.rows].toLowerCase()} and billing cycle`;
+  const caption = cohortCaption(state.cell, state.rows);
 
   const exportCsv = (dataOnly: boolean) => {
     if (!grid || !data) return;

@@ -1,18 +1,37 @@
 import { formatInstant } from "@/lib/metrics/format";
 import type { SharedView } from "@/lib/sharing/view";
+import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedChart } from "./shared-chart";
+import { SharedTable } from "./shared-table";
 
 function chip(active: boolean): string {
   return `rounded-full border px-3 py-1 text-sm ${active ? "border-blue-700 bg-blue-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`;
 }
 
-/** A report rendered read-only on the server: header in words, chart, table with totals. */
+/**
+ * A report rendered read-only on the server: a header that says exactly what is shown (the range
+ * the visitor picked, its dates, the filters and the time zone), then the chart and the table, or
+ * the retention grid for a cohort report, as the Cohorts page draws it.
+ */
 export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "ok" }>; base: string }) {
+  const filters = view.filters.length ? view.filters.join("; ") : "none";
+  const asOf = `${formatInstant(view.asOf, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}`;
+  const meta: [string, string][] = [
+    ["Report", view.title],
+    ["Range", `${view.rangeLabel}: ${view.range.start} to ${view.range.end}`],
+    ["Timezone", view.timeZone],
+    ["Filters", filters],
+    ["Data as of", asOf],
+    ["Shared by", view.sharedBy],
+  ];
   return (
     <main className={`${PAGE_WIDTH} space-y-4 py-4 sm:py-6`}>
       <header>
         <h1 className="text-xl font-semibold sm:text-2xl">{view.title}</h1>
+        <p className="mt-1 text-base text-slate-800" data-testid="share-subtitle">
+          {view.rangeLabel}: {view.range.start} to {view.range.end} ({view.timeZone}) · Filters: {filters}
+        </p>
         <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
           <div>
             <dt className="inline font-medium">Range: </dt>
@@ -22,14 +41,11 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
           </div>
           <div>
             <dt className="inline font-medium">Data as of: </dt>
-            <dd className="inline">
-              {formatInstant(view.asOf, view.timeZone)}
-              {view.mode === "snapshot" ? " (snapshot)" : ""}
-            </dd>
+            <dd className="inline">{asOf}</dd>
           </div>
           <div>
             <dt className="inline font-medium">Filters: </dt>
-            <dd className="inline">{view.filters.length ? view.filters.join("; ") : "none"}</dd>
+            <dd className="inline">{filters}</dd>
           </div>
           <div>
             <dt className="inline font-medium">Shared by: </dt>
@@ -50,46 +66,27 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
         ) : null}
       </header>
 
-      {view.chart ? <SharedChart chart={view.chart} /> : null}
-
-      <section aria-label="Results" tabIndex={0} className="overflow-x-auto rounded border border-slate-200 bg-white">
-        {view.records === 0 ? (
-          <p className="p-4 text-sm text-slate-700">No data for this range.</p>
-        ) : (
-          <table className="min-w-full text-sm">
-            <thead className="bg-slate-100">
-              <tr>
-                {view.table.columns.map((c) => (
-                  <th key={c.id} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c.kind === "dimension" ? "text-left" : "text-right"}`}>
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {view.table.rows.map((r) => (
-                <tr key={r.key} className="border-t border-slate-100">
-                  {r.cells.map((cell, i) => (
-                    <td key={i} className={`px-3 py-1.5 whitespace-nowrap tabular-nums ${view.table.columns[i]?.kind === "dimension" ? "text-left" : "text-right"}`}>
-                      {cell.text}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-            <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
-              <tr aria-label="Totals">
-                {view.table.totals.cells.map((cell, i) => (
-                  <td key={i} className={`px-3 py-2 whitespace-nowrap tabular-nums ${view.table.columns[i]?.kind === "dimension" ? "text-left" : "text-right"}`}>
-                    {cell.text}
-                  </td>
-                ))}
-              </tr>
-            </tfoot>
-          </table>
-        )}
-      </section>
+      {view.cohort ? (
+        <section aria-label="Retention grid" className="flex flex-col gap-2">
+          <p className="text-sm text-slate-700">{view.cohort.settings}</p>
+          {view.cohort.grid.rows.length > 0 ? (
+            <CohortGridTable grid={view.cohort.grid} caption={view.cohort.caption} dimmed={false} />
+          ) : (
+            <p className="p-4 text-sm text-slate-700">No initial dates in this range up to today.</p>
+          )}
+        </section>
+      ) : (
+        <>
+          {view.chart ? <SharedChart chart={view.chart} /> : null}
+          {view.records === 0 ? (
+            <section aria-label="Results" className="rounded border border-slate-200 bg-white">
+              <p className="p-4 text-sm text-slate-700">No data for this range.</p>
+            </section>
+          ) : (
+            <SharedTable table={view.table} meta={meta} fileName={view.fileName} />
+          )}
+        </>
+      )}
     </main>
   );
 }
-

@@ -110,6 +110,13 @@ export const CELL_DEFINITIONS: Record<CohortCell, { label: string; description: 
   },
 };
 
+export const ROW_LABELS: Record<CohortRows, string> = { day: "Signup day", week: "Signup week", month: "Signup month" };
+
+/** "Approvals, % of cycle 0 by signup week and billing cycle": the grid's caption, on every page that draws it. */
+export function cohortCaption(cell: CohortCell, rows: CohortRows): string {
+  return `${CELL_DEFINITIONS[cell].label} by ${ROW_LABELS[rows].toLowerCase()} and billing cycle`;
+}
+
 export const CELL_FORMATS: Record<CohortCell, ValueFormat> = {
   retention: "percent",
   previous: "percent",

@@ -21,7 +21,7 @@ import { shareLinksRepo, type ShareLinkWithSecrets, type ShareMode, type Snapsho
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
 import { usersRepo } from "@/lib/store/users";
-import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
+import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
 import { hashAddress, hashToken, isTokenShaped, newShareToken, verifyUnlock } from "./tokens";
 
 /**
@@ -63,17 +63,20 @@ export function reportQuery(report: Pick<SavedReport, "page" | "params">, timeZo
   return { op: spec.op, query: spec.request };
 }
 
+/** A report run through the gateway: its answer, or the job still running (with its wait estimate). */
+export type GatewayRun = { done: JobResult } | { waiting: JobView | null };
+
 /**
- * Runs a report through the gateway (cache, queue) for `owner`, waiting up to `waitMs`; null if
- * still running. Share-link visitors all queue as one owner (SHARE_OWNER), beside each user.
+ * Runs a report through the gateway (cache, queue) for `owner`, waiting up to `waitMs`. Share-link
+ * visitors all queue as one owner (SHARE_OWNER), beside each user.
  */
-export async function runThroughGateway(gateway: ReportGateway, op: Operation, query: ReportQuery, waitMs: number, owner: string): Promise<JobResult | null> {
+export async function runThroughGateway(gateway: ReportGateway, op: Operation, query: ReportQuery, waitMs: number, owner: string): Promise<GatewayRun> {
   const out = gateway.submit(op, query, owner);
-  if ("cached" in out) return out.cached;
+  if ("cached" in out) return { done: out.cached };
   const job = await gateway.settle(out.job.id, waitMs);
-  if (job?.status.state === "done") return job.status.result;
+  if (job?.status.state === "done") return { done: job.status.result };
   if (job?.status.state === "failed") throw new ApiError(503, `${job.status.error.message} ${job.status.error.action}`);
-  return null;
+  return { waiting: job };
 }
 
 export interface CreateLinkInput {
@@ -104,9 +107,9 @@ export async function createShareLink(
   let snapshot: Snapshot | null = null;
   if (input.mode === "snapshot") {
     const { op, query } = reportQuery(report, timeZone);
-    const result = await runThroughGateway(gateway, op, query, 60_000, user.id);
-    if (!result) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
-    snapshot = { fetched_at: result.fetched_at, start_date: query.start_date, end_date: query.end_date, data: result.data };
+    const run = await runThroughGateway(gateway, op, query, 60_000, user.id);
+    if (!("done" in run)) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
+    snapshot = { fetched_at: run.done.fetched_at, start_date: query.start_date, end_date: query.end_date, data: run.done.data };
   }
   const token = newShareToken();
   const link = await shareLinksRepo(db).create({

@@ -14,6 +14,7 @@ import {
   COHORT_PRESETS,
   EXPLORE_PRESETS,
   isRangePreset,
+  parseCohort,
   parseExplore,
   presetLabel,
   visibleMeasures,
@@ -23,10 +24,19 @@ import { getStore } from "@/lib/store";
 import type { SavedReport } from "@/lib/store/saved-reports";
 import type { Snapshot } from "@/lib/store/share-links";
 import { usersRepo } from "@/lib/store/users";
+import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/cohorts/grid";
+import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/upstream";
 import { SHARE_OWNER } from "@/lib/upstream/gateway";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { unlockCookieName } from "./tokens";
+
+/** The retention grid of a shared cohort report, drawn as the Cohorts page draws it. */
+export interface SharedCohort {
+  grid: CohortGrid;
+  caption: string;
+  settings: string;
+}
 
 export type SharedView =
   | {
@@ -36,6 +46,8 @@ export type SharedView =
       mode: "live" | "snapshot";
       op: Operation;
       range: { start: string; end: string };
+      /** The range in words: the preset the visitor picked, or what the report was saved with. */
+      rangeLabel: string;
       preset: RangePreset | null;
       allowedPresets: { id: RangePreset; label: string }[];
       timeZone: string;
@@ -43,9 +55,13 @@ export type SharedView =
       asOf: string;
       table: TableModel;
       chart: ChartData | null;
+      /** Set for cohort reports: the grid replaces the records table. */
+      cohort: SharedCohort | null;
       records: number;
+      /** File name stem of the CSV download. */
+      fileName: string;
     }
-  | { kind: "pending"; title: string; retryAfterSeconds: number }
+  | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string }
   | { kind: "locked" }
   | { kind: "expired" | "revoked" | "unknown" | "throttled" };
 
@@ -83,6 +99,15 @@ async function buildReportView(
   const preset = opts.preset && isRangePreset(opts.preset) && allowed.includes(opts.preset) ? opts.preset : null;
   const { op, query } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
 
+  const savedRange = report.page === "cohorts" ? parseCohort(report.params).state.range : parseExplore(report.params).state.range;
+  const rangeLabel = preset
+    ? presetLabel(preset)
+    : opts.snapshot
+      ? "Snapshot, as shared"
+      : "preset" in savedRange
+        ? `${presetLabel(savedRange.preset)}, as shared`
+        : "Custom range, as shared";
+
   let records: ReportRecord[];
   let asOf: string;
   let range = { start: query.start_date, end: query.end_date };
@@ -91,25 +116,47 @@ async function buildReportView(
     asOf = opts.snapshot.fetched_at;
     range = { start: opts.snapshot.start_date, end: opts.snapshot.end_date };
   } else {
-    const result = await runThroughGateway(getGateway(), op, query, 20_000, SHARE_OWNER);
-    if (!result) return { kind: "pending", title: report.name, retryAfterSeconds: 15 };
-    records = result.data;
-    asOf = result.fetched_at;
+    // A page waits a few seconds at most; past that it says how long and refreshes itself.
+    const run = await runThroughGateway(getGateway(), op, query, 3_000, SHARE_OWNER);
+    if (!("done" in run)) {
+      // How long until the answer: the start of the report's last call, when the job says.
+      const s = run.waiting?.status;
+      const until = s?.state === "queued" ? Date.parse(s.estimated_done) : Date.now() + 5_000;
+      const now = Date.now();
+      return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString() };
+    }
+    records = run.done.data;
+    asOf = run.done.fetched_at;
   }
 
   const owner = await usersRepo(db).findById(report.ownerId);
-  const state = report.page === "cohorts" ? null : parseExplore(report.params).state;
-  const groupBy = state ? state.groupBy : ["date", "billing_cycle"];
-  const measures = state ? visibleMeasures(state) : [...(query.metrics ?? [])];
   const filters = Object.entries(query.filters ?? {}).map(([d, v]) => {
     const values = (Array.isArray(v) ? v : [v]).map((x) => formatDimensionValue(d, x));
     return `${getDimension(d)?.label ?? d} is ${values.length === 1 ? values[0] : `any of ${values.join(", ")}`}`;
   });
-  const table = buildTable({ op, groupBy, measures }, records);
+
+  let table: TableModel;
   let chart: ChartData | null = null;
-  const plan = chooseChart(groupBy, state?.chart ?? "auto");
-  const measure = measureFor(measures[0] ?? "", op);
-  if (plan.type !== "none" && measure) chart = buildChartData(records, plan, measure, { dateRange: range });
+  let cohort: SharedCohort | null = null;
+  if (report.page === "cohorts") {
+    const c = parseCohort(report.params).state;
+    // A snapshot is masked as of the day it was taken; a live report as of today.
+    const today = opts.snapshot ? todayIn(env.REPORT_TIMEZONE, new Date(opts.snapshot.fetched_at)) : todayIn(env.REPORT_TIMEZONE);
+    const grid = buildCohortGrid({ records, range, today, rows: c.rows, cell: c.cell, cycles: c.cycles, trialDays: c.trialDays, periodDays: c.periodDays });
+    cohort = {
+      grid,
+      caption: cohortCaption(c.cell, c.rows),
+      settings: `Cells: ${CELL_DEFINITIONS[c.cell].label}; cycles 0 to ${c.cycles}; cycle 1 due ${c.trialDays} days after the initial date, then every ${c.periodDays} days.`,
+    };
+    table = buildTable({ op, groupBy: ["date", "billing_cycle"], measures: [...(query.metrics ?? [])] }, records);
+  } else {
+    const state = parseExplore(report.params).state;
+    const measures = visibleMeasures(state);
+    table = buildTable({ op, groupBy: state.groupBy, measures }, records);
+    const plan = chooseChart(state.groupBy, state.chart);
+    const measure = measureFor(measures[0] ?? "", op);
+    if (plan.type !== "none" && measure) chart = buildChartData(records, plan, measure, { dateRange: range });
+  }
 
   return {
     kind: "ok",
@@ -118,6 +165,7 @@ async function buildReportView(
     mode: opts.snapshot ? "snapshot" : "live",
     op,
     range,
+    rangeLabel,
     preset,
     allowedPresets: allowed.map((id) => ({ id, label: presetLabel(id) })),
     timeZone: env.REPORT_TIMEZONE,
@@ -125,6 +173,8 @@ async function buildReportView(
     asOf,
     table,
     chart,
+    cohort,
     records: records.length,
+    fileName: `${report.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "report"}_${range.start}_${range.end}`,
   };
 }

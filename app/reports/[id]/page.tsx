@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/errors";
 import { getVisibleReport } from "@/lib/sharing/service";
 import { loadSavedView } from "@/lib/sharing/view";
 import { getStore } from "@/lib/store";
+import { PendingRefresh } from "@/components/share/pending-refresh";
 import { ReportView } from "@/components/share/report-view";
 
 export const metadata: Metadata = { title: "Saved report" };
@@ -28,9 +29,9 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
     return (
       <main className="mx-auto max-w-md p-6">
         <h1 className="text-xl font-semibold">{report.name}</h1>
-        <p role="status" className="mt-2 text-sm text-slate-700">
-          The data is being fetched. <a className="text-blue-800 underline" href={`/reports/${id}`}>Reload</a> in a few seconds.
-        </p>
+        <div className="mt-2 text-sm text-slate-700">
+          {view.kind === "pending" ? <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} /> : null}
+        </div>
       </main>
     );
   }

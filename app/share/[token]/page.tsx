@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
+import { notFound } from "next/navigation";
 import { requestAddress } from "@/lib/sharing/http";
 import { loadSharedView } from "@/lib/sharing/view";
+import { PendingRefresh } from "@/components/share/pending-refresh";
 import { ReportView } from "@/components/share/report-view";
 
 export const metadata: Metadata = { title: "Shared report", robots: { index: false, follow: false }, referrer: "no-referrer" };
@@ -21,6 +23,8 @@ export default async function SharePage({ params, searchParams }: Props) {
     cookie: (name) => jar.get(name)?.value,
   });
 
+  // An unknown token is a 404, on the page as on the API (and answers alike whatever was guessed).
+  if (view.kind === "unknown") notFound();
   if (view.kind !== "ok") return <Notice view={view} token={token} error={one(sp.error)} />;
 
   return <ReportView view={view} base={`/share/${encodeURIComponent(token)}`} />;
@@ -53,14 +57,13 @@ function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeo
         </form>,
       );
     case "pending":
-      return box(view.title, <p role="status">The data is being fetched. <a className="text-blue-800 underline" href={`/share/${encodeURIComponent(token)}`}>Reload</a> in {view.retryAfterSeconds} seconds.</p>);
+      return box(view.title, <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} />);
     case "expired":
       return box("This link has expired", <p>Ask whoever sent it for a new one.</p>);
     case "revoked":
       return box("This link has been revoked", <p>Ask whoever sent it for a new one.</p>);
     case "throttled":
       return box("Too many attempts", <p>Try again in 15 minutes.</p>);
-    case "unknown":
-      return box("This link does not work", <p>{error ? "That link or password is not right." : "Check that the whole link was copied, or ask whoever sent it for a new one."}</p>);
+
   }
 }

@@ -1,0 +1,101 @@
+"use client";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
+import { sortRows, type SortSpec, type TableModel } from "@/lib/metrics/table";
+import { Button } from "@/components/ui/button";
+
+/**
+ * A shared report's table for a reader without an account: sortable by any column, downloadable as
+ * the annotated CSV or the data alone (only what the link shows), and honest on a phone: when it is
+ * wider than the screen it says it scrolls sideways, and its first column stays in view so the
+ * totals row is never cut off from its label.
+ */
+export function SharedTable({ table, meta, fileName }: { table: TableModel; meta: [string, string][]; fileName: string }) {
+  const [sort, setSort] = useState<SortSpec | null>(null);
+  const rows = useMemo(() => sortRows(table, sort), [table, sort]);
+  const box = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const onSort = (key: string, isDimension: boolean) =>
+    setSort((s) => (s?.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" }));
+  const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right");
+  const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 ${bg} border-r border-slate-200` : "");
+
+  return (
+    <section aria-label="Results" className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-700" aria-live="polite">
+          {rows.length.toLocaleString("en-US")} rows{sort ? `, sorted by ${table.columns.find((c) => c.id === sort.key)?.label ?? sort.key} (${sort.dir === "asc" ? "ascending" : "descending"})` : ""}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, rows, { lines: meta }))}>
+            Download CSV
+          </Button>
+          <Button size="sm" onClick={() => downloadText(`${fileName}_data.csv`, tableToDataCsv(table, rows))} title="Header row first, no notes or totals">
+            Data only CSV
+          </Button>
+        </div>
+      </div>
+      {overflows ? (
+        <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700">
+          <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
+        </p>
+      ) : null}
+      <div ref={box} tabIndex={0} role="region" aria-label="Results table (scrolls sideways)" className="overflow-x-auto rounded border border-slate-200 bg-white">
+        <table className="w-max min-w-full text-sm">
+          <thead className="bg-slate-100">
+            <tr>
+              {table.columns.map((c, i) => {
+                const dir = sort?.key === c.id ? sort.dir : null;
+                return (
+                  <th
+                    key={c.id}
+                    scope="col"
+                    aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
+                    className={`p-0 font-medium whitespace-nowrap ${align(c.kind)} ${sticky(i, "bg-slate-100")}`}
+                  >
+                    <button type="button" className={`w-full px-3 py-2 hover:bg-slate-200 ${align(c.kind)}`} onClick={() => onSort(c.id, c.kind === "dimension")}>
+                      {c.label}
+                      <span aria-hidden="true" className="ml-1 inline-block w-3 text-xs text-slate-700">
+                        {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className="border-t border-slate-100">
+                {r.cells.map((cell, i) => (
+                  <td key={i} className={`px-3 py-1.5 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-white")}`}>
+                    {cell.text}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
+            <tr aria-label="Totals">
+              {table.totals.cells.map((cell, i) => (
+                <td key={i} className={`px-3 py-2 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-slate-50")}`}>
+                  {cell.text}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}
