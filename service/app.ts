@@ -21,7 +21,7 @@ import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { createApiServer, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { runReport } from "./reports/run";
-import { bareRoute, previewRoute, RoutingEngine, routingRoute } from "./routing/engine";
+import { bareRoute, RoutingEngine, routingRoute } from "./routing/engine";
 
 export interface Service {
   server: Server;
@@ -106,7 +106,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     "/api/data": [report("orders", OrdersRequestSchema)],
     "/api/data/cohort": [report("cohort", CohortRequestSchema)],
     "/api/bin-routing/route": [routingRoute(routing, routingLimiter)],
-    [BIN_ROUTING_PREVIEW_PATH]: [previewRoute(routing, routingLimiter)],
+    [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, routingLimiter, "preview")],
     "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
     "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
   };

@@ -18,9 +18,45 @@ function formula(id: string, op: Operation): string | null {
   return m.denominator ? `${side(m.numerator)} ÷ ${side(m.denominator)}` : describeTerms(m.numerator);
 }
 
+/** One glossary table: a heading, column names, and rows whose first cell is the wire name. */
+function Glossary({ id, title, columns, rows }: { id: string; title: string; columns: string[]; rows: { key: string; cells: React.ReactNode[] }[] }) {
+  return (
+    <section className="mt-8" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-300">
+            <tr>
+              {columns.map((c, i) => (
+                <th key={c} scope="col" className={i < columns.length - 1 ? "py-2 pr-4" : "py-2"}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className="border-b border-slate-200">
+                {r.cells.map((c, i) => (
+                  <td key={i} className={i === 0 ? "py-2 pr-4 font-mono" : i < r.cells.length - 1 ? "py-2 pr-4" : "py-2"}>
+                    {c}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
 /** Glossary of every metric, KPI, cohort grid cell and dimension, straight from the catalog and the KPI registry. */
 export default async function MetricsPage() {
   await requirePageUser("/metrics");
+  const reports = (ops: readonly Operation[]) => ops.map((o) => opLabel[o]).join(", ");
   return (
     <main className={`${PAGE_WIDTH} py-6`}>
       <h1 className="text-2xl font-semibold">Definitions</h1>
@@ -28,68 +64,18 @@ export default async function MetricsPage() {
         Metrics come from the reporting service; KPIs are computed from them as a ratio of sums (so a total&apos;s rate is
         the rate of the totals, never an average of rates); the cohort grid&apos;s cells are computed from cohort metrics.
       </p>
-      <section className="mt-6" aria-labelledby="metrics-heading">
-        <h2 id="metrics-heading" className="text-lg font-semibold">
-          Metrics
-        </h2>
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4">Name</th>
-                <th scope="col" className="py-2 pr-4">Label</th>
-                <th scope="col" className="py-2 pr-4">Unit</th>
-                <th scope="col" className="py-2 pr-4">Dated by</th>
-                <th scope="col" className="py-2 pr-4">Reports</th>
-                <th scope="col" className="py-2">Definition</th>
-              </tr>
-            </thead>
-            <tbody>
-              {METRICS.map((m) => (
-                <tr key={m.name} className="border-b border-slate-200">
-                  <td className="py-2 pr-4 font-mono">{m.name}</td>
-                  <td className="py-2 pr-4">{m.label}</td>
-                  <td className="py-2 pr-4">{m.unit}</td>
-                  <td className="py-2 pr-4">{m.dateBasis} date</td>
-                  <td className="py-2 pr-4">{m.operations.map((o) => opLabel[o]).join(", ")}</td>
-                  <td className="py-2">{m.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-      <section className="mt-8" aria-labelledby="kpis-heading">
-        <h2 id="kpis-heading" className="text-lg font-semibold">
-          KPIs
-        </h2>
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4">Name</th>
-                <th scope="col" className="py-2 pr-4">Label</th>
-                <th scope="col" className="py-2 pr-4">Unit</th>
-                <th scope="col" className="py-2 pr-4">Order summary formula</th>
-                <th scope="col" className="py-2 pr-4">Cohort formula</th>
-                <th scope="col" className="py-2">Definition</th>
-              </tr>
-            </thead>
-            <tbody>
-              {KPIS.map((k) => (
-                <tr key={k.id} className="border-b border-slate-200">
-                  <td className="py-2 pr-4 font-mono">{k.id}</td>
-                  <td className="py-2 pr-4">{k.label}</td>
-                  <td className="py-2 pr-4">{k.format}</td>
-                  <td className="py-2 pr-4">{formula(k.id, "orders") ?? "—"}</td>
-                  <td className="py-2 pr-4">{formula(k.id, "cohort") ?? "—"}</td>
-                  <td className="py-2">{k.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Glossary
+        id="metrics"
+        title="Metrics"
+        columns={["Name", "Label", "Unit", "Dated by", "Reports", "Definition"]}
+        rows={METRICS.map((m) => ({ key: m.name, cells: [m.name, m.label, m.unit, `${m.dateBasis} date`, reports(m.operations), m.description] }))}
+      />
+      <Glossary
+        id="kpis"
+        title="KPIs"
+        columns={["Name", "Label", "Unit", "Order summary formula", "Cohort formula", "Definition"]}
+        rows={KPIS.map((k) => ({ key: k.id, cells: [k.id, k.label, k.format, formula(k.id, "orders") ?? "—", formula(k.id, "cohort") ?? "—", k.description] }))}
+      />
       <section className="mt-8" aria-labelledby="cells-heading">
         <h2 id="cells-heading" className="text-lg font-semibold">
           Cohort grid cells
@@ -103,35 +89,12 @@ export default async function MetricsPage() {
           ))}
         </dl>
       </section>
-      <section className="mt-8" aria-labelledby="dimensions-heading">
-        <h2 id="dimensions-heading" className="text-lg font-semibold">
-          Dimensions
-        </h2>
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-300">
-              <tr>
-                <th scope="col" className="py-2 pr-4">Name</th>
-                <th scope="col" className="py-2 pr-4">Label</th>
-                <th scope="col" className="py-2 pr-4">Type</th>
-                <th scope="col" className="py-2 pr-4">Reports</th>
-                <th scope="col" className="py-2">Meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {DIMENSIONS.map((d) => (
-                <tr key={d.name} className="border-b border-slate-200">
-                  <td className="py-2 pr-4 font-mono">{d.name}</td>
-                  <td className="py-2 pr-4">{d.label}</td>
-                  <td className="py-2 pr-4">{d.type}</td>
-                  <td className="py-2 pr-4">{d.operations.map((o) => opLabel[o]).join(", ")}</td>
-                  <td className="py-2">{d.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Glossary
+        id="dimensions"
+        title="Dimensions"
+        columns={["Name", "Label", "Type", "Reports", "Meaning"]}
+        rows={DIMENSIONS.map((d) => ({ key: d.name, cells: [d.name, d.label, d.type, reports(d.operations), d.description] }))}
+      />
     </main>
   );
 }

@@ -160,8 +160,11 @@ export class RoutingEngine {
   }
 }
 
-/** `POST /api/bin-routing/route`: bearer auth (client headers optional), its own rate-limit bucket. */
-export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimiter): Route {
+/**
+ * `POST /api/bin-routing/route` (`route`) and the preview extension `POST /api/bin-routing/preview`
+ * (`preview`): bearer auth (client headers optional), one rate-limit bucket for both.
+ */
+export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimiter, mode: "route" | "preview" = "route"): Route {
   return {
     method: "POST",
     auth: "bearer",
@@ -169,21 +172,7 @@ export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimite
     async handle(body: unknown, ctx: RequestContext) {
       const parsed = BinRoutingRequestSchema.safeParse(body);
       if (!parsed.success) throw ApiError.fromZod(parsed.error);
-      return { body: await engine.route(parsed.data, ctx.clientId, ctx.now) };
-    },
-  };
-}
-
-/** POST /api/bin-routing/preview: the same request and answer as routing, without routing. */
-export function previewRoute(engine: RoutingEngine, limiter: SlidingWindowLimiter): Route {
-  return {
-    method: "POST",
-    auth: "bearer",
-    limiter,
-    async handle(body: unknown, ctx: RequestContext) {
-      const parsed = BinRoutingRequestSchema.safeParse(body);
-      if (!parsed.success) throw ApiError.fromZod(parsed.error);
-      return { body: engine.preview(parsed.data, ctx.now) };
+      return { body: mode === "route" ? await engine.route(parsed.data, ctx.clientId, ctx.now) : engine.preview(parsed.data, ctx.now) };
     },
   };
 }
