@@ -45,6 +45,11 @@ test("a shared cohort report shows the retention grid it was saved as, with the 
   await expect(visitor.locator("td[data-masked=true]").first()).toBeVisible();
   await expect(visitor.getByRole("list", { name: "Colour scale" })).toBeVisible();
   await expect(visitor.getByRole("row", { name: "Totals" })).toHaveCount(0);
+  // The grid downloads as the reader sees it: a row per cohort, masked cells empty.
+  const [download] = await Promise.all([visitor.waitForEvent("download"), visitor.getByRole("button", { name: "Data only CSV" }).click()]);
+  const csv = parseCsv(readFileSync((await download.path())!, "utf8"));
+  expect(csv[0]!.slice(0, 3)).toEqual(["Cohort", "Customers", "Cycle 0 (%)"]);
+  expect(csv.slice(1).filter((r) => r.length > 1).map((r) => r[0])).toEqual(analystRows.map((r) => r[0]));
   await screenshots(visitor, "share-cohort");
   await manager.close();
 });

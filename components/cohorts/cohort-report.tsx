@@ -3,8 +3,9 @@ import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, cycleOffsetDays } from "@/lib/cohorts/grid";
-import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
-import { DISPLAY_CURRENCY, exportValue, formatInstant } from "@/lib/metrics/format";
+import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
+import { downloadText } from "@/lib/csv";
+import { formatInstant } from "@/lib/metrics/format";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
 import { describeFilters } from "@/lib/report-state/filters";
@@ -63,26 +64,19 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
 
   const exportCsv = (dataOnly: boolean) => {
     if (!grid || !data) return;
-    const cellHeader = (k: number) => `Cycle ${k}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`;
-    const header: CsvCell[] = ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => (dataOnly ? cellHeader(k) : `Cycle ${k}`))];
-    const row = (r: (typeof grid.rows)[number]): CsvCell[] => [r.label, r.customers, ...r.cells.map((c) => (c.masked ? null : exportValue(c.value, grid.format)))];
     const file = `cohorts_${data.request.start_date}_${data.request.end_date}`;
-    // Data only: the header row first and one row per cohort (no notes, no summary row).
-    if (dataOnly) return downloadText(`${file}_data.csv`, toCsv([header, ...grid.rows.map(row)]));
-    const lines: CsvCell[][] = [
+    if (dataOnly) return downloadText(`${file}_data.csv`, gridToCsv(grid, null));
+    const lines: [string, string][] = [
       ["Report", "Cohort retention (by initial date)"],
       ["Range", `${data.request.start_date} to ${data.request.end_date}`],
       ["Timezone", timeZone],
       ["Filters", describeFilters(state.filters)],
-      ["Cells", `${CELL_DEFINITIONS[state.cell].label}${grid.format === "percent" ? " (%)" : grid.format === "currency" ? ` (${DISPLAY_CURRENCY})` : ""}`],
+      ["Cells", `${CELL_DEFINITIONS[state.cell].label}${gridUnit(grid)}`],
       ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
       ["Masked", "cycles a cohort has not reached yet are left empty"],
       ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-      [],
-      header,
     ];
-    for (const r of [...grid.rows, grid.summary]) lines.push(row(r));
-    downloadText(`${file}.csv`, toCsv(lines));
+    downloadText(`${file}.csv`, gridToCsv(grid, { lines }));
   };
 
   const p = report.phase;

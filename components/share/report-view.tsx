@@ -3,6 +3,7 @@ import type { SharedView } from "@/lib/sharing/view";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedChart } from "./shared-chart";
+import { SharedGridDownloads } from "./shared-grid-downloads";
 import { SharedTable } from "./shared-table";
 
 function chip(active: boolean): string {
@@ -68,7 +69,12 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
 
       {view.cohort ? (
         <section aria-label="Retention grid" className="flex flex-col gap-2">
-          <p className="text-sm text-slate-700">{view.cohort.settings}</p>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-700">{view.cohort.settings}</p>
+            {view.cohort.grid.rows.length > 0 ? (
+              <SharedGridDownloads grid={view.cohort.grid} meta={[...meta, ["Grid", view.cohort.settings]]} fileName={view.fileName} />
+            ) : null}
+          </div>
           {view.cohort.grid.rows.length > 0 ? (
             <CohortGridTable grid={view.cohort.grid} caption={view.cohort.caption} dimmed={false} />
           ) : (

@@ -23,7 +23,7 @@ describe("row buckets", () => {
     expect(bucketOf("2025-07-07", "week").start).toBe("2025-07-07");
   });
   it("takes calendar months", () => {
-    expect(bucketOf("2024-02-10", "month")).toEqual({ key: "2024-02-01", start: "2024-02-01", end: "2024-02-29", label: "Feb 2024" });
+    expect(bucketOf("2024-02-10", "month")).toEqual({ key: "2024-02-01", start: "2024-02-01", end: "2024-02-29", label: "2024-02" });
     expect(bucketOf("2025-12-31", "month").end).toBe("2025-12-31");
   });
 });
@@ -92,7 +92,7 @@ describe("coarser rows", () => {
   });
   it("have a row for every bucket up to today, with or without signups", () => {
     const g = buildCohortGrid({ ...base, range: { start: "2025-07-01", end: "2025-09-30" }, rows: "month", records: [], cell: "retention" });
-    expect(g.rows.map((r) => r.label)).toEqual(["Jul 2025"]);
+    expect(g.rows.map((r) => r.label)).toEqual(["2025-07"]);
     expect(g.rows[0]!.cells[0]).toMatchObject({ masked: false, value: null });
   });
 });

@@ -38,8 +38,6 @@ export interface Bucket {
   label: string;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 export function bucketOf(day: string, rows: CohortRows): Bucket {
   if (rows === "day") return { key: day, start: day, end: day, label: day };
   if (rows === "week") {
@@ -50,7 +48,8 @@ export function bucketOf(day: string, rows: CohortRows): Bucket {
   }
   const start = `${day.slice(0, 7)}-01`;
   const next = Number(day.slice(5, 7)) === 12 ? `${Number(day.slice(0, 4)) + 1}-01-01` : `${day.slice(0, 4)}-${String(Number(day.slice(5, 7)) + 1).padStart(2, "0")}-01`;
-  return { key: start, start, end: addDays(next, -1), label: `${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}` };
+  // Dates read YYYY-MM-DD everywhere, so a month reads YYYY-MM.
+  return { key: start, start, end: addDays(next, -1), label: day.slice(0, 7) };
 }
 
 export interface GridCell {

@@ -1,0 +1,19 @@
+"use client";
+import { gridToCsv } from "@/lib/cohorts/csv";
+import type { CohortGrid } from "@/lib/cohorts/grid";
+import { downloadText } from "@/lib/csv";
+import { Button } from "@/components/ui/button";
+
+/** A shared retention grid's CSV downloads: annotated (with what the link shows) or data only. */
+export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid; meta: [string, string][]; fileName: string }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, gridToCsv(grid, { lines: meta }))}>
+        Download CSV
+      </Button>
+      <Button size="sm" onClick={() => downloadText(`${fileName}_data.csv`, gridToCsv(grid, null))} title="Header row first, one row per cohort">
+        Data only CSV
+      </Button>
+    </div>
+  );
+}
