@@ -2,3 +2,4 @@ export * from "./catalog";
 export * from "./dates";
 export * from "./schemas";
 export * from "./order";
+export * from "./money";

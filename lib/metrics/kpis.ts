@@ -7,6 +7,7 @@
  * metric (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
  */
 import { getMetric, metricsFor, type Operation } from "@/lib/contract/catalog";
+import { fromCents, fromUnits, isAmountMetric, toUnits } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "./format";
 
@@ -218,8 +219,6 @@ export function measureMetrics(m: Measure): string[] {
 // ---------------------------------------------------------------------------------------------
 // Exact sums: amounts are added as integer cents, so re-adding never drifts (SPEC.md §2.3)
 
-const isAmount = (metric: string) => getMetric(metric)?.type === "amount";
-
 /** A sum of metrics kept in integer units (cents for amounts). */
 export type Sums = Map<string, number>;
 
@@ -228,7 +227,7 @@ export function units(record: ReportRecord, metric: string): number {
   const v = record[metric];
   const n = typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0;
   if (!Number.isFinite(n)) return 0;
-  return isAmount(metric) ? Math.round(n * 100) : n;
+  return toUnits(metric, n);
 }
 
 export function addInto(sums: Sums, record: ReportRecord, metrics: readonly string[]): Sums {
@@ -251,15 +250,14 @@ export function mergeSums(into: Sums, from: Sums): Sums {
 /** A metric's value from sums, back in its natural unit. */
 export function sumValue(sums: Sums, metric: string): number {
   const u = sums.get(metric) ?? 0;
-  return isAmount(metric) ? u / 100 : u;
+  return fromUnits(metric, u);
 }
 
 function combine(terms: readonly MetricTerm[], sums: Sums): number {
   // Terms of one side share a unit (all counts or all amounts): add integer units, convert once.
   let total = 0;
   for (const t of terms) total += t.sign * (sums.get(t.metric) ?? 0);
-  const amount = terms.some((t) => isAmount(t.metric));
-  return amount ? total / 100 : total;
+  return terms.some((t) => isAmountMetric(t.metric)) ? fromCents(total) : total;
 }
 
 export interface Evaluation {

@@ -2,9 +2,9 @@
  * Pure operations on report records, shared by range merging and cache derivation: canonical
  * requests, exact re-aggregation (amounts summed as integer cents), and the service's sort order.
  */
+import { fromUnits, toUnits } from "@/lib/contract/money";
 import {
   dimensionsFor,
-  getMetric,
   metricsFor,
   type FilterScalar,
   type Operation,
@@ -64,15 +64,12 @@ export function sortRecords(records: ReportRecord[], dims: readonly string[]): R
   });
 }
 
-const isAmount = (m: string) => getMetric(m)?.type === "amount";
-
 /**
  * Sums records that share the values of `dims`, keeping `metrics`. Amounts are added as integer cents
  * and divided once, so re-aggregation never drifts from what the service would have answered.
  */
 export function aggregate(records: readonly ReportRecord[], dims: readonly string[], metrics: readonly string[]): ReportRecord[] {
   const groups = new Map<string, { rec: ReportRecord; sums: number[] }>();
-  const amount = metrics.map(isAmount);
   for (const r of records) {
     const key = JSON.stringify(dims.map((d) => r[d] ?? null));
     let g = groups.get(key);
@@ -83,13 +80,13 @@ export function aggregate(records: readonly ReportRecord[], dims: readonly strin
     }
     metrics.forEach((m, i) => {
       const v = Number(r[m] ?? 0);
-      g.sums[i]! += amount[i] ? Math.round(v * 100) : v;
+      g.sums[i]! += toUnits(m, v);
     });
   }
   const out: ReportRecord[] = [];
   for (const { rec, sums } of groups.values()) {
     if (!sums.some((s) => s !== 0)) continue; // the service returns only rows with a non-zero metric
-    metrics.forEach((m, i) => (rec[m] = amount[i] ? sums[i]! / 100 : sums[i]!));
+    metrics.forEach((m, i) => (rec[m] = fromUnits(m, sums[i]!)));
     out.push(rec);
   }
   return sortRecords(out, dims);

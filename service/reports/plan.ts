@@ -17,6 +17,7 @@ import {
   type Operation,
   type ReportRequest,
 } from "@/lib/contract";
+import { exactCents } from "@/lib/contract/money";
 import type { SqlParam } from "../db";
 import { DIMENSION_COLUMNS, EVENT_TABLES, METRIC_COLUMNS, rangeColumn, type DimensionColumn, type FactSource } from "./columns";
 
@@ -56,11 +57,6 @@ function asList(v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-/** Exact cents of a decimal price (39.95 → 3995); null when it has finer precision than cents. */
-export function toCents(v: number): number | null {
-  const cents = Math.round(v * 100);
-  return Math.abs(cents - v * 100) < 1e-6 ? cents : null;
-}
 
 interface Branch {
   source: FactSource;
@@ -110,7 +106,7 @@ function filterConditions(filters: Filters, p: Params): string[] {
       const placeholders: string[] = [];
       for (const v of nonNull) {
         if (c.sqlType === "CENTS") {
-          const cents = typeof v === "number" ? toCents(v) : null;
+          const cents = typeof v === "number" ? exactCents(v) : null;
           if (cents !== null) placeholders.push(p.add(cents, "BIGINT"));
         } else {
           placeholders.push(p.add(v, c.sqlType));

@@ -1,5 +1,6 @@
 /** Executes a report plan and formats records for the wire: amounts to 2 decimals from exact cents. */
-import { getDimension, getMetric, type Operation, type Pagination, type ReportRecord, type ReportRequest } from "@/lib/contract";
+import { getDimension, type Operation, type Pagination, type ReportRecord, type ReportRequest } from "@/lib/contract";
+import { fromCents, isAmountMetric } from "@/lib/contract/money";
 import type { Database } from "../db";
 import { DIMENSION_COLUMNS } from "./columns";
 import { planReport } from "./plan";
@@ -13,8 +14,8 @@ export interface ReportResult {
 type Value = ReportRecord[string];
 const asIs = (v: unknown): Value => (v ?? null) as Value;
 const toNumber = (v: unknown): Value => (v === null || v === undefined ? null : Number(v));
-/** Exact cents to a decimal amount: the one rounding step. */
-const fromCents = (v: unknown): Value => (v === null || v === undefined ? null : Number(v) / 100);
+/** Exact cents (a BIGINT) to a decimal amount: the one rounding step. */
+const centsToAmount = (v: unknown): Value => (v === null || v === undefined ? null : fromCents(Number(v)));
 /** A DATE as YYYY-MM-DD. */
 const toText = (v: unknown): Value => (v === null || v === undefined ? null : String(v));
 
@@ -32,11 +33,11 @@ export async function runReport(db: Database, op: Operation, req: ReportRequest)
   for (const d of plan.dimensions) {
     const c = DIMENSION_COLUMNS[d];
     const type = getDimension(d)?.type;
-    const convert = c.kind === "key" && c.sqlType === "CENTS" ? fromCents : type === "integer" ? toNumber : type === "date" ? toText : asIs;
+    const convert = c.kind === "key" && c.sqlType === "CENTS" ? centsToAmount : type === "integer" ? toNumber : type === "date" ? toText : asIs;
     fields.push([d, columns[d] ?? [], convert]);
   }
   for (const m of plan.metrics) {
-    const convert = getMetric(m)?.type === "amount" ? fromCents : toNumber;
+    const convert = isAmountMetric(m) ? centsToAmount : toNumber;
     fields.push([m, columns[m] ?? [], (v) => convert(v) ?? 0]);
   }
 
