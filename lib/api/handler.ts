@@ -6,6 +6,7 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
+import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
@@ -26,7 +27,8 @@ async function readJson(request: Request): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new ApiError(415, "Content-Type must be application/json");
   const text = await request.text();
-  if (text.length > 64 * 1024) throw new ApiError(413, "Request body must be at most 64 KiB");
+  // Bytes, not UTF-16 characters: the same bound, counted the same way, as the service's.
+  if (Buffer.byteLength(text) > LIMITS.maxBodyBytes) throw new ApiError(413, `Request body must be at most ${LIMITS.maxBodyBytes / 1024} KiB`);
   try {
     return JSON.parse(text);
   } catch {

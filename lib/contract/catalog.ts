@@ -24,7 +24,8 @@ export interface DimensionDef {
   readonly group: "Identity and time" | "Sale classification" | "Names and types" | "Card and processing";
 }
 
-const BOTH = ["orders", "cohort"] as const satisfies readonly Operation[];
+/** Both operations: what most dimensions, metrics and KPIs are offered by. */
+export const BOTH = ["orders", "cohort"] as const satisfies readonly Operation[];
 
 export const SALES_TYPES = ["Initials", "Rebills", "Straight Sales"] as const;
 export const REFUND_TYPES = ["Refund Alert", "Refund CS"] as const;

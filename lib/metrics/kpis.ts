@@ -6,7 +6,7 @@
  * KPIs are written against base measures; each operation maps a base measure to its own catalog
  * metric (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
  */
-import { getMetric, metricsFor, type Operation } from "@/lib/contract/catalog";
+import { BOTH, getMetric, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { fromCents, fromUnits, isAmountMetric, toUnits } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "./format";
@@ -55,7 +55,6 @@ export interface KpiDef {
 
 const plus = (measure: BaseMeasure): Term => ({ measure, sign: 1 });
 const minus = (measure: BaseMeasure): Term => ({ measure, sign: -1 });
-const BOTH = ["orders", "cohort"] as const satisfies readonly Operation[];
 
 export const KPIS = [
   {

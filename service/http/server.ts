@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/errors";
 import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
@@ -13,7 +14,7 @@ import { ulid } from "./ids";
 import { rateLimitHeaders, type SlidingWindowLimiter } from "./rate-limit";
 import type { TokenSigner } from "./tokens";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = LIMITS.maxBodyBytes;
 
 export type AuthMode =
   /** No credentials (token issuance, health). */

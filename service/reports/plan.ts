@@ -9,6 +9,7 @@
  * names the reference dimensions, and pages.
  */
 import {
+  LIMITS,
   dimensionsFor,
   metricsFor,
   type DimensionName,
@@ -249,7 +250,7 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
   const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
   const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
   const filters = Object.entries(req.filters ?? {}) as Filters;
-  const limit = req.limit ?? 1000;
+  const limit = req.limit ?? LIMITS.maxPageSize;
   const offset = req.offset ?? 0;
   const p = new Params();
 
