@@ -6,11 +6,12 @@ import { clientAddress } from "@/lib/auth/authenticate";
 import { serverEnv } from "@/lib/env";
 import { todayIn } from "@/lib/contract/dates";
 import { parseCohort, parseExplore, serializeCohort, serializeExplore, type UrlProblem } from "@/lib/report-state";
-import type { SavedPage } from "@/lib/store/saved-reports";
+import { SAVED_PAGES, type SavedPage } from "@/lib/store/saved-reports";
+import { SHARE_MODES } from "@/lib/store/share-links";
 
 export const SavedReportInput = z.strictObject({
   name: z.string().trim().min(1, { error: "name is required" }).max(200),
-  page: z.enum(["explore", "cohorts"]),
+  page: z.enum(SAVED_PAGES),
   params: z.string().max(8000),
   shared_with_team: z.boolean().optional(),
 });
@@ -19,7 +20,7 @@ export const SavedReportPatch = SavedReportInput.partial().omit({ page: true });
 export const ShareLinkInput = z.strictObject({
   expires_in_days: z.int().min(1).max(365).optional(),
   password: z.string().min(8, { error: "a link password needs at least 8 characters" }).max(200).optional(),
-  mode: z.enum(["live", "snapshot"]).default("live"),
+  mode: z.enum(SHARE_MODES).default("live"),
   allowed_presets: z.array(z.string()).max(20).optional(),
 });
 

@@ -16,7 +16,7 @@ import {
   parseExplore,
   type RangePreset,
 } from "@/lib/report-state";
-import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
+import { SAVED_PAGES, savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
 import { shareLinksRepo, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
@@ -200,5 +200,5 @@ export async function recordShareView(db: Sql, linkId: string, address: string, 
 }
 
 export function parseSavedPage(v: unknown): SavedPage | null {
-  return v === "explore" || v === "cohorts" ? v : null;
+  return SAVED_PAGES.find((p) => p === v) ?? null;
 }

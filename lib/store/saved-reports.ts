@@ -1,7 +1,9 @@
 /** Saved reports: a name, the page, and its URL state; owned by the analyst who saved it. */
 import type { Sql } from "./sql";
 
-export type SavedPage = "explore" | "cohorts";
+/** The report pages a saved report can reopen; the store, the API schemas and the views read this list. */
+export const SAVED_PAGES = ["explore", "cohorts"] as const;
+export type SavedPage = (typeof SAVED_PAGES)[number];
 
 export interface SavedReport {
   id: string;

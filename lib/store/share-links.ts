@@ -2,7 +2,9 @@
 import type { Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 
-export type ShareMode = "live" | "snapshot";
+/** What a share link serves: the report run live, or the answer frozen when the link was made. */
+export const SHARE_MODES = ["live", "snapshot"] as const;
+export type ShareMode = (typeof SHARE_MODES)[number];
 
 export interface Snapshot {
   fetched_at: string;
