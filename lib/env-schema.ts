@@ -5,16 +5,13 @@
  * Error messages name the variable and the rule, never the value: values can be secrets.
  */
 import { z } from "zod";
+import { parseEnv, positiveInt } from "@/lib/contract/env";
+
+export { EnvError } from "@/lib/contract/env";
 
 const httpUrl = (name: string) =>
   z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
-const positiveInt = (name: string, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number` })
-    .int({ error: `${name} must be a whole number` })
-    .positive({ error: `${name} must be greater than 0` })
-    .default(fallback);
 
 export function isTimeZone(tz: string): boolean {
   try {
@@ -81,45 +78,9 @@ const serverEnvSchema = z
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
 
-/** Thrown for a bad environment; `variables` lists each offending name. */
-export class EnvError extends Error {
-  constructor(
-    readonly variables: string[],
-    readonly problems: string[],
-  ) {
-    super(`Invalid server environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-    this.name = "EnvError";
-  }
-}
-
-/** Empty strings count as unset, as `FOO=` in a shell or a compose file usually means "not set". */
-function withoutEmpty(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.trim() !== "") out[k] = v.trim();
-  return out;
-}
-
-function toEnvError(error: z.ZodError): EnvError {
-  const variables: string[] = [];
-  const problems: string[] = [];
-  for (const issue of error.issues) {
-    const name = String(issue.path[0] ?? "(environment)");
-    if (!variables.includes(name)) variables.push(name);
-    // zod's own messages for an absent value don't name the variable; ours always do.
-    problems.push(issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`);
-  }
-  return new EnvError(variables, problems);
-}
-
-function parseWith<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
-  const result = schema.safeParse(withoutEmpty(env));
-  if (!result.success) throw toEnvError(result.error);
-  return result.data;
-}
-
 /** Pure: parses an environment record, throwing `EnvError` that names every bad variable. */
 export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
-  return parseWith(serverEnvSchema, env);
+  return parseEnv(serverEnvSchema, env);
 }
 
 const storeEnvSchema = z.object(storeEnvShape);
@@ -127,5 +88,5 @@ export type StoreEnv = z.infer<typeof storeEnvSchema>;
 
 /** Only the store's variables: the users CLI and `npm start` need no upstream configuration. */
 export function parseStoreEnv(env: Record<string, string | undefined>): StoreEnv {
-  return parseWith(storeEnvSchema, env);
+  return parseEnv(storeEnvSchema, env);
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { EnvError } from "@/lib/contract/env";
+import { parseServerEnv } from "@/lib/env-schema";
+import { loadServiceConfig } from "./config";
+
+const secret = "s".repeat(40);
+
+describe("the service's configuration", () => {
+  it("reads an empty value as unset, by the same rule as the dashboard: SERVICE_PORT= is the default port, not 0", () => {
+    expect(loadServiceConfig({ SERVICE_TOKEN_SECRET: secret, SERVICE_PORT: "", REPORT_RATE_LIMIT: " " })).toMatchObject({ SERVICE_PORT: 4000, REPORT_RATE_LIMIT: 5 });
+    expect(loadServiceConfig({ SERVICE_TOKEN_SECRET: secret, SERVICE_PORT: "0" }).SERVICE_PORT).toBe(0);
+  });
+
+  it("names every bad variable and never echoes a value", () => {
+    let error: unknown;
+    try {
+      loadServiceConfig({ SERVICE_TOKEN_SECRET: "short-secret-value", SERVICE_PORT: "70000", REPORT_RATE_LIMIT: "five" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as EnvError).variables).toEqual(["SERVICE_PORT", "SERVICE_TOKEN_SECRET", "REPORT_RATE_LIMIT"]);
+    expect((error as EnvError).message).toMatch(/^Invalid service configuration:/);
+    expect((error as EnvError).message).not.toContain("short-secret-value");
+  });
+
+  it("is parsed by the one parser the dashboard uses too", () => {
+    expect(() => parseServerEnv({ NEXTAUTH_SECRET: "" })).toThrow(EnvError);
+  });
+});
