@@ -6,6 +6,7 @@
 //  3. upstream calls spent by a scripted session of 20 typical interactions, against a plain
 //     pass-through that forwards each interaction (every page of it) to the upstream.
 import { addDays } from "../lib/contract/dates";
+import { OPERATION_TABLE } from "../lib/contract/operations";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       const body = { start_date: addDays(end, -60 - i), end_date: addDays(end, -i), group_by: ["date", "gateway_id"], metrics: ["attempts", "revenue"] };
       const viaD = await viaDashboard("order-summary", body);
       if (viaD.source !== "upstream") throw new Error(`expected a miss, got ${viaD.source}`);
-      const up = await direct("/api/data", body);
+      const up = await direct(OPERATION_TABLE.orders.servicePath, body);
       added.push(viaD.ms - up.ms);
       missMs.push(viaD.ms);
     }
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     let passThrough = 0;
     for (const body of session) {
       await viaDashboard("order-summary", body);
-      passThrough += (await direct("/api/data", body)).pages;
+      passThrough += (await direct(OPERATION_TABLE.orders.servicePath, body)).pages;
     }
     const spent = (await upstreamCalls()) - before;
 

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import type { Operation } from "../lib/contract/catalog";
 import { addDays } from "../lib/contract/dates";
+import { OPERATION_TABLE } from "../lib/contract/operations";
 import { createClient } from "../service/clients";
 import { Database, type SqlParam } from "../service/db";
 import { generate } from "../service/data/generator";
@@ -22,7 +23,7 @@ const START = addDays(END, -99); // a 100-day range (inclusive), the longest one
 interface Case {
   id: string;
   label: string;
-  path: "/api/data" | "/api/data/cohort";
+  op: Operation;
   body: Record<string, unknown>;
   /** By hand over the facts, as the service computed it before the grains (absent: not measured). */
   sql?: string;
@@ -81,7 +82,7 @@ const CASES: Case[] = [
   {
     id: "a",
     label: "100 days, group_by [date], all metrics",
-    path: "/api/data",
+    op: "orders",
     body: { start_date: START, end_date: END, group_by: ["date"] },
     sql: handOrders("", "date"),
     grainSql: grainSums("orders", "date"),
@@ -90,7 +91,7 @@ const CASES: Case[] = [
   {
     id: "b",
     label: "100 days, group_by [date, gateway_id], all metrics",
-    path: "/api/data",
+    op: "orders",
     body: { start_date: START, end_date: END, group_by: ["date", "gateway_id"] },
     sql: handOrders(", a.gateway_id", "date, gateway_id"),
     grainSql: grainSums("orders", "date, gateway_id"),
@@ -99,7 +100,7 @@ const CASES: Case[] = [
   {
     id: "c",
     label: "100 days, no group_by (finest grain), first page",
-    path: "/api/data",
+    op: "orders",
     body: { start_date: START, end_date: END },
     // Every metric at the finest grain (all key columns), names joined, first 1000 rows and the total.
     sql: `WITH g AS (
@@ -116,7 +117,7 @@ const CASES: Case[] = [
   {
     id: "c2",
     label: "the same, the page at offset 2,000,000",
-    path: "/api/data",
+    op: "orders",
     body: { start_date: START, end_date: END, offset: 2_000_000 },
     // (By hand over the facts this is (c) again, about 10 s: not measured twice.) Over the grain, the
     // plain query: sort the range, skip 2 M rows.
@@ -126,7 +127,7 @@ const CASES: Case[] = [
   {
     id: "d",
     label: "cohort, 100 days, group_by [date, billing_cycle], all metrics",
-    path: "/api/data/cohort",
+    op: "cohort",
     body: { start_date: START, end_date: END, group_by: ["date", "billing_cycle"] },
     sql: `SELECT date, billing_cycle, sum(COLUMNS(* EXCLUDE (date, billing_cycle))) FROM (
         SELECT a.initial_date AS date, a.billing_cycle,
@@ -155,7 +156,7 @@ const CASES: Case[] = [
   {
     id: "e",
     label: "cohort, 100 days, no group_by (finest grain), first page",
-    path: "/api/data/cohort",
+    op: "cohort",
     body: { start_date: START, end_date: END },
     // (Not measured by hand over the facts: the service did that before the cohort grain, 3.2 s.)
     grainSql: grainPage("cohort", 0),
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
   const results: Record<string, { p50: number; p95: number; hand: number | null; ratio: number | null; grain: number | null; grainRatio: number | null; records: number }> = {};
   for (const c of CASES) {
     const call = async () => {
-      const r = await fetch(`${svc.url}${c.path}`, { method: "POST", headers, body: JSON.stringify(c.body) });
+      const r = await fetch(`${svc.url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
       const j = (await r.json()) as { data?: unknown[] };
       if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
       return j.data?.length ?? 0;

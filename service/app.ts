@@ -1,16 +1,8 @@
 /** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–4. */
 import type { Server } from "node:http";
-import {
-  CohortRequestSchema,
-  OrdersRequestSchema,
-  REPORT_MESSAGES,
-  TokenRequestSchema,
-  type Operation,
-  type ReportRequest,
-} from "@/lib/contract";
+import { OPERATION_ROWS, OPERATION_TABLE, TokenRequestSchema, type Operation } from "@/lib/contract";
 import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
 import { ApiError } from "@/lib/errors";
-import type { z } from "zod";
 import { ClientRegistry } from "./clients";
 import type { ServiceConfig } from "./config";
 import type { Database } from "./db";
@@ -45,19 +37,19 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const routing = await RoutingEngine.open(db, logger);
   const openapi = buildOpenApiDocument();
 
-  const report = (op: Operation, schema: z.ZodType<ReportRequest, unknown>): Route => ({
+  const report = (op: Operation): Route => ({
     method: "POST",
     auth: "client",
     limiter: reportLimiter,
     async handle(body, ctx) {
-      const parsed = schema.safeParse(body);
+      const parsed = OPERATION_TABLE[op].request.safeParse(body);
       if (!parsed.success) throw ApiError.fromZod(parsed.error);
       const result = await runReport(db, op, parsed.data);
       return {
         body: {
           success: true,
           code: 200,
-          message: REPORT_MESSAGES[op],
+          message: OPERATION_TABLE[op].message,
           data: result.data,
           pagination: result.pagination,
           timestamp: ctx.now.toISOString(),
@@ -103,8 +95,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         },
       },
     ],
-    "/api/data": [report("orders", OrdersRequestSchema)],
-    "/api/data/cohort": [report("cohort", CohortRequestSchema)],
+    ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [report(o.op)]])),
     "/api/bin-routing/route": [routingRoute(routing, routingLimiter)],
     [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, routingLimiter, "preview")],
     "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],

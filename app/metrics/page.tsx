@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/session";
 import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
 import { DIMENSIONS, METRICS, type Operation } from "@/lib/contract/catalog";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { COHORT_CELLS } from "@/lib/report-state/cohort";
 import { KPIS, describeTerms, measureFor } from "@/lib/metrics/kpis";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Definitions" };
 
-const opLabel: Record<Operation, string> = { orders: "Order summary", cohort: "Cohort" };
 
 /** A KPI's formula in metric labels for one report: "Approvals ÷ Attempts"; null where it is not offered. */
 function formula(id: string, op: Operation): string | null {
@@ -56,7 +56,7 @@ function Glossary({ id, title, columns, rows }: { id: string; title: string; col
 /** Glossary of every metric, KPI, cohort grid cell and dimension, straight from the catalog and the KPI registry. */
 export default async function MetricsPage() {
   await requirePageUser("/metrics");
-  const reports = (ops: readonly Operation[]) => ops.map((o) => opLabel[o]).join(", ");
+  const reports = (ops: readonly Operation[]) => ops.map((o) => OPERATION_TABLE[o].shortLabel).join(", ");
   return (
     <main className={`${PAGE_WIDTH} py-6`}>
       <h1 className="text-2xl font-semibold">Definitions</h1>

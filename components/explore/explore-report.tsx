@@ -2,6 +2,7 @@
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useMemo, useState } from "react";
 import { getDimension } from "@/lib/contract/catalog";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
@@ -22,7 +23,7 @@ import { useReport } from "@/components/report/use-report";
 import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { ChartPanel } from "./chart-panel";
-import { OPERATION_LABELS, ReportForm } from "./report-form";
+import { ReportForm } from "./report-form";
 import { ResultsTable } from "./results-table";
 
 /** Measures of the state that can be computed from what a report fetched. */
@@ -98,7 +99,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
     const csv = tableToCsv(model, rows, {
       lines: [
-        ["Report", OPERATION_LABELS[data.op]],
+        ["Report", OPERATION_TABLE[data.op].label],
         ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
         ["Timezone", timeZone],
         ["Group by", groupBy],
@@ -129,7 +130,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   };
 
   const tableLabel = data
-    ? `${OPERATION_LABELS[data.op]}, ${data.request.start_date} to ${data.request.end_date}`
+    ? `${OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
     : "Report results";
 
   return (

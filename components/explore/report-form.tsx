@@ -1,6 +1,7 @@
 "use client";
 import { useId, useState } from "react";
 import { dimensionsFor, type Operation } from "@/lib/contract/catalog";
+import { OPERATION_ROWS } from "@/lib/contract/operations";
 import { defaultColumns, exploreQueryString, type ExploreState } from "@/lib/report-state/explore";
 import { EXPLORE_PRESETS } from "@/lib/report-state/range";
 import { Button } from "@/components/ui/button";
@@ -10,10 +11,6 @@ import { FilterEditor } from "@/components/report/filter-editor";
 import { ColumnsPicker } from "./columns-picker";
 import { GroupByPicker } from "./group-by-picker";
 
-export const OPERATION_LABELS: Record<Operation, string> = {
-  orders: "Order summary (by event date)",
-  cohort: "Cohort summary (by initial date)",
-};
 
 /**
  * The report's settings as a draft: edits stay here until "Run report" writes them to the URL. When
@@ -79,7 +76,7 @@ export function ReportForm({
           id={`${id}-op`}
           value={draft.op}
           onChange={(e) => switchOp(e.target.value as Operation)}
-          options={(Object.keys(OPERATION_LABELS) as Operation[]).map((op) => ({ value: op, label: OPERATION_LABELS[op] }))}
+          options={OPERATION_ROWS.map((o) => ({ value: o.op, label: o.label }))}
         />
       </div>
       <DateRangePicker value={draft.range} onChange={(range) => patch({ range })} presets={EXPLORE_PRESETS} today={today} timeZone={timeZone} />

@@ -3,3 +3,4 @@ export * from "./dates";
 export * from "./schemas";
 export * from "./order";
 export * from "./money";
+export * from "./operations";

@@ -1,6 +1,7 @@
 /** Builds the OpenAPI 3.1 document from the contract's zod schemas (zod 4's JSON Schema output). */
 import { z } from "zod";
 import { LIMITS } from "./catalog";
+import { OPERATION_ROWS } from "./operations";
 import {
   BinRoutingRequestSchema,
   BinRoutingResponseSchema,
@@ -90,24 +91,20 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { ...ok("TokenResponse", "A signed bearer token"), ...errors(400, 401, 413, 415, 429, 500) },
         },
       },
-      "/api/data": {
-        post: {
-          summary: "Order summary by event date",
-          security: [{ bearer: [] }],
-          parameters: clientHeaders,
-          requestBody: jsonBody("OrdersRequest"),
-          responses: { ...ok("OrdersResponse", "Order summary data retrieved successfully"), ...reportErrors },
-        },
-      },
-      "/api/data/cohort": {
-        post: {
-          summary: "Cohort summary by initial date",
-          security: [{ bearer: [] }],
-          parameters: clientHeaders,
-          requestBody: jsonBody("CohortRequest"),
-          responses: { ...ok("CohortResponse", "Cohort summary data retrieved successfully (grouped by initial date)"), ...reportErrors },
-        },
-      },
+      ...Object.fromEntries(
+        OPERATION_ROWS.map((o) => [
+          o.servicePath,
+          {
+            post: {
+              summary: o.summary,
+              security: [{ bearer: [] }],
+              parameters: clientHeaders,
+              requestBody: jsonBody(o.openapi.request),
+              responses: { ...ok(o.openapi.response, o.message), ...reportErrors },
+            },
+          },
+        ]),
+      ),
       "/api/bin-routing/route": {
         post: {
           summary: "Pick a gateway for a card BIN",

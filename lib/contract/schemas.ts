@@ -264,11 +264,6 @@ export function parseReportResponse(json: unknown): ReportResponse | null {
   return env.data as ReportResponse;
 }
 
-export const REPORT_MESSAGES = {
-  orders: "Order summary data retrieved successfully",
-  cohort: "Cohort summary data retrieved successfully (grouped by initial date)",
-} as const satisfies Record<Operation, string>;
-
 // ---------------------------------------------------------------------------------------------
 // Errors (§1.3)
 

@@ -4,6 +4,7 @@
  * quota. Every failure becomes a `RequestError` with a message and what to do about it.
  */
 import type { Operation } from "@/lib/contract/catalog";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
 import type { BinRoutingRequest, ReportQuery } from "@/lib/contract/schemas";
 import type { BinAnswer, LookupMode } from "@/lib/upstream/bin-routing";
 import type { JobResult, JobStatus, JobView, ReportGateway } from "@/lib/upstream/gateway";
@@ -25,10 +26,6 @@ export class RequestError extends Error {
   }
 }
 
-const REPORT_PATHS: Record<Operation, string> = {
-  orders: "/api/reports/order-summary",
-  cohort: "/api/reports/cohort",
-};
 
 function actionFor(status: number): string {
   if (status === 401) return "Your session has ended: sign in again, then run the report again.";
@@ -126,7 +123,7 @@ type Answer = JobView | { id?: undefined; status: { state: "done"; result: JobRe
  */
 export async function runReport(op: Operation, request: ReportQuery, { signal, onProgress }: RunOptions): Promise<JobResult> {
   onProgress?.({ jobId: null, status: { state: "submitting" }, at: Date.now() });
-  const res = await send(`${REPORT_PATHS[op]}?wait=${LONG_POLL_MS}`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(request), signal });
+  const res = await send(`${OPERATION_TABLE[op].dashboardPath}?wait=${LONG_POLL_MS}`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(request), signal });
   if (res.status !== 200 && res.status !== 202) throw await errorFrom(res);
   let answer = (await res.json()) as Answer;
   let failures = 0;

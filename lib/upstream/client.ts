@@ -8,6 +8,7 @@ import { BIN_ROUTING_PREVIEW_PATH } from "@/lib/contract/openapi";
 import {
   BinRoutingResponseSchema,
   ErrorEnvelopeSchema,
+  OPERATION_TABLE,
   parseReportResponse,
   TokenResponseSchema,
   type BinRoutingRequest,
@@ -36,7 +37,6 @@ export class UpstreamError extends Error {
   }
 }
 
-const PATHS: Record<Operation, string> = { orders: "/api/data", cohort: "/api/data/cohort" };
 const REFRESH_MARGIN_MS = 60_000;
 const TIMEOUT_MS = 120_000;
 
@@ -97,7 +97,7 @@ export class UpstreamClient {
 
   async report(op: Operation, request: ReportRequest): Promise<ReportResponse> {
     this.reportCalls++;
-    const json = await this.post(PATHS[op], request, true);
+    const json = await this.post(OPERATION_TABLE[op].servicePath, request, true);
     const parsed = parseReportResponse(json);
     if (!parsed) throw new UpstreamError(502, "The upstream service sent an answer that does not follow the contract");
     return parsed;
