@@ -13,5 +13,42 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // The boundary between the two systems (ARCHITECTURE.md): the service reaches only the wire
+  // contract; the dashboard never reaches the service's code (tests and their helpers aside).
+  {
+    files: ["service/**/*.ts"],
+    ignores: ["service/**/*.test.ts", "service/testing/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              // lib/ (but lib/contract), app/ or components/, by alias or by relative path.
+              regex: "^(@/|(\\.\\./)+)(lib/(?!contract(/|$))|app/|components/)",
+              message: "The service imports only lib/contract (the wire contract); it knows nothing of the dashboard.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(@/|(\\.\\./)+)service(/|$)",
+              message: "The dashboard reaches the service only over HTTP, as it would the hosted original; import lib/contract instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 export default config;

@@ -2,7 +2,7 @@
 import type { Server } from "node:http";
 import { OPERATION_ROWS, OPERATION_TABLE, TokenRequestSchema, type Operation } from "@/lib/contract";
 import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { ClientRegistry } from "./clients";
 import type { ServiceConfig } from "./config";
 import type { Database } from "./db";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { refuseCrossSite } from "./cross-site";
 
 const own = "http://localhost:3000";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -7,7 +7,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { LIMITS } from "@/lib/contract/catalog";
-import { ApiError, errorEnvelope } from "@/lib/errors";
+import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { refuseCrossSite } from "./cross-site";

@@ -8,7 +8,7 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
-import { ApiError } from "../errors";
+import { ApiError } from "../contract/errors";
 import type { SessionUser } from "./authenticate";
 import { authOptions } from "./options";
 import { hasRole, isRole, type Role } from "./roles";

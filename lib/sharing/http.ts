@@ -1,7 +1,7 @@
 import "server-only";
 /** Request plumbing shared by the saved-report and share routes and the share page. */
 import { z } from "zod";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { clientAddress } from "@/lib/auth/authenticate";
 import { serverEnv } from "@/lib/env";
 import { todayIn } from "@/lib/contract/dates";

@@ -15,7 +15,7 @@ import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { gatewayFor } from "@/lib/upstream/test-gateway";
+import { gatewayFor } from "@/service/testing/test-gateway";
 import { todayIn } from "@/lib/contract/dates";
 import {
   canEdit,

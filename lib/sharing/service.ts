@@ -5,7 +5,7 @@
  */
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, Operation } from "@/lib/contract";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/session";
 import {

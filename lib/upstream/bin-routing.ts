@@ -5,7 +5,7 @@ import "server-only";
  * named as reports name them (their gateway_alias).
  */
 import { addDays, todayIn, type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { UpstreamError } from "./client";
 import type { ReportGateway } from "./gateway";
 

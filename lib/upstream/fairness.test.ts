@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { QuotaQueue } from "./quota";
-import { gatewayFor } from "./test-gateway";
+import { gatewayFor } from "@/service/testing/test-gateway";
 
 const END = "2025-07-31";
 /** The i-th of many distinct small reports. */

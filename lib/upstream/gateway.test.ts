@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, type Operation, type ReportRecord, type ReportRequest } from "@/lib/contract";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import type { ReportGateway, JobResult } from "./gateway";
-import { gatewayFor } from "./test-gateway";
+import { gatewayFor } from "@/service/testing/test-gateway";
 import type { ReportQuery } from "./records";
 
 const END = "2025-07-31";

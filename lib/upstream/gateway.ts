@@ -15,7 +15,7 @@ import {
   type Operation,
   type ReportRecord,
 } from "@/lib/contract";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { UpstreamClient, UpstreamError, type UpstreamCredentials } from "./client";
 import { canDerive, derive } from "./derive";
 import { aggregate, canonicalQuery, effectiveGroupBy, effectiveMetrics, queryKey, sortRecords, type ReportQuery } from "./records";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate, revalidateSession, type SessionUser } from "@/lib/auth/authenticate";
 import { hashPassword } from "@/lib/auth/password";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";

@@ -1,7 +1,7 @@
 // Internal error text (a journal's file path, a system error) reaches the log with the request id,
 // never the response body; and token requests are limited per peer address (made-up client ids).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { startTestService, TEST_TOKEN_SECRET, type TestService } from "../testing/harness";
 import { jsonLogger } from "./log";
 import { createApiServer, listen } from "./server";

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LIMITS } from "@/lib/contract/catalog";
-import { ApiError, errorEnvelope } from "@/lib/errors";
+import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
 import { ulid } from "./ids";

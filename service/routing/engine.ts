@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { BinRoutingRequestSchema, type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract/schemas";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import type { Database } from "../db";
 import type { Logger } from "../http/log";
 import type { SlidingWindowLimiter } from "../http/rate-limit";

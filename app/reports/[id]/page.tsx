@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/session";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/sharing/service";
 import { loadSavedView } from "@/lib/sharing/view";
 import { getStore } from "@/lib/store";

@@ -1,6 +1,6 @@
 // GET /api/reports/suggestions?dimension=gateway_id: values of a dimension seen in answers the dashboard already fetched (no upstream call).
 import { apiRoute } from "@/lib/api/handler";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { getGateway } from "@/lib/upstream";
 import { SUGGESTED_DIMENSIONS } from "@/lib/report-state/filters";
 

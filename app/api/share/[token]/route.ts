@@ -2,7 +2,7 @@
 import { cookies, headers } from "next/headers";
 import { NextResponse } from "next/server";
 import { errorResponse } from "@/lib/api/handler";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { requestAddress } from "@/lib/sharing/http";
 import { loadSharedView } from "@/lib/sharing/view";
 

@@ -1,6 +1,6 @@
 // GET /api/reports/jobs/:id: a report job's status and, when done, its records (?wait=ms long-polls). DELETE cancels it.
 import { apiRoute } from "@/lib/api/handler";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { getGateway } from "@/lib/upstream";
 import { waitParam } from "@/lib/upstream/report-route";
 

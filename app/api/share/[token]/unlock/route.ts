@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { refuseCrossSite } from "@/lib/api/cross-site";
 import { errorResponse } from "@/lib/api/handler";
 import { serverEnv } from "@/lib/env";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { requestAddress, shareSecret } from "@/lib/sharing/http";
 import { checkSharePassword, resolveShare } from "@/lib/sharing/service";
 import { signUnlock, unlockCookieName } from "@/lib/sharing/tokens";

@@ -1,6 +1,6 @@
 // DELETE /api/saved-reports/:id/links/:linkId: revoke a share link at once (owner or admin).
 import { apiRoute } from "@/lib/api/handler";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { getEditableReport } from "@/lib/sharing/service";
 import { getStore } from "@/lib/store";
 import { publicLink, shareLinksRepo } from "@/lib/store/share-links";

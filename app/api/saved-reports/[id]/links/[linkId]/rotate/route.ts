@@ -1,6 +1,6 @@
 // POST /api/saved-reports/:id/links/:linkId/rotate: a new token for the link; the old one dies at once.
 import { apiRoute } from "@/lib/api/handler";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/contract/errors";
 import { getEditableReport } from "@/lib/sharing/service";
 import { hashToken, newShareToken } from "@/lib/sharing/tokens";
 import { getStore } from "@/lib/store";

@@ -1,6 +1,6 @@
 /** Tests' report gateway in front of the test service (service/testing/harness.ts): generous limits unless overridden. */
-import type { TestService } from "@/service/testing/harness";
-import { ReportGateway, type GatewayConfig } from "./gateway";
+import { ReportGateway, type GatewayConfig } from "@/lib/upstream/gateway";
+import type { TestService } from "./harness";
 
 export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}): ReportGateway {
   return new ReportGateway({
