@@ -4,7 +4,7 @@
  *
  * SQL text built from here contains only these fixed fragments; every value is a bound parameter.
  */
-import type { DimensionName, MetricName, Operation } from "@/lib/contract/catalog";
+import { METRICS, type DateBasis, type DimensionName, type MetricName, type Operation } from "@/lib/contract/catalog";
 
 /** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */
 export const FACT_SOURCES = ["attempts", "chargebacks", "refunds", "alerts"] as const;
@@ -92,42 +92,51 @@ const cpa = "sum(cp.cpa_cents) FILTER (a.approved AND a.billing_cycle = 0)";
 const eventCount = "count(*)";
 const eventAmount = "sum(a.event_amount_cents)";
 
-const att = (agg: string): MetricColumn => ({ agg, source: "attempts", byEventDate: false });
-const ev = (source: FactSource, agg: string, byEventDate: boolean): MetricColumn => ({ agg, source, byEventDate });
+type Aggregate = Pick<MetricColumn, "agg" | "needsCampaign">;
+const AGGREGATES = {
+  attempts: { agg: attemptMetrics.attempts },
+  approvals: { agg: attemptMetrics.approvals },
+  revenue: { agg: attemptMetrics.revenue },
+  cpa: { agg: cpa, needsCampaign: true },
+  cb_count: { agg: eventCount },
+  cb_amount: { agg: eventAmount },
+  cb_count_by_cb_date: { agg: eventCount },
+  cb_amount_by_cb_date: { agg: eventAmount },
+  refund_count: { agg: eventCount },
+  refund_amount: { agg: eventAmount },
+  refund_count_by_refund_date: { agg: eventCount },
+  refund_amount_by_refund_date: { agg: eventAmount },
+  alert_count: { agg: eventCount },
+  alert: { agg: eventAmount },
+  alert_count_by_alert_date: { agg: eventCount },
+  alert_by_alert_date: { agg: eventAmount },
+  initial_attempt: { agg: attemptMetrics.initial_attempt },
+  initial_approved: { agg: attemptMetrics.initial_approved },
+  rebills_attempted: { agg: attemptMetrics.rebills_attempted },
+  rebills_approved: { agg: attemptMetrics.rebills_approved },
+  net_approvals: { agg: attemptMetrics.net_approvals },
+  approvals_organic: { agg: attemptMetrics.approvals_organic },
+  approvals_by_initial_date: { agg: attemptMetrics.approvals },
+  attempts_by_initial_date: { agg: attemptMetrics.attempts },
+  revenue_by_initial_date: { agg: attemptMetrics.revenue },
+  cb_count_by_initial_date: { agg: eventCount },
+  cb_amount_by_initial_date: { agg: eventAmount },
+  refund_count_by_initial_date: { agg: eventCount },
+  refund_amount_by_initial_date: { agg: eventAmount },
+  alert_count_by_initial_date: { agg: eventCount },
+  alert_by_initial_date: { agg: eventAmount },
+} as const satisfies Record<MetricName, Aggregate>;
 
-export const METRIC_COLUMNS = {
-  attempts: att(attemptMetrics.attempts),
-  approvals: att(attemptMetrics.approvals),
-  revenue: att(attemptMetrics.revenue),
-  cpa: { agg: cpa, source: "attempts", byEventDate: false, needsCampaign: true },
-  cb_count: ev("chargebacks", eventCount, false),
-  cb_amount: ev("chargebacks", eventAmount, false),
-  cb_count_by_cb_date: ev("chargebacks", eventCount, true),
-  cb_amount_by_cb_date: ev("chargebacks", eventAmount, true),
-  refund_count: ev("refunds", eventCount, false),
-  refund_amount: ev("refunds", eventAmount, false),
-  refund_count_by_refund_date: ev("refunds", eventCount, true),
-  refund_amount_by_refund_date: ev("refunds", eventAmount, true),
-  alert_count: ev("alerts", eventCount, false),
-  alert: ev("alerts", eventAmount, false),
-  alert_count_by_alert_date: ev("alerts", eventCount, true),
-  alert_by_alert_date: ev("alerts", eventAmount, true),
-  initial_attempt: att(attemptMetrics.initial_attempt),
-  initial_approved: att(attemptMetrics.initial_approved),
-  rebills_attempted: att(attemptMetrics.rebills_attempted),
-  rebills_approved: att(attemptMetrics.rebills_approved),
-  net_approvals: att(attemptMetrics.net_approvals),
-  approvals_organic: att(attemptMetrics.approvals_organic),
-  approvals_by_initial_date: att(attemptMetrics.approvals),
-  attempts_by_initial_date: att(attemptMetrics.attempts),
-  revenue_by_initial_date: att(attemptMetrics.revenue),
-  cb_count_by_initial_date: ev("chargebacks", eventCount, false),
-  cb_amount_by_initial_date: ev("chargebacks", eventAmount, false),
-  refund_count_by_initial_date: ev("refunds", eventCount, false),
-  refund_amount_by_initial_date: ev("refunds", eventAmount, false),
-  alert_count_by_initial_date: ev("alerts", eventCount, false),
-  alert_by_initial_date: ev("alerts", eventAmount, false),
-} as const satisfies Record<MetricName, MetricColumn>;
+/** Dated by the event's own date (a chargeback's, a refund's, an alert's), not the attempt's or the initial one. */
+const EVENT_DATE_BASES: readonly DateBasis[] = ["chargeback", "refund", "alert"];
+
+/**
+ * Each metric's SQL: its aggregate from above, and its branch (fact table and date) from the
+ * catalog's `source` and `dateBasis`, never restated here.
+ */
+export const METRIC_COLUMNS: Readonly<Record<MetricName, MetricColumn>> = Object.fromEntries(
+  METRICS.map((m): [MetricName, MetricColumn] => [m.name, { ...AGGREGATES[m.name], source: m.source, byEventDate: EVENT_DATE_BASES.includes(m.dateBasis) }]),
+) as Record<MetricName, MetricColumn>;
 
 /** Where the date range applies in a branch of each operation. */
 export function rangeColumn(op: Operation, source: FactSource, byEventDate: boolean): string {
