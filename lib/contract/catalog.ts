@@ -103,6 +103,8 @@ export interface MetricDef {
   readonly source: MetricSource;
   readonly dateBasis: DateBasis;
   readonly operations: readonly Operation[];
+  /** A cohort metric's order-summary twin: the same measure, attributed to the initial date. */
+  readonly twin?: string;
 }
 
 export const METRICS = [
@@ -152,23 +154,23 @@ export const METRICS = [
   { name: "approvals_organic", type: "int", unit: "count", label: "Organic approvals", group: "Other", source: "attempts", dateBasis: "attempt", operations: ["orders"],
     description: "Orders approved on their first attempt." },
   // Cohort summary (initial date)
-  { name: "approvals_by_initial_date", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"],
+  { name: "approvals_by_initial_date", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "approvals",
     description: "Approved attempts excluding cascades, attributed to the customer's initial date." },
-  { name: "attempts_by_initial_date", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"],
+  { name: "attempts_by_initial_date", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "attempts",
     description: "Attempts excluding cascades, attributed to the customer's initial date." },
-  { name: "revenue_by_initial_date", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"],
+  { name: "revenue_by_initial_date", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "revenue",
     description: "Approved amounts (cascades included), attributed to the customer's initial date." },
-  { name: "cb_count_by_initial_date", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"],
+  { name: "cb_count_by_initial_date", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_count",
     description: "Chargebacks, attributed to the customer's initial date." },
-  { name: "cb_amount_by_initial_date", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"],
+  { name: "cb_amount_by_initial_date", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_amount",
     description: "Chargeback amount, attributed to the customer's initial date." },
-  { name: "refund_count_by_initial_date", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"],
+  { name: "refund_count_by_initial_date", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_count",
     description: "Refunds, attributed to the customer's initial date." },
-  { name: "refund_amount_by_initial_date", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"],
+  { name: "refund_amount_by_initial_date", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_amount",
     description: "Refund amount, attributed to the customer's initial date." },
-  { name: "alert_count_by_initial_date", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"],
+  { name: "alert_count_by_initial_date", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert_count",
     description: "Alerts, attributed to the customer's initial date." },
-  { name: "alert_by_initial_date", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"],
+  { name: "alert_by_initial_date", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert",
     description: "Disputed amount of alerts, attributed to the customer's initial date." },
 ] as const satisfies readonly MetricDef[];
 
@@ -200,6 +202,16 @@ export function dimensionsFor(op: Operation): readonly DimensionDef[] {
   return DIMENSIONS.filter((d) => (d.operations as readonly Operation[]).includes(op));
 }
 /** Metric names offered by an operation, in catalog order. */
+/**
+ * The metric an operation offers for an order-summary metric: the metric itself when the operation
+ * offers it, else its twin (`approvals` → `approvals_by_initial_date` in cohorts).
+ */
+export function metricFor(orderMetric: string, op: Operation): MetricDef | undefined {
+  const own = getMetric(orderMetric);
+  if (own && (own.operations as readonly string[]).includes(op)) return own;
+  return metricsFor(op).find((m) => m.twin === orderMetric);
+}
+
 export function metricsFor(op: Operation): readonly MetricDef[] {
   return METRICS.filter((m) => (m.operations as readonly Operation[]).includes(op));
 }

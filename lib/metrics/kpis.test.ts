@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DIMENSIONS, METRICS, metricsFor, OPERATIONS, type ReportRecord } from "@/lib/contract";
+import { DIMENSIONS, METRICS, getMetric, metricsFor, OPERATIONS, type ReportRecord } from "@/lib/contract";
 import {
-  BASE_METRICS,
+  metricOf,
   KPIS,
   evaluate,
   evaluateRecord,
@@ -18,9 +18,11 @@ describe("the KPI registry", () => {
   it("maps every base measure to a metric the operation offers", () => {
     for (const op of OPERATIONS) {
       const names = new Set(metricsFor(op).map((m) => m.name));
-      for (const [base, perOp] of Object.entries(BASE_METRICS)) {
-        // initial_approved and cpa exist for both operations; the rest are per-operation names
-        expect(names.has(perOp[op]), `${base} → ${perOp[op]} for ${op}`).toBe(true);
+      for (const base of new Set(KPIS.flatMap((k) => [...k.numerator, ...(k.denominator ?? [])].map((t) => t.measure)))) {
+        // initial_approved and cpa exist for both operations; the rest have a cohort twin in the catalog
+        const m = metricOf(base, op);
+        expect(names.has(m), `${base} → ${m} for ${op}`).toBe(true);
+        if (op === "cohort" && m !== base) expect(getMetric(m)?.twin).toBe(base);
       }
     }
   });

@@ -3,14 +3,18 @@
  * both sums of catalog metrics, so a KPI on any set of rows (a table row, the totals, a chart point,
  * an "Other" series, a cohort bucket) is the ratio of the sums, never an average of ratios.
  *
- * KPIs are written against base measures; each operation maps a base measure to its own catalog
- * metric (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
+ * KPIs are written against order-summary metrics; in cohorts each stands for its catalog twin
+ * (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
  */
-import { BOTH, getMetric, metricsFor, type Operation } from "@/lib/contract/catalog";
+import { BOTH, getMetric, metricFor, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { fromCents, fromUnits, isAmountMetric, toUnits } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "./format";
 
+/**
+ * The order-summary metrics KPIs are written against; in cohorts each stands for its catalog twin
+ * (`approvals` → `approvals_by_initial_date`), or itself where both operations offer it.
+ */
 export type BaseMeasure =
   | "attempts"
   | "approvals"
@@ -21,21 +25,7 @@ export type BaseMeasure =
   | "refund_count"
   | "refund_amount"
   | "alert_count"
-  | "initial_approvals";
-
-/** The catalog metric behind a base measure, per operation (checked against the catalog by a test). */
-export const BASE_METRICS: Record<BaseMeasure, Record<Operation, string>> = {
-  attempts: { orders: "attempts", cohort: "attempts_by_initial_date" },
-  approvals: { orders: "approvals", cohort: "approvals_by_initial_date" },
-  revenue: { orders: "revenue", cohort: "revenue_by_initial_date" },
-  cpa: { orders: "cpa", cohort: "cpa" },
-  cb_count: { orders: "cb_count", cohort: "cb_count_by_initial_date" },
-  cb_amount: { orders: "cb_amount", cohort: "cb_amount_by_initial_date" },
-  refund_count: { orders: "refund_count", cohort: "refund_count_by_initial_date" },
-  refund_amount: { orders: "refund_amount", cohort: "refund_amount_by_initial_date" },
-  alert_count: { orders: "alert_count", cohort: "alert_count_by_initial_date" },
-  initial_approvals: { orders: "initial_approved", cohort: "initial_approved" },
-};
+  | "initial_approved";
 
 export interface Term {
   readonly measure: BaseMeasure;
@@ -126,7 +116,7 @@ export const KPIS = [
     description: "(Revenue − refunds − chargebacks − CPA) ÷ initial approvals.",
     format: "currency",
     numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount"), minus("cpa")],
-    denominator: [plus("initial_approvals")],
+    denominator: [plus("initial_approved")],
     operations: ["cohort"],
   },
 ] as const satisfies readonly KpiDef[];
@@ -148,7 +138,10 @@ export function kpisFor(op: Operation): readonly KpiDef[] {
 }
 
 export function metricOf(measure: BaseMeasure, op: Operation): string {
-  return BASE_METRICS[measure][op];
+  const m = metricFor(measure, op);
+  // Every base measure has a metric in both operations (a test walks them all).
+  if (!m) throw new Error(`no ${op} metric for ${measure}`);
+  return m.name;
 }
 
 /** Catalog metrics a KPI needs fetched, numerator first. */
