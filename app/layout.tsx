@@ -6,6 +6,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Payments Analytics", template: "%s · Payments Analytics" },
   description: "Order summaries, cohorts and BIN routing for subscription merchants.",
+  icons: { icon: { url: "/favicon.svg", type: "image/svg+xml" } },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

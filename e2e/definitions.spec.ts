@@ -44,6 +44,10 @@ test("a viewer sent away from an analysts' page is told why; the favicon is serv
   const res = await page.request.get(icon!);
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toContain("image/svg+xml");
+  // Share pages stay out of search engines.
+  const robots = await page.request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain("Disallow: /share/");
 });
 
 test("the menu and the content share one width", async ({ page }) => {

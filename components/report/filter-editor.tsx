@@ -1,5 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/report-client/api";
 import { useId, useState } from "react";
 import { LIMITS, dimensionsFor, type DimensionDef, type Operation } from "@/lib/contract/catalog";
 import { formatDimensionValue } from "@/lib/metrics/format";
@@ -274,12 +275,12 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
 function useSuggestions(dimension: string): { value: string | number; label: string | null }[] {
   const q = useQuery({
     queryKey: ["suggestions", dimension],
-    queryFn: async ({ signal }) => {
-      const res = await fetch(`/api/reports/suggestions?dimension=${encodeURIComponent(dimension)}`, { signal });
-      if (!res.ok) return [];
-      const body = (await res.json()) as { values?: { value: string | number; label: string | null }[] };
-      return body.values ?? [];
-    },
+    // Suggestions are a courtesy: when they cannot be had, the field works without them.
+    queryFn: ({ signal }) =>
+      apiFetch<{ values: { value: string | number; label: string | null }[] }>(`/api/reports/suggestions?dimension=${encodeURIComponent(dimension)}`, { signal }).then(
+        (b) => b.values,
+        () => [],
+      ),
     enabled: SUGGESTED_DIMENSIONS.includes(dimension),
     staleTime: 30_000,
   });

@@ -1,5 +1,6 @@
 "use client";
 /** Saves the report on screen (its page and URL state, the whole definition) under a name. */
+import { apiFetch } from "@/lib/report-client/api";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -9,13 +10,12 @@ export function SaveReportButton({ page, disabled }: { page: "explore" | "cohort
   const save = async () => {
     const name = window.prompt("Name of the saved report");
     if (!name || !name.trim()) return;
-    const res = await fetch("/api/saved-reports", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: name.trim(), page, params: window.location.search.replace(/^\?/, "") }),
-    });
-    const body = (await res.json()) as { message?: string };
-    setMessage(res.ok ? { ok: true, text: "Saved. Find it under Saved reports." } : { ok: false, text: body.message ?? "Could not save the report" });
+    try {
+      await apiFetch("/api/saved-reports", { method: "POST", body: { name: name.trim(), page, params: window.location.search.replace(/^\?/, "") } });
+      setMessage({ ok: true, text: "Saved. Find it under Saved reports." });
+    } catch (e) {
+      setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the report" });
+    }
   };
   return (
     <span className="inline-flex items-center gap-2">

@@ -1,5 +1,6 @@
 "use client";
 /** The saved reports a user can open; owners (and admins) rename, delete and share them. */
+import { apiFetch } from "@/lib/report-client/api";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ShareLinks } from "./share-links";
@@ -24,16 +25,21 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
 
   const patch = async (id: string, body: object) => {
     setError(null);
-    const res = await fetch(`/api/saved-reports/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const j = (await res.json()) as { report?: SavedReportItem; message?: string };
-    if (!res.ok || !j.report) return setError(j.message ?? "Could not update the report");
-    setItems((cur) => cur.map((x) => (x.id === id ? { ...x, ...j.report, canEdit: x.canEdit, canBuild: x.canBuild } : x)));
+    try {
+      const { report } = await apiFetch<{ report: SavedReportItem }>(`/api/saved-reports/${id}`, { method: "PATCH", body });
+      setItems((cur) => cur.map((x) => (x.id === id ? { ...x, ...report, canEdit: x.canEdit, canBuild: x.canBuild } : x)));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not update the report");
+    }
   };
   const remove = async (id: string) => {
     setError(null);
-    const res = await fetch(`/api/saved-reports/${id}`, { method: "DELETE" });
-    if (!res.ok) return setError(((await res.json()) as { message?: string }).message ?? "Could not delete the report");
-    setItems((cur) => cur.filter((x) => x.id !== id));
+    try {
+      await apiFetch(`/api/saved-reports/${id}`, { method: "DELETE" });
+      setItems((cur) => cur.filter((x) => x.id !== id));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not delete the report");
+    }
   };
 
   if (items.length === 0) return <p className="text-sm text-slate-700">No saved reports yet. Build one in Explore or Cohorts and press “Save”.</p>;

@@ -3,6 +3,7 @@
  * Share links of one saved report: create (expiry, optional password, live or snapshot, presets the
  * viewer may switch to), list with views, revoke and rotate. The token is shown once, when made.
  */
+import { apiFetch } from "@/lib/report-client/api";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -20,18 +21,11 @@ interface LinkView {
   lastViewedAt: string | null;
 }
 
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
-  const body = (await res.json().catch(() => ({}))) as T & { message?: string };
-  if (!res.ok) throw new Error(body.message ?? `Request failed (${res.status})`);
-  return body;
-}
-
 export function ShareLinks({ reportId, page }: { reportId: string; page: "explore" | "cohorts" }) {
   const base = `/api/saved-reports/${reportId}/links`;
   const formId = useId();
   const queryClient = useQueryClient();
-  const linksQuery = useQuery({ queryKey: ["share-links", reportId], queryFn: () => call<{ links: LinkView[] }>(base), staleTime: 0 });
+  const linksQuery = useQuery({ queryKey: ["share-links", reportId], queryFn: () => apiFetch<{ links: LinkView[] }>(base), staleTime: 0 });
   const links = linksQuery.data?.links ?? null;
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<string | null>(null);
@@ -60,7 +54,7 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: "explor
   const create = () =>
     act(async () => {
       const body = { mode, expires_in_days: days, ...(password ? { password } : {}), ...(mode === "live" && presets.length ? { allowed_presets: presets } : {}) };
-      const r = await call<{ url: string }>(base, { method: "POST", body: JSON.stringify(body) });
+      const r = await apiFetch<{ url: string }>(base, { method: "POST", body });
       setFresh(r.url);
       setPassword("");
     });
@@ -155,10 +149,10 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: "explor
                 <td className="space-x-2 py-1 text-right">
                   {l.revokedAt ? null : (
                     <>
-                      <Button size="sm" disabled={busy} onClick={() => act(async () => setFresh((await call<{ url: string }>(`${base}/${l.id}/rotate`, { method: "POST" })).url))}>
+                      <Button size="sm" disabled={busy} onClick={() => act(async () => setFresh((await apiFetch<{ url: string }>(`${base}/${l.id}/rotate`, { method: "POST" })).url))}>
                         Rotate
                       </Button>
-                      <Button size="sm" variant="danger" disabled={busy} onClick={() => act(async () => void (await call(`${base}/${l.id}`, { method: "DELETE" })))}>
+                      <Button size="sm" variant="danger" disabled={busy} onClick={() => act(async () => void (await apiFetch(`${base}/${l.id}`, { method: "DELETE" })))}>
                         Revoke
                       </Button>
                     </>

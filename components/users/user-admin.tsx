@@ -3,6 +3,7 @@
  * The admin's user list: add a user, change a role, disable or enable, reset a password. A generated
  * password is shown once, in a panel the admin dismisses; the server keeps only its hash.
  */
+import { apiFetch } from "@/lib/report-client/api";
 import { useId, useState, type FormEvent } from "react";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/users/admin";
@@ -12,10 +13,13 @@ import { Select } from "@/components/ui/select";
 
 const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r }));
 
-async function call<T>(url: string, init: RequestInit): Promise<{ ok: true; body: T } | { ok: false; message: string }> {
-  const res = await fetch(url, { ...init, headers: { "content-type": "application/json" } });
-  const body = (await res.json().catch(() => ({}))) as T & { message?: string };
-  return res.ok ? { ok: true, body } : { ok: false, message: body.message ?? `Request failed (${res.status})` };
+/** An API call as a result the form can show: the answer, or the server's message. */
+async function call<T>(url: string, init: { method: string; body?: unknown }): Promise<{ ok: true; body: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, body: await apiFetch<T>(url, init) };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : "The request failed." };
+  }
 }
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "never");
@@ -35,7 +39,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const r = await call<{ user: UserView; password: string }>("/api/users", { method: "POST", body: JSON.stringify({ email: email.trim(), role }) });
+    const r = await call<{ user: UserView; password: string }>("/api/users", { method: "POST", body: { email: email.trim(), role } });
     setBusy(false);
     if (!r.ok) return setError(r.message);
     replace(r.body.user);
@@ -44,7 +48,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
   };
   const patch = async (u: UserView, body: { role?: Role; disabled?: boolean }) => {
     setError(null);
-    const r = await call<{ user: UserView }>(`/api/users/${u.id}`, { method: "PATCH", body: JSON.stringify(body) });
+    const r = await call<{ user: UserView }>(`/api/users/${u.id}`, { method: "PATCH", body });
     if (!r.ok) return setError(r.message);
     replace(r.body.user);
   };

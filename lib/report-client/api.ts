@@ -173,6 +173,21 @@ export async function runReport(op: Operation, request: ReportQuery, { signal, o
   }
 }
 
+/**
+ * The browser's one way to call the dashboard's own API: JSON in and out, and any failure as a
+ * `RequestError` carrying the server's message from the contract's error envelope.
+ */
+export async function apiFetch<T>(url: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const res = await send(url, {
+    method: init.method ?? "GET",
+    headers: init.body === undefined ? { Accept: "application/json" } : JSON_HEADERS,
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  if (!res.ok) throw await errorFrom(res);
+  return (await res.json()) as T;
+}
+
 /** A BIN lookup: `preview` moves nothing; `route` routes as a real order (advances the rotation). */
 export async function routeBin(body: BinRoutingRequest, mode: LookupMode, signal?: AbortSignal): Promise<BinAnswer> {
   const url = mode === "preview" ? "/api/bin-routing/preview" : "/api/bin-routing";
