@@ -5,8 +5,7 @@ import "server-only";
  * named as reports name them (their gateway_alias).
  */
 import { addDays, todayIn, type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract";
-import { ApiError } from "@/lib/contract/errors";
-import { UpstreamError } from "./client";
+import { upstreamApiError } from "./errors";
 import type { ReportGateway } from "./gateway";
 
 import type { LookupMode } from "@/lib/bin-lookup";
@@ -56,17 +55,7 @@ export async function lookUpBin(gateway: ReportGateway, request: BinRoutingReque
   try {
     answer = await gateway.client.route(request, mode);
   } catch (e) {
-    if (!(e instanceof UpstreamError)) throw e;
-    if (e.status === 404 && mode === "preview") {
-      throw new ApiError(
-        404,
-        "The reporting service this dashboard uses cannot preview routes (previews are an extension of this product's own service). Nothing was routed. To route, choose “Route as a real order”: that advances the rotation like an order.",
-      );
-    }
-    if (e.status === 400) throw new ApiError(400, e.message, e.details);
-    if (e.status === 429) throw new ApiError(429, "Too many BIN lookups; wait a moment.", undefined, { "Retry-After": String(e.retryAfterSeconds ?? 1) }, { retry_after: e.retryAfterSeconds ?? 1 });
-    if (e.status === 503) throw new ApiError(503, "No gateway is available for this BIN (the fallback group has no active member).");
-    throw new ApiError(500, `BIN routing failed upstream: ${e.message}`);
+    throw upstreamApiError(e, mode === "preview" ? "preview" : "routing");
   }
   const ids = [...new Set([answer.gateway_id, answer.session_info.next_gateway_id])];
   return { ...answer, mode, gateway_names: await gatewayNames(gateway, ids) };

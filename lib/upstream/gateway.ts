@@ -17,6 +17,7 @@ import {
 } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { UpstreamClient, UpstreamError, type UpstreamCredentials } from "./client";
+import { translateUpstream } from "./errors";
 import { canDerive, derive } from "./derive";
 import { aggregate, canonicalQuery, effectiveGroupBy, effectiveMetrics, queryKey, sortRecords, type ReportQuery } from "./records";
 import { CancelledError, QuotaQueue, type QueueTicket } from "./quota";
@@ -462,14 +463,8 @@ export class ReportGateway {
   }
 }
 
-/** A reason a user understands, and what to do about it. */
+/** A reason a user understands, and what to do about it (the one table in ./errors.ts). */
 export function explain(e: unknown): { status: number; message: string; action: string } {
-  if (e instanceof ApiError) return { status: e.status, message: e.message, action: e.status === 400 ? "Change the report and run it again." : "Try again." };
-  if (e instanceof UpstreamError) {
-    if (e.status === 429) return { status: 429, message: "The reporting service kept refusing calls (rate limit), even after waiting.", action: "Wait a minute and run the report again." };
-    if (e.status === 401) return { status: 502, message: "The dashboard's credentials were refused by the reporting service.", action: "Ask an administrator to check the upstream client credentials." };
-    if (e.status === 400) return { status: 400, message: `The reporting service rejected the request: ${e.message}`, action: "Change the report and run it again." };
-    return { status: 502, message: `The reporting service failed: ${e.message}`, action: "Try again in a few minutes; if it persists, tell an administrator." };
-  }
-  return { status: 500, message: "Something went wrong while fetching the report.", action: "Try again; if it persists, tell an administrator." };
+  const { status, message, action } = translateUpstream(e, "report");
+  return { status, message, action };
 }

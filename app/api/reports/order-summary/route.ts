@@ -1,5 +1,5 @@
 // POST /api/reports/order-summary: run an order summary (event date) through the quota-aware gateway (?wait=ms to hold for the answer).
 import { apiRoute } from "@/lib/api/handler";
-import { submitReport, waitParam } from "@/lib/upstream/report-route";
+import { submitReport, waitParam } from "@/lib/api/report-route";
 
 export const POST = apiRoute({ role: "analyst", json: true }, async ({ user, body, request }) => submitReport("orders", body, waitParam(request), user.id));

@@ -2,7 +2,7 @@
 import { apiRoute } from "@/lib/api/handler";
 import { ApiError } from "@/lib/contract/errors";
 import { getGateway } from "@/lib/upstream";
-import { waitParam } from "@/lib/upstream/report-route";
+import { waitParam } from "@/lib/api/report-route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Operation } from "@/lib/contract";
 import { NextResponse } from "next/server";
-import { getGateway } from "./index";
+import { getGateway } from "@/lib/upstream";
 
 const MAX_WAIT_MS = 25_000;
 
