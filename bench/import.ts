@@ -10,7 +10,7 @@ import { addDays } from "../lib/contract/dates";
 import { Database } from "../service/db";
 import { EVENT_FACT_TABLES, rebuildDerived } from "../service/data/derived";
 import { importDirectory } from "../service/data/importer";
-import { GRAINS } from "../service/reports/plan";
+import { GRAINS } from "../service/reports/grain";
 import { machine, median } from "./lib";
 
 const SOURCE = process.env.BENCH_DB ?? "data/bench-10m.duckdb";

@@ -11,7 +11,7 @@ import { Database, type SqlParam } from "../service/db";
 import { generate } from "../service/data/generator";
 import { hasDerived, rebuildDerived } from "../service/data/derived";
 import { migrate } from "../service/data/schema";
-import { GRAINS } from "../service/reports/plan";
+import { GRAINS } from "../service/reports/grain";
 import { machine, median, peakRssMiB, percentile, startServiceProcess } from "./lib";
 
 const DB = process.env.BENCH_DB ?? "data/bench-10m.duckdb";

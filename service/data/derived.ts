@@ -6,7 +6,7 @@
  *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
  *   25–45 ms per event metric family and date basis.
  * - Each operation's grain holds all its metrics at its finest grain (`grainSql` and `grainSumSql`
- *   in service/reports/plan.ts). Reports read their grain instead of the facts: a report at the finest
+ *   in service/reports/grain.ts). Reports read their grain instead of the facts: a report at the finest
  *   grain (no `group_by`) is then a filtered scan rather than an aggregate of millions of groups
  *   (order summaries on 10 M attempts: 7.5 s → 55 ms; docs/benchmarks.md), and coarser ones
  *   re-aggregate it. The grains are built from the event facts, so they come after them.
@@ -14,7 +14,7 @@
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
-import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, type FactTables } from "../reports/plan";
+import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, type FactTables } from "../reports/grain";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +

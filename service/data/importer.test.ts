@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Database, type Row } from "../db";
 import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
-import { GRAINS, grainSql } from "../reports/plan";
+import { GRAINS, grainSql } from "../reports/grain";
 import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
