@@ -13,7 +13,8 @@ import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { createApiServer, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { runReport } from "./reports/run";
-import { bareRoute, RoutingEngine, routingRoute } from "./routing/engine";
+import { RoutingEngine } from "./routing/engine";
+import { bareRoute, routingRoute } from "./routing/routes";
 
 export interface Service {
   server: Server;
