@@ -43,9 +43,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     auth: "client",
     limiter: reportLimiter,
     async handle(body, ctx) {
-      const parsed = OPERATION_TABLE[op].request.safeParse(body);
-      if (!parsed.success) throw ApiError.fromZod(parsed.error);
-      const result = await runReport(db, op, parsed.data);
+      const result = await runReport(db, op, ApiError.parse(OPERATION_TABLE[op].request, body));
       return {
         body: {
           success: true,
@@ -66,9 +64,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         auth: "none",
         acceptsForm: true,
         async handle(body, ctx) {
-          const parsed = TokenRequestSchema.safeParse(body);
-          if (!parsed.success) throw ApiError.fromZod(parsed.error);
-          const { client_id, client_secret } = parsed.data;
+          const { client_id, client_secret } = ApiError.parse(TokenRequestSchema, body);
           // Counted per address first (made-up ids cost scrypt too), then per client_id whether or
           // not the secret is right: this is what slows guessing.
           const byAddress = tokenAddressLimiter.hit(ctx.address);

@@ -36,6 +36,13 @@ export class ApiError extends Error {
     const details = issuesToDetails(error);
     return new ApiError(400, detailsToMessage(details), details);
   }
+
+  /** `body` as `schema` says, or a 400 listing every problem with its path. */
+  static parse<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
+    const r = schema.safeParse(body);
+    if (!r.success) throw ApiError.fromZod(r.error);
+    return r.data;
+  }
 }
 
 /** The contract's error envelope (SPEC.md §1.3) for an ApiError. */

@@ -49,12 +49,6 @@ function refuseProblems(parsed: { hasReport: boolean; problems: readonly UrlProb
   );
 }
 
-export function parseWith<T>(schema: z.ZodType<T, unknown>, body: unknown): T {
-  const r = schema.safeParse(body);
-  if (!r.success) throw ApiError.fromZod(r.error);
-  return r.data;
-}
-
 export function requestAddress(headers: Headers): string {
   return clientAddress(headers, serverEnv().TRUSTED_PROXY_HOPS) ?? "unknown";
 }

@@ -169,9 +169,7 @@ export class ReportGateway {
 
   /** Validates with the contract first: a bad request costs no upstream call. */
   parse(op: Operation, body: unknown): ReportQuery {
-    const parsed = reportQuerySchemaFor(op).safeParse(body);
-    if (!parsed.success) throw ApiError.fromZod(parsed.error);
-    return canonicalQuery(op, parsed.data);
+    return canonicalQuery(op, ApiError.parse(reportQuerySchemaFor(op), body));
   }
 
   /** Cached or derivable answer, or null. */

@@ -18,9 +18,8 @@ export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimite
     auth: "bearer",
     limiter,
     async handle(body: unknown, ctx: RequestContext) {
-      const parsed = BinRoutingRequestSchema.safeParse(body);
-      if (!parsed.success) throw ApiError.fromZod(parsed.error);
-      return { body: mode === "route" ? await engine.route(parsed.data, ctx.clientId, ctx.now) : engine.preview(parsed.data, ctx.now) };
+      const req = ApiError.parse(BinRoutingRequestSchema, body);
+      return { body: mode === "route" ? await engine.route(req, ctx.clientId, ctx.now) : engine.preview(req, ctx.now) };
     },
   };
 }

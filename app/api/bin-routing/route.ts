@@ -6,7 +6,5 @@ import { getGateway } from "@/lib/upstream";
 import { lookUpBin } from "@/lib/upstream/bin-routing";
 
 export const POST = apiRoute({ role: "analyst", json: true }, async ({ body }) => {
-  const parsed = BinRoutingRequestSchema.safeParse(body);
-  if (!parsed.success) throw ApiError.fromZod(parsed.error);
-  return lookUpBin(getGateway(), parsed.data, "route");
+  return lookUpBin(getGateway(), ApiError.parse(BinRoutingRequestSchema, body), "route");
 });

@@ -1,6 +1,7 @@
 // GET /api/saved-reports/:id (anyone who may see it); PATCH renames/updates, DELETE deletes (owner or admin).
 import { apiRoute } from "@/lib/api/handler";
-import { canonicalParams, parseWith, SavedReportPatch } from "@/lib/sharing/http";
+import { ApiError } from "@/lib/contract/errors";
+import { canonicalParams, SavedReportPatch } from "@/lib/sharing/http";
 import { getEditableReport, getVisibleReport } from "@/lib/sharing/service";
 import { getStore } from "@/lib/store";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
@@ -12,7 +13,7 @@ export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ user, p
 export const PATCH = apiRoute<{ id: string }>({ role: "analyst", json: true }, async ({ user, params, body }) => {
   const db = await getStore();
   const report = await getEditableReport(db, user, params.id);
-  const patch = parseWith(SavedReportPatch, body);
+  const patch = ApiError.parse(SavedReportPatch, body);
   const updated = await savedReportsRepo(db).update(report.id, {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.params !== undefined ? { params: canonicalParams(report.page, patch.params) } : {}),

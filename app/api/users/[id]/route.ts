@@ -1,9 +1,9 @@
 // PATCH /api/users/:id: change another user's role, or disable or enable them (admins).
 import { apiRoute } from "@/lib/api/handler";
-import { parseWith } from "@/lib/sharing/http";
+import { ApiError } from "@/lib/contract/errors";
 import { getStore } from "@/lib/store";
 import { updateUser, UserPatch } from "@/lib/users/admin";
 
 export const PATCH = apiRoute<{ id: string }>({ role: "admin", json: true }, async ({ user, body, params }) => ({
-  user: await updateUser(await getStore(), user, params.id, parseWith(UserPatch, body)),
+  user: await updateUser(await getStore(), user, params.id, ApiError.parse(UserPatch, body)),
 }));

@@ -1,7 +1,8 @@
 // GET /api/saved-reports/:id/links: the report's share links with view counts; POST creates one (owner or admin).
 import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/contract/errors";
 import { serverEnv } from "@/lib/env";
-import { parseWith, ShareLinkInput } from "@/lib/sharing/http";
+import { ShareLinkInput } from "@/lib/sharing/http";
 import { createShareLink, getEditableReport } from "@/lib/sharing/service";
 import { getStore } from "@/lib/store";
 import { publicLink, shareLinksRepo } from "@/lib/store/share-links";
@@ -16,7 +17,7 @@ export const GET = apiRoute<{ id: string }>({ role: "analyst" }, async ({ user, 
 export const POST = apiRoute<{ id: string }>({ role: "analyst", json: true }, async ({ user, params, body, request }) => {
   const db = await getStore();
   const report = await getEditableReport(db, user, params.id);
-  const input = parseWith(ShareLinkInput, body);
+  const input = ApiError.parse(ShareLinkInput, body);
   const { token, link } = await createShareLink(db, getGateway(), serverEnv().REPORT_TIMEZONE, user, report, {
     mode: input.mode,
     ...(input.expires_in_days !== undefined ? { expiresInDays: input.expires_in_days } : {}),
