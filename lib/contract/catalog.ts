@@ -90,8 +90,10 @@ export type DimensionName = (typeof DIMENSIONS)[number]["name"];
  * `initial` = the customer's initial date (cohort).
  */
 export type DateBasis = "attempt" | "chargeback" | "refund" | "alert" | "initial";
+/** The fact tables (SPEC.md §5): attempts, and the events that refer to one. */
+export const FACT_TABLES = ["attempts", "chargebacks", "refunds", "alerts"] as const;
 /** The fact table a metric is computed from. */
-export type MetricSource = "attempts" | "chargebacks" | "refunds" | "alerts";
+export type MetricSource = (typeof FACT_TABLES)[number];
 
 export interface MetricDef {
   readonly name: string;

@@ -14,21 +14,18 @@
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
+import { EVENT_FACTS, EVENT_TABLES_LIST, type EventTable } from "./facts";
 import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, type FactTables } from "../reports/grain";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +
   "a.gateway_id, a.bin, a.affid, a.sub_affid, a.price_point_cents, a.initial_date";
 
-export const EVENT_FACT_TABLES = {
-  chargebacks: { facts: "chargeback_facts", date: "cb_date" },
-  refunds: { facts: "refund_facts", date: "refund_date" },
-  alerts: { facts: "alert_facts", date: "alert_date" },
-} as const;
+/** Each event table's date column and the derived table of its events with their attempt's columns. */
+export const EVENT_FACT_TABLES = EVENT_FACTS;
 
 const OPERATIONS = Object.keys(GRAINS) as Operation[];
-type EventTable = keyof typeof EVENT_FACT_TABLES;
-const EVENT_TABLE_NAMES = Object.keys(EVENT_FACT_TABLES) as EventTable[];
+const EVENT_TABLE_NAMES = EVENT_TABLES_LIST;
 
 /** The SELECT of an event table's facts from `rows` (the event table, or some of its rows). */
 export function eventFactsSql(table: EventTable, rows: string = table): string {

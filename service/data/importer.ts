@@ -20,6 +20,7 @@ import { mkdtemp, open, readdir, rm, stat, type FileHandle } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addToDerived } from "./derived";
+import { EVENT_FACTS, EVENT_TABLES_LIST } from "./facts";
 import { isFactSource, type FactSource } from "../reports/columns";
 import type { Database, Tx } from "../db";
 import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
@@ -228,11 +229,7 @@ export const TABLES: readonly TableSpec[] = [
 ];
 
 /** The date column of the event tables (checked against the attempt's date). */
-const EVENT_DATE: Partial<Record<ImportTable, string>> = {
-  refunds: "refund_date",
-  chargebacks: "cb_date",
-  alerts: "alert_date",
-};
+const EVENT_DATE: Partial<Record<ImportTable, string>> = Object.fromEntries(EVENT_TABLES_LIST.map((t) => [t, EVENT_FACTS[t].date]));
 
 /** Column types of the staging tables (those of schema.ts). */
 const SQL_TYPE: Record<Kind, string> = {

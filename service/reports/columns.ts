@@ -4,18 +4,19 @@
  *
  * SQL text built from here contains only these fixed fragments; every value is a bound parameter.
  */
+import { EVENT_FACTS, FACT_TABLES, type FactTable } from "../data/facts";
 import { METRICS, type DateBasis, type DimensionName, type MetricName, type Operation } from "@/lib/contract/catalog";
 
 /** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */
-export const FACT_SOURCES = ["attempts", "chargebacks", "refunds", "alerts"] as const;
-export type FactSource = (typeof FACT_SOURCES)[number];
+export const FACT_SOURCES = FACT_TABLES;
+export type FactSource = FactTable;
 export const isFactSource = (table: string): table is FactSource => (FACT_SOURCES as readonly string[]).includes(table);
 
 /** Event facts carry a copy of their attempt's columns (service/data/derived.ts), so `a.` works on them too. */
 export const EVENT_TABLES = {
-  chargebacks: { table: "chargeback_facts", date: "a.event_date" },
-  refunds: { table: "refund_facts", date: "a.event_date" },
-  alerts: { table: "alert_facts", date: "a.event_date" },
+  chargebacks: { table: EVENT_FACTS.chargebacks.facts, date: "a.event_date" },
+  refunds: { table: EVENT_FACTS.refunds.facts, date: "a.event_date" },
+  alerts: { table: EVENT_FACTS.alerts.facts, date: "a.event_date" },
 } as const;
 
 /** A reference table that names a key dimension (product_id → products, …). */
