@@ -8,6 +8,7 @@ import { type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract/
 import { ApiError } from "@/lib/contract/errors";
 import type { Database } from "../db";
 import type { Logger } from "../http/log";
+import { replaceGroupState, storedGroupState } from "./group-state";
 import { foldJournal, RoutingJournal, type DecisionRecord, type JournalOptions, type StateRecord } from "./journal";
 import { selectMember, type Pick } from "./selection";
 import { RoutingTable } from "./table";
@@ -58,11 +59,7 @@ export class RoutingEngine {
     await db.transaction(async (tx) => {
       for (const id of groupIds) {
         const g = this.table.groups.get(id)!;
-        await tx.run("DELETE FROM routing_group_state WHERE group_id = ?", [id]);
-        await tx.run(
-          "INSERT INTO routing_group_state (group_id, signature, total_calls, position, credits, random_next, updated_at) VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
-          [id, g.signature, g.state.totalCalls, g.state.position, JSON.stringify(g.state.credits), g.state.randomNext],
-        );
+        await replaceGroupState(tx, storedGroupState(id, g.signature, g.state));
       }
     });
   }

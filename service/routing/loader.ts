@@ -7,10 +7,10 @@
  */
 import { issuesToDetails, type ErrorDetail } from "@/lib/contract/schemas";
 import type { Database } from "../db";
+import { replaceAllGroupStates, rotationState, selectGroupStates, storedGroupState, type StoredGroupState } from "./group-state";
 import { foldJournal } from "./journal";
 import { crossCheckConfig, groupSignature, RoutingConfigFileSchema, SCOPE_NAMES, type CycleScope, type Member, type RoutingConfig } from "./model";
 import { initialState, peekNext, rotationOf } from "./selection";
-import { parseCredits } from "./table";
 
 export type LoadProblem = ErrorDetail;
 
@@ -91,15 +91,11 @@ export async function loadRoutingConfig(db: Database, input: unknown, opts: { no
   const kept: number[] = [];
   const restarted: number[] = [];
   await db.transaction(async (tx) => {
-    const old = new Map(
-      (await tx.all<{ group_id: number; signature: string; total_calls: string | number; position: number; credits: string; random_next: number | null }>(
-        "SELECT group_id, signature, total_calls, position, credits, random_next FROM routing_group_state",
-      )).map((r) => [r.group_id, r]),
-    );
+    const old = await selectGroupStates(tx);
     await tx.run("DELETE FROM routing_rules");
     await tx.run("DELETE FROM routing_group_members");
     await tx.run("DELETE FROM routing_groups");
-    await tx.run("DELETE FROM routing_group_state");
+    const states: StoredGroupState[] = [];
     for (const g of config.groups) {
       await tx.run("INSERT INTO routing_groups VALUES (?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
         g.group_id,
@@ -115,24 +111,15 @@ export async function loadRoutingConfig(db: Database, input: unknown, opts: { no
       const members = membersOf(g);
       const signature = groupSignature(g.selection_method, members);
       const prev = old.get(g.group_id);
-      let state: { total_calls: number; position: number; credits: string; random_next: number | null };
       if (prev && prev.signature === signature) {
         kept.push(g.group_id);
-        state = { total_calls: Number(prev.total_calls), position: prev.position, credits: prev.credits, random_next: prev.random_next };
+        states.push(prev);
       } else {
         if (prev) restarted.push(g.group_id);
-        const s = initialState(rotationOf(g.selection_method, members), prev ? Number(prev.total_calls) : 0);
-        state = { total_calls: s.totalCalls, position: s.position, credits: JSON.stringify(s.credits), random_next: s.randomNext };
+        states.push(storedGroupState(g.group_id, signature, initialState(rotationOf(g.selection_method, members), prev ? prev.totalCalls : 0)));
       }
-      await tx.run("INSERT INTO routing_group_state VALUES (?, ?, ?, ?, ?, ?, current_timestamp)", [
-        g.group_id,
-        signature,
-        state.total_calls,
-        state.position,
-        state.credits,
-        state.random_next,
-      ]);
     }
+    await replaceAllGroupStates(tx, states);
     for (const [i, r] of config.rules.entries()) {
       await tx.run("INSERT INTO routing_rules VALUES (?, ?, ?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
         i + 1,
@@ -172,11 +159,7 @@ export async function readRoutingConfig(db: Database): Promise<{ config: Routing
   const rules = await db.all<{ rule_name: string; rule_type: "BIN" | "BANK"; bin_prefix: string | null; bank: string | null; group_id: number; enabled: boolean; created_at: string }>(
     "SELECT rule_name, rule_type, bin_prefix, bank, group_id, enabled, strftime(created_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at FROM routing_rules ORDER BY rule_id",
   );
-  const states = new Map(
-    (await db.all<{ group_id: number; signature: string; total_calls: string | number; position: number; credits: string; random_next: number | null }>(
-      "SELECT group_id, signature, total_calls, position, credits, random_next FROM routing_group_state",
-    )).map((s) => [s.group_id, s]),
-  );
+  const states = await selectGroupStates(db);
   const config: RoutingConfig = {
     groups: groups.map((g) => ({
       group_id: g.group_id,
@@ -199,10 +182,10 @@ export async function readRoutingConfig(db: Database): Promise<{ config: Routing
     const rot = rotationOf(g.selection_method, ms);
     let next: string | null = null;
     if (s && s.signature === groupSignature(g.selection_method, ms)) {
-      const idx = peekNext(rot, { totalCalls: Number(s.total_calls), position: s.position, credits: parseCredits(s.credits), randomNext: s.random_next });
+      const idx = peekNext(rot, rotationState(s));
       next = idx === null ? null : String(ms[idx]?.gatewayId ?? "");
     }
-    return { group_id: g.group_id, total_calls: s ? Number(s.total_calls) : 0, next_gateway_id: next };
+    return { group_id: g.group_id, total_calls: s ? s.totalCalls : 0, next_gateway_id: next };
   });
   return { config, status };
 }

@@ -4,6 +4,7 @@
  * through `service:cli routing load`, with the service stopped).
  */
 import type { Database } from "../db";
+import { rotationState, selectGroupStates } from "./group-state";
 import { admitsSalesType, FALLBACK_RULE_NAME, groupSignature, type CycleScope, type Group, type GroupState } from "./model";
 import { normalizeState, rotationOf, type Rotation } from "./selection";
 import type { SelectionMethod } from "@/lib/contract/schemas";
@@ -90,7 +91,7 @@ export class RoutingTable {
   }
 
   static async load(db: Database): Promise<{ table: RoutingTable; resetGroups: number[] }> {
-    const [groupRows, memberRows, ruleRows, stateRows, binRows] = await Promise.all([
+    const [groupRows, memberRows, ruleRows, states, binRows] = await Promise.all([
       db.all<{ group_id: number; group_name: string; selection_method: SelectionMethod; cycle_scope: number; is_fallback: boolean; created_ms: string | number }>(
         "SELECT group_id, group_name, selection_method, cycle_scope, is_fallback, epoch_ms(created_at) AS created_ms FROM routing_groups ORDER BY group_id",
       ),
@@ -100,9 +101,7 @@ export class RoutingTable {
       db.all<{ rule_id: number; rule_name: string; rule_type: "BIN" | "BANK"; bin_prefix: string | null; bank: string | null; group_id: number; enabled: boolean; created_ms: string | number }>(
         "SELECT rule_id, rule_name, rule_type, bin_prefix, bank, group_id, enabled, epoch_ms(created_at) AS created_ms FROM routing_rules ORDER BY rule_id",
       ),
-      db.all<{ group_id: number; signature: string; total_calls: string | number; position: number; credits: string; random_next: number | null }>(
-        "SELECT group_id, signature, total_calls, position, credits, random_next FROM routing_group_state",
-      ),
+      selectGroupStates(db),
       db.all<{ bin: string; bank: string; card_brand: string; card_type: string }>("SELECT bin, bank, card_brand, card_type FROM bins"),
     ]);
     const members = new Map<number, Group["members"][number][]>();
@@ -111,7 +110,6 @@ export class RoutingTable {
       list.push({ gatewayId: m.gateway_id, weight: m.weight, active: m.active });
       members.set(m.group_id, list);
     }
-    const states = new Map(stateRows.map((s) => [s.group_id, s]));
     return RoutingTable.build({
       groups: groupRows.map((g) => {
         const s = states.get(g.group_id);
@@ -123,7 +121,7 @@ export class RoutingTable {
           isFallback: g.is_fallback,
           createdAtMs: Number(g.created_ms),
           members: members.get(g.group_id) ?? [],
-          state: s ? { totalCalls: Number(s.total_calls), position: s.position, credits: parseCredits(s.credits), randomNext: s.random_next } : null,
+          state: s ? rotationState(s) : null,
           stateSignature: s?.signature ?? null,
         };
       }),
@@ -172,14 +170,5 @@ export class RoutingTable {
       }
     }
     return null;
-  }
-}
-
-export function parseCredits(text: string): number[] {
-  try {
-    const v: unknown = JSON.parse(text);
-    return Array.isArray(v) && v.every((x) => Number.isSafeInteger(x)) ? (v as number[]) : [];
-  } catch {
-    return [];
   }
 }
