@@ -3,7 +3,7 @@
  * a message a user can act on, and optional details with JSON paths.
  */
 import type { z } from "zod";
-import { ERROR_TYPES, detailsToMessage, issuesToDetails, type ErrorDetail, type ErrorStatus, type ErrorType } from "./schemas";
+import { ERROR_TYPES, detailsToMessage, issuesToDetails, type ErrorDetail, type ErrorStatus, type ErrorType } from "./error-envelope";
 
 export class ApiError extends Error {
   readonly type: ErrorType;

@@ -2,17 +2,11 @@
 import { z } from "zod";
 import { LIMITS } from "./catalog";
 import { OPERATION_ROWS } from "./operations";
-import {
-  BinRoutingRequestSchema,
-  BinRoutingResponseSchema,
-  CohortRequestSchema,
-  CohortResponseSchema,
-  ErrorEnvelopeSchema,
-  OrdersRequestSchema,
-  OrdersResponseSchema,
-  TokenRequestSchema,
-  TokenResponseSchema,
-} from "./schemas";
+import { BinRoutingRequestSchema, BinRoutingResponseSchema } from "./bin-routing";
+import { CohortResponseSchema, OrdersResponseSchema } from "./envelope";
+import { ErrorEnvelopeSchema } from "./error-envelope";
+import { CohortRequestSchema, OrdersRequestSchema } from "./requests";
+import { TokenRequestSchema, TokenResponseSchema } from "./tokens";
 
 type JsonObject = Record<string, unknown>;
 

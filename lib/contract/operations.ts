@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { OPERATIONS, type Operation } from "./catalog";
-import { OrdersRequestSchema, CohortRequestSchema, reportQuerySchemaFor, type ReportQuery, type ReportRequest } from "./schemas";
+import { OrdersRequestSchema, CohortRequestSchema, reportQuerySchemaFor, type ReportQuery, type ReportRequest } from "./requests";
 
 export interface OperationDef {
   /** The report form's name for it. */
