@@ -1,0 +1,110 @@
+import "server-only";
+/**
+ * The gateway's answer cache: fetched answers kept for a TTL (longer for ranges that ended before
+ * today, whose data no longer changes), bounded by entry count and by size, least recently used out
+ * first. A lookup answers exactly from a cached answer or derives one from it (./derive.ts).
+ * Separate from jobs and fetching because it knows nothing of queues or the upstream: it only holds
+ * answers and says whether one fits a query.
+ */
+import { todayIn, type Operation, type ReportRecord } from "@/lib/contract";
+import { canDerive, derive } from "./derive";
+import type { JobResult } from "./jobs";
+import { queryKey, type ReportQuery } from "./records";
+
+/** The cache's part of the gateway's configuration. */
+export interface CacheConfig {
+  ttlPastSeconds: number;
+  ttlTodaySeconds: number;
+  timeZone: string;
+  /** The answer cache's size bound, besides its entry count (JSON size of the records). */
+  cacheMaxBytes?: number;
+}
+
+export const CACHE_DEFAULTS = { cacheMaxBytes: 256 * 1024 * 1024 } as const;
+
+const MAX_CACHE_ENTRIES = 500;
+
+interface CacheEntry {
+  op: Operation;
+  query: ReportQuery;
+  records: ReportRecord[];
+  fetchedAt: number;
+  expiresAt: number;
+  upstreamCalls: number;
+  bytes: number;
+}
+
+export class ReportCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  private totalBytes = 0;
+
+  /** Read on every use, not copied, so the bound is always the configuration's. */
+  constructor(private readonly config: CacheConfig) {}
+
+  /** Answers held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Their JSON size together, the measure the byte bound is set in. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  /** Cached or derivable answer, or null. */
+  lookup(op: Operation, query: ReportQuery, now = Date.now()): JobResult | null {
+    const key = queryKey(op, query);
+    const exact = this.entries.get(key);
+    if (exact && exact.expiresAt > now) {
+      this.touch(key, exact);
+      return { source: "cache", fetched_at: new Date(exact.fetchedAt).toISOString(), upstream_calls: 0, total: exact.records.length, data: exact.records };
+    }
+    for (const [k, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.evict(k);
+        continue;
+      }
+      if (entry.op === op && canDerive(op, query, entry.query)) {
+        this.touch(k, entry);
+        const data = derive(op, query, entry.records);
+        return {
+          source: "derived",
+          fetched_at: new Date(entry.fetchedAt).toISOString(),
+          derived_from: { query: entry.query, fetched_at: new Date(entry.fetchedAt).toISOString() },
+          upstream_calls: 0,
+          total: data.length,
+          data,
+        };
+      }
+    }
+    return null;
+  }
+
+  /** Keeps a fetched answer, evicting the least recently used past either bound. */
+  store(op: Operation, query: ReportQuery, records: ReportRecord[], calls: number): void {
+    const today = todayIn(this.config.timeZone);
+    const ttl = query.end_date < today ? this.config.ttlPastSeconds : this.config.ttlTodaySeconds;
+    const now = Date.now();
+    // The records' JSON size: what they cost to hold, near enough, and what the bound is set in.
+    const bytes = JSON.stringify(records).length;
+    const max = this.config.cacheMaxBytes ?? CACHE_DEFAULTS.cacheMaxBytes;
+    if (bytes > max) return; // larger than the whole cache: served, not kept
+    const key = queryKey(op, query);
+    this.evict(key);
+    this.entries.set(key, { op, query, records, fetchedAt: now, expiresAt: now + ttl * 1000, upstreamCalls: calls, bytes });
+    this.totalBytes += bytes;
+    while (this.entries.size > MAX_CACHE_ENTRIES || this.totalBytes > max) this.evict(this.entries.keys().next().value!);
+  }
+
+  private touch(key: string, entry: CacheEntry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry); // most recently used last
+  }
+
+  private evict(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.totalBytes -= e.bytes;
+  }
+}

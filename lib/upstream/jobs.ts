@@ -1,0 +1,275 @@
+import "server-only";
+/**
+ * Report jobs: their records and statuses, joining an identical job in flight, the per-owner and
+ * global caps on jobs waiting or running, waiting for a job (whole or long poll), and cancelling jobs
+ * whose callers have left. Separate from fetching because it does not know how a report is fetched
+ * (the façade hands it that work), and from the cache because a job exists only for a miss.
+ */
+import { randomBytes } from "node:crypto";
+import type { Operation, ReportRecord } from "@/lib/contract";
+import { ApiError } from "@/lib/contract/errors";
+import { translateUpstream } from "./errors";
+import type { QuotaQueue, QueueTicket } from "./quota";
+import type { ReportQuery } from "./records";
+
+/** The jobs' part of the gateway's configuration. */
+export interface JobsConfig {
+  /** Also the Retry-After a caller refused by a cap is told. */
+  rateWindowSeconds: number;
+  /** Report jobs one owner (a user; all share-link visitors together) may have waiting or running. */
+  maxJobsPerOwner?: number;
+  /** Report jobs waiting or running for everyone together. */
+  maxJobs?: number;
+  /** A job nobody has asked about for this long is cancelled (its caller has gone). */
+  jobIdleSeconds?: number;
+}
+
+export const JOB_DEFAULTS = { maxJobsPerOwner: 20, maxJobs: 200, jobIdleSeconds: 90 } as const;
+
+export type JobSource = "upstream" | "cache" | "derived";
+
+export interface JobResult {
+  source: JobSource;
+  fetched_at: string;
+  /** Set when derived from a cached answer: the query it came from. */
+  derived_from?: { query: ReportQuery; fetched_at: string };
+  upstream_calls: number;
+  total: number;
+  data: ReportRecord[];
+}
+
+/**
+ * Which upstream call of the report this is (1-based) and how many it needs: exact once every
+ * date-range part has answered its first page, otherwise the least it can be.
+ */
+export interface CallProgress {
+  call: number;
+  calls: number;
+  calls_exact: boolean;
+}
+
+export type JobStatus =
+  | ({
+      state: "queued";
+      /** Calls ahead of this one in the queue (everyone's, never whose). */
+      position: number;
+      estimated_start: string;
+      /** When the report's last call should start, counting every call it still needs. */
+      estimated_done: string;
+      waiting_for_rate_limit_until?: string;
+    } & CallProgress)
+  | ({ state: "fetching"; page: number; pages: number | null; piece: number; pieces: number } & CallProgress)
+  | { state: "done"; result: JobResult }
+  | { state: "failed"; error: { status: number; message: string; action: string } }
+  | { state: "cancelled" };
+
+export interface JobView {
+  id: string;
+  operation: Operation;
+  query: ReportQuery;
+  created_at: string;
+  status: JobStatus;
+}
+
+/** One job's record; the work that fetches it updates `status`, `ticket` and `calls` as it goes. */
+export interface Job {
+  id: string;
+  key: string;
+  op: Operation;
+  query: ReportQuery;
+  createdAt: number;
+  status: JobStatus;
+  ticket: QueueTicket | null;
+  subscribers: number;
+  cancelled: boolean;
+  promise: Promise<JobResult>;
+  finishedAt?: number;
+  owner: string;
+  /** Last time anyone asked about the job (submitted, joined, polled). */
+  seenAt: number;
+  /** Callers holding a long poll on it right now. */
+  waiters: number;
+  calls: CallProgress;
+}
+
+const JOB_RETENTION_MS = 15 * 60_000;
+
+export class JobRegistry {
+  private readonly jobs = new Map<string, Job>();
+  private readonly inflight = new Map<string, Job>();
+  private readonly reaper: NodeJS.Timeout;
+
+  /** `queue` is read for the positions and estimates of queued jobs. */
+  constructor(
+    private readonly config: JobsConfig,
+    private readonly queue: QuotaQueue,
+  ) {
+    this.reaper = setInterval(() => this.reapIdle(), 5_000);
+    this.reaper.unref();
+  }
+
+  private get limits() {
+    const c = this.config;
+    return {
+      maxJobsPerOwner: c.maxJobsPerOwner ?? JOB_DEFAULTS.maxJobsPerOwner,
+      maxJobs: c.maxJobs ?? JOB_DEFAULTS.maxJobs,
+      jobIdleSeconds: c.jobIdleSeconds ?? JOB_DEFAULTS.jobIdleSeconds,
+    };
+  }
+
+  /** Jobs waiting or running. */
+  get running(): number {
+    return this.inflight.size;
+  }
+
+  /** Cancels queued or running jobs whose callers have all gone (nobody polled for a while). */
+  reapIdle(now = Date.now()): number {
+    const idleMs = this.limits.jobIdleSeconds * 1000;
+    let n = 0;
+    for (const job of this.inflight.values()) {
+      if (job.waiters > 0 || now - job.seenAt < idleMs) continue;
+      job.cancelled = true;
+      job.ticket?.cancel();
+      n++;
+    }
+    return n;
+  }
+
+  /** Joins the job in flight for `key` as one more subscriber, or null when there is none. */
+  join(key: string): JobView | null {
+    const running = this.inflight.get(key);
+    if (!running) return null;
+    running.subscribers++;
+    running.seenAt = Date.now();
+    return this.view(running);
+  }
+
+  /**
+   * Starts a job for `owner` that `work` fetches. An owner past their cap of waiting jobs, or
+   * everyone past the global one, gets a 429 that says which cap and what to do.
+   */
+  start(op: Operation, query: ReportQuery, key: string, owner: string, work: (job: Job) => Promise<JobResult>): JobView {
+    this.reapIdle();
+    const { maxJobsPerOwner, maxJobs } = this.limits;
+    let mine = 0;
+    for (const j of this.inflight.values()) if (j.owner === owner) mine++;
+    if (mine >= maxJobsPerOwner) {
+      throw new ApiError(429, `You already have ${mine} reports waiting or running, the most one person may have at once (${maxJobsPerOwner}). Wait for some to finish, or cancel those you no longer need.`, undefined, { "Retry-After": String(this.config.rateWindowSeconds) }, { retry_after: this.config.rateWindowSeconds });
+    }
+    if (this.inflight.size >= maxJobs) {
+      throw new ApiError(429, `The dashboard already has ${this.inflight.size} reports waiting or running, the most it takes at once (${maxJobs}). Try again in a minute.`, undefined, { "Retry-After": String(this.config.rateWindowSeconds) }, { retry_after: this.config.rateWindowSeconds });
+    }
+    const job: Job = {
+      id: randomBytes(16).toString("base64url"),
+      key,
+      op,
+      query,
+      createdAt: Date.now(),
+      status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: 1, calls_exact: false },
+      ticket: null,
+      subscribers: 1,
+      cancelled: false,
+      promise: Promise.resolve() as unknown as Promise<JobResult>,
+      owner,
+      seenAt: Date.now(),
+      waiters: 0,
+      calls: { call: 1, calls: 1, calls_exact: false },
+    };
+    this.jobs.set(job.id, job);
+    this.inflight.set(key, job);
+    job.promise = work(job).then(
+      (result) => {
+        job.status = { state: "done", result };
+        return result;
+      },
+      (e: unknown) => {
+        job.status = job.cancelled ? { state: "cancelled" } : { state: "failed", error: explain(e) };
+        throw e;
+      },
+    );
+    job.promise
+      .catch(() => undefined)
+      .finally(() => {
+        job.finishedAt = Date.now();
+        this.inflight.delete(key);
+        this.sweep();
+      });
+    return this.view(job);
+  }
+
+  /** Waits for a job (tests and server-side callers). */
+  async wait(id: string): Promise<JobResult> {
+    const job = this.jobs.get(id);
+    if (!job) throw new ApiError(404, "No such report job (it may have expired)");
+    return job.promise;
+  }
+
+  /** The job's view once it has finished or `ms` have passed, whichever is first (long polling). */
+  async settle(id: string, ms: number): Promise<JobView | null> {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    job.seenAt = Date.now();
+    if (ms > 0 && (job.status.state === "queued" || job.status.state === "fetching")) {
+      let timer: NodeJS.Timeout | undefined;
+      job.waiters++;
+      try {
+        await Promise.race([job.promise.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+      } finally {
+        clearTimeout(timer);
+        job.waiters--;
+        job.seenAt = Date.now();
+      }
+    }
+    return this.view(job);
+  }
+
+  get(id: string): JobView | null {
+    const job = this.jobs.get(id);
+    if (job) job.seenAt = Date.now();
+    return job ? this.view(job) : null;
+  }
+
+  /** A subscriber leaves; the job stops when nobody waits for it any more. */
+  cancel(id: string): JobView | null {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    if (job.status.state === "queued" || job.status.state === "fetching") {
+      job.subscribers = Math.max(0, job.subscribers - 1);
+      if (job.subscribers === 0) {
+        job.cancelled = true;
+        job.ticket?.cancel();
+      }
+    }
+    return this.view(job);
+  }
+
+  private view(job: Job): JobView {
+    let status = job.status;
+    if (status.state === "queued" && job.ticket) {
+      const q = this.queue.status();
+      // Every call the report still needs after this one queues behind it, in the owner's turn.
+      const later = Math.max(0, job.calls.calls - job.calls.call);
+      status = {
+        state: "queued",
+        position: Math.max(0, job.ticket.position()),
+        estimated_start: new Date(job.ticket.estimatedStart()).toISOString(),
+        estimated_done: new Date(job.ticket.estimatedStart(later)).toISOString(),
+        ...job.calls,
+        ...(q.pausedUntil ? { waiting_for_rate_limit_until: new Date(q.pausedUntil).toISOString() } : {}),
+      };
+    }
+    return { id: job.id, operation: job.op, query: job.query, created_at: new Date(job.createdAt).toISOString(), status };
+  }
+
+  /** Forgets finished jobs once nobody can still be polling for them. */
+  private sweep(): void {
+    const cutoff = Date.now() - JOB_RETENTION_MS;
+    for (const [id, job] of this.jobs) if (job.finishedAt && job.finishedAt < cutoff) this.jobs.delete(id);
+  }
+}
+
+/** A reason a user understands, and what to do about it (the one table in ./errors.ts). */
+export function explain(e: unknown): { status: number; message: string; action: string } {
+  const { status, message, action } = translateUpstream(e, "report");
+  return { status, message, action };
+}
