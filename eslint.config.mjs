@@ -1,6 +1,11 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const notTheService = {
+  regex: "^(@/|(\\.\\./)+)service(/|$)",
+  message: "The dashboard reaches the service only over HTTP, as it would the hosted original; import lib/contract instead.",
+};
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -36,14 +41,21 @@ const config = [
   {
     files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-imports": ["error", { patterns: [notTheService] }] },
+  },
+  // The store sits beneath sign-in: lib/auth reads users and throttles from it, never the reverse.
+  {
+    files: ["lib/store/**/*.ts"],
+    ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
+            notTheService,
             {
-              regex: "^(@/|(\\.\\./)+)service(/|$)",
-              message: "The dashboard reaches the service only over HTTP, as it would the hosted original; import lib/contract instead.",
+              regex: "^(@/|(\\.\\./)+)(lib/)?auth(/|$)",
+              message: "The dashboard store does not import lib/auth (auth builds on the store); shared types live in lib/users.",
             },
           ],
         },

@@ -23,6 +23,14 @@ describe("the import boundary", () => {
     expect(await restricted("components/x.tsx", 'import { generate } from "../service/data/generator";\nexport const g = generate;\n')).toHaveLength(1);
   });
 
+  it("fails when the store imports sign-in code, which builds on it", async () => {
+    expect(await restricted("lib/store/x.ts", 'import { hashPassword } from "../auth/password";\nexport const h = hashPassword;\n')).toHaveLength(1);
+    expect(await restricted("lib/store/x.ts", 'import { requireUser } from "@/lib/auth/session";\nexport const r = requireUser;\n')).toHaveLength(1);
+    expect(await restricted("lib/store/x.ts", 'import { Database } from "@/service/db";\nexport const d = Database;\n')).toHaveLength(1);
+    expect(await restricted("lib/store/x.ts", 'import type { Role } from "../users/roles";\nexport type R = Role;\n')).toEqual([]);
+    expect(await restricted("lib/auth/x.ts", 'import { usersRepo } from "../store/users";\nexport const u = usersRepo;\n')).toEqual([]);
+  });
+
   it("passes the contract both ways, and test files that start a real service", async () => {
     expect(await restricted("service/reports/x.ts", 'import { LIMITS } from "@/lib/contract/catalog";\nexport const l = LIMITS;\n')).toEqual([]);
     expect(await restricted("service/reports/x.ts", 'import { LIMITS } from "../../lib/contract/catalog";\nexport const l = LIMITS;\n')).toEqual([]);

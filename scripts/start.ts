@@ -10,7 +10,7 @@ import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { seedDemoRouting } from "../service/routing/demo";
-import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/store/demo";
+import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);

@@ -4,7 +4,7 @@
 // printed once and stored only as scrypt hashes.
 import { parseArgs } from "node:util";
 import { generatePassword, hashPassword } from "../lib/auth/password";
-import { ROLES, isRole } from "../lib/auth/roles";
+import { ROLES, isRole } from "../lib/users/roles";
 import { EnvError, parseStoreEnv } from "../lib/env-schema";
 import { storeConfigFrom } from "../lib/store/config";
 import { StoreLockedError } from "../lib/store/lock";

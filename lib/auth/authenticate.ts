@@ -4,7 +4,7 @@
  * an unknown account still costs one scrypt verification so timing doesn't tell them apart either.
  */
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password";
-import type { Role } from "./roles";
+import type { Role } from "../users/roles";
 import type { Sql } from "../store/sql";
 import { throttleRepo, type AttemptLimit } from "../store/throttle";
 import { normalizeEmail, usersRepo } from "../store/users";

@@ -11,9 +11,9 @@ import { cache } from "react";
 import { ApiError } from "../contract/errors";
 import type { SessionUser } from "./authenticate";
 import { authOptions } from "./options";
-import { hasRole, isRole, type Role } from "./roles";
+import { hasRole, isRole, type Role } from "../users/roles";
 
-export type { Role } from "./roles";
+export type { Role } from "../users/roles";
 export type { SessionUser } from "./authenticate";
 
 /** Once per request however many components ask (layout and page both do). */
@@ -30,7 +30,7 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
  * The session's user, or throws `ApiError(401)` without a session and `ApiError(403)` when the role
  * is insufficient. A single role is a minimum (admin ⊇ analyst ⊇ viewer); a list admits exactly those.
  */
-export async function requireUser(minRole: Role | Role[] = "viewer"): Promise<SessionUser> {
+export async function requireUser(minRole: Role | readonly Role[] = "viewer"): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) throw new ApiError(401, "Sign in to use this API");
   if (!hasRole(user.role, minRole)) {
@@ -44,7 +44,7 @@ export async function requireUser(minRole: Role | Role[] = "viewer"): Promise<Se
  * For pages: redirects to /login (back to `path` afterwards) without a session, and home, saying
  * which page it was (`?denied=`), when the role is insufficient.
  */
-export async function requirePageUser(path: string, minRole: Role | Role[] = "viewer"): Promise<SessionUser> {
+export async function requirePageUser(path: string, minRole: Role | readonly Role[] = "viewer"): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(path)}`);
   if (!hasRole(user.role, minRole)) redirect(`/?denied=${encodeURIComponent(path.split("?")[0]!)}`);

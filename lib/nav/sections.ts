@@ -1,5 +1,5 @@
 /** The product's sections: where they are, what they are for, and the least role that opens them. */
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/users/roles";
 
 export const SECTIONS = [
   { href: "/explore", label: "Explore", role: "analyst", purpose: "order summaries by event date" },

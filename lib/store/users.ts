@@ -1,5 +1,5 @@
 /** The dashboard's users. E-mail addresses are stored trimmed and lower-cased, unique. */
-import type { Role } from "../auth/roles";
+import type { Role } from "../users/roles";
 import { isUniqueViolation, type Sql } from "./sql";
 
 export interface User {

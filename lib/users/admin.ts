@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/users/roles";
 import { ApiError } from "@/lib/contract/errors";
 import type { Store } from "@/lib/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/store/users";

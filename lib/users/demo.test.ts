@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "../auth/authenticate";
 import { DEMO_USERS, ensureDemoUsers, type DemoUser } from "./demo";
-import { openStore } from "./open";
+import { openStore } from "../store/open";
 
 let root: string;
 let env: Record<string, string>;
