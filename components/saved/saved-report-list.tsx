@@ -4,19 +4,8 @@ import { apiFetch } from "@/lib/report-client/api";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ShareLinks } from "./share-links";
+import type { SavedReportItem } from "@/lib/saved-reports/view-model";
 
-export interface SavedReportItem {
-  id: string;
-  name: string;
-  page: "explore" | "cohorts";
-  params: string;
-  ownerEmail: string;
-  sharedWithTeam: boolean;
-  updatedAt: string;
-  canEdit: boolean;
-  /** Analysts and admins open it in the report builder; viewers get the read-only view. */
-  canBuild: boolean;
-}
 
 export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
   const [items, setItems] = useState(initial);

@@ -6,18 +6,37 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
+import type { z } from "zod";
 import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { refuseCrossSite } from "./cross-site";
 
-export interface HandlerContext<P> {
-  user: SessionUser;
-  body: unknown;
+/** Who may call a route: a minimum role, exactly the listed roles, or anyone ("public": share links). */
+export type Access = Role | readonly Role[] | "public";
+
+export interface HandlerContext<P, B, U> {
+  /** The signed-in user; null on public routes, which never resolve a session. */
+  user: U;
+  /** The JSON body: parsed by `schema` when the route has one, as read when `json` only, else undefined. */
+  body: B;
   params: P;
   request: Request;
 }
+
+interface RouteOptions<A extends Access, K extends string, S extends z.ZodType | undefined> {
+  role: A;
+  /** The dynamic segments of the route's path, e.g. ["id", "linkId"]. */
+  params?: readonly K[];
+  /** Reads the JSON body without a schema (the handler validates it itself). */
+  json?: boolean;
+  /** Reads the JSON body and parses it; a mismatch is a 400 naming each field, before the handler runs. */
+  schema?: S;
+}
+
+type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
+type BodyFor<S> = S extends z.ZodType ? z.output<S> : unknown;
 
 export function errorResponse(err: ApiError, requestId = randomUUID()): NextResponse {
   return NextResponse.json(errorEnvelope(err, requestId), { status: err.status, headers: { "Cache-Control": "no-store", ...err.headers } });
@@ -36,18 +55,21 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-export function apiRoute<P extends Record<string, string> = Record<string, never>>(
-  options: { role: Role | Role[]; json?: boolean },
-  fn: (ctx: HandlerContext<P>) => Promise<Response | unknown>,
+export function apiRoute<A extends Access, K extends string = never, S extends z.ZodType | undefined = undefined>(
+  options: RouteOptions<A, K, S>,
+  fn: (ctx: HandlerContext<Record<K, string>, BodyFor<S>, UserFor<A>>) => Promise<Response | unknown>,
 ) {
-  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+  return async (request: Request, context: { params: Promise<Record<K, string>> }): Promise<Response> => {
     const requestId = randomUUID();
     try {
       refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
-      const user = await requireUser(options.role);
-      const body = options.json ? await readJson(request) : undefined;
-      const params = (await context.params) ?? ({} as P);
-      const out = await fn({ user, body, params, request });
+      const user = options.role === "public" ? null : await requireUser(options.role);
+      const raw = options.json || options.schema ? await readJson(request) : undefined;
+      const body = options.schema ? ApiError.parse(options.schema, raw) : raw;
+      const params = (await context.params) ?? ({} as Record<K, string>);
+      // The casts restate what the option types already say: a public route's user is null, and the
+      // body is the schema's output when there is a schema.
+      const out = await fn({ user: user as UserFor<A>, body: body as BodyFor<S>, params, request });
       if (out instanceof Response) return out;
       return NextResponse.json(out, { headers: { "Cache-Control": "no-store" } });
     } catch (e) {

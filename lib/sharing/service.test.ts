@@ -17,16 +17,9 @@ import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { todayIn } from "@/lib/contract/dates";
-import {
-  canEdit,
-  canView,
-  checkSharePassword,
-  createShareLink,
-  reportQuery,
-  resolveShare,
-  runThroughGateway,
-  SHARE_LIMITS,
-} from "./service";
+import { canEdit, canView } from "@/lib/saved-reports";
+import { createShareLink } from "./links";
+import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
 
 const SECRET = "share-test-secret-share-test-secret-0123456789";

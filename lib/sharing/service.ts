@@ -1,54 +1,32 @@
 /**
- * Saved reports and share links: who may do what, link creation (with a frozen snapshot when asked),
- * and resolving a visitor's token. Pure of Next: the route handlers and the share page call these
- * with the store, the report gateway and the session user.
+ * Share links from the visitor's side: resolving a token (throttled), checking a link's password,
+ * counting views, and running the linked report through the gateway. Pure of Next: the share routes
+ * and the share page call these with the store and the report gateway. Managing links is links.ts.
  */
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
-import { hashPassword, verifyPassword } from "@/lib/auth/password";
-import type { SessionUser } from "@/lib/auth/session";
+import { verifyPassword } from "@/lib/auth/password";
 import {
   cohortRequest,
   exploreRequest,
-  isRangePreset,
   parseCohort,
   parseExplore,
   type RangePreset,
 } from "@/lib/report-state";
-import { SAVED_PAGES, savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
-import { shareLinksRepo, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
+import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
+import { shareLinksRepo, type ShareLinkWithSecrets } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
 import { usersRepo } from "@/lib/store/users";
 import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
-import { hashAddress, hashToken, isTokenShaped, newShareToken, verifyUnlock } from "./tokens";
+import { hashAddress, hashToken, isTokenShaped, verifyUnlock } from "./tokens";
 
 /**
  * Failures (unknown tokens, wrong passwords) per visitor address, and wrong passwords per link from
  * everywhere, in any 15 minutes. Attempts count before they are checked (lib/store/throttle.ts).
  */
 export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, failuresPerLink: 50, windowSeconds: 900 } as const;
-
-export function canEdit(user: SessionUser, report: SavedReport): boolean {
-  return user.role === "admin" || (user.role === "analyst" && report.ownerId === user.id);
-}
-export function canView(user: SessionUser, report: SavedReport): boolean {
-  return user.role === "admin" || report.ownerId === user.id || report.sharedWithTeam;
-}
-
-export async function getVisibleReport(db: Sql, user: SessionUser, id: string): Promise<SavedReport> {
-  const report = await savedReportsRepo(db).get(id);
-  // Same answer for "missing" and "not yours": ids are not a way to probe for reports.
-  if (!report || !canView(user, report)) throw new ApiError(404, "No such saved report");
-  return report;
-}
-
-export async function getEditableReport(db: Sql, user: SessionUser, id: string): Promise<SavedReport> {
-  const report = await getVisibleReport(db, user, id);
-  if (!canEdit(user, report)) throw new ApiError(403, "Only the report's owner or an admin can change it");
-  return report;
-}
 
 /** The report's definition as a request, today, optionally with an allowed preset instead of its range. */
 export function reportQuery(report: Pick<SavedReport, "page" | "params">, timeZone: string, preset?: RangePreset): { op: Operation; query: ReportQuery } {
@@ -77,52 +55,6 @@ export async function runThroughGateway(gateway: ReportGateway, op: Operation, q
   if (job?.status.state === "done") return { done: job.status.result };
   if (job?.status.state === "failed") throw new ApiError(503, `${job.status.error.message} ${job.status.error.action}`);
   return { waiting: job };
-}
-
-export interface CreateLinkInput {
-  expiresInDays?: number;
-  password?: string;
-  mode: ShareMode;
-  allowedPresets?: string[];
-}
-
-export async function createShareLink(
-  db: Sql,
-  gateway: ReportGateway,
-  timeZone: string,
-  user: SessionUser,
-  report: SavedReport,
-  input: CreateLinkInput,
-): Promise<{ token: string; link: ShareLinkWithSecrets }> {
-  const days = input.expiresInDays ?? SHARE_LIMITS.defaultDays;
-  if (!Number.isInteger(days) || days < 1 || days > SHARE_LIMITS.maxDays) {
-    throw ApiError.badRequest(`expires_in_days must be a whole number from 1 to ${SHARE_LIMITS.maxDays}`, [{ path: "expires_in_days", message: "out of range" }]);
-  }
-  const presets = input.allowedPresets ?? [];
-  const bad = presets.find((p) => !isRangePreset(p));
-  if (bad !== undefined) throw ApiError.badRequest(`unknown preset "${bad}"`, [{ path: "allowed_presets", message: `unknown preset "${bad}"` }]);
-  if (input.mode === "snapshot" && presets.length > 0) {
-    throw ApiError.badRequest("a snapshot is frozen: it cannot switch presets", [{ path: "allowed_presets", message: "only for live links" }]);
-  }
-  let snapshot: Snapshot | null = null;
-  if (input.mode === "snapshot") {
-    const { op, query } = reportQuery(report, timeZone);
-    const run = await runThroughGateway(gateway, op, query, 60_000, user.id);
-    if (!("done" in run)) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
-    snapshot = { fetched_at: run.done.fetched_at, start_date: query.start_date, end_date: query.end_date, data: run.done.data };
-  }
-  const token = newShareToken();
-  const link = await shareLinksRepo(db).create({
-    reportId: report.id,
-    tokenHash: hashToken(token),
-    createdBy: user.id,
-    expiresAt: new Date(Date.now() + days * 86_400_000),
-    passwordHash: input.password ? await hashPassword(input.password) : null,
-    mode: input.mode,
-    allowedPresets: presets,
-    snapshot,
-  });
-  return { token, link };
 }
 
 export type ShareResolution =
@@ -197,8 +129,4 @@ export async function checkSharePassword(
 
 export async function recordShareView(db: Sql, linkId: string, address: string, secret: string): Promise<void> {
   await shareLinksRepo(db).recordView(linkId, hashAddress(address, secret));
-}
-
-export function parseSavedPage(v: unknown): SavedPage | null {
-  return SAVED_PAGES.find((p) => p === v) ?? null;
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/contract/errors";
-import { getVisibleReport } from "@/lib/sharing/service";
+import { getVisibleReport } from "@/lib/saved-reports";
 import { loadSavedView } from "@/lib/sharing/view";
 import { getStore } from "@/lib/store";
 import { PendingRefresh } from "@/components/share/pending-refresh";

@@ -1,10 +1,7 @@
 // POST /api/bin-routing/preview: which gateway a BIN would get, without advancing any rotation (the service's preview extension); analysts only.
 import { apiRoute } from "@/lib/api/handler";
 import { BinRoutingRequestSchema } from "@/lib/contract";
-import { ApiError } from "@/lib/contract/errors";
 import { getGateway } from "@/lib/upstream";
 import { lookUpBin } from "@/lib/upstream/bin-routing";
 
-export const POST = apiRoute({ role: "analyst", json: true }, async ({ body }) => {
-  return lookUpBin(getGateway(), ApiError.parse(BinRoutingRequestSchema, body), "preview");
-});
+export const POST = apiRoute({ role: "analyst", schema: BinRoutingRequestSchema }, async ({ body }) => lookUpBin(getGateway(), body, "preview"));

@@ -6,13 +6,13 @@ import { waitParam } from "@/lib/api/report-route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 
-export const GET = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params, request }) => {
+export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ params, request }) => {
   const job = await getGateway().settle(params.id, waitParam(request));
   if (!job) throw notFound();
   return job;
 });
 
-export const DELETE = apiRoute<{ id: string }>({ role: "analyst" }, async ({ params }) => {
+export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ params }) => {
   const job = getGateway().cancel(params.id);
   if (!job) throw notFound();
   return job;

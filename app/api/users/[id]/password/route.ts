@@ -3,4 +3,4 @@ import { apiRoute } from "@/lib/api/handler";
 import { getStore } from "@/lib/store";
 import { resetPassword } from "@/lib/users/admin";
 
-export const POST = apiRoute<{ id: string }>({ role: "admin" }, async ({ user, params }) => resetPassword(await getStore(), user, params.id));
+export const POST = apiRoute({ role: "admin", params: ["id"] }, async ({ user, params }) => resetPassword(await getStore(), user, params.id));

@@ -1,0 +1,48 @@
+/**
+ * Saved reports: listing, saving, changing and deleting them with the permission rules, for the API
+ * routes and the /reports page. The store keeps the rows; this module decides who may do what.
+ */
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
+import type { Sql } from "@/lib/store/sql";
+import { canonicalParams, type SavedReportInput, type SavedReportPatch } from "./input";
+import { getEditableReport } from "./permissions";
+import { savedReportItem, type SavedReportItem } from "./view-model";
+
+export { canEdit, canView, getEditableReport, getVisibleReport } from "./permissions";
+export { canonicalParams, SavedReportInput, SavedReportPatch } from "./input";
+export { savedReportItem, type SavedReportItem } from "./view-model";
+
+export async function listSavedReports(db: Sql, user: SessionUser): Promise<SavedReport[]> {
+  return savedReportsRepo(db).listVisible(user);
+}
+
+/** The /reports page's list: each report with what this user may do with it. */
+export async function savedReportItems(db: Sql, user: SessionUser): Promise<SavedReportItem[]> {
+  return (await listSavedReports(db, user)).map((r) => savedReportItem(user, r));
+}
+
+export async function createSavedReport(db: Sql, user: SessionUser, input: SavedReportInput, timeZone: string): Promise<SavedReport> {
+  return savedReportsRepo(db).create({
+    ownerId: user.id,
+    name: input.name,
+    page: input.page,
+    params: canonicalParams(input.page, input.params, timeZone),
+    sharedWithTeam: input.shared_with_team ?? false,
+  });
+}
+
+export async function updateSavedReport(db: Sql, user: SessionUser, id: string, patch: SavedReportPatch, timeZone: string): Promise<SavedReport | null> {
+  const report = await getEditableReport(db, user, id);
+  return savedReportsRepo(db).update(report.id, {
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.params !== undefined ? { params: canonicalParams(report.page, patch.params, timeZone) } : {}),
+    ...(patch.shared_with_team !== undefined ? { sharedWithTeam: patch.shared_with_team } : {}),
+  });
+}
+
+export async function deleteSavedReport(db: Sql, user: SessionUser, id: string): Promise<{ deleted: string }> {
+  const report = await getEditableReport(db, user, id);
+  await savedReportsRepo(db).remove(report.id);
+  return { deleted: report.id };
+}

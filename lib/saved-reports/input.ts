@@ -1,0 +1,43 @@
+/**
+ * What the dashboard's API accepts for a saved report, and the canonical form its params are kept in.
+ * Params the report page could not apply exactly are refused, each problem named, rather than saved as
+ * a different report.
+ */
+import { z } from "zod";
+import { todayIn } from "@/lib/contract/dates";
+import { ApiError } from "@/lib/contract/errors";
+import { parseCohort, parseExplore, serializeCohort, serializeExplore, type UrlProblem } from "@/lib/report-state";
+import { SAVED_PAGES, type SavedPage } from "@/lib/store/saved-reports";
+
+export const SavedReportInput = z.strictObject({
+  name: z.string().trim().min(1, { error: "name is required" }).max(200),
+  page: z.enum(SAVED_PAGES),
+  params: z.string().max(8000),
+  shared_with_team: z.boolean().optional(),
+});
+export type SavedReportInput = z.output<typeof SavedReportInput>;
+
+export const SavedReportPatch = SavedReportInput.partial().omit({ page: true });
+export type SavedReportPatch = z.output<typeof SavedReportPatch>;
+
+/** The report state in its canonical URL form, as of `today` in the reporting time zone. */
+export function canonicalParams(page: SavedPage, params: string, timeZone: string): string {
+  const today = todayIn(timeZone);
+  if (page === "cohorts") {
+    const parsed = parseCohort(params, today);
+    refuseProblems(parsed);
+    return serializeCohort(parsed.state);
+  }
+  const parsed = parseExplore(params, today);
+  refuseProblems(parsed);
+  return serializeExplore(parsed.state);
+}
+
+function refuseProblems(parsed: { hasReport: boolean; problems: readonly UrlProblem[] }): void {
+  if (!parsed.hasReport) throw ApiError.badRequest("params must describe a report (it has no range)", [{ path: "params", message: "no range" }]);
+  if (parsed.problems.length === 0) return;
+  throw ApiError.badRequest(
+    `params ask for what the report cannot apply: ${parsed.problems.map((x) => x.message).join(" ")}`,
+    parsed.problems.map((x) => ({ path: `params.${x.param}`, message: x.message })),
+  );
+}
