@@ -1,7 +1,7 @@
 /**
  * Security headers. Pages get a Content-Security-Policy with a fresh nonce per request (set by
  * proxy.ts, which Next.js reads to put the nonce on its own scripts); every response, API and files
- * included, gets the static headers from next.config.ts. Kept free of Next imports so both can use it.
+ * included, gets the static headers from next.config.js. Kept free of Next imports so both can use it.
  */
 
 /** The page policy: scripts only from this origin with this request's nonce; never framed. */

@@ -1,0 +1,36 @@
+// @ts-check
+/**
+ * The dashboard's Next.js configuration: plain JavaScript, as create-t3-app keeps it, importing the
+ * validated environment, so a bad configuration stops `next start` and `next dev` with every variable
+ * named before anything is served. `next build` runs without the dashboard's environment (CI has
+ * none, and no page reads it at build time), so validation depends on the phase rather than on a
+ * SKIP_ENV_VALIDATION flag. The schema and the headers are TypeScript, shared with the server code;
+ * tsx (already the project's runner) loads them here.
+ */
+import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
+import { tsImport } from "tsx/esm/api";
+
+/** @type {typeof import("./lib/env-schema")} */
+const { parseServerEnv } = await tsImport("./lib/env-schema.ts", import.meta.url);
+/** @type {typeof import("./lib/security-headers")} */
+const { staticSecurityHeaders } = await tsImport("./lib/security-headers.ts", import.meta.url);
+
+/**
+ * @param {string} phase
+ * @returns {import("next").NextConfig}
+ */
+export default function nextConfig(phase) {
+  if (phase !== PHASE_PRODUCTION_BUILD) parseServerEnv(process.env);
+  return {
+    reactStrictMode: true,
+    poweredByHeader: false,
+    // The service and its DuckDB binding are a separate process; keep the dashboard's build to its own files.
+    outputFileTracingExcludes: { "*": ["service/**", "data/**", "bench/**"] },
+    // The embedded store loads its WebAssembly from node_modules at run time; don't bundle it (pg is
+    // external by default).
+    serverExternalPackages: ["@electric-sql/pglite", "pg"],
+    async headers() {
+      return [{ source: "/:path*", headers: staticSecurityHeaders(process.env.NEXTAUTH_URL) }];
+    },
+  };
+}
