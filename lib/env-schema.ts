@@ -5,7 +5,7 @@
  * Error messages name the variable and the rule, never the value: values can be secrets.
  */
 import { z } from "zod";
-import { parseEnv, positiveInt } from "@/lib/contract/env";
+import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
 
 export { EnvError } from "@/lib/contract/env";
 
@@ -48,12 +48,7 @@ const serverEnvSchema = z
     UPSTREAM_RATE_WINDOW_SECONDS: positiveInt("UPSTREAM_RATE_WINDOW_SECONDS", 60),
     UPSTREAM_PAGE_CAP: positiveInt("UPSTREAM_PAGE_CAP", 50),
     // 0: no proxy in front (the dashboard is reached directly), so no forwarded header is trusted.
-    TRUSTED_PROXY_HOPS: z.coerce
-      .number({ error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
-      .int({ error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
-      .min(0, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
-      .max(10, { error: "TRUSTED_PROXY_HOPS must be a whole number from 0 to 10" })
-      .default(1),
+    TRUSTED_PROXY_HOPS: intInRange("TRUSTED_PROXY_HOPS", 0, 10, 1),
     REPORT_JOBS_PER_USER: positiveInt("REPORT_JOBS_PER_USER", 20),
     REPORT_JOBS_MAX: positiveInt("REPORT_JOBS_MAX", 200),
     CACHE_MAX_MB: positiveInt("CACHE_MAX_MB", 256),

@@ -1,16 +1,11 @@
 /** The service's configuration, from the environment, validated once at start. */
 import { z } from "zod";
-import { parseEnv, positiveInt } from "@/lib/contract/env";
+import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
 
 const ServiceEnvSchema = z.object({
   SERVICE_DB: z.string().min(1).default("data/service.duckdb"),
   SERVICE_HOST: z.string().min(1).default("127.0.0.1"),
-  SERVICE_PORT: z.coerce
-    .number({ error: "SERVICE_PORT must be a port number, 0 to 65535" })
-    .int({ error: "SERVICE_PORT must be a port number, 0 to 65535" })
-    .min(0, { error: "SERVICE_PORT must be a port number, 0 to 65535" })
-    .max(65535, { error: "SERVICE_PORT must be a port number, 0 to 65535" })
-    .default(4000),
+  SERVICE_PORT: intInRange("SERVICE_PORT", 0, 65535, 4000, "a port number, 0 to 65535"),
   SERVICE_TOKEN_SECRET: z
     .string({ error: "SERVICE_TOKEN_SECRET is required: a random string of at least 32 characters that signs access tokens" })
     .min(32, { error: "SERVICE_TOKEN_SECRET must be at least 32 characters" }),

@@ -25,6 +25,12 @@ export const positiveInt = (name: string, fallback: number) =>
     .positive({ error: `${name} must be greater than 0` })
     .default(fallback);
 
+/** A whole number from `min` to `max`, with a default; every message names the variable and the range. */
+export const intInRange = (name: string, min: number, max: number, fallback: number, what = `a whole number from ${min} to ${max}`) => {
+  const error = `${name} must be ${what}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error }).default(fallback);
+};
+
 /** Empty strings count as unset, as `FOO=` in a shell or a compose file usually means "not set". */
 function withoutEmpty(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
