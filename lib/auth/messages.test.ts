@@ -25,6 +25,9 @@ describe("sign-in messages", () => {
     expect(safeCallbackPath("javascript:alert(1)")).toBe("/");
     expect(safeCallbackPath("/login?callbackUrl=/x")).toBe("/");
     expect(safeCallbackPath(undefined)).toBe("/");
+    // Same origin, but the path left over ("//") is protocol-relative: found by the property below.
+    expect(safeCallbackPath("//localhost:3000//", "/", "http://localhost:3000")).toBe("/");
+    expect(safeCallbackPath("http://localhost:3000//evil.example/x", "/", "http://localhost:3000")).toBe("/");
   });
 });
 

@@ -46,6 +46,8 @@ export function safeCallbackPath(value: string | string[] | null | undefined, fa
   // relative "x" is refused so the answer never depends on the page it is used from.
   if (!v.startsWith("/") && !v.toLowerCase().startsWith(`${self.toLowerCase()}/`)) return fallback;
   const path = `${u.pathname}${u.search}${u.hash}`;
+  // "//localhost:3000//" is this origin, but its path "//" would be read as another host's URL.
+  if (path.startsWith("//")) return fallback;
   if (u.pathname === "/login" || u.pathname.startsWith("/api/auth")) return fallback;
   return path;
 }
