@@ -80,8 +80,8 @@ export class Database {
 
   /**
    * The result as one array per column, named, with DuckDB's own values (numbers, strings, bigints,
-   * date objects) for the caller to convert once per column: on a 1,000-row, 45-column report page
-   * that costs 4 ms where `all`'s conversion of every value costs 18 ms.
+   * date objects) for the caller to convert once per column, a fraction of what `all`'s conversion of
+   * every value into a row object costs on a report page (docs/benchmarks.md).
    */
   async columns(sql: string, params: readonly SqlParam[] = []): Promise<{ rows: number; columns: Record<string, unknown[]> }> {
     return this.withConnection(async (c) => {

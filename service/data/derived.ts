@@ -3,13 +3,12 @@
  * imports (`addToDerived`). The facts tables stay the source of truth.
  *
  * - Each refund, chargeback and alert is stored with a copy of its attempt's attributes, so the
- *   report queries never join the (much larger) attempts table: on 10 M attempts that join cost
- *   25–45 ms per event metric family and date basis.
+ *   report queries never join the (much larger) attempts table, once per event metric family and
+ *   date basis.
  * - Each operation's grain holds all its metrics at its finest grain (`grainSql` and `grainSumSql`
  *   in service/reports/grain.ts). Reports read their grain instead of the facts: a report at the finest
  *   grain (no `group_by`) is then a filtered scan rather than an aggregate of millions of groups
- *   (order summaries on 10 M attempts: 7.5 s → 55 ms; docs/benchmarks.md), and coarser ones
- *   re-aggregate it. The grains are built from the event facts, so they come after them.
+ *   (docs/benchmarks.md has the measurements), and coarser ones re-aggregate it. The grains are built from the event facts, so they come after them.
  */
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
@@ -39,9 +38,8 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
 /**
  * Rebuilds every derived table from all the facts (generation, and files that lack them). Each grain
  * is the attempts' own aggregate plus the (much smaller) events' aggregate, joined on the keys:
- * aggregating every branch together ran all of the grain's sums over ten million wide union rows
- * (generating 10 M attempts spent 82 s on the derived tables that way, 57 s this way;
- * docs/benchmarks.md).
+ * aggregating every branch together ran all of the grain's sums over every wide union row, once per
+ * attempt and event (docs/benchmarks.md compares the two).
  */
 export async function rebuildDerived(tx: Tx): Promise<void> {
   for (const table of EVENT_TABLE_NAMES) {
