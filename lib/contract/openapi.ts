@@ -3,9 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "./catalog";
 import { OPERATION_ROWS } from "./operations";
 import { BinRoutingRequestSchema, BinRoutingResponseSchema } from "./bin-routing";
-import { CohortResponseSchema, OrdersResponseSchema } from "./envelope";
 import { ErrorEnvelopeSchema } from "./error-envelope";
-import { CohortRequestSchema, OrdersRequestSchema } from "./requests";
 import { TokenRequestSchema, TokenResponseSchema } from "./tokens";
 
 type JsonObject = Record<string, unknown>;
@@ -60,10 +58,12 @@ export function buildOpenApiDocument(): JsonObject {
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       schemas: {
-        OrdersRequest: schema(OrdersRequestSchema, "input"),
-        OrdersResponse: schema(OrdersResponseSchema, "output"),
-        CohortRequest: schema(CohortRequestSchema, "input"),
-        CohortResponse: schema(CohortResponseSchema, "output"),
+        ...Object.fromEntries(
+          OPERATION_ROWS.flatMap((o) => [
+            [o.openapi.request, schema(o.request, "input")],
+            [o.openapi.response, schema(o.response, "output")],
+          ]),
+        ),
         TokenRequest: schema(TokenRequestSchema, "input"),
         TokenResponse: schema(TokenResponseSchema, "output"),
         BinRoutingRequest: schema(BinRoutingRequestSchema, "input"),

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { OPERATIONS, type Operation } from "./catalog";
+import { CohortResponseSchema, OrdersResponseSchema } from "./envelope";
 import { OrdersRequestSchema, CohortRequestSchema, reportQuerySchemaFor, type ReportQuery, type ReportRequest } from "./requests";
 
 export interface OperationDef {
@@ -25,6 +26,8 @@ export interface OperationDef {
   request: z.ZodType<ReportRequest, unknown>;
   /** The dashboard's request schema (no paging, ranges split into calls). */
   query: z.ZodType<ReportQuery, unknown>;
+  /** The service's answer: the success envelope around this operation's records. */
+  response: z.ZodType;
   /** The OpenAPI component names of its request and answer. */
   openapi: { request: string; response: string };
 }
@@ -39,6 +42,7 @@ export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
     dashboardPath: "/api/reports/order-summary",
     request: OrdersRequestSchema,
     query: reportQuerySchemaFor("orders"),
+    response: OrdersResponseSchema,
     openapi: { request: "OrdersRequest", response: "OrdersResponse" },
   },
   cohort: {
@@ -50,6 +54,7 @@ export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
     dashboardPath: "/api/reports/cohort",
     request: CohortRequestSchema,
     query: reportQuerySchemaFor("cohort"),
+    response: CohortResponseSchema,
     openapi: { request: "CohortRequest", response: "CohortResponse" },
   },
 };
