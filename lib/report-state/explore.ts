@@ -2,8 +2,8 @@
  * Explore's report state and its URL form. The URL is the source of truth: the page parses it, the
  * form edits a draft of it, and "Run report" writes it back. See docs/report-urls.md.
  *
- *   ?op=orders&range=last30&by=date,product_id&m=approvals,revenue&kpi=approval_rate
- *    &f.card_brand=MASTERCARD,VISA&f.product_id=903&sort=-revenue&chart=bar&cm=revenue
+ *   ?op=orders&range=last30&by=date,product_id&grain=month&cmp=prev&m=revenue,approvals&kpi=approval_rate
+ *    &f.card_brand=MASTERCARD,VISA&f.product_id=903&sort=-revenue&table=pivot&pm=revenue&chart=bar&cm=revenue&cm2=approval_rate
  *
  * Parameters are always written in that order; view settings at their default are left out.
  */
@@ -12,26 +12,41 @@ import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import type { SortSpec } from "@/lib/metrics/table";
 import { FILTER_PREFIX, buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
-import { RANGE_PRESETS, normalizeRange, type RangeSelection } from "./range";
+import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlProblem } from "./url-check";
+import { customComparisonProblem, type CompareSelection } from "@/lib/periods/compare";
+import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
+
+/** How the results table lays the rows out: one row per record, or the last grouped dimension as columns. */
+export const TABLE_LAYOUTS = ["rows", "pivot"] as const;
+export type TableLayout = (typeof TABLE_LAYOUTS)[number];
 
 export interface ExploreState {
   op: Operation;
   range: RangeSelection;
   /** Ordered: the table's first columns, the API's sort order, the chart's axes. */
   groupBy: string[];
-  /** Catalog metrics shown as columns, in catalog order. */
+  /** The period `date` rows are rolled up to (only meaningful when grouped by date). */
+  grain: TimeGrain;
+  /** What every measure is set beside. */
+  compare: CompareSelection;
+  /** Catalog metrics shown as columns, in the order the user chose them. */
   metrics: string[];
-  /** Derived KPIs shown as columns, in registry order. */
+  /** Derived KPIs shown as columns, in the order the user chose them. */
   kpis: string[];
   filters: Filters;
   sort: SortSpec | null;
+  table: TableLayout;
+  /** The metric or KPI a pivot shows; null: the first column shown. */
+  pivotMeasure: string | null;
   chart: ChartKind;
   /** The metric or KPI the chart plots; null: the first column shown. */
   chartMeasure: string | null;
+  /** A second measure, drawn on its own axis; null: none. */
+  chartMeasure2: string | null;
 }
 
 const DEFAULTS: Record<Operation, Pick<ExploreState, "groupBy" | "metrics" | "kpis">> = {
@@ -52,12 +67,17 @@ export function defaultExploreState(op: Operation = "orders"): ExploreState {
     op,
     range: { preset: "last30" },
     groupBy: [...DEFAULTS[op].groupBy],
+    grain: "day",
+    compare: { kind: "none" },
     metrics: [...DEFAULTS[op].metrics],
     kpis: [...DEFAULTS[op].kpis],
     filters: {},
     sort: null,
+    table: "rows",
+    pivotMeasure: null,
     chart: "auto",
     chartMeasure: null,
+    chartMeasure2: null,
   };
 }
 
@@ -78,41 +98,71 @@ export function normalizeExplore(s: ExploreState): ExploreState {
   const op: Operation = (OPERATIONS as readonly string[]).includes(s.op) ? s.op : "orders";
   const dims = new Set(dimensionsFor(op).map((d) => d.name));
   const groupBy = [...new Set(s.groupBy)].filter((d) => dims.has(d)).slice(0, LIMITS.maxGroupBy);
-  const orderedColumns = (wantedMetrics: readonly string[], wantedKpis: readonly string[]) => {
-    const ms = new Set(wantedMetrics);
-    const ks = new Set(wantedKpis);
-    return {
-      metrics: metricsFor(op)
-        .map((m) => m.name)
-        .filter((m) => ms.has(m)),
-      kpis: kpisFor(op)
-        .map((k) => k.id)
-        .filter((k) => ks.has(k)),
-    };
-  };
+  const knownMetrics = new Set(metricsFor(op).map((m) => m.name));
+  const knownKpis = new Set<string>(kpisFor(op).map((k) => k.id));
+  // The order the user chose them in, duplicates and unknowns left out.
+  const orderedColumns = (wantedMetrics: readonly string[], wantedKpis: readonly string[]) => ({
+    metrics: [...new Set(wantedMetrics)].filter((m) => knownMetrics.has(m)),
+    kpis: [...new Set(wantedKpis)].filter((k) => knownKpis.has(k)),
+  });
   const chosen = orderedColumns(s.metrics, s.kpis);
   const columns = chosen.metrics.length + chosen.kpis.length > 0 ? chosen : orderedColumns(DEFAULTS[op].metrics, DEFAULTS[op].kpis);
   const range = normalizeRange(s.range, "last30");
   const shown = new Set<string>([...groupBy, ...columns.metrics, ...columns.kpis]);
   const sort = s.sort && shown.has(s.sort.key) && (s.sort.dir === "asc" || s.sort.dir === "desc") ? { key: s.sort.key, dir: s.sort.dir } : null;
   const chart: ChartKind = (CHART_KINDS as readonly string[]).includes(s.chart) ? s.chart : "auto";
-  const chartMeasure =
-    s.chartMeasure !== null && (columns.metrics.includes(s.chartMeasure) || columns.kpis.includes(s.chartMeasure)) ? s.chartMeasure : null;
+  const isShown = (id: string | null): id is string => id !== null && (columns.metrics.includes(id) || columns.kpis.includes(id));
+  const chartMeasure = isShown(s.chartMeasure) ? s.chartMeasure : null;
+  const chartMeasure2 = isShown(s.chartMeasure2) && s.chartMeasure2 !== (chartMeasure ?? columns.metrics[0] ?? columns.kpis[0]) ? s.chartMeasure2 : null;
+  const grain: TimeGrain = groupBy.includes("date") && isTimeGrain(s.grain) ? s.grain : "day";
+  const table: TableLayout = (TABLE_LAYOUTS as readonly string[]).includes(s.table) && groupBy.length >= 2 ? s.table : "rows";
   return {
     op,
     range,
     groupBy,
+    grain,
+    compare: normalizeCompare(s.compare),
     metrics: columns.metrics,
     kpis: columns.kpis,
     filters: normalizeFilters(op, s.filters),
     sort,
+    table,
+    pivotMeasure: table === "pivot" && isShown(s.pivotMeasure) ? s.pivotMeasure : null,
     chart,
     chartMeasure,
+    chartMeasure2,
   };
+}
+
+function normalizeCompare(c: CompareSelection): CompareSelection {
+  if (c.kind === "previous" || c.kind === "year") return { kind: c.kind };
+  if (c.kind === "custom") return { kind: "custom", start: c.start, end: c.end };
+  return { kind: "none" };
 }
 
 // ---------------------------------------------------------------------------------------------
 // URL form
+
+/** `cmp=prev`, `cmp=yoy` or `cmp=2025-10-01..2025-10-30`; absent: no comparison. */
+export function encodeCompare(c: CompareSelection): string | null {
+  switch (c.kind) {
+    case "none":
+      return null;
+    case "previous":
+      return "prev";
+    case "year":
+      return "yoy";
+    case "custom":
+      return `${c.start}..${c.end}`;
+  }
+}
+
+function decodeCompare(raw: string): CompareSelection | null {
+  if (raw === "prev") return { kind: "previous" };
+  if (raw === "yoy") return { kind: "year" };
+  const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(raw);
+  return m ? { kind: "custom", start: m[1]!, end: m[2]! } : null;
+}
 
 export function encodeRange(r: RangeSelection): string {
   return "preset" in r ? r.preset : `${r.start}..${r.end}`;
@@ -147,18 +197,24 @@ export function serializeExplore(state: ExploreState): string {
     ["range", encodeRange(s.range)],
   ];
   if (s.groupBy.length > 0) pairs.push(["by", encodeList(s.groupBy)]);
+  if (s.grain !== "day") pairs.push(["grain", s.grain]);
+  const cmp = encodeCompare(s.compare);
+  if (cmp !== null) pairs.push(["cmp", cmp]);
   if (s.metrics.length > 0) pairs.push(["m", encodeList(s.metrics)]);
   if (s.kpis.length > 0) pairs.push(["kpi", encodeList(s.kpis)]);
   pairs.push(...encodeFilters(s.filters));
   if (s.sort) pairs.push(["sort", encodeSort(s.sort)]);
+  if (s.table !== "rows") pairs.push(["table", s.table]);
+  if (s.pivotMeasure) pairs.push(["pm", s.pivotMeasure]);
   if (s.chart !== "auto") pairs.push(["chart", s.chart]);
   if (s.chartMeasure) pairs.push(["cm", s.chartMeasure]);
+  if (s.chartMeasure2) pairs.push(["cm2", s.chartMeasure2]);
   return buildQuery(pairs);
 }
 
-/** Only the parameters that change the request: the form's identity and the data's cache key. */
+/** Only the parameters the form edits: its identity (view settings such as sort and chart left out). */
 export function exploreQueryString(state: ExploreState): string {
-  return serializeExplore({ ...state, sort: null, chart: "auto", chartMeasure: null });
+  return serializeExplore({ ...state, sort: null, table: "rows", pivotMeasure: null, chart: "auto", chartMeasure: null, chartMeasure2: null });
 }
 
 export interface Parsed<S> {
@@ -170,7 +226,7 @@ export interface Parsed<S> {
   problems: UrlProblem[];
 }
 
-const EXPLORE_PARAMS = ["op", "range", "by", "m", "kpi", "sort", "chart", "cm"] as const;
+const EXPLORE_PARAMS = ["op", "range", "by", "grain", "cmp", "m", "kpi", "sort", "table", "pm", "chart", "cm", "cm2"] as const;
 
 /**
  * The report a URL describes, checked against the catalog: anything unknown, malformed, outside its
@@ -207,23 +263,45 @@ export function parseExplore(input: ParamsLike | string, today?: string): Parsed
   problems.push(...filters.problems);
   const chart = p.get("chart") ?? "auto";
   if (!(CHART_KINDS as readonly string[]).includes(chart)) add({ param: "chart", message: `${quote(chart)} is not a chart type (${CHART_KINDS.join(", ")}).` });
+  const grain = p.get("grain") ?? "day";
+  if (!isTimeGrain(grain)) add({ param: "grain", message: `${quote(grain)} is not a time grain (${TIME_GRAINS.join(", ")}).` });
+  else if (grain !== "day" && !groupBy.includes("date")) add({ param: "grain", message: `A ${grain} grain needs the report grouped by date.` });
+  const cmpRaw = p.get("cmp");
+  const compare = cmpRaw === null ? ({ kind: "none" } as const) : decodeCompare(cmpRaw);
+  if (compare === null) add({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use prev, yoy or YYYY-MM-DD..YYYY-MM-DD.` });
+  else if (compare.kind === "custom" && today !== undefined && checked.problem === null) {
+    const problem = customComparisonProblem(resolveRange(checked.range, today), compare);
+    if (problem) add({ param: "cmp", message: problem });
+  }
+  const table = p.get("table") ?? "rows";
+  if (!(TABLE_LAYOUTS as readonly string[]).includes(table)) add({ param: "table", message: `${quote(table)} is not a table layout (${TABLE_LAYOUTS.join(", ")}).` });
+  else if (table === "pivot" && new Set(groupBy).size < 2) add({ param: "table", message: "A pivot needs two grouped dimensions: the last one becomes the columns." });
 
   const state = normalizeExplore({
     op,
     range: checked.range,
     groupBy,
+    grain: isTimeGrain(grain) ? grain : "day",
+    compare: compare ?? { kind: "none" },
     metrics,
     kpis,
     filters: filters.filters,
     sort: decodeSort(p.get("sort")),
+    table: table as TableLayout,
+    pivotMeasure: p.get("pm"),
     chart: chart as ChartKind,
     chartMeasure: p.get("cm"),
+    chartMeasure2: p.get("cm2"),
   });
   // Sort and chart measure must name a column the report shows.
   const sortRaw = p.get("sort");
   if (sortRaw !== null && state.sort === null) add({ param: "sort", message: `${quote(sortRaw)} is not a column of this report.` });
   const cm = p.get("cm");
   if (cm !== null && state.chartMeasure === null) add({ param: "cm", message: `${quote(cm)} is not a column of this report, so it cannot be charted.` });
+  const cm2 = p.get("cm2");
+  if (cm2 !== null && state.chartMeasure2 === null) add({ param: "cm2", message: `${quote(cm2)} is not another column of this report, so it cannot be charted beside the first.` });
+  const pm = p.get("pm");
+  if (pm !== null && state.pivotMeasure === null) add({ param: "pm", message: `${quote(pm)} is not a column of this pivot.` });
   return { state, hasReport: true, problems };
 }
 

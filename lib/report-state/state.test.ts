@@ -2,7 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addDays, DASHBOARD_MAX_RANGE_DAYS, dimensionsFor, metricsFor, OPERATIONS, type Operation } from "@/lib/contract";
 import { kpisFor } from "@/lib/metrics/kpis";
+import type { CompareSelection } from "@/lib/periods/compare";
+import { TIME_GRAINS } from "@/lib/periods/grain";
 import {
+  TABLE_LAYOUTS,
   CHART_KINDS,
   COHORT_CELLS,
   COHORT_ROWS,
@@ -75,12 +78,18 @@ describe("Explore URLs", () => {
       kpis: ["net_revenue", "approval_rate"],
       filters: { product_id: [904, 903], card_brand: ["visa", "MASTERCARD"], campaign_name: ["Summer, 2025 & more"] },
       sort: { key: "revenue", dir: "desc" },
+      grain: "month",
+      compare: { kind: "previous" },
+      table: "pivot",
+      pivotMeasure: "revenue",
       chart: "bar",
       chartMeasure: "approval_rate",
+      chartMeasure2: "revenue",
     };
+    // Metrics and KPIs keep the order the user chose them in (issue 16).
     expect(serializeExplore(s)).toBe(
-      "op=orders&range=2025-01-01..2025-03-31&by=date,card_brand&m=approvals,revenue&kpi=approval_rate,net_revenue" +
-        "&f.product_id=903,904&f.campaign_name=Summer%252C+2025+%26+more&f.card_brand=MASTERCARD,VISA&sort=-revenue&chart=bar&cm=approval_rate",
+      "op=orders&range=2025-01-01..2025-03-31&by=date,card_brand&grain=month&cmp=prev&m=revenue,approvals&kpi=net_revenue,approval_rate" +
+        "&f.product_id=903,904&f.campaign_name=Summer%252C+2025+%26+more&f.card_brand=MASTERCARD,VISA&sort=-revenue&table=pivot&pm=revenue&chart=bar&cm=approval_rate&cm2=revenue",
     );
     const back = parseExplore(serializeExplore(s));
     expect(back.hasReport).toBe(true);
@@ -148,8 +157,14 @@ describe("Explore URLs", () => {
       .record({
         range: rangeArb,
         groupBy: fc.shuffledSubarray(dimensionsFor(op).map((d) => d.name), { maxLength: 6 }),
-        metrics: fc.subarray(metricsFor(op).map((m) => m.name)),
-        kpis: fc.subarray(kpisFor(op).map((k) => k.id)),
+        // Shuffled: the order the user chose is kept, not the catalog's.
+        metrics: fc.shuffledSubarray(metricsFor(op).map((m) => m.name)),
+        kpis: fc.shuffledSubarray(kpisFor(op).map((k) => k.id)),
+        grain: fc.constantFrom(...TIME_GRAINS),
+        compare: fc.constantFrom<CompareSelection>({ kind: "none" }, { kind: "previous" }, { kind: "year" }, { kind: "custom", start: "2024-02-01", end: "2024-02-10" }),
+        table: fc.constantFrom(...TABLE_LAYOUTS),
+        pmPick: fc.option(fc.nat(), { nil: null }),
+        cm2Pick: fc.option(fc.nat(), { nil: null }),
         filters: fc.array(filterValueArb(op), { maxLength: 4 }).map((e) => Object.fromEntries(e)),
         sortDir: fc.constantFrom("asc" as const, "desc" as const),
         sortPick: fc.nat(),
@@ -163,12 +178,17 @@ describe("Explore URLs", () => {
           op,
           range: r.range,
           groupBy: r.groupBy,
+          grain: r.grain,
+          compare: r.compare,
           metrics: r.metrics,
           kpis: r.kpis,
           filters: r.filters,
           sort: cols.length > 0 && r.sortPick % 3 !== 0 ? { key: cols[r.sortPick % cols.length]!, dir: r.sortDir } : null,
+          table: r.table,
+          pivotMeasure: r.pmPick !== null && measures.length > 0 ? measures[r.pmPick % measures.length]! : null,
           chart: r.chart,
           chartMeasure: r.cmPick !== null && measures.length > 0 ? measures[r.cmPick % measures.length]! : null,
+          chartMeasure2: r.cm2Pick !== null && measures.length > 0 ? measures[r.cm2Pick % measures.length]! : null,
         });
       }),
   );

@@ -1,0 +1,59 @@
+/**
+ * What Explore shows, before any drawing: the report's rows at its grain, each beside its comparison
+ * when there is one. The table, the pivot, the chart and the CSV all read this one view, so they
+ * cannot disagree about a period, a partial mark or a compared value.
+ */
+import type { Operation } from "@/lib/contract/catalog";
+import type { ReportRecord } from "@/lib/contract/schemas";
+import type { CompareSelection } from "./compare";
+import type { DayRange, Period, TimeGrain } from "./grain";
+import { compareRows, rollUp } from "./rollup";
+
+export interface ViewRow {
+  record: ReportRecord;
+  /** The row's period when grouped by date (partial when the range cuts it), else null. */
+  period: Period | null;
+  /** Only with a comparison: */
+  comparison?: ReportRecord;
+  presence?: "both" | "current" | "comparison";
+  compared?: DayRange | null;
+  unaligned?: string;
+}
+
+export interface ReportView {
+  op: Operation;
+  groupBy: readonly string[];
+  /** Catalog metrics the records carry (what was fetched). */
+  metrics: readonly string[];
+  grain: TimeGrain;
+  range: DayRange;
+  comparison: { compare: CompareSelection; range: DayRange } | null;
+  rows: ViewRow[];
+}
+
+export interface ViewInput {
+  op: Operation;
+  groupBy: readonly string[];
+  metrics: readonly string[];
+  grain: TimeGrain;
+  range: DayRange;
+  records: readonly ReportRecord[];
+  comparison?: { compare: CompareSelection; range: DayRange; records: readonly ReportRecord[] } | null;
+}
+
+export function buildReportView(input: ViewInput): ReportView {
+  const spec = { groupBy: input.groupBy, metrics: input.metrics, grain: input.grain, range: input.range };
+  const c = input.comparison ?? null;
+  const rows: ViewRow[] = c
+    ? compareRows(input.records, c.records, { ...spec, compare: c.compare, comparisonRange: c.range })
+    : rollUp(input.records, spec);
+  return {
+    op: input.op,
+    groupBy: input.groupBy,
+    metrics: input.metrics,
+    grain: input.grain,
+    range: input.range,
+    comparison: c ? { compare: c.compare, range: c.range } : null,
+    rows,
+  };
+}
