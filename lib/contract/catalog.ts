@@ -109,6 +109,21 @@ export interface MetricDef {
   readonly twin?: string;
 }
 
+/** Which way a change in a measure is good news: up, down, or neither (volumes such as attempts). */
+export type Direction = "higher" | "lower" | "neutral";
+
+const NEUTRAL_METRICS: ReadonlySet<string> = new Set(["attempts", "attempts_by_initial_date", "initial_attempt", "rebills_attempted"]);
+
+/**
+ * Chargebacks, refunds and alerts (risk events, money given back) and CPA (a cost) are better lower;
+ * approvals and revenue higher; counts of attempts say how much was tried, neither good nor bad.
+ */
+export function betterWhen(metric: MetricDef): Direction {
+  if (NEUTRAL_METRICS.has(metric.name)) return "neutral";
+  if (metric.source !== "attempts" || metric.name === "cpa") return "lower";
+  return "higher";
+}
+
 export const METRICS = [
   // Order summary (event date)
   { name: "attempts", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"],

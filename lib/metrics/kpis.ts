@@ -6,7 +6,7 @@
  * KPIs are written against order-summary metrics; in cohorts each stands for its catalog twin
  * (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
  */
-import { BOTH, getMetric, metricFor, metricsFor, type Operation } from "@/lib/contract/catalog";
+import { BOTH, betterWhen, getMetric, metricFor, metricsFor, type Direction, type Operation } from "@/lib/contract/catalog";
 import { fromCents, fromUnits, isAmountMetric, toUnits } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "./format";
@@ -41,6 +41,8 @@ export interface KpiDef {
   /** null: the KPI is a plain (signed) sum, such as net revenue. */
   readonly denominator: readonly Term[] | null;
   readonly operations: readonly Operation[];
+  /** Which way a change is good news (the comparison's colours and words). */
+  readonly better: Direction;
 }
 
 const plus = (measure: BaseMeasure): Term => ({ measure, sign: 1 });
@@ -55,6 +57,7 @@ export const KPIS = [
     numerator: [plus("approvals")],
     denominator: [plus("attempts")],
     operations: BOTH,
+    better: "higher",
   },
   {
     id: "cb_rate_count",
@@ -64,6 +67,7 @@ export const KPIS = [
     numerator: [plus("cb_count")],
     denominator: [plus("approvals")],
     operations: BOTH,
+    better: "lower",
   },
   {
     id: "cb_rate_amount",
@@ -73,6 +77,7 @@ export const KPIS = [
     numerator: [plus("cb_amount")],
     denominator: [plus("revenue")],
     operations: BOTH,
+    better: "lower",
   },
   {
     id: "refund_rate",
@@ -82,6 +87,7 @@ export const KPIS = [
     numerator: [plus("refund_count")],
     denominator: [plus("approvals")],
     operations: BOTH,
+    better: "lower",
   },
   {
     id: "alert_rate",
@@ -91,6 +97,7 @@ export const KPIS = [
     numerator: [plus("alert_count")],
     denominator: [plus("approvals")],
     operations: BOTH,
+    better: "lower",
   },
   {
     id: "net_revenue",
@@ -100,6 +107,7 @@ export const KPIS = [
     numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount")],
     denominator: null,
     operations: BOTH,
+    better: "higher",
   },
   {
     id: "aov",
@@ -109,6 +117,7 @@ export const KPIS = [
     numerator: [plus("revenue")],
     denominator: [plus("approvals")],
     operations: BOTH,
+    better: "higher",
   },
   {
     id: "net_revenue_per_customer",
@@ -118,6 +127,7 @@ export const KPIS = [
     numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount"), minus("cpa")],
     denominator: [plus("initial_approved")],
     operations: ["cohort"],
+    better: "higher",
   },
 ] as const satisfies readonly KpiDef[];
 
@@ -170,6 +180,7 @@ export interface Measure {
   readonly kind: "metric" | "kpi";
   readonly numerator: readonly MetricTerm[];
   readonly denominator: readonly MetricTerm[] | null;
+  readonly better: Direction;
 }
 
 const termsFor = (terms: readonly Term[], op: Operation): MetricTerm[] =>
@@ -187,6 +198,7 @@ export function measureFor(id: string, op: Operation): Measure | undefined {
       kind: "kpi",
       numerator: termsFor(kpi.numerator, op),
       denominator: kpi.denominator ? termsFor(kpi.denominator, op) : null,
+      better: kpi.better,
     };
   }
   const metric = metricsFor(op).find((m) => m.name === id);
@@ -198,6 +210,7 @@ export function measureFor(id: string, op: Operation): Measure | undefined {
     kind: "metric",
     numerator: [{ metric: metric.name, sign: 1 }],
     denominator: null,
+    better: betterWhen(metric),
   };
 }
 
