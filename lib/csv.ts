@@ -47,6 +47,7 @@ function rowCells(model: TableModel, row: TableRow): CsvCell[] {
  */
 export function csvHeader(label: string, format: string | null): string {
   if (format === "percent") return `${label} (%)`;
+  if (format === "points") return `${label} (pp)`;
   if (format === "currency") return `${label} (${DISPLAY_CURRENCY})`;
   return label;
 }

@@ -7,14 +7,15 @@ import { todayIn } from "@/lib/contract/dates";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
-import { buildTable, effectiveSort, sortAfterRegroup, sortRows, type SortSpec } from "@/lib/metrics/table";
+import { buildViewTable, effectiveSort, sortAfterRegroup, sortRows, type SortSpec } from "@/lib/metrics/table";
+import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
 import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
 import { describeFilters, type Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
-import { exploreRequest } from "@/lib/report-state/request";
+import { comparisonRequest, exploreRequest } from "@/lib/report-state/request";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -56,7 +57,13 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   // A link with anything the page cannot apply runs nothing (the problems are shown instead).
   const spec = hasReport && problems.length === 0 ? exploreRequest(state, today) : null;
   const report = useReport(spec);
-  const data = report.data;
+  // The comparison is the same request over other days: one more answer at most, none when cached.
+  const comparison = useReport(hasReport && problems.length === 0 ? comparisonRequest(state, today) : null);
+  const comparing = state.compare.kind !== "none";
+  const stale = report.stale || (comparing && comparison.stale);
+  // Both sides, or nothing: a table half compared would read as a comparison with zeros.
+  const data = comparing && !comparison.data ? null : report.data;
+  const cmpData = comparing ? comparison.data : null;
 
   const run = (draft: ExploreState) => {
     const now = todayIn(timeZone);
@@ -66,15 +73,30 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
       write(next, "push");
     } else if (!write(next, "push")) {
       report.rerun();
+      if (comparing) comparison.rerun();
     }
   };
   const setView = (p: Partial<ExploreState>) => write({ ...state, ...p }, "replace");
 
   const measures = useMemo(() => (data ? computable(state, data) : []), [state, data]);
-  const model = useMemo(
-    () => (data ? buildTable({ op: data.op, groupBy: data.request.group_by ?? [], measures }, data.result.data) : null),
-    [data, measures],
-  );
+  const view: ReportView | null = useMemo(() => {
+    if (!data) return null;
+    const range = { start: data.request.start_date, end: data.request.end_date };
+    const groupBy = data.request.group_by ?? [];
+    return buildReportView({
+      op: data.op,
+      groupBy,
+      metrics: data.request.metrics ?? [],
+      grain: groupBy.includes("date") ? state.grain : "day",
+      range,
+      records: data.result.data,
+      comparison:
+        cmpData && state.compare.kind !== "none"
+          ? { compare: state.compare, range: { start: cmpData.request.start_date, end: cmpData.request.end_date }, records: cmpData.result.data }
+          : null,
+    });
+  }, [data, cmpData, state.grain, state.compare]);
+  const model = useMemo(() => (view ? buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view) : null), [view, measures]);
   const groupedBy = data?.request.group_by;
   const sort = useMemo(() => effectiveSort(groupedBy ?? [], state.sort), [groupedBy, state.sort]);
   const rows = useMemo(() => (model ? sortRows(model, sort) : []), [model, sort]);
@@ -93,9 +115,10 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
       const r = resolveRange({ preset }, today);
       return r.start === start && r.end === end;
     })();
+    const periods = view ? describePeriods(view) : null;
     const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
     const status = describeStatus({ kind: "done", result: data.result }, timeZone);
-    const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}`;
+    const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
     if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
     const csv = tableToCsv(model, rows, {
       lines: [
@@ -103,6 +126,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
         ["Timezone", timeZone],
         ["Group by", groupBy],
+        ...(periods ? [["Periods", periods] as [string, string]] : []),
         ["Filters", describeFilters(asFilters(data.request.filters))],
         ["Data", `${status.title}: ${status.detail}`],
         ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
@@ -112,7 +136,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   };
 
   const placeholder = (what: string) => {
-    const p = report.phase;
+    // The report may be done while its comparison still runs: the screen waits for both.
+    const p = report.phase.kind === "done" && comparing ? comparison.phase : report.phase;
     if (p.kind === "running")
       return (
         <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
@@ -143,7 +168,12 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         {problems.length > 0 ? (
           <UrlProblems problems={problems} onOpenNearest={() => write(state, "push")} />
         ) : (
-          <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+          <>
+            <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+            {comparing ? (
+              <ReportStatus phase={comparison.phase} timeZone={timeZone} onCancel={comparison.cancel} stale={comparison.stale} subject="Comparison" />
+            ) : null}
+          </>
         )}
         <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
           <h2 id="chart-heading" className="text-lg font-semibold">
@@ -156,7 +186,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             measureId={state.chartMeasure}
             onChange={(p) => setView(p)}
             placeholder={placeholder("chart")}
-            dimmed={report.stale}
+            dimmed={stale}
           />
         </section>
         <section aria-labelledby="results-heading" className="flex flex-col gap-2">
@@ -167,20 +197,20 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             <div className="flex flex-wrap items-center gap-3">
               <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
               <SaveReportButton page="explore" disabled={!model} />
-              <Button onClick={() => exportCsv(false)} disabled={!model || report.stale}>
+              <Button onClick={() => exportCsv(false)} disabled={!model || stale}>
                 Download CSV
               </Button>
-              <Button onClick={() => exportCsv(true)} disabled={!model || report.stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
+              <Button onClick={() => exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
                 Data only CSV
               </Button>
             </div>
           </div>
-          {model && model.rows.length === 0 && !report.stale ? (
+          {model && model.rows.length === 0 && !stale ? (
             <div className="h-[480px]">
               <EmptyState title="No records">Nothing in this range matches these filters. Widen the range or remove a filter.</EmptyState>
             </div>
           ) : model ? (
-            <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={report.stale} label={tableLabel} />
+            <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={stale} label={tableLabel} />
           ) : (
             <div className="h-[480px]">{placeholder("results")}</div>
           )}

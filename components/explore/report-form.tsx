@@ -10,6 +10,7 @@ import { Select } from "@/components/ui/select";
 import { FilterEditor } from "@/components/report/filter-editor";
 import { ColumnsPicker } from "./columns-picker";
 import { GroupByPicker } from "./group-by-picker";
+import { compareError, PeriodControls } from "./period-controls";
 
 
 /**
@@ -51,12 +52,15 @@ export function ReportForm({
         filters: Object.fromEntries(Object.entries(d.filters).filter(([k]) => dims.has(k))),
         sort: null,
         chartMeasure: null,
+        chartMeasure2: null,
+        pivotMeasure: null,
       };
     });
 
   const rangeProblem = rangeError(draft.range, today);
   const noColumns = draft.metrics.length + draft.kpis.length === 0;
-  const canRun = rangeProblem === null && !noColumns;
+  const comparisonProblem = compareError(draft, today, rangeProblem === null);
+  const canRun = rangeProblem === null && !noColumns && comparisonProblem === null;
   const dirty = hasReport && exploreQueryString(draft) !== appliedKey;
 
   return (
@@ -80,7 +84,8 @@ export function ReportForm({
         />
       </div>
       <DateRangePicker value={draft.range} onChange={(range) => patch({ range })} presets={EXPLORE_PRESETS} today={today} timeZone={timeZone} />
-      <GroupByPicker op={draft.op} value={draft.groupBy} onChange={(groupBy) => patch({ groupBy })} />
+      <GroupByPicker op={draft.op} value={draft.groupBy} onChange={(groupBy) => patch({ groupBy, ...(groupBy.includes("date") ? {} : { grain: "day" as const }) })} />
+      <PeriodControls draft={draft} today={today} rangeOk={rangeProblem === null} onChange={(p) => patch(p)} />
       <div className="flex flex-col gap-1">
         <ColumnsPicker op={draft.op} metrics={draft.metrics} kpis={draft.kpis} onChange={(c) => patch(c)} />
         {noColumns ? <p className="text-xs font-medium text-red-700">Choose at least one metric.</p> : null}

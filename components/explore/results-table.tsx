@@ -4,7 +4,8 @@ import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import type { SortSpec } from "@/lib/metrics/table";
 
 function width(c: TableModel["columns"][number]): number {
-  if (c.kind === "dimension") return c.id === "date" ? 116 : 150;
+  if (c.kind === "dimension") return c.id === "_compared" ? 200 : c.id === "date" ? 132 : 150;
+  if (c.kind === "change" || c.kind === "comparison") return 170;
   return c.kind === "kpi" ? 150 : 132;
 }
 
@@ -39,7 +40,11 @@ export function ResultsTable({
       sort={sort}
       onSort={onSort}
       dimmed={dimmed}
-      caption="Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator."
+      caption={
+        model.columns.some((c) => c.kind === "comparison")
+          ? "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. Changes say in words whether they are better or worse for that measure (green better, red worse); a rate's change is in percentage points (pp). “(none)” marks a line with no rows on that side; “(partial)” a period the range cuts."
+          : "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. “(partial)” marks a period the range cuts."
+      }
       tipFor={(row, ci) => {
         const column = model.columns[ci];
         const cell = (row as TableRow).cells[ci];

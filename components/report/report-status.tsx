@@ -12,14 +12,18 @@ export function ReportStatus({
   timeZone,
   onCancel,
   stale,
+  subject,
 }: {
   phase: ReportPhase;
   timeZone: string;
   onCancel: () => void;
   /** Older results are on screen while this runs. */
   stale: boolean;
+  /** Names a second report shown beside the first ("Comparison"); it shares the first's quota line. */
+  subject?: string;
 }) {
-  const view = describeStatus(phase, timeZone);
+  const status = describeStatus(phase, timeZone);
+  const view = subject ? { ...status, title: `${subject}: ${status.title}` } : status;
   const detail = stale && view.busy ? `${view.detail} The results below are the previous report's until then.` : view.detail;
   return (
     <div className="flex flex-col gap-1">
@@ -30,7 +34,7 @@ export function ReportStatus({
           </Button>
         ) : null}
       </StatusBanner>
-      <QuotaLine moment={phaseMoment(phase)} />
+      {subject ? null : <QuotaLine moment={phaseMoment(phase)} />}
     </div>
   );
 }

@@ -23,6 +23,7 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
     ["Range", `${view.rangeLabel}: ${view.range.start} to ${view.range.end}`],
     ["Timezone", view.timeZone],
     ["Filters", filters],
+    ...(view.periods ? [["Periods", view.periods] as [string, string]] : []),
     ["Data as of", asOf],
     ["Shared by", view.sharedBy],
   ];
@@ -48,6 +49,14 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
             <dt className="inline font-medium">Filters: </dt>
             <dd className="inline">{filters}</dd>
           </div>
+          {view.periods ? (
+            <div>
+              <dt className="inline font-medium">Periods: </dt>
+              <dd className="inline" data-testid="share-periods">
+                {view.periods}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt className="inline font-medium">Shared by: </dt>
             <dd className="inline">{view.sharedBy}</dd>

@@ -11,9 +11,17 @@ export interface DataTableColumn {
   width: number;
 }
 
+export interface DataTableCell {
+  text: string;
+  /** Good or bad news (a change's verdict): coloured, and the text says it in words too. */
+  tone?: "good" | "bad";
+  /** What the text abbreviates, on hover and to assistive tech. */
+  note?: string;
+}
+
 export interface DataTableRow {
   key: string;
-  cells: readonly { text: string }[];
+  cells: readonly DataTableCell[];
 }
 
 export interface DataTableSort {
@@ -81,7 +89,8 @@ export function DataTable({
 
   const renderCells = (row: DataTableRow, header?: boolean) =>
     columns.map((c, ci) => {
-      const text = row.cells[ci]?.text ?? "";
+      const cell = row.cells[ci];
+      const text = cell?.text ?? "";
       const hasTip = tipFor !== undefined && tipFor(row, ci) !== null;
       return (
         <div
@@ -91,7 +100,10 @@ export function DataTable({
             "truncate px-3 leading-9",
             c.align === "right" ? "text-right tabular-nums" : "text-left",
             hasTip && "cursor-help underline decoration-slate-400 decoration-dotted underline-offset-4",
+            cell?.tone === "good" && "text-emerald-800",
+            cell?.tone === "bad" && "text-red-800",
           )}
+          title={cell?.note}
           data-column={c.id}
           aria-describedby={hasTip && tip ? `${id}-tip` : undefined}
           onMouseEnter={hasTip ? (e) => showTip(e, row, ci) : undefined}

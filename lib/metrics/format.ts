@@ -5,7 +5,8 @@
  */
 import { getDimension } from "@/lib/contract/catalog";
 
-export type ValueFormat = "count" | "currency" | "percent";
+/** "points": a difference of two percentages, in percentage points (0.021 reads "+2.10 pp"). */
+export type ValueFormat = "count" | "currency" | "percent" | "points";
 
 const LOCALE = "en-US";
 /**
@@ -29,6 +30,7 @@ const compactCurrency = new Intl.NumberFormat(LOCALE, {
   notation: "compact",
   maximumFractionDigits: 1,
 });
+const points = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
 const percentShort = new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 1 });
 
 /** What a missing value (no denominator, masked cell) looks like. */
@@ -43,6 +45,8 @@ export function formatValue(v: number | null | undefined, f: ValueFormat): strin
       return currency.format(v);
     case "percent":
       return percent.format(v);
+    case "points":
+      return `${points.format(v * 100)} pp`;
   }
 }
 
@@ -50,6 +54,7 @@ export function formatValue(v: number | null | undefined, f: ValueFormat): strin
 export function formatCompact(v: number | null | undefined, f: ValueFormat): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "";
   if (f === "percent") return percentShort.format(v);
+  if (f === "points") return `${points.format(v * 100)} pp`;
   return f === "currency" ? compactCurrency.format(v) : compact.format(v);
 }
 
@@ -65,6 +70,7 @@ export function exportValue(v: number | null | undefined, f: ValueFormat): numbe
     case "currency":
       return round2(v);
     case "percent":
+    case "points":
       return round2(v * 100);
   }
 }

@@ -6,13 +6,17 @@
  */
 import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { formatDimensionValue, formatValue, type ValueFormat } from "./format";
+import { COMPARE_LABELS } from "@/lib/periods/compare";
+import { GRAIN_LABELS } from "@/lib/periods/grain";
+import type { ReportView, ViewRow } from "@/lib/periods/view";
+import { formatDimensionValue, formatValue, round2, type ValueFormat } from "./format";
 import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "./kpis";
 
 export interface TableColumn {
   id: string;
   label: string;
-  kind: "dimension" | "metric" | "kpi";
+  /** comparison: the measure over the compared days; change: the difference (or % change) between them. */
+  kind: "dimension" | "metric" | "kpi" | "comparison" | "change";
   /** null for dimensions. */
   format: ValueFormat | null;
   measure: Measure | null;
@@ -25,6 +29,10 @@ export interface TableCell {
   /** Present on KPI cells: the sums the ratio came from. */
   numerator?: number;
   denominator?: number | null;
+  /** A change's verdict for its measure: up is good for revenue, bad for chargebacks. */
+  tone?: "good" | "bad";
+  /** What the cell's text abbreviates (a partial period's days, a side with no rows). */
+  note?: string;
 }
 
 export interface TableRow {
@@ -51,20 +59,39 @@ export const TOTALS_LABEL = "Totals";
 export const ALL_ROWS_COLUMN = "_rows";
 export const ALL_ROWS_TEXT = "All records";
 
-export function tableColumns(spec: TableSpec): TableColumn[] {
+/** The id of a measure's comparison columns: `revenue~cmp`, `revenue~chg`, `revenue~pct`. */
+export const COMPARED_SUFFIXES = ["cmp", "chg", "pct"] as const;
+export const comparedId = (measure: string, part: (typeof COMPARED_SUFFIXES)[number]) => `${measure}~${part}`;
+
+/** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
+const changesInPoints = (m: Measure) => m.format === "percent";
+
+export function tableColumns(spec: TableSpec, view?: Pick<ReportView, "grain" | "comparison">): TableColumn[] {
+  const grain = view?.grain ?? "day";
   const columns: TableColumn[] =
     spec.groupBy.length === 0
       ? [{ id: ALL_ROWS_COLUMN, label: "Rows", kind: "dimension", format: null, measure: null }]
       : spec.groupBy.map((d) => ({
           id: d,
-          label: getDimension(d)?.label ?? d,
+          label: d === "date" && grain !== "day" ? GRAIN_LABELS[grain].split(" ")[0]! : (getDimension(d)?.label ?? d),
           kind: "dimension",
           format: null,
           measure: null,
         }));
+  const compared = view?.comparison ? COMPARE_LABELS[view.comparison.compare.kind].toLowerCase() : null;
+  if (compared && spec.groupBy.includes("date")) columns.push({ id: "_compared", label: "Compared with", kind: "dimension", format: null, measure: null });
   for (const id of spec.measures) {
     const m = measureFor(id, spec.op);
-    if (m) columns.push({ id, label: m.label, kind: m.kind, format: m.format, measure: m });
+    if (!m) continue;
+    columns.push({ id, label: m.label, kind: m.kind, format: m.format, measure: m });
+    if (!compared) continue;
+    columns.push({ id: comparedId(id, "cmp"), label: `${m.label} (${compared})`, kind: "comparison", format: m.format, measure: m });
+    if (changesInPoints(m)) {
+      columns.push({ id: comparedId(id, "chg"), label: `${m.label} change`, kind: "change", format: "points", measure: m });
+    } else {
+      columns.push({ id: comparedId(id, "chg"), label: `${m.label} change`, kind: "change", format: m.format, measure: m });
+      columns.push({ id: comparedId(id, "pct"), label: `${m.label} % change`, kind: "change", format: "percent", measure: m });
+    }
   }
   return columns;
 }
@@ -79,32 +106,111 @@ function measureCell(m: Measure, sums: Sums): TableCell {
   return cell;
 }
 
+const VERDICT = { good: "better", bad: "worse" } as const;
+
+function toneOf(m: Measure, delta: number): TableCell["tone"] {
+  if (m.better === "neutral" || delta === 0) return undefined;
+  return (delta > 0) === (m.better === "higher") ? "good" : "bad";
+}
+
+const signed = (text: string, delta: number) => (delta > 0 ? `+${text}` : text.replace(/^-/, "−"));
+
+/** The change cells of one measure: difference (or points), and % change for sums. */
+function changeCells(m: Measure, now: number | null, before: number | null): TableCell[] {
+  if (now === null || before === null) {
+    const none: TableCell = { value: null, text: formatValue(null, "count"), note: "A rate of nothing on one side: no change to show." };
+    return changesInPoints(m) ? [none] : [none, none];
+  }
+  // Amounts were summed in cents; their difference is rounded to cents once, here.
+  const delta = m.format === "currency" ? round2(now - before) : now - before;
+  const tone = toneOf(m, delta);
+  const word = tone ? ` (${VERDICT[tone]})` : "";
+  if (changesInPoints(m)) {
+    return [{ value: delta, text: `${formatValue(delta, "points")}${word}`, ...(tone ? { tone } : {}) }];
+  }
+  const pct = before === 0 ? null : delta / Math.abs(before);
+  const diff: TableCell = { value: delta, text: signed(formatValue(Math.abs(delta), m.format), delta) };
+  const pctCell: TableCell =
+    pct === null
+      ? { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }
+      : { value: pct, text: `${signed(formatValue(Math.abs(pct), "percent"), pct)}${word}`, ...(tone ? { tone } : {}) };
+  if (tone) diff.tone = tone;
+  return [diff, pctCell];
+}
+
+const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new Map(metrics.map((m) => [m, units(record, m)]));
+
+function dimensionCell(id: string, row: ViewRow): TableCell {
+  if (id === ALL_ROWS_COLUMN) return { value: ALL_ROWS_TEXT, text: ALL_ROWS_TEXT };
+  if (id === "_compared") {
+    const c = row.compared;
+    const text = c ? (c.start === c.end ? c.start : `${c.start} to ${c.end}`) : "";
+    return { value: c?.start ?? null, text };
+  }
+  const v = row.record[id] ?? null;
+  if (id === "date" && row.unaligned) return { value: row.unaligned, text: `${row.unaligned} (last year only)`, note: "A day with no twin in the report's year." };
+  if (id === "date" && row.period) {
+    const p = row.period;
+    if (!p.partial) return { value: p.start, text: p.label };
+    return { value: p.start, text: `${p.label} (partial)`, note: `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.` };
+  }
+  return { value: v, text: formatDimensionValue(id, v) };
+}
+
+/** A side with no rows shows its sums as zero, marked, never as a silent 0. */
+function markAbsent(cell: TableCell, absent: boolean): TableCell {
+  if (!absent || cell.value === null) return cell;
+  return { ...cell, text: `${cell.text} (none)`, note: "No rows for this line on this side of the comparison." };
+}
+
+function rowCells(columns: readonly TableColumn[], row: ViewRow, metrics: readonly string[]): TableCell[] {
+  const now = sumsOf(row.record, metrics);
+  const before = row.comparison ? sumsOf(row.comparison, metrics) : null;
+  return cellsFor(columns, now, before, row.presence, (c) => dimensionCell(c.id, row));
+}
+
+function cellsFor(
+  columns: readonly TableColumn[],
+  now: Sums,
+  before: Sums | null,
+  presence: ViewRow["presence"],
+  dimension: (c: TableColumn) => TableCell,
+): TableCell[] {
+  const cells: TableCell[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    if (!c.measure) {
+      cells.push(dimension(c));
+    } else if (c.kind === "metric" || c.kind === "kpi") {
+      cells.push(markAbsent(measureCell(c.measure, now), presence === "comparison"));
+    } else if (c.kind === "comparison" && before) {
+      cells.push(markAbsent(measureCell(c.measure, before), presence === "current"));
+      const changes = changeCells(c.measure, evaluate(c.measure, now).value, evaluate(c.measure, before).value);
+      cells.push(...changes);
+      i += changes.length;
+    }
+  }
+  return cells;
+}
+
 export function buildTable(spec: TableSpec, records: readonly ReportRecord[]): TableModel {
-  const columns = tableColumns(spec);
-  const measures = columns.flatMap((c) => (c.measure ? [c.measure] : []));
+  return buildViewTable(spec, { grain: "day", comparison: null, rows: records.map((record) => ({ record, period: null })) });
+}
+
+/** The table of a report view: rows at its grain, and each measure beside its comparison when there is one. */
+export function buildViewTable(spec: TableSpec, view: Pick<ReportView, "grain" | "comparison" | "rows">): TableModel {
+  const columns = tableColumns(spec, view);
+  const measures = columns.flatMap((c) => (c.measure && c.kind !== "comparison" && c.kind !== "change" ? [c.measure] : []));
   const metrics = [...new Set(measures.flatMap(measureMetrics))];
-
-  const rows: TableRow[] = records.map((r, i) => {
-    const sums: Sums = new Map();
-    for (const m of metrics) sums.set(m, units(r, m));
-    return {
-      key: String(i),
-      cells: columns.map((c): TableCell => {
-        if (c.measure) return measureCell(c.measure, sums);
-        if (c.id === ALL_ROWS_COLUMN) return { value: ALL_ROWS_TEXT, text: ALL_ROWS_TEXT };
-        const v = r[c.id] ?? null;
-        return { value: v, text: formatDimensionValue(c.id, v) };
-      }),
-    };
-  });
-
-  const totalSums = sumRecords(records, metrics);
+  const rows: TableRow[] = view.rows.map((r, i) => ({ key: String(i), cells: rowCells(columns, r, metrics) }));
+  const totalNow = sumRecords(
+    view.rows.map((r) => r.record),
+    metrics,
+  );
+  const totalBefore = view.comparison ? sumRecords(view.rows.flatMap((r) => (r.comparison ? [r.comparison] : [])), metrics) : null;
   const totals: TableRow = {
     key: "totals",
-    cells: columns.map((c, i): TableCell => {
-      if (c.measure) return measureCell(c.measure, totalSums);
-      return { value: null, text: i === 0 ? TOTALS_LABEL : "" };
-    }),
+    cells: cellsFor(columns, totalNow, totalBefore, "both", (c) => ({ value: null, text: c === columns[0] ? TOTALS_LABEL : "" })),
   };
   return { columns, rows, totals };
 }

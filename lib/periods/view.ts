@@ -5,8 +5,8 @@
  */
 import type { Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import type { CompareSelection } from "./compare";
-import type { DayRange, Period, TimeGrain } from "./grain";
+import { COMPARE_LABELS, type CompareSelection } from "./compare";
+import { GRAIN_LABELS, type DayRange, type Period, type TimeGrain } from "./grain";
 import { compareRows, rollUp } from "./rollup";
 
 export interface ViewRow {
@@ -56,4 +56,15 @@ export function buildReportView(input: ViewInput): ReportView {
     comparison: c ? { compare: c.compare, range: c.range } : null,
     rows,
   };
+}
+
+/** "Rows by month; compared with the previous period, 2026-09-02 to 2026-10-01", or null when neither is set. */
+export function describePeriods(view: Pick<ReportView, "grain" | "comparison" | "groupBy">): string | null {
+  const parts: string[] = [];
+  if (view.groupBy.includes("date") && view.grain !== "day") parts.push(`Rows by ${GRAIN_LABELS[view.grain].toLowerCase()}`);
+  const c = view.comparison;
+  if (c) parts.push(`compared with ${COMPARE_LABELS[c.compare.kind].toLowerCase()}, ${c.range.start} to ${c.range.end}`);
+  if (parts.length === 0) return null;
+  const text = parts.join("; ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

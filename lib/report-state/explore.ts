@@ -9,7 +9,7 @@
  */
 import { LIMITS, OPERATIONS, dimensionsFor, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
-import type { SortSpec } from "@/lib/metrics/table";
+import { comparedId, COMPARED_SUFFIXES, type SortSpec } from "@/lib/metrics/table";
 import { FILTER_PREFIX, buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
 import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";
@@ -109,6 +109,9 @@ export function normalizeExplore(s: ExploreState): ExploreState {
   const columns = chosen.metrics.length + chosen.kpis.length > 0 ? chosen : orderedColumns(DEFAULTS[op].metrics, DEFAULTS[op].kpis);
   const range = normalizeRange(s.range, "last30");
   const shown = new Set<string>([...groupBy, ...columns.metrics, ...columns.kpis]);
+  const compare = normalizeCompare(s.compare);
+  // With a comparison, a measure's compared value, change and % change are columns too.
+  if (compare.kind !== "none") for (const m of [...columns.metrics, ...columns.kpis]) for (const part of COMPARED_SUFFIXES) shown.add(comparedId(m, part));
   const sort = s.sort && shown.has(s.sort.key) && (s.sort.dir === "asc" || s.sort.dir === "desc") ? { key: s.sort.key, dir: s.sort.dir } : null;
   const chart: ChartKind = (CHART_KINDS as readonly string[]).includes(s.chart) ? s.chart : "auto";
   const isShown = (id: string | null): id is string => id !== null && (columns.metrics.includes(id) || columns.kpis.includes(id));
@@ -121,7 +124,7 @@ export function normalizeExplore(s: ExploreState): ExploreState {
     range,
     groupBy,
     grain,
-    compare: normalizeCompare(s.compare),
+    compare,
     metrics: columns.metrics,
     kpis: columns.kpis,
     filters: normalizeFilters(op, s.filters),

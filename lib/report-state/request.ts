@@ -5,6 +5,7 @@
 import { metricsFor, type Operation } from "@/lib/contract/catalog";
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { getKpi, requiredMetrics } from "@/lib/metrics/kpis";
+import { comparisonRange } from "@/lib/periods/compare";
 import type { CohortState } from "./cohort";
 import type { ExploreState } from "./explore";
 import { requestFilters, type Filters } from "./filters";
@@ -36,6 +37,16 @@ export function exploreMetrics(state: Pick<ExploreState, "op" | "metrics" | "kpi
     if (kpi) for (const m of requiredMetrics(kpi, state.op)) needed.add(m);
   }
   return inCatalogOrder(state.op, needed);
+}
+
+/**
+ * The same request over the comparison's days, or null without a comparison. A coarser grain needs
+ * no request of its own: both are daily answers, rolled up in the browser.
+ */
+export function comparisonRequest(state: ExploreState, today: string): ReportRequestSpec | null {
+  const main = exploreRequest(state, today);
+  const cmp = comparisonRange({ start: main.request.start_date, end: main.request.end_date }, state.compare);
+  return cmp ? { op: main.op, request: { ...main.request, start_date: cmp.start, end_date: cmp.end } } : null;
 }
 
 export function exploreRequest(state: ExploreState, today: string): ReportRequestSpec {

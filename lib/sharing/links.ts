@@ -113,10 +113,17 @@ export async function createShareLink(
   }
   let snapshot: Snapshot | null = null;
   if (input.mode === "snapshot") {
-    const { op, query } = reportQuery(report, timeZone);
+    const { op, query, comparison } = reportQuery(report, timeZone);
+    const still = () => new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
     const run = await runThroughGateway(gateway, op, query, 60_000, user.id);
-    if (!("done" in run)) throw new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
+    if (!("done" in run)) throw still();
     snapshot = { fetched_at: run.done.fetched_at, start_date: query.start_date, end_date: query.end_date, data: run.done.data };
+    if (comparison) {
+      // Frozen together: a snapshot compares what both periods were when it was taken.
+      const cmp = await runThroughGateway(gateway, op, comparison, 60_000, user.id);
+      if (!("done" in cmp)) throw still();
+      snapshot.comparison = { start_date: comparison.start_date, end_date: comparison.end_date, data: cmp.done.data };
+    }
   }
   const token = newShareToken();
   const link = await shareLinksRepo(db).create({

@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { verifyPassword } from "@/lib/auth/password";
 import {
   cohortRequest,
+  comparisonRequest,
   exploreRequest,
   parseCohort,
   parseExplore,
@@ -28,17 +29,25 @@ import { hashAddress, hashToken, isTokenShaped, verifyUnlock } from "./tokens";
  */
 export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, failuresPerLink: 50, windowSeconds: 900 } as const;
 
-/** The report's definition as a request, today, optionally with an allowed preset instead of its range. */
-export function reportQuery(report: Pick<SavedReport, "page" | "params">, timeZone: string, preset?: RangePreset): { op: Operation; query: ReportQuery } {
+/**
+ * The report's definition as requests, today, optionally with an allowed preset instead of its range:
+ * the report's, and the comparison's when the report compares (the same request over other days).
+ */
+export function reportQuery(
+  report: Pick<SavedReport, "page" | "params">,
+  timeZone: string,
+  preset?: RangePreset,
+): { op: Operation; query: ReportQuery; comparison: ReportQuery | null } {
   const today = todayIn(timeZone);
   if (report.page === "cohorts") {
     const state = parseCohort(report.params).state;
     const spec = cohortRequest(preset ? { ...state, range: { preset } } : state, today);
-    return { op: spec.op, query: spec.request };
+    return { op: spec.op, query: spec.request, comparison: null };
   }
-  const state = parseExplore(report.params).state;
-  const spec = exploreRequest(preset ? { ...state, range: { preset } } : state, today);
-  return { op: spec.op, query: spec.request };
+  const saved = parseExplore(report.params).state;
+  const state = preset ? { ...saved, range: { preset } } : saved;
+  const spec = exploreRequest(state, today);
+  return { op: spec.op, query: spec.request, comparison: comparisonRequest(state, today)?.request ?? null };
 }
 
 /** A report run through the gateway: its answer, or the job still running (with its wait estimate). */

@@ -8,7 +8,8 @@ import type { Operation, ReportRecord } from "@/lib/contract";
 import { serverEnv } from "@/lib/env";
 import { chooseChart, buildChartData, type ChartData } from "@/lib/charts/shape";
 import { measureFor } from "@/lib/metrics/kpis";
-import { buildTable, type TableModel } from "@/lib/metrics/table";
+import { buildTable, buildViewTable, type TableModel } from "@/lib/metrics/table";
+import { buildReportView as buildPeriodView, describePeriods } from "@/lib/periods/view";
 import { formatDimensionValue } from "@/lib/metrics/format";
 import {
   COHORT_PRESETS,
@@ -27,7 +28,7 @@ import { usersRepo } from "@/lib/store/users";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/cohorts/grid";
 import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/upstream";
-import { SHARE_OWNER } from "@/lib/upstream/gateway";
+import { SHARE_OWNER, type JobView } from "@/lib/upstream/gateway";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { unlockCookieName } from "./tokens";
 
@@ -52,6 +53,8 @@ export type SharedView =
       allowedPresets: { id: RangePreset; label: string }[];
       timeZone: string;
       filters: string[];
+      /** The grain of the date rows and the comparison, in words, when either is set. */
+      periods: string | null;
       asOf: string;
       table: TableModel;
       chart: ChartData | null;
@@ -97,7 +100,7 @@ async function buildReportView(
   const db = await getStore();
   const allowed = opts.allowedPresets.filter(isRangePreset);
   const preset = opts.preset && isRangePreset(opts.preset) && allowed.includes(opts.preset) ? opts.preset : null;
-  const { op, query } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
+  const { op, query, comparison } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
 
   const savedRange = report.page === "cohorts" ? parseCohort(report.params).state.range : parseExplore(report.params).state.range;
   const rangeLabel = preset
@@ -111,22 +114,31 @@ async function buildReportView(
   let records: ReportRecord[];
   let asOf: string;
   let range = { start: query.start_date, end: query.end_date };
+  // The compared days' records, when the report compares.
+  let compared: { range: { start: string; end: string }; records: ReportRecord[] } | null = null;
   if (opts.snapshot) {
     records = opts.snapshot.data;
     asOf = opts.snapshot.fetched_at;
     range = { start: opts.snapshot.start_date, end: opts.snapshot.end_date };
+    const c = opts.snapshot.comparison;
+    if (c) compared = { range: { start: c.start_date, end: c.end_date }, records: c.data };
   } else {
     // A page waits a few seconds at most; past that it says how long and refreshes itself.
-    const run = await runThroughGateway(getGateway(), op, query, 3_000, SHARE_OWNER);
-    if (!("done" in run)) {
+    const pending = (run: { waiting: JobView | null }): SharedView => {
       // How long until the answer: the start of the report's last call, when the job says.
       const s = run.waiting?.status;
       const until = s?.state === "queued" ? Date.parse(s.estimated_done) : Date.now() + 5_000;
       const now = Date.now();
       return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString() };
-    }
+    };
+    const gateway = getGateway();
+    const runs = await Promise.all([query, ...(comparison ? [comparison] : [])].map((q) => runThroughGateway(gateway, op, q, 3_000, SHARE_OWNER)));
+    const [run, cmpRun] = runs;
+    if (!run || !("done" in run)) return pending(run && "waiting" in run ? run : { waiting: null });
+    if (cmpRun && !("done" in cmpRun)) return pending(cmpRun);
     records = run.done.data;
     asOf = run.done.fetched_at;
+    if (comparison && cmpRun && "done" in cmpRun) compared = { range: { start: comparison.start_date, end: comparison.end_date }, records: cmpRun.done.data };
   }
 
   const owner = await usersRepo(db).findById(report.ownerId);
@@ -136,6 +148,7 @@ async function buildReportView(
   });
 
   let table: TableModel;
+  let periods: string | null = null;
   let chart: ChartData | null = null;
   let cohort: SharedCohort | null = null;
   if (report.page === "cohorts") {
@@ -152,7 +165,17 @@ async function buildReportView(
   } else {
     const state = parseExplore(report.params).state;
     const measures = visibleMeasures(state);
-    table = buildTable({ op, groupBy: state.groupBy, measures }, records);
+    const view = buildPeriodView({
+      op,
+      groupBy: state.groupBy,
+      metrics: query.metrics ?? [],
+      grain: state.grain,
+      range,
+      records,
+      comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records } : null,
+    });
+    table = buildViewTable({ op, groupBy: state.groupBy, measures }, view);
+    periods = describePeriods(view);
     const plan = chooseChart(state.groupBy, state.chart);
     const measure = measureFor(measures[0] ?? "", op);
     if (plan.type !== "none" && measure) chart = buildChartData(records, plan, measure, { dateRange: range });
@@ -170,6 +193,7 @@ async function buildReportView(
     allowedPresets: allowed.map((id) => ({ id, label: presetLabel(id) })),
     timeZone: env.REPORT_TIMEZONE,
     filters,
+    periods,
     asOf,
     table,
     chart,

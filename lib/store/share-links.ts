@@ -11,6 +11,8 @@ export interface Snapshot {
   start_date: string;
   end_date: string;
   data: Record<string, string | number | null>[];
+  /** The compared days' answer, frozen with the report's when the report compares (absent before issue 16). */
+  comparison?: { start_date: string; end_date: string; data: Record<string, string | number | null>[] };
 }
 
 export interface ShareLink {
