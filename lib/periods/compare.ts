@@ -6,7 +6,8 @@
  * - year: the same calendar dates one year earlier. 29 February has no twin in a common year: a range
  *   that includes it is compared with a range one day shorter, and a last year's 29 February (when
  *   the report's year is common) stands beside no day of the report. At grains of a week and longer
- *   the leap day simply falls into its period, so whole months and quarters compare whole;
+ *   the leap day simply falls into its period, and a range ending on 28 February of a common year is
+ *   compared up to last year's 29 February, so whole months and quarters compare whole;
  * - custom: any range of the same number of days.
  *
  * Days are placed beside the report's days by position for previous and custom (day 1 with day 1)
@@ -44,8 +45,13 @@ export function comparisonRange(range: DayRange, compare: CompareSelection): Day
       const n = dayCount(range);
       return { start: addDays(range.start, -n), end: addDays(range.start, -1) };
     }
-    case "year":
-      return { start: shiftYears(range.start, -1), end: shiftYears(range.end, -1) };
+    case "year": {
+      // A range ending on the last day of a common year's February ends on last year's last day of
+      // February, the 29th in a leap year, so that February (and its quarter) compares whole.
+      const end = shiftYears(range.end, -1);
+      const leapEnd = `${end.slice(0, 4)}-02-29`;
+      return { start: shiftYears(range.start, -1), end: range.end.endsWith("-02-28") && isCalendarDate(leapEnd) ? leapEnd : end };
+    }
     case "custom":
       return { start: compare.start, end: compare.end };
   }
@@ -69,15 +75,28 @@ export function customComparisonProblem(range: DayRange, custom: DayRange): stri
 export function alignedDay(day: string, range: DayRange, compare: CompareSelection, cmp: DayRange, byCalendar: boolean): string | null {
   if (compare.kind === "year") {
     if (byCalendar && day.endsWith("-02-29") && !isCalendarDate(`${String(Number(day.slice(0, 4)) + 1).padStart(4, "0")}-02-29`)) return null;
-    return shiftYears(day, 1);
+    const twin = shiftYears(day, 1);
+    // A range starting on 29 February is compared from 28 February of a common year: that day is in
+    // the comparison only as the twin of the range's first day, so it stands beside it (not beside the
+    // 28th, which is outside the report).
+    return twin < range.start ? range.start : twin;
   }
   // By position: the i-th day of the comparison beside the i-th day of the report.
   return addDays(range.start, daysBetween(cmp.start, day));
 }
 
-/** The compared days that stand beside the report's days `from`..`to` (for a tooltip or an export). */
-export function comparedSpan(from: string, to: string, range: DayRange, compare: CompareSelection, cmp: DayRange): DayRange {
-  if (compare.kind === "year") return { start: shiftYears(from, -1), end: shiftYears(to, -1) };
+/**
+ * The compared days that stand beside the report's days `from`..`to` (for a tooltip or an export).
+ * `byCalendar` as for alignedDay: unless placed by calendar, last year's 29 February stands beside 28
+ * February, so a span ending on 28 February of a common year reaches the 29th of the year before.
+ */
+export function comparedSpan(from: string, to: string, range: DayRange, compare: CompareSelection, cmp: DayRange, byCalendar: boolean): DayRange {
+  if (compare.kind === "year") {
+    const end = shiftYears(to, -1);
+    const leapDay = `${end.slice(0, 4)}-02-29`;
+    const reachesLeapDay = !byCalendar && end.endsWith("-02-28") && isCalendarDate(leapDay) && leapDay <= cmp.end;
+    return { start: shiftYears(from, -1), end: reachesLeapDay ? leapDay : end };
+  }
   const offset = daysBetween(cmp.start, range.start);
   return { start: addDays(from, -offset), end: addDays(to, -offset) };
 }

@@ -115,7 +115,7 @@ export function compareRows(current: readonly ReportRecord[], comparison: readon
     addTo(cmp, dimsAt(r, spec.groupBy, period ? period.start : null), period, r, spec);
   }
   const zero = (b: Bucket): Bucket => ({ ...b, sums: new Map(spec.metrics.map((m) => [m, 0])) });
-  const span = (p: Period | null) => (p ? comparedSpan(p.from, p.to, spec.range, spec.compare, spec.comparisonRange) : null);
+  const span = (p: Period | null) => (p ? comparedSpan(p.from, p.to, spec.range, spec.compare, spec.comparisonRange, spec.grain === "day") : null);
   const rows: ComparedRow[] = [];
   for (const [key, b] of cur) {
     const c = cmp.get(key);
