@@ -1,20 +1,20 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useId, useMemo } from "react";
-import { getDimension } from "@/lib/contract/catalog";
+import { describeChart } from "@/lib/charts/caption";
 import { buildChartData, chooseChart } from "@/lib/charts/shape";
 import { measureFor } from "@/lib/metrics/kpis";
-import type { ReportData } from "@/lib/report-client/queries";
+import type { ReportView } from "@/lib/periods/view";
 import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore";
+import { ChartLegend } from "@/components/charts/chart-legend";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
-import { seriesColor } from "./series-colors";
 
 const ResultsChart = dynamic(() => import("./results-chart"), {
   ssr: false,
   loading: () => (
-    <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
+    <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
       <Spinner /> Loading the chart…
     </div>
   ),
@@ -22,53 +22,56 @@ const ResultsChart = dynamic(() => import("./results-chart"), {
 
 const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
 
+export interface ChartPanelChange {
+  chart?: ChartKind;
+  chartMeasure?: string | null;
+  chartMeasure2?: string | null;
+}
+
 /**
- * Chart controls and the chart, in a box of fixed height (no jump when data arrives). The figure's
+ * Chart controls and the chart of the report's view (its rows at the report's grain, beside the
+ * comparison when there is one). The box keeps its size while there is nothing to draw; the figure's
  * caption names what is drawn; the legend lists every series by name.
  */
 export function ChartPanel({
-  data,
+  view,
   measures,
   chartKind,
   measureId,
+  measure2Id,
   onChange,
   placeholder,
   dimmed,
 }: {
-  data: ReportData | null;
-  /** Metric names and KPI ids that can be plotted (shown and fetched). */
+  view: ReportView | null;
+  /** Metric names and KPI ids that can be plotted (shown and fetched), in the user's order. */
   measures: readonly string[];
   chartKind: ChartKind;
   measureId: string | null;
-  onChange: (p: { chart?: ChartKind; chartMeasure?: string | null }) => void;
+  /** A second measure, drawn on its own right-hand axis; null: none. */
+  measure2Id: string | null;
+  onChange: (p: ChartPanelChange) => void;
   /** What to show instead of a chart when there is no data (loading, failure, not run). */
   placeholder: React.ReactNode;
   dimmed: boolean;
 }) {
   const id = useId();
-  const op = data?.op ?? "orders";
+  const op = view?.op ?? "orders";
   const plotted = measureId && measures.includes(measureId) ? measureId : (measures[0] ?? null);
-  const measure = plotted ? measureFor(plotted, op) : undefined;
+  const second = measure2Id && measure2Id !== plotted && measures.includes(measure2Id) ? measure2Id : null;
+  const measure = useMemo(() => (plotted ? measureFor(plotted, op) : undefined), [plotted, op]);
+  const measure2 = useMemo(() => (second ? (measureFor(second, op) ?? null) : null), [second, op]);
 
   const chart = useMemo(() => {
-    if (!data || !measure) return null;
-    const plan = chooseChart(data.request.group_by ?? [], chartKind);
+    if (!view || !measure) return null;
+    const plan = chooseChart(view.groupBy, chartKind);
     if (plan.type === "none") return { none: plan.reason };
-    if (data.result.data.length === 0) return { none: "No records in this range with these filters." };
-    return buildChartData(data.result.data, plan, measure, {
-      dateRange: { start: data.request.start_date, end: data.request.end_date },
-    });
-  }, [data, measure, chartKind]);
+    if (view.rows.length === 0) return { none: "No records in this range with these filters." };
+    return buildChartData(view, plan, measure, { measure2 });
+  }, [view, measure, measure2, chartKind]);
 
-  const caption =
-    chart && !("none" in chart)
-      ? `${chart.measure.label} by ${chart.xLabel.toLowerCase()}` +
-        (chart.seriesDimension
-          ? `, one ${chart.type === "line" ? "line" : "bar"} per ${(getDimension(chart.seriesDimension)?.label ?? chart.seriesDimension).toLowerCase()}` +
-            (chart.foldedSeries > 0 ? " (the 10 largest, the rest as Other)" : "")
-          : "") +
-        (chart.foldedCategories > 0 ? `; ${chart.foldedCategories} smaller categories summed as Other` : "")
-      : "Chart";
+  const caption = chart && !("none" in chart) ? describeChart(chart) : null;
+  const label = (m: string) => measureFor(m, op)?.label ?? m;
 
   return (
     <div className="flex flex-col gap-2">
@@ -94,16 +97,36 @@ export function ChartPanel({
             className="w-60"
             value={plotted ?? ""}
             disabled={measures.length === 0}
-            onChange={(e) => onChange({ chartMeasure: e.target.value })}
-            options={measures.map((m) => ({ value: m, label: measureFor(m, op)?.label ?? m }))}
+            onChange={(e) => {
+              const next = e.target.value;
+              // The second measure cannot be the first one too.
+              onChange(next === second ? { chartMeasure: next, chartMeasure2: null } : { chartMeasure: next });
+            }}
+            options={measures.map((m) => ({ value: m, label: label(m) }))}
+          />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-measure2`} className="text-xs text-slate-700">
+            and (right axis)
+          </label>
+          <Select
+            id={`${id}-measure2`}
+            className="w-60"
+            value={second ?? ""}
+            disabled={measures.length < 2}
+            onChange={(e) => onChange({ chartMeasure2: e.target.value === "" ? null : e.target.value })}
+            options={[{ value: "", label: "None" }, ...measures.filter((m) => m !== plotted).map((m) => ({ value: m, label: label(m) }))]}
           />
         </div>
       </div>
       <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2" data-testid="results-chart">
-        <figcaption id={`${id}-caption`} className="text-sm font-medium text-slate-900">
-          {caption}
+        <figcaption id={`${id}-caption`} className="flex flex-col gap-0.5">
+          <span className="text-sm font-medium text-slate-900">{caption ? caption.title : "Chart"}</span>
+          {caption && caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
         </figcaption>
-        <div className={`h-72 rounded-md border border-slate-300 bg-white p-2 transition-opacity sm:h-80 ${dimmed ? "opacity-50" : ""}`}>
+        <div
+          className={`rounded-md border border-slate-300 bg-white p-2 transition-opacity ${chart && !("none" in chart) ? "min-h-72 sm:min-h-80" : "h-72 sm:h-80"} ${dimmed ? "opacity-50" : ""}`}
+        >
           {!chart ? (
             placeholder
           ) : "none" in chart ? (
@@ -112,18 +135,7 @@ export function ChartPanel({
             <ResultsChart chart={chart} />
           )}
         </div>
-        {chart && !("none" in chart) ? (
-          <ul aria-label="Series" className="flex min-h-6 flex-wrap gap-x-4 gap-y-1 text-sm">
-            {chart.series.map((s, i) => (
-              <li key={s.key} data-series={s.name} className="flex items-center gap-1.5">
-                <span aria-hidden="true" className="inline-block size-3 rounded-sm" style={{ background: seriesColor(i, s.isOther) }} />
-                {s.name}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <div className="min-h-6" />
-        )}
+        {chart && !("none" in chart) ? <ChartLegend chart={chart} /> : <div className="min-h-6" />}
       </figure>
     </div>
   );

@@ -12,7 +12,8 @@ import { buildReportView, describePeriods, type ReportView } from "@/lib/periods
 import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
 import type { ParamsLike } from "@/lib/report-state/encoding";
-import { parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
+import { parseExplore, serializeExplore, TABLE_LAYOUTS, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
+import { buildPivot, isPivotError, pivotToCsv } from "@/lib/metrics/pivot";
 import { describeFilters, type Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
 import { comparisonRequest, exploreRequest } from "@/lib/report-state/request";
@@ -25,6 +26,7 @@ import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { ChartPanel } from "./chart-panel";
 import { ReportForm } from "./report-form";
+import { PivotTable } from "./pivot-table";
 import { ResultsTable } from "./results-table";
 
 /** Measures of the state that can be computed from what a report fetched. */
@@ -101,6 +103,11 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   const sort = useMemo(() => effectiveSort(groupedBy ?? [], state.sort), [groupedBy, state.sort]);
   const rows = useMemo(() => (model ? sortRows(model, sort) : []), [model, sort]);
 
+  // A pivot needs two grouped dimensions: its last one becomes the columns.
+  const canPivot = (view?.groupBy.length ?? 0) >= 2;
+  const pivotShown = canPivot && state.table === "pivot";
+  const pivotMeasure = state.pivotMeasure !== null && measures.includes(state.pivotMeasure) ? state.pivotMeasure : (measures[0] ?? null);
+
   const onSort = (key: string) => {
     const isDimension = getDimension(key) !== undefined || key === "_rows";
     const next: SortSpec = sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
@@ -119,9 +126,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
     const status = describeStatus({ kind: "done", result: data.result }, timeZone);
     const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
-    if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
-    const csv = tableToCsv(model, rows, {
-      lines: [
+    const pivot = pivotShown && view && pivotMeasure ? buildPivot(view, pivotMeasure) : null;
+    const lines: [string, string][] = [
         ["Report", OPERATION_TABLE[data.op].label],
         ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
         ["Timezone", timeZone],
@@ -130,9 +136,13 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         ["Filters", describeFilters(asFilters(data.request.filters))],
         ["Data", `${status.title}: ${status.detail}`],
         ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-      ],
-    });
-    downloadText(`${name}.csv`, csv);
+    ];
+    // The export is what is shown: the pivot when the pivot is on screen.
+    if (pivot && !isPivotError(pivot)) {
+      return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivotToCsv(pivot, { lines }));
+    }
+    if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
+    downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
   };
 
   const placeholder = (what: string) => {
@@ -180,10 +190,11 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             Chart
           </h2>
           <ChartPanel
-            data={data}
+            view={view}
             measures={measures}
             chartKind={state.chart}
             measureId={state.chartMeasure}
+            measure2Id={state.chartMeasure2}
             onChange={(p) => setView(p)}
             placeholder={placeholder("chart")}
             dimmed={stale}
@@ -196,6 +207,21 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             </h2>
             <div className="flex flex-wrap items-center gap-3">
               <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
+              {canPivot ? (
+                <div role="group" aria-label="Table layout" className="flex overflow-hidden rounded-md border border-slate-400">
+                  {TABLE_LAYOUTS.map((t) => (
+                    <button
+                      key={t}
+                      type="button"
+                      aria-pressed={state.table === t}
+                      onClick={() => setView({ table: t, ...(t === "rows" ? { pivotMeasure: null } : {}) })}
+                      className={`min-h-9 px-3 text-sm ${state.table === t ? "bg-slate-800 text-white" : "bg-white text-slate-800 hover:bg-slate-100"}`}
+                    >
+                      {t === "rows" ? "Rows" : "Pivot"}
+                    </button>
+                  ))}
+                </div>
+              ) : null}
               <SaveReportButton page="explore" disabled={!model} />
               <Button onClick={() => exportCsv(false)} disabled={!model || stale}>
                 Download CSV
@@ -209,6 +235,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
             <div className="h-[480px]">
               <EmptyState title="No records">Nothing in this range matches these filters. Widen the range or remove a filter.</EmptyState>
             </div>
+          ) : model && view && pivotShown && pivotMeasure ? (
+            <PivotTable view={view} measureId={pivotMeasure} measures={measures} onMeasure={(id) => setView({ pivotMeasure: id })} dimmed={stale} label={tableLabel} />
           ) : model ? (
             <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={stale} label={tableLabel} />
           ) : (

@@ -1,68 +1,230 @@
 "use client";
 /**
  * The only module that imports recharts; the chart panel loads it with next/dynamic so the library
- * is not part of any page's first load.
+ * is not part of any page's first load. It measures its own width and lays the category axis out as
+ * lib/charts/labels.ts decides (level, slanted, bars on their side, cut or thinned labels, always
+ * with a note when a label is not shown whole).
  */
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ChartData } from "@/lib/charts/shape";
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
+import { spanText, tickText, type ChartData, type ChartDatum } from "@/lib/charts/shape";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
-import { seriesColor } from "./series-colors";
+import { chartSeriesColor } from "./series-colors";
+
+const TICK_FILL = "#334155";
+
+function useWidth(ref: RefObject<HTMLDivElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w !== undefined) setWidth(Math.floor(w));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** What recharts passes a custom tick that is read here. */
+interface TickArgs {
+  x: number | string;
+  y: number | string;
+  payload: { value: unknown };
+}
+
+/** A category label: cut as the layout says, its full text in a <title> (a native tooltip). */
+function CategoryTick({ args, chart, layout, side }: { args: TickArgs; chart: ChartData; layout: LabelLayout; side: "x" | "y" }) {
+  const full = tickText(chart, String(args.payload.value ?? ""));
+  const text = shorten(full, layout.maxChars);
+  const common = { fontSize: 12, fill: TICK_FILL };
+  if (side === "y") {
+    return (
+      <g transform={`translate(${args.x},${args.y})`}>
+        <text {...common} x={-4} dy={4} textAnchor="end">
+          <title>{full}</title>
+          {text}
+        </text>
+      </g>
+    );
+  }
+  return (
+    <g transform={`translate(${args.x},${args.y})`}>
+      {layout.angle === 0 ? (
+        <text {...common} dy={14} textAnchor="middle">
+          <title>{full}</title>
+          {text}
+        </text>
+      ) : (
+        <text {...common} dy={10} dx={-2} textAnchor="end" transform={`rotate(${layout.angle})`}>
+          <title>{full}</title>
+          {text}
+        </text>
+      )}
+    </g>
+  );
+}
+
+/** The tooltip: the x value in full, its days (partial or not) and the compared ones, then every series' value. */
+function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: unknown; chart: ChartData; byX: Map<string, ChartDatum> }) {
+  if (!active || label === undefined || label === null) return null;
+  const d = byX.get(String(label));
+  if (!d) return null;
+  const current = d.span ?? spanText(chart.range.start, chart.range.end);
+  const compared = chart.comparison ? (d.compared ?? spanText(chart.comparison.range.start, chart.comparison.range.end)) : null;
+  return (
+    <div className="max-w-xs rounded border border-slate-300 bg-white p-2 text-xs text-slate-900 shadow">
+      <p className="font-medium break-words">
+        {d.x}
+        {d.partial ? " (partial)" : ""}
+      </p>
+      {d.partial ? (
+        <p>partial: {current}</p>
+      ) : compared !== null || (d.span !== null && d.span !== d.x) ? (
+        <p>{current}</p>
+      ) : null}
+      {compared !== null ? <p>compared with {compared}</p> : null}
+      <ul className="mt-1 flex flex-col gap-0.5">
+        {chart.series.map((s) => {
+          const v = d[s.key];
+          return (
+            <li key={s.key} className="flex items-center gap-1.5">
+              <span
+                aria-hidden="true"
+                className={`inline-block size-2.5 rounded-sm ${s.dashed ? "border border-dashed" : ""}`}
+                style={s.dashed ? { borderColor: chartSeriesColor(s) } : { background: chartSeriesColor(s) }}
+              />
+              <span>{s.name}:</span>
+              <span className="ml-auto pl-2 font-medium tabular-nums">{formatValue(typeof v === "number" ? v : null, s.format)}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
 
 export default function ResultsChart({ chart }: { chart: ChartData }) {
-  const f = chart.measure.format;
-  const common = {
-    data: chart.data,
-    margin: { top: 8, right: 16, bottom: 8, left: 8 },
-    accessibilityLayer: true,
-  };
-  const axes = (
-    <>
-      <CartesianGrid stroke="#e2e8f0" vertical={false} />
-      <XAxis dataKey="x" tick={{ fontSize: 12, fill: "#334155" }} minTickGap={16} interval="preserveStartEnd" />
-      <YAxis tick={{ fontSize: 12, fill: "#334155" }} tickFormatter={(v: number) => formatCompact(v, f)} width={64} />
-      <Tooltip
-        formatter={(v) => formatValue(typeof v === "number" ? v : null, f)}
-        contentStyle={{ fontSize: 12 }}
-        isAnimationActive={false}
-      />
-    </>
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref);
+  const maxLength = useMemo(() => chart.data.reduce((n, d) => Math.max(n, tickText(chart, d.x).length), 0), [chart]);
+  const layout = useMemo(
+    () =>
+      width > 0
+        ? labelLayout({
+            count: chart.data.length,
+            maxLength,
+            width,
+            categorical: chart.grain === null,
+            canGoHorizontal: chart.type === "bar" && chart.grain === null,
+            rightAxis: chart.measure2 !== null,
+          })
+        : null,
+    [chart, maxLength, width],
   );
-  return (
-    <ResponsiveContainer width="100%" height="100%">
-      {chart.type === "line" ? (
-        <LineChart {...common}>
-          {axes}
-          {chart.series.map((s, i) => (
+  const byX = useMemo(() => new Map(chart.data.map((d) => [d.x, d])), [chart]);
+
+  let drawn: ReactNode = <div style={{ height: 270 }} />;
+  if (layout) {
+    const horizontal = layout.mode === "horizontal";
+    const ids = (axis: "left" | "right") => (horizontal ? { xAxisId: axis, yAxisId: "cat" } : { xAxisId: "cat", yAxisId: axis });
+    const valueAxis = (axis: "left" | "right") => {
+      const f = axis === "left" ? chart.measure.format : (chart.measure2?.format ?? chart.measure.format);
+      const common = {
+        type: "number" as const,
+        tick: { fontSize: 12, fill: TICK_FILL },
+        tickFormatter: (v: number) => formatCompact(v, f),
+        tickCount: layout.valueTicks,
+      };
+      return horizontal ? (
+        <XAxis key={axis} xAxisId={axis} orientation={axis === "left" ? "bottom" : "top"} height={24} {...common} />
+      ) : (
+        <YAxis key={axis} yAxisId={axis} orientation={axis} width={layout.valueAxisWidth} {...common} />
+      );
+    };
+    // Lines put the first and last points on the plot's edges: level labels there need room to centre.
+    const edge = layout.mode === "straight" && !chart.series.some((s) => s.shape === "bar") ? Math.ceil(maxLength * 4) : 0;
+    const category = {
+      dataKey: "x",
+      type: "category" as const,
+      // Every label drawn, or every step-th with the note saying so; never recharts' silent thinning.
+      interval: layout.step - 1,
+      tickLine: false,
+    };
+    drawn = (
+      <ComposedChart
+        width={width}
+        height={layout.height}
+        data={chart.data}
+        layout={horizontal ? "vertical" : "horizontal"}
+        margin={{ top: 8, right: chart.measure2 ? 8 : 16, bottom: 8, left: 8 }}
+        accessibilityLayer
+      >
+        <CartesianGrid stroke="#e2e8f0" horizontal={!horizontal} vertical={horizontal} {...ids("left")} />
+        {horizontal ? (
+          <YAxis yAxisId="cat" {...category} width={layout.axisSize} tick={(args: TickArgs) => <CategoryTick args={args} chart={chart} layout={layout} side="y" />} />
+        ) : (
+          <XAxis xAxisId="cat" {...category} height={layout.axisSize} padding={{ left: edge, right: edge }} tick={(args: TickArgs) => <CategoryTick args={args} chart={chart} layout={layout} side="x" />} />
+        )}
+        {valueAxis("left")}
+        {chart.measure2 ? valueAxis("right") : null}
+        <Tooltip
+          axisId="cat"
+          content={(p) => <ChartTooltip active={p.active} label={p.label} chart={chart} byX={byX} />}
+          isAnimationActive={false}
+        />
+        {chart.series.map((s) => {
+          const color = chartSeriesColor(s);
+          if (s.shape === "bar") {
+            return (
+              <Bar
+                key={s.key}
+                {...ids(s.axis)}
+                dataKey={s.key}
+                name={s.name}
+                data-series={s.name}
+                fill={color}
+                fillOpacity={s.dashed ? 0.12 : 1}
+                stroke={s.dashed ? color : undefined}
+                strokeWidth={s.dashed ? 1.5 : undefined}
+                strokeDasharray={s.dashed ? "4 3" : undefined}
+                stackId={chart.stacked && s.role === "current" ? "stack" : undefined}
+                isAnimationActive={false}
+              />
+            );
+          }
+          return (
             <Line
               key={s.key}
+              {...ids(s.axis)}
               dataKey={s.key}
               name={s.name}
               data-series={s.name}
-              type="monotone"
-              stroke={seriesColor(i, s.isOther)}
+              type={chart.grain ? "monotone" : "linear"}
+              stroke={color}
               strokeWidth={2}
+              strokeDasharray={s.dashed ? "6 4" : undefined}
               dot={chart.data.length <= 40}
               connectNulls={false}
               isAnimationActive={false}
             />
-          ))}
-        </LineChart>
-      ) : (
-        <BarChart {...common}>
-          {axes}
-          {chart.series.map((s, i) => (
-            <Bar
-              key={s.key}
-              dataKey={s.key}
-              name={s.name}
-              data-series={s.name}
-              fill={seriesColor(i, s.isOther)}
-              stackId={chart.stacked ? "stack" : undefined}
-              isAnimationActive={false}
-            />
-          ))}
-        </BarChart>
-      )}
-    </ResponsiveContainer>
+          );
+        })}
+      </ComposedChart>
+    );
+  }
+
+  return (
+    <div ref={ref} className="w-full" data-label-mode={layout?.mode}>
+      {drawn}
+      {layout?.note ? (
+        <p className="mt-1 text-xs text-slate-700" data-testid="chart-label-note">
+          {layout.note}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -1,28 +1,34 @@
 "use client";
 import dynamic from "next/dynamic";
+import { useId } from "react";
+import { describeChart } from "@/lib/charts/caption";
 import type { ChartData } from "@/lib/charts/shape";
-import { seriesColor } from "@/components/explore/series-colors";
+import { ChartLegend } from "@/components/charts/chart-legend";
 
 const ResultsChart = dynamic(() => import("@/components/explore/results-chart"), {
   ssr: false,
-  loading: () => <div className="flex h-full items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
+  loading: () => <div className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
 });
 
-/** The shared report's chart: data computed on the server, drawn here; a legend names each series. */
+/**
+ * The shared report's chart, drawn as Explore draws it. The data is computed on the server
+ * (lib/sharing/view.ts) by the same buildChartData, from the share's records made into a day-grain
+ * ReportView with buildReportView (a share carries no comparison); the caption names what is drawn
+ * and the legend each series.
+ */
 export function SharedChart({ chart }: { chart: ChartData }) {
+  const id = useId();
+  const caption = describeChart(chart);
   return (
-    <figure aria-label={`Chart of ${chart.measure.label} by ${chart.xLabel}`} className="rounded border border-slate-200 bg-white p-3">
-      <div className="h-64 sm:h-80">
+    <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2 rounded border border-slate-200 bg-white p-3">
+      <figcaption id={`${id}-caption`} className="flex flex-col gap-0.5">
+        <span className="text-sm font-medium text-slate-900">{caption.title}</span>
+        {caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
+      </figcaption>
+      <div className="min-h-64 sm:min-h-80">
         <ResultsChart chart={chart} />
       </div>
-      <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
-        {chart.series.map((s, i) => (
-          <span key={s.key} className="inline-flex items-center gap-1" data-series={s.name}>
-            <span aria-hidden className="inline-block h-2 w-3 rounded-sm" style={{ background: seriesColor(i, s.isOther) }} />
-            {s.name}
-          </span>
-        ))}
-      </figcaption>
+      <ChartLegend chart={chart} small />
     </figure>
   );
 }

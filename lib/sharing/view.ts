@@ -18,6 +18,7 @@ import {
   parseCohort,
   parseExplore,
   presetLabel,
+  chartMeasureId,
   visibleMeasures,
   type RangePreset,
 } from "@/lib/report-state";
@@ -177,8 +178,10 @@ async function buildReportView(
     table = buildViewTable({ op, groupBy: state.groupBy, measures }, view);
     periods = describePeriods(view);
     const plan = chooseChart(state.groupBy, state.chart);
-    const measure = measureFor(measures[0] ?? "", op);
-    if (plan.type !== "none" && measure) chart = buildChartData(records, plan, measure, { dateRange: range });
+    // The chart the analyst saved: its measure (and second measure), over the same view as the table.
+    const measure = measureFor(chartMeasureId(state) ?? "", op);
+    const measure2 = state.chartMeasure2 ? measureFor(state.chartMeasure2, op) : undefined;
+    if (plan.type !== "none" && measure) chart = buildChartData(view, plan, measure, { measure2: measure2 ?? null });
   }
 
   return {
