@@ -4,7 +4,7 @@ import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import type { SortSpec } from "@/lib/metrics/table";
 
 function width(c: TableModel["columns"][number]): number {
-  if (c.kind === "dimension") return c.id === "_compared" ? 200 : c.id === "date" ? 132 : 150;
+  if (c.kind === "dimension") return c.id === "_compared" ? 220 : c.id === "date" ? 156 : 150;
   if (c.kind === "change" || c.kind === "comparison") return 170;
   return c.kind === "kpi" ? 150 : 132;
 }
