@@ -1,6 +1,6 @@
 /** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–4. */
 import type { Server } from "node:http";
-import { OPERATION_ROWS, OPERATION_TABLE, TokenRequestSchema, type Operation } from "@/lib/contract";
+import { OPERATION_ROWS, OPERATION_SCHEMAS, OPERATION_TABLE, TokenRequestSchema, type Operation } from "@/lib/contract";
 import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
 import { ApiError } from "@/lib/contract/errors";
 import { ClientRegistry } from "./clients";
@@ -43,7 +43,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     auth: "client",
     limiter: reportLimiter,
     async handle(body, ctx) {
-      const result = await runReport(db, op, ApiError.parse(OPERATION_TABLE[op].request, body));
+      const result = await runReport(db, op, ApiError.parse(OPERATION_SCHEMAS[op].request, body));
       return {
         body: {
           success: true,

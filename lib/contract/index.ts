@@ -4,3 +4,4 @@ export * from "./schemas";
 export * from "./order";
 export * from "./money";
 export * from "./operations";
+export * from "./operation-schemas";

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { LIMITS } from "./catalog";
 import { OPERATION_ROWS } from "./operations";
+import { OPERATION_SCHEMAS } from "./operation-schemas";
 import { BinRoutingRequestSchema, BinRoutingResponseSchema } from "./bin-routing";
 import { ErrorEnvelopeSchema } from "./error-envelope";
 import { TokenRequestSchema, TokenResponseSchema } from "./tokens";
@@ -60,8 +61,8 @@ export function buildOpenApiDocument(): JsonObject {
       schemas: {
         ...Object.fromEntries(
           OPERATION_ROWS.flatMap((o) => [
-            [o.openapi.request, schema(o.request, "input")],
-            [o.openapi.response, schema(o.response, "output")],
+            [o.openapi.request, schema(OPERATION_SCHEMAS[o.op].request, "input")],
+            [o.openapi.response, schema(OPERATION_SCHEMAS[o.op].response, "output")],
           ]),
         ),
         TokenRequest: schema(TokenRequestSchema, "input"),

@@ -1,13 +1,12 @@
 /**
- * The reporting operations, one row each: what they are called, what they answer, where the
- * service and the dashboard serve them, and the schemas of their requests and answers. The OpenAPI
- * document, the service's routes, the upstream client, the browser's report client, the report form
- * and the Definitions page all read this table; no other file spells an operation's path or label.
+ * The reporting operations, one row each: what they are called, what they answer, and where the
+ * service and the dashboard serve them. The OpenAPI document, the service's routes, the upstream
+ * client, the browser's report client, the report form and the Definitions page all read this table;
+ * no other file spells an operation's path or label. Their schemas are in operation-schemas.ts,
+ * keyed by the same operations: this table is imported by pages in the browser, which need a label,
+ * not zod (about 30 KB gzipped on every report page).
  */
-import type { z } from "zod";
 import { OPERATIONS, type Operation } from "./catalog";
-import { CohortResponseSchema, OrdersResponseSchema } from "./envelope";
-import { OrdersRequestSchema, CohortRequestSchema, reportQuerySchemaFor, type ReportQuery, type ReportRequest } from "./requests";
 
 export interface OperationDef {
   /** The report form's name for it. */
@@ -22,12 +21,6 @@ export interface OperationDef {
   servicePath: string;
   /** Where the dashboard runs it through its report gateway. */
   dashboardPath: string;
-  /** The service's request schema (paging, the 100-day cap). */
-  request: z.ZodType<ReportRequest, unknown>;
-  /** The dashboard's request schema (no paging, ranges split into calls). */
-  query: z.ZodType<ReportQuery, unknown>;
-  /** The service's answer: the success envelope around this operation's records. */
-  response: z.ZodType;
   /** The OpenAPI component names of its request and answer. */
   openapi: { request: string; response: string };
 }
@@ -40,9 +33,6 @@ export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
     message: "Order summary data retrieved successfully",
     servicePath: "/api/data",
     dashboardPath: "/api/reports/order-summary",
-    request: OrdersRequestSchema,
-    query: reportQuerySchemaFor("orders"),
-    response: OrdersResponseSchema,
     openapi: { request: "OrdersRequest", response: "OrdersResponse" },
   },
   cohort: {
@@ -52,9 +42,6 @@ export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
     message: "Cohort summary data retrieved successfully (grouped by initial date)",
     servicePath: "/api/data/cohort",
     dashboardPath: "/api/reports/cohort",
-    request: CohortRequestSchema,
-    query: reportQuerySchemaFor("cohort"),
-    response: CohortResponseSchema,
     openapi: { request: "CohortRequest", response: "CohortResponse" },
   },
 };

@@ -9,7 +9,7 @@ import "server-only";
  * ./cache.ts holds answers, ./jobs.ts tracks jobs and their callers, ./fetcher.ts spends upstream
  * calls, and ./quota.ts decides when each call may go.
  */
-import { reportQuerySchemaFor, type Operation } from "@/lib/contract";
+import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { CACHE_DEFAULTS, ReportCache, type CacheConfig } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
@@ -57,7 +57,7 @@ export class ReportGateway {
 
   /** Validates with the contract first: a bad request costs no upstream call. */
   parse(op: Operation, body: unknown): ReportQuery {
-    return canonicalQuery(op, ApiError.parse(reportQuerySchemaFor(op), body));
+    return canonicalQuery(op, ApiError.parse(OPERATION_SCHEMAS[op].query, body));
   }
 
   /** Cached or derivable answer, or null. */
