@@ -16,7 +16,7 @@ import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { todayIn } from "@/lib/contract/dates";
+import { addDays, todayIn } from "@/lib/contract/dates";
 import { canEdit, canView } from "@/lib/saved-reports";
 import { createShareLink } from "./links";
 import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
@@ -201,5 +201,29 @@ describe("share links", () => {
     expect(gateway.client.reportCalls).toBe(before + 1); // that comparison was a cache hit
     const live = await runThroughGateway(gateway, op, query, 10_000, analyst.id);
     expect("done" in live && live.done.source).toBe("cache");
+  });
+
+  it("carry a report's grain and comparison: its request, its compared days, and a snapshot that freezes both", async () => {
+    const compared = await savedReportsRepo(store).create({
+      ownerId: analyst.id,
+      name: "Weekly against the previous period",
+      page: "explore",
+      params: "range=last7&by=date&grain=week&cmp=prev&m=revenue,attempts",
+      sharedWithTeam: false,
+    });
+    const { query, comparison } = reportQuery(compared, "UTC");
+    const today = todayIn("UTC");
+    expect(query).toMatchObject({ start_date: addDays(today, -6), end_date: today, group_by: ["date"] });
+    // The same request over the 7 days before: one more answer.
+    expect(comparison).toEqual({ ...query, start_date: addDays(today, -13), end_date: addDays(today, -7) });
+    const before = gateway.client.reportCalls;
+    const snap = await createShareLink(store, gateway, "UTC", analyst, compared, { mode: "snapshot" });
+    expect(gateway.client.reportCalls - before).toBeLessThanOrEqual(2);
+    const stored = (await shareLinksRepo(store).get(snap.link.id))!.snapshot!;
+    expect(stored.comparison).toMatchObject({ start_date: comparison!.start_date, end_date: comparison!.end_date });
+    const direct = await runThroughGateway(gateway, "orders", comparison!, 10_000, analyst.id);
+    expect("done" in direct && direct.done.data).toEqual(stored.comparison!.data);
+    // A report without a comparison asks for none.
+    expect(reportQuery(report, "UTC").comparison).toBeNull();
   });
 });
