@@ -1,5 +1,6 @@
 "use client";
-import { useId, useRef, useState } from "react";
+import { Fragment, useId, useRef, useState } from "react";
+import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence";
 import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
 import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
@@ -11,6 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { StatusBanner } from "@/components/ui/status-banner";
+import { EvidenceTable, evidenceStatus, rangeText, useBinEvidence, type EvidenceQuery } from "./evidence";
 import { LookupModePicker } from "./lookup-mode";
 import { SALES_TYPE_LABELS } from "./single-lookup";
 
@@ -21,14 +23,26 @@ interface BulkRow {
   error?: string;
 }
 
-const HEADERS = ["#", "BIN", "Gateway", "Group", "Fallback", "Rule", "Next gateway", "Total calls", "Issuer", "Brand", "Card type", "Error"] as const;
+const HEADERS = ["#", "BIN", "Gateway", "Best gateway, last 90 days", "Group", "Fallback", "Rule", "Next gateway", "Total calls", "Issuer", "Brand", "Card type", "Error"] as const;
 
-function cells(r: BulkRow): CsvCell[] {
+/** Index of the evidence column (its cell also holds the button that opens the BIN's details). */
+const BEST_COLUMN = HEADERS.indexOf("Best gateway, last 90 days");
+
+/** A BIN's evidence, or why it is not there (yet). */
+function evidenceOf(q: EvidenceQuery, bin: string): BinEvidence | string {
+  if (q.isError) return "Not available";
+  const d = q.data;
+  if (d?.state === "done") return d.bins.find((e) => e.bin === bin) ?? "Not available";
+  return q.isFetching || d?.state === "pending" ? "Waiting for the report…" : "";
+}
+
+function cells(r: BulkRow, evidence: BinEvidence | string): CsvCell[] {
   const x = r.result;
   return [
     r.n,
     r.bin,
     x ? gatewayLabel(x.gateway_id, x.gateway_names) : null,
+    typeof evidence === "string" ? evidence || null : bestSummary(evidence),
     x ? `${x.group_name} (#${x.group_id})` : null,
     x ? (x.is_fallback ? "Yes" : "No") : null,
     x?.session_info.rule_name ?? null,
@@ -59,6 +73,11 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
   const [running, setRunning] = useState(false);
   const [stopped, setStopped] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
+  /** The BINs of the run on screen: their last 90 days come in ONE request (one report). */
+  const [evidenceBins, setEvidenceBins] = useState<string[] | null>(null);
+  /** BINs whose evidence details are open. */
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const evidence = useBinEvidence(evidenceBins);
   const abort = useRef<AbortController | null>(null);
   const list = parseBinList(text);
   const canRun = !running && list.bins.length > 0 && !list.tooMany;
@@ -71,6 +90,8 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
     setRows([]);
     setRanAs(mode);
     const bins = list.bins;
+    setEvidenceBins([...bins]);
+    setOpen(new Set());
     for (let i = 0; i < bins.length; i++) {
       if (controller.signal.aborted) break;
       const body = BinRoutingRequestSchema.parse({ bin: bins[i], ...(salesType ? { sales_type: salesType } : {}) });
@@ -119,14 +140,29 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
       ["Lookup", LOOKUP_MODES[ranAs].label],
       ["Note", ranAs === "route" ? "Each lookup advanced the routing rotation like a real order." : "Previews: no rotation advanced and nothing was recorded."],
       ...(list.unused.length > 0 ? [["Not looked up", list.unused.map((u) => `${u.token} (${u.reason})`).join("; ")] as CsvCell[]] : []),
+      ...(evidence.data?.state === "done"
+        ? [
+            [
+              "Best gateway, last 90 days",
+              `${bestLabel(evidence.data.min_attempts)}, ${rangeText(evidence.data.range)}; BINs by their first ${REPORT_BIN_DIGITS} digits`,
+            ] as CsvCell[],
+          ]
+        : []),
       [],
       [...HEADERS],
-      ...rows.map(cells),
+      ...rows.map((r) => cells(r, evidenceOf(evidence, r.bin))),
     ];
     downloadText(`bin-lookups_${new Date().toISOString().slice(0, 10)}.csv`, toCsv(lines));
   };
 
   const failed = rows.filter((r) => r.error).length;
+  const evidenceLine = evidenceBins ? evidenceStatus(evidence, evidenceBins.length) : null;
+  const toggle = (bin: string) =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (!next.delete(bin)) next.add(bin);
+      return next;
+    });
   const status = running
     ? { tone: "progress" as const, title: "Looking up", detail: `${rows.length} of ${list.bins.length} done.` }
     : stopped
@@ -233,6 +269,21 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
           </Button>
         </div>
         <StatusBanner label="Bulk lookup status" busy={running} {...status} />
+        {evidenceLine ? (
+          <StatusBanner label="Last 90 days status" busy={evidenceLine.tone === "progress"} {...evidenceLine}>
+            {evidence.isError ? (
+              <Button size="sm" onClick={() => void evidence.refetch()}>
+                Try again
+              </Button>
+            ) : null}
+          </StatusBanner>
+        ) : evidence.data?.state === "done" ? (
+          <p className="text-sm text-slate-700">
+            Best gateway: the {bestLabel(evidence.data.min_attempts).toLowerCase()} in {rangeText(evidence.data.range)}, from one report for all{" "}
+            {evidence.data.bins.length} BINs. Reports know a BIN by its first {REPORT_BIN_DIGITS} digits, so a longer BIN shows the figures of those
+            digits. Open a row&apos;s details for every gateway&apos;s attempts, approval rate and chargeback rate.
+          </p>
+        ) : null}
         {rows.length === 0 ? (
           <div className="h-48">
             <EmptyState title="No lookups yet">Each BIN&apos;s gateway, group, rotation and issuer will be listed here.</EmptyState>
@@ -251,15 +302,41 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
                 </tr>
               </thead>
               <tbody>
-                {rows.map((r) => (
-                  <tr key={r.n} className="border-t border-slate-100 odd:bg-white even:bg-slate-50">
-                    {cells(r).map((c, i) => (
-                      <td key={i} className={`px-3 py-1.5 whitespace-nowrap ${i === HEADERS.length - 1 && c ? "text-red-800" : ""}`}>
-                        {c ?? ""}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
+                {rows.map((r) => {
+                  const ev = evidenceOf(evidence, r.bin);
+                  const isOpen = typeof ev !== "string" && open.has(r.bin);
+                  const detailId = `${id}-evidence-${r.n}`;
+                  return (
+                    <Fragment key={r.n}>
+                      <tr className="border-t border-slate-100 odd:bg-white even:bg-slate-50">
+                        {cells(r, ev).map((c, i) => (
+                          <td key={i} className={`px-3 py-1.5 whitespace-nowrap ${i === HEADERS.length - 1 && c ? "text-red-800" : ""}`}>
+                            {i === BEST_COLUMN && typeof ev !== "string" ? (
+                              <span className="flex items-center gap-2">
+                                <span>{c}</span>
+                                <Button size="sm" variant="ghost" aria-expanded={isOpen} aria-controls={isOpen ? detailId : undefined} onClick={() => toggle(r.bin)}>
+                                  {isOpen ? "Hide details" : "Details"}
+                                  <span className="sr-only"> of the last 90 days for BIN {r.bin}</span>
+                                </Button>
+                              </span>
+                            ) : (
+                              (c ?? "")
+                            )}
+                          </td>
+                        ))}
+                      </tr>
+                      {isOpen && evidence.data?.state === "done" ? (
+                        <tr id={detailId} className="border-t border-slate-100 bg-slate-50">
+                          <td colSpan={HEADERS.length} className="px-3 py-3">
+                            <div className="sticky left-0 w-fit max-w-[calc(100vw-4rem)]">
+                              <EvidenceTable evidence={ev} answer={evidence.data} timeZone={timeZone} />
+                            </div>
+                          </td>
+                        </tr>
+                      ) : null}
+                    </Fragment>
+                  );
+                })}
               </tbody>
             </table>
           </div>

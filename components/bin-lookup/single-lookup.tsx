@@ -10,6 +10,7 @@ import { describedBy, Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusBanner } from "@/components/ui/status-banner";
+import { SingleEvidence, useBinEvidence } from "./evidence";
 import { LookupModePicker } from "./lookup-mode";
 import { RouteResult } from "./route-result";
 
@@ -40,6 +41,8 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
     mutationFn: ({ body, mode: m }: { body: Record<string, string>; mode: LookupMode }) => routeBin(BinRoutingRequestSchema.parse(body), m),
   });
   const answeredBin = mutation.variables?.body.bin;
+  // The last 90 days of the BIN asked, fetched beside the lookup (not after it).
+  const evidence = useBinEvidence(answeredBin ? [answeredBin] : null);
   // An answer stays on screen only as what it is: the answer for the BIN it was asked about.
   const stale = mutation.isSuccess && answeredBin !== undefined && answeredBin !== form.bin.trim();
 
@@ -160,7 +163,10 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
           action={mutation.error instanceof RequestError ? mutation.error.action : undefined}
         />
         {mutation.isSuccess ? (
-          <RouteResult result={mutation.data} timeZone={timeZone} previous={stale ? (answeredBin ?? null) : null} />
+          <>
+            <RouteResult result={mutation.data} timeZone={timeZone} previous={stale ? (answeredBin ?? null) : null} />
+            {answeredBin ? <SingleEvidence bin={answeredBin} query={evidence} timeZone={timeZone} dimmed={stale} /> : null}
+          </>
         ) : (
           <div className="h-64">
             {mutation.isPending ? (

@@ -2,11 +2,21 @@ import "server-only";
 /**
  * The dashboard's BIN lookups: a preview (which gateway a BIN would get, nothing advances) or a real
  * routing call, through the upstream client, with upstream errors in a user's words and gateway ids
- * named as reports name them (their gateway_alias).
+ * named as reports name them (their gateway_alias). Beside them, the evidence: the last 90 days of
+ * the BINs per gateway, as one report through the gateway (cache, fair queue, derivation).
  */
-import { addDays, todayIn, type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract";
+import { addDays, todayIn, ERROR_TYPES, type BinRoutingRequest, type BinRoutingResponse, type ErrorStatus } from "@/lib/contract";
+import { ApiError } from "@/lib/contract/errors";
+import {
+  BIN_EVIDENCE_MIN_ATTEMPTS,
+  buildEvidence,
+  distinctBins,
+  evidenceRange,
+  evidenceRequest,
+  type EvidenceAnswer,
+} from "@/lib/bin-evidence";
 import { upstreamApiError } from "./errors";
-import type { ReportGateway } from "./gateway";
+import type { JobResult, ReportGateway } from "./gateway";
 
 import type { LookupMode } from "@/lib/bin-lookup";
 
@@ -59,4 +69,69 @@ export async function lookUpBin(gateway: ReportGateway, request: BinRoutingReque
   }
   const ids = [...new Set([answer.gateway_id, answer.session_info.next_gateway_id])];
   return { ...answer, mode, gateway_names: await gatewayNames(gateway, ids) };
+}
+
+/** Queue owner of the BIN evidence reports (one fair-queue owner for every analyst's lookups). */
+export const EVIDENCE_OWNER = "bin-evidence";
+
+/** How long a request for evidence waits for its report before answering "pending" (the browser asks again). */
+export const EVIDENCE_WAIT_MS = 3_000;
+
+const isErrorStatus = (n: number): n is ErrorStatus => n in ERROR_TYPES;
+
+/** Gateway id → alias, as far as the answers already fetched know (never a call of its own). */
+function knownNames(gateway: ReportGateway): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of gateway.seen.values("gateway_id")) if (v.label) out[String(v.value)] = v.label;
+  return out;
+}
+
+export interface EvidenceOptions {
+  waitMs?: number;
+  /** The fewest attempts a gateway needs to be called best (BIN_EVIDENCE_MIN_ATTEMPTS). */
+  minAttempts?: number;
+  now?: Date;
+}
+
+/**
+ * The last 90 full days (today−90 … today−1 in the reporting time zone) of `bins` per gateway: ONE
+ * order-summary report for all of them, grouped by bin, gateway id and alias and filtered by their
+ * first 6 digits (the reports' `bin`), through the gateway on its own queue owner. Answered from
+ * cache or derived when it can; otherwise waited for up to `waitMs`, then "pending" (asking again
+ * joins the same job, so polling costs no further upstream call).
+ */
+export async function binEvidence(gateway: ReportGateway, bins: readonly string[], options: EvidenceOptions = {}): Promise<EvidenceAnswer> {
+  const { waitMs = EVIDENCE_WAIT_MS, minAttempts = BIN_EVIDENCE_MIN_ATTEMPTS, now = new Date() } = options;
+  const asked = distinctBins(bins);
+  const timeZone = gateway.config.timeZone;
+  const range = evidenceRange(todayIn(timeZone, now), timeZone);
+  const query = gateway.parse("orders", evidenceRequest(range, asked));
+  const out = gateway.submit("orders", query, EVIDENCE_OWNER);
+  let result: JobResult;
+  if ("cached" in out) result = out.cached;
+  else {
+    const view = (await gateway.settle(out.job.id, waitMs)) ?? out.job;
+    const s = view.status;
+    switch (s.state) {
+      case "done":
+        result = s.result;
+        break;
+      case "failed":
+        throw new ApiError(isErrorStatus(s.error.status) ? s.error.status : 503, `The evidence report failed: ${s.error.message}`);
+      case "cancelled":
+        throw new ApiError(503, "The evidence report was cancelled before it finished; look the BIN up again.");
+      case "queued":
+        return { state: "pending", range, min_attempts: minAttempts, phase: "queued", position: s.position, estimated_start: s.estimated_start };
+      case "fetching":
+        return { state: "pending", range, min_attempts: minAttempts, phase: "fetching", position: null, estimated_start: null };
+    }
+  }
+  return {
+    state: "done",
+    range,
+    fetched_at: result.fetched_at,
+    source: result.source,
+    min_attempts: minAttempts,
+    bins: buildEvidence(asked, result.data, minAttempts, knownNames(gateway)),
+  };
 }

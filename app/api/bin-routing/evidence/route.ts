@@ -1,0 +1,12 @@
+// POST /api/bin-routing/evidence: the last 90 full days of up to 100 BINs per gateway (attempts, approval
+// rate, chargeback rate, best gateway), as one report through the gateway; 202 "pending" while it is queued.
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/handler";
+import { BinEvidenceRequestSchema } from "@/lib/bin-evidence";
+import { getGateway } from "@/lib/upstream";
+import { binEvidence } from "@/lib/upstream/bin-routing";
+
+export const POST = apiRoute({ role: "analyst", schema: BinEvidenceRequestSchema }, async ({ body }) => {
+  const answer = await binEvidence(getGateway(), body.bins);
+  return NextResponse.json(answer, { status: answer.state === "pending" ? 202 : 200, headers: { "Cache-Control": "no-store" } });
+});
