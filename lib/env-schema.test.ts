@@ -38,6 +38,14 @@ describe("parseServerEnv", () => {
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.UPSTREAM_ACCESS_TOKEN).toBeUndefined();
+    expect(env.MONITOR_CONFIG).toBeUndefined();
+  });
+
+  it("takes MONITOR_CONFIG as a path, and an empty one as unset", () => {
+    expect(parseServerEnv({ ...valid, MONITOR_CONFIG: "/etc/dashboard/monitor.json" }).MONITOR_CONFIG).toBe("/etc/dashboard/monitor.json");
+    expect(parseServerEnv({ ...valid, MONITOR_CONFIG: " config/monitor.json " }).MONITOR_CONFIG).toBe("config/monitor.json");
+    expect(parseServerEnv({ ...valid, MONITOR_CONFIG: "" }).MONITOR_CONFIG).toBeUndefined();
+    expect(parseServerEnv({ ...valid, MONITOR_CONFIG: "   " }).MONITOR_CONFIG).toBeUndefined();
   });
 
   it("coerces numbers and accepts a fixed token instead of a token URL", () => {

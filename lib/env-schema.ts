@@ -58,6 +58,11 @@ const serverEnvSchema = z
       .string()
       .default("UTC")
       .refine(isTimeZone, { error: "REPORT_TIMEZONE must be an IANA time zone such as UTC or Europe/Berlin" }),
+    // A JSON file of card-network programmes and alert prices for the Monitor (docs/metrics.md);
+    // unset: the built-in ones. The file itself is read and validated at start (lib/programs/config.ts).
+    /** The fewest attempts a gateway needs in a BIN's 90 days before the BIN lookup calls its approval rate the best. */
+    BIN_EVIDENCE_MIN_ATTEMPTS: positiveInt("BIN_EVIDENCE_MIN_ATTEMPTS", 30),
+    MONITOR_CONFIG: z.string().min(1, { error: "MONITOR_CONFIG must be the path of a JSON file" }).optional(),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;

@@ -1,10 +1,12 @@
 import "server-only";
 /**
  * What the dashboard does once when its server starts (called from instrumentation.ts): validate the
- * environment, so a bad configuration stops the server with each variable named, and take the
+ * environment, so a bad configuration stops the server with each variable named, read the Monitor's
+ * programmes (MONITOR_CONFIG), so a bad file stops it with the file and the field named, and take the
  * embedded store, so that other processes (`npm run users`) see that the dashboard holds it.
  */
 import { EnvError, serverEnv, type ServerEnv } from "./env";
+import { MonitorConfigError, monitorConfig } from "./programs/config";
 import { StoreLockedError, getStore } from "./store";
 
 function fail(message: string): never {
@@ -19,6 +21,12 @@ export async function onServerStart(): Promise<void> {
     env = serverEnv();
   } catch (e) {
     if (e instanceof EnvError) fail(e.message);
+    throw e;
+  }
+  try {
+    monitorConfig();
+  } catch (e) {
+    if (e instanceof MonitorConfigError) fail(e.message);
     throw e;
   }
   // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
