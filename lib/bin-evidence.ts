@@ -16,11 +16,8 @@ import { formatValue } from "@/lib/metrics/format";
 import { MAX_BULK_BINS } from "./bin-lookup";
 
 /**
- * The fewest attempts a gateway needs in the window before its approval rate may make it "best".
- * Meant to be the setting BIN_EVIDENCE_MIN_ATTEMPTS (default 30). The dashboard's env schema
- * (lib/env-schema.ts) is outside this feature's files, so until it is wired there this constant is
- * the value; the server passes it explicitly (lib/upstream/bin-routing.ts `binEvidence`'s
- * `minAttempts`), so wiring the env var is a one-line change at that call.
+ * The fewest attempts a gateway needs in the window before its approval rate may make it "best", when
+ * no setting says otherwise: the route passes BIN_EVIDENCE_MIN_ATTEMPTS (lib/env-schema.ts).
  */
 export const BIN_EVIDENCE_MIN_ATTEMPTS = 30;
 

@@ -4,8 +4,9 @@ import { apiFetch } from "@/lib/report-client/api";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import type { SavedPage } from "@/lib/store/saved-reports";
 
-export function SaveReportButton({ page, disabled }: { page: "explore" | "cohorts"; disabled?: boolean }) {
+export function SaveReportButton({ page, disabled }: { page: SavedPage; disabled?: boolean }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async () => {
     const name = window.prompt("Name of the saved report");

@@ -7,6 +7,8 @@ import { ShareLinks } from "./share-links";
 import type { SavedReportItem } from "@/lib/saved-reports/view-model";
 
 
+const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor" };
+
 export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
   const [items, setItems] = useState(initial);
   const [sharing, setSharing] = useState<string | null>(null);
@@ -44,11 +46,11 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
           <li key={r.id} className="rounded border border-slate-200 bg-white p-3">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <div>
-                <a className="font-medium text-blue-800 underline" href={r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`}>
+                <a className="font-medium text-blue-800 underline" href={r.page === "monitor" ? "/monitor" : r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`}>
                   {r.name}
                 </a>
                 <p className="text-xs text-slate-700">
-                  {r.page === "cohorts" ? "Cohorts" : "Explore"} · by {r.ownerEmail} · updated {r.updatedAt.slice(0, 10)}
+                  {PAGE_NAMES[r.page]} · by {r.ownerEmail} · updated {r.updatedAt.slice(0, 10)}
                   {r.sharedWithTeam ? " · shared with the team" : ""}
                 </p>
               </div>

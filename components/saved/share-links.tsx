@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report-state/range";
+import type { SavedPage } from "@/lib/store/saved-reports";
 
 interface LinkView {
   id: string;
@@ -21,7 +22,7 @@ interface LinkView {
   lastViewedAt: string | null;
 }
 
-export function ShareLinks({ reportId, page }: { reportId: string; page: "explore" | "cohorts" }) {
+export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPage }) {
   const base = `/api/saved-reports/${reportId}/links`;
   const formId = useId();
   const queryClient = useQueryClient();
@@ -69,6 +70,9 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: "explor
           void create();
         }}
       >
+        {page === "monitor" ? (
+          <p className="text-sm text-slate-700">A monitor link is always live: this month and the two before, as of when it is opened.</p>
+        ) : (
         <fieldset className="text-sm">
           <legend className="font-medium">Data</legend>
           <label className="mr-4 inline-flex items-center gap-1">
@@ -78,6 +82,7 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: "explor
             <input type="radio" name={`${formId}-mode`} checked={mode === "snapshot"} onChange={() => setMode("snapshot")} /> Snapshot (frozen now)
           </label>
         </fieldset>
+        )}
         <label className="text-sm">
           <span className="block font-medium">Expires after (days)</span>
           <input type="number" min={1} max={365} value={days} onChange={(e) => setDays(Number(e.target.value))} className="mt-1 w-28 rounded border border-slate-300 px-2 py-1" />
@@ -86,7 +91,7 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: "explor
           <span className="block font-medium">Password (optional)</span>
           <input type="password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" className="mt-1 w-full rounded border border-slate-300 px-2 py-1" />
         </label>
-        {mode === "live" ? (
+        {mode === "live" && page !== "monitor" ? (
           <fieldset className="text-sm">
             <legend className="font-medium">Viewer may switch to</legend>
             <div className="flex flex-wrap gap-x-3">

@@ -4,6 +4,7 @@ import type { Role } from "@/lib/users/roles";
 export const SECTIONS = [
   { href: "/explore", label: "Explore", role: "analyst", purpose: "order summaries by event date" },
   { href: "/cohorts", label: "Cohorts", role: "analyst", purpose: "retention by initial date and billing cycle" },
+  { href: "/monitor", label: "Monitor", role: "viewer", purpose: "card-network programme ratios per MID, and alert-aware disputes" },
   { href: "/bin-lookup", label: "BIN lookup", role: "analyst", purpose: "which gateway a card BIN is routed to" },
   { href: "/reports", label: "Saved reports", role: "viewer", purpose: "reports saved by your team, and their share links" },
   { href: "/users", label: "Users", role: "admin", purpose: "who may sign in, and with which role" },

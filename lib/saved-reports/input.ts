@@ -22,6 +22,11 @@ export type SavedReportPatch = z.output<typeof SavedReportPatch>;
 
 /** The report state in its canonical URL form, as of `today` in the reporting time zone. */
 export function canonicalParams(page: SavedPage, params: string, timeZone: string): string {
+  // The Monitor has no settings of its own: it always shows this month and the two before.
+  if (page === "monitor") {
+    if (params.replace(/^\?/, "") !== "") throw ApiError.badRequest("A monitor view has no settings; params must be empty", [{ path: "params", message: "must be empty" }]);
+    return "";
+  }
   const today = todayIn(timeZone);
   if (page === "cohorts") {
     const parsed = parseCohort(params, today);

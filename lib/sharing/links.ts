@@ -105,6 +105,9 @@ export async function createShareLink(
   if (!Number.isInteger(days) || days < 1 || days > SHARE_LIMITS.maxDays) {
     throw ApiError.badRequest(`expires_in_days must be a whole number from 1 to ${SHARE_LIMITS.maxDays}`, [{ path: "expires_in_days", message: "out of range" }]);
   }
+  if (report.page === "monitor" && (input.mode === "snapshot" || (input.allowedPresets ?? []).length > 0)) {
+    throw ApiError.badRequest("A monitor link is always live, for this month and the two before: no snapshot, no presets", [{ path: "mode", message: "live only" }]);
+  }
   const presets = input.allowedPresets ?? [];
   const bad = presets.find((p) => !isRangePreset(p));
   if (bad !== undefined) throw ApiError.badRequest(`unknown preset "${bad}"`, [{ path: "allowed_presets", message: `unknown preset "${bad}"` }]);

@@ -17,7 +17,7 @@ import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { addDays, todayIn } from "@/lib/contract/dates";
-import { canEdit, canView } from "@/lib/saved-reports";
+import { canEdit, canonicalParams, canView } from "@/lib/saved-reports";
 import { createShareLink } from "./links";
 import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
@@ -225,5 +225,16 @@ describe("share links", () => {
     expect("done" in direct && direct.done.data).toEqual(stored.comparison!.data);
     // A report without a comparison asks for none.
     expect(reportQuery(report, "UTC").comparison).toBeNull();
+  });
+
+  it("save and share the Monitor: no settings, and its links are always live", async () => {
+    expect(canonicalParams("monitor", "", "UTC")).toBe("");
+    expect(() => canonicalParams("monitor", "range=last7", "UTC")).toThrow(/no settings/);
+    const monitor = await savedReportsRepo(store).create({ ownerId: analyst.id, name: "Monitor", page: "monitor", params: "", sharedWithTeam: true });
+    await expect(createShareLink(store, gateway, "UTC", analyst, monitor, { mode: "snapshot" })).rejects.toThrow(/always live/);
+    await expect(createShareLink(store, gateway, "UTC", analyst, monitor, { mode: "live", allowedPresets: ["last7"] })).rejects.toThrow(/always live/);
+    const { token } = await createShareLink(store, gateway, "UTC", analyst, monitor, { mode: "live" });
+    const r = await resolveShare(store, token, "203.0.113.9", "secret-secret-secret-secret-secret-!", noCookie);
+    expect(r.kind === "ok" && r.report.page).toBe("monitor");
   });
 });

@@ -30,6 +30,8 @@ import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } fro
 import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/upstream";
 import { SHARE_OWNER, type JobView } from "@/lib/upstream/gateway";
+import { loadMonitor, type MonitorAnswer } from "@/lib/monitor/load";
+import { monitorConfig } from "@/lib/programs/config";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { unlockCookieName } from "./tokens";
 
@@ -65,6 +67,7 @@ export type SharedView =
       /** File name stem of the CSV download. */
       fileName: string;
     }
+  | { kind: "monitor"; title: string; sharedBy: string; timeZone: string; answer: Extract<MonitorAnswer, { kind: "ok" }> }
   | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string }
   | { kind: "locked" }
   | { kind: "expired" | "revoked" | "unknown" | "throttled" };
@@ -83,7 +86,7 @@ export async function loadSharedView(
     preset: opts.preset ?? null,
     snapshot: r.link.mode === "snapshot" ? r.link.snapshot : null,
   });
-  if (view.kind === "ok") await recordShareView(db, r.link.id, opts.address, env.NEXTAUTH_SECRET);
+  if (view.kind === "ok" || view.kind === "monitor") await recordShareView(db, r.link.id, opts.address, env.NEXTAUTH_SECRET);
   return view;
 }
 
@@ -99,6 +102,7 @@ async function buildReportView(
 ): Promise<SharedView> {
   const env = serverEnv();
   const db = await getStore();
+  if (report.page === "monitor") return monitorView(report, env.REPORT_TIMEZONE);
   const allowed = opts.allowedPresets.filter(isRangePreset);
   const preset = opts.preset && isRangePreset(opts.preset) && allowed.includes(opts.preset) ? opts.preset : null;
   const { op, query, comparison } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
@@ -204,4 +208,14 @@ async function buildReportView(
     records: records.length,
     fileName: `${report.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "report"}_${range.start}_${range.end}`,
   };
+}
+
+/** A shared Monitor: always live, this month and the two before, evaluated as the Monitor page does. */
+async function monitorView(report: SavedReport, timeZone: string): Promise<SharedView> {
+  const answer = await loadMonitor(getGateway(), monitorConfig(), todayIn(timeZone), SHARE_OWNER, 3_000);
+  if (answer.kind === "pending") {
+    return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString() };
+  }
+  const owner = await usersRepo(await getStore()).findById(report.ownerId);
+  return { kind: "monitor", title: report.name, sharedBy: owner?.email ?? "a former user", timeZone, answer };
 }

@@ -105,6 +105,15 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE share_links l SET last_viewed_at = (SELECT max(viewed_at) FROM share_views v WHERE v.link_id = l.id);
     `,
   },
+  {
+    version: 5,
+    name: "saved monitor views",
+    up: `
+      -- The Monitor (issue 17) can be saved and shared like a report.
+      ALTER TABLE saved_reports DROP CONSTRAINT saved_reports_page_check;
+      ALTER TABLE saved_reports ADD CONSTRAINT saved_reports_page_check CHECK (page IN ('explore', 'cohorts', 'monitor'));
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

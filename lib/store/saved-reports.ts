@@ -2,7 +2,7 @@
 import type { Sql } from "./sql";
 
 /** The report pages a saved report can reopen; the store, the API schemas and the views read this list. */
-export const SAVED_PAGES = ["explore", "cohorts"] as const;
+export const SAVED_PAGES = ["explore", "cohorts", "monitor"] as const;
 export type SavedPage = (typeof SAVED_PAGES)[number];
 
 export interface SavedReport {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/saved-reports";
@@ -24,6 +24,8 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
   }
+  // A saved Monitor is the Monitor: viewers may open it, always live.
+  if (report.page === "monitor") redirect("/monitor");
   const view = await loadSavedView(report, typeof preset === "string" ? preset : null);
   if (view.kind !== "ok") {
     return (

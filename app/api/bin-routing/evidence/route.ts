@@ -3,10 +3,11 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/handler";
 import { BinEvidenceRequestSchema } from "@/lib/bin-evidence";
+import { serverEnv } from "@/lib/env";
 import { getGateway } from "@/lib/upstream";
 import { binEvidence } from "@/lib/upstream/bin-routing";
 
 export const POST = apiRoute({ role: "analyst", schema: BinEvidenceRequestSchema }, async ({ body }) => {
-  const answer = await binEvidence(getGateway(), body.bins);
+  const answer = await binEvidence(getGateway(), body.bins, { minAttempts: serverEnv().BIN_EVIDENCE_MIN_ATTEMPTS });
   return NextResponse.json(answer, { status: answer.state === "pending" ? 202 : 200, headers: { "Cache-Control": "no-store" } });
 });

@@ -1,0 +1,15 @@
+// GET /api/monitor/drill?program=&gateway=&brand=&month=: one MID's daily ratio and its chargebacks by BIN and bank (viewers; ?wait=ms long-polls).
+import { apiRoute } from "@/lib/api/handler";
+import { waitParam } from "@/lib/api/report-route";
+import { todayIn } from "@/lib/contract/dates";
+import { ApiError } from "@/lib/contract/errors";
+import { serverEnv } from "@/lib/env";
+import { DrillInput, loadDrill } from "@/lib/monitor/drill";
+import { monitorConfig } from "@/lib/programs/config";
+import { getGateway } from "@/lib/upstream";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) => {
+  const q = new URL(request.url).searchParams;
+  const input = ApiError.parse(DrillInput, { program: q.get("program"), gateway: q.get("gateway"), brand: q.get("brand"), month: q.get("month") });
+  return loadDrill(getGateway(), monitorConfig(), todayIn(serverEnv().REPORT_TIMEZONE), user.id, waitParam(request), input);
+});

@@ -1,0 +1,30 @@
+"use client";
+/** The daily trend of a programme's ratio for one MID, with the thresholds in force drawn as lines. */
+import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCompact, formatValue } from "@/lib/metrics/format";
+import { STATUS_LABELS } from "@/lib/programs/definitions";
+import type { DrillAnswer } from "@/lib/monitor/drill";
+
+type Ok = Extract<DrillAnswer, { kind: "ok" }>;
+
+export default function TrendChart({ trend, thresholds, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; width: number }) {
+  const top = Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15;
+  return (
+    <LineChart width={width} height={220} data={trend} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      <CartesianGrid stroke="#e2e8f0" vertical={false} />
+      <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(8)} interval="preserveStartEnd" tick={{ fontSize: 12 }} />
+      <YAxis domain={[0, top || 0.01]} tickFormatter={(v: number) => formatCompact(v, "percent")} width={52} tick={{ fontSize: 12 }} />
+      <Tooltip
+        formatter={(v) => formatValue(typeof v === "number" ? v : null, "percent")}
+        labelFormatter={(d) => {
+          const row = trend.find((t) => t.date === d);
+          return row ? `${String(d)}: ${formatValue(row.numerator, "count")} ÷ ${formatValue(row.denominator, "count")}` : String(d);
+        }}
+      />
+      {thresholds.map((t) => (
+        <ReferenceLine key={`${t.level}-${t.ratio}`} y={t.ratio} stroke="#b91c1c" strokeDasharray="6 4" label={{ value: `${STATUS_LABELS[t.level]} ${formatValue(t.ratio, "percent")}`, position: "insideTopRight", fontSize: 11, fill: "#7f1d1d" }} />
+      ))}
+      <Line type="linear" dataKey="ratio" name="Ratio to date" stroke="#1e3a8a" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+    </LineChart>
+  );
+}

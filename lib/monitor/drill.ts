@@ -1,0 +1,125 @@
+import "server-only";
+/**
+ * One MID's drill-down for one month and programme: the daily trend of the programme's ratio (the
+ * month's numerator to date over its denominator, so the last day is the table's ratio), and the
+ * month's chargebacks by BIN and by issuing bank, the 10 largest and the rest. Three reports, run
+ * only when a MID is opened, through the report gateway like the Monitor's own.
+ */
+import { z } from "zod";
+import { CARD_BRANDS } from "@/lib/contract/catalog";
+import { addDays } from "@/lib/contract/dates";
+import { toCents } from "@/lib/contract/money";
+import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
+import { ApiError } from "@/lib/contract/errors";
+import type { MonitorConfig, Threshold } from "@/lib/programs/definitions";
+import { previousMonth, thresholdsInForce } from "@/lib/programs/evaluate";
+import type { ReportGateway } from "@/lib/upstream/gateway";
+import type { JobStatus } from "@/lib/upstream/jobs";
+import { exploreLinkFor, monitorMonths, type MonitorMonth } from "./months";
+
+export const DrillInput = z.strictObject({
+  program: z.string().min(1).max(100),
+  gateway: z.coerce.number().int().min(0),
+  brand: z.enum(CARD_BRANDS),
+  month: z.string().regex(/^\d{4}-\d{2}$/, { error: "month must be YYYY-MM" }),
+});
+export type DrillInput = z.infer<typeof DrillInput>;
+
+export interface DrillPart {
+  key: string;
+  chargebacks: number;
+  cents: number;
+}
+
+export type DrillAnswer =
+  | { kind: "pending"; statuses: JobStatus["state"][] }
+  | {
+      kind: "ok";
+      month: MonitorMonth;
+      trend: { date: string; numerator: number; denominator: number; ratio: number | null }[];
+      thresholds: Threshold[];
+      byBin: { top: DrillPart[]; rest: DrillPart | null };
+      byBank: { top: DrillPart[]; rest: DrillPart | null };
+      links: { byDay: string; byBin: string; byBank: string };
+    };
+
+const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0);
+
+function topAndRest(records: readonly ReportRecord[], dim: string, n = 10): { top: DrillPart[]; rest: DrillPart | null } {
+  const parts = records
+    .map((r) => ({ key: String(r[dim] ?? "(none)"), chargebacks: num(r.cb_count_by_cb_date), cents: toCents(num(r.cb_amount_by_cb_date)) }))
+    .filter((p) => p.chargebacks > 0)
+    .sort((a, b) => b.chargebacks - a.chargebacks || b.cents - a.cents || (a.key < b.key ? -1 : 1));
+  const rest = parts.slice(n);
+  return {
+    top: parts.slice(0, n),
+    rest: rest.length ? { key: `${rest.length} more`, chargebacks: rest.reduce((s, p) => s + p.chargebacks, 0), cents: rest.reduce((s, p) => s + p.cents, 0) } : null,
+  };
+}
+
+export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, today: string, owner: string, waitMs: number, input: DrillInput): Promise<DrillAnswer> {
+  const program = config.programs.find((p) => p.id === input.program);
+  if (!program) throw ApiError.badRequest(`"${input.program}" is not a programme of this Monitor`, [{ path: "program", message: "unknown programme" }]);
+  const months = monitorMonths(today).filter((m) => !m.salesOnly);
+  const month = months.find((m) => m.month === input.month);
+  if (!month) throw ApiError.badRequest(`The Monitor shows ${months.map((m) => m.month).join(", ")}; ${input.month} is not one of them`, [{ path: "month", message: "not shown" }]);
+  const filters = { gateway_id: [input.gateway], card_brand: [input.brand] };
+  const base = { start_date: month.start, end_date: month.end, filters };
+  const metrics = ["cb_count_by_cb_date", "cb_amount_by_cb_date"];
+  const queries: ReportQuery[] = [
+    { ...base, group_by: ["date", "alert_type"], metrics: ["approvals", "cb_count_by_cb_date", "alert_count_by_alert_date"] },
+    { ...base, group_by: ["bin"], metrics },
+    { ...base, group_by: ["bank"], metrics },
+  ];
+  // The preceding month's sales, for a programme that divides by them (the Monitor has it cached).
+  if (program.denominator.month === "preceding") {
+    const prev = monitorMonths(today).find((m) => m.month === previousMonth(month.month))!;
+    queries.push({ start_date: prev.start, end_date: prev.end, filters, group_by: ["card_brand"], metrics: ["approvals"] });
+  }
+  const deadline = Date.now() + waitMs;
+  const results = await Promise.all(
+    queries.map(async (q) => {
+      const out = gateway.submit("orders", gateway.parse("orders", q), owner);
+      if ("cached" in out) return out.cached.data;
+      const job = await gateway.settle(out.job.id, Math.max(0, deadline - Date.now()));
+      return job?.status.state === "done" ? job.status.result.data : job?.status.state ?? out.job.status.state;
+    }),
+  );
+  if (results.some((r) => typeof r === "string")) {
+    return { kind: "pending", statuses: results.map((r) => (typeof r === "string" ? (r as JobStatus["state"]) : "done")) };
+  }
+  const [daily, bins, banks, prevSales] = results as ReportRecord[][];
+  const byDay = new Map<string, { numerator: number; sales: number }>();
+  for (const r of daily!) {
+    const d = String(r.date);
+    const e = byDay.get(d) ?? { numerator: 0, sales: 0 };
+    if (program.numerator.chargebacks) e.numerator += num(r.cb_count_by_cb_date);
+    if (typeof r.alert_type === "string" && (program.numerator.alertTypes as readonly string[]).includes(r.alert_type)) e.numerator += num(r.alert_count_by_alert_date);
+    e.sales += num(r.approvals);
+    byDay.set(d, e);
+  }
+  const preceding = prevSales ? prevSales.reduce((s, r) => s + num(r.approvals), 0) : 0;
+  const trend: Extract<DrillAnswer, { kind: "ok" }>["trend"] = [];
+  let numerator = 0;
+  let sales = 0;
+  for (let d = month.start; d <= month.end; d = addDays(d, 1)) {
+    const e = byDay.get(d);
+    numerator += e?.numerator ?? 0;
+    sales += e?.sales ?? 0;
+    const denominator = program.denominator.month === "preceding" ? preceding : sales;
+    trend.push({ date: d, numerator, denominator, ratio: denominator > 0 ? numerator / denominator : null });
+  }
+  return {
+    kind: "ok",
+    month,
+    trend,
+    thresholds: thresholdsInForce(program, month.month),
+    byBin: topAndRest(bins!, "bin"),
+    byBank: topAndRest(banks!, "bank"),
+    links: {
+      byDay: exploreLinkFor(month, input.gateway, input.brand, "date"),
+      byBin: exploreLinkFor(month, input.gateway, input.brand, "bin"),
+      byBank: exploreLinkFor(month, input.gateway, input.brand, "bank"),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import "server-only";
+/**
+ * The Monitor's data, on the server: the four monthly reports through the report gateway (its cache,
+ * derivation and fair queue; the viewer's own queue turn), then the programmes evaluated on them.
+ * While any month is still being fetched, the answer says which and how far along, and the page asks
+ * again; nothing else runs, whoever asks.
+ */
+import type { JobStatus } from "@/lib/upstream/jobs";
+import type { ReportGateway } from "@/lib/upstream/gateway";
+import type { MonitorConfig, Program } from "@/lib/programs/definitions";
+import { disputeRows, evaluatePrograms, midSums, worstFirst, type DisputeRow, type MonthData, type ProgramRow } from "@/lib/programs/evaluate";
+import { monitorMonths, monitorQuery, type MonitorMonth } from "./months";
+
+/** A month's report as the status line shows it: done (without its records) or still on its way. */
+export type MonthStatus = { month: string; start: string; end: string; status: Exclude<JobStatus, { state: "done" }> | { state: "done"; result: Omit<Extract<JobStatus, { state: "done" }>["result"], "data"> } };
+
+export type MonitorRow = Omit<ProgramRow, "program"> & { programId: string };
+
+export type MonitorAnswer =
+  | { kind: "pending"; months: MonthStatus[] }
+  | {
+      kind: "ok";
+      today: string;
+      months: (MonitorMonth & { status: MonthStatus["status"] })[];
+      programs: Program[];
+      rows: MonitorRow[];
+      disputes: DisputeRow[];
+      alertCost: MonitorConfig["alertCost"];
+    };
+
+export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig, today: string, owner: string, waitMs: number): Promise<MonitorAnswer> {
+  const months = monitorMonths(today);
+  const deadline = Date.now() + waitMs;
+  const answers = await Promise.all(
+    months.map(async (m) => {
+      const out = gateway.submit("orders", gateway.parse("orders", monitorQuery(m)), owner);
+      if ("cached" in out) return { m, status: { state: "done", result: out.cached } as JobStatus };
+      const job = await gateway.settle(out.job.id, Math.max(0, deadline - Date.now()));
+      return { m, status: job?.status ?? out.job.status };
+    }),
+  );
+  const statuses: MonthStatus[] = answers.map(({ m, status }) => ({ month: m.month, start: m.start, end: m.end, status: withoutData(status) }));
+  if (!answers.every((a) => a.status.state === "done")) return { kind: "pending", months: statuses };
+
+  const data = new Map<string, MonthData>();
+  for (const { m, status } of answers) {
+    if (status.state !== "done") continue;
+    data.set(m.month, { month: m.month, daysInMonth: m.daysInMonth, daysElapsed: m.daysElapsed, mids: midSums(status.result.data) });
+  }
+  const shown = months.filter((m) => !m.salesOnly);
+  const rows = evaluatePrograms(config, data, shown.map((m) => m.month)).sort(worstFirst);
+  return {
+    kind: "ok",
+    today,
+    months: months.map((m, i) => ({ ...m, status: statuses[i]!.status })),
+    programs: config.programs,
+    rows: rows.map(({ program, ...r }) => ({ ...r, programId: program.id })),
+    disputes: shown.flatMap((m) => disputeRows(config, data.get(m.month)!)),
+    alertCost: config.alertCost,
+  };
+}
+
+function withoutData(s: JobStatus): MonthStatus["status"] {
+  if (s.state !== "done") return s;
+  const { data: _data, ...result } = s.result;
+  return { state: "done", result };
+}
