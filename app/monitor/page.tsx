@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { requirePageUser } from "@/lib/auth/session";
 import { reportTimeZone } from "@/lib/report-timezone";
+import { hasRole } from "@/lib/users/roles";
 import { MonitorReport } from "@/components/monitor/monitor-report";
 import { Providers } from "@/components/providers";
 import { PageFallback } from "@/components/report/page-fallback";
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: "Monitor" };
 
 /** Monitor: is any MID close to a card-network monitoring programme's threshold this month? */
 export default async function MonitorPage() {
-  await requirePageUser("/monitor", "viewer");
+  const user = await requirePageUser("/monitor", "viewer");
   const timeZone = reportTimeZone();
   return (
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
@@ -24,7 +25,7 @@ export default async function MonitorPage() {
       </header>
       <Providers>
         <Suspense fallback={<PageFallback />}>
-          <MonitorReport timeZone={timeZone} />
+          <MonitorReport timeZone={timeZone} canExplore={hasRole(user.role, "analyst")} />
         </Suspense>
       </Providers>
     </main>

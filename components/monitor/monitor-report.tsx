@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatValue } from "@/lib/metrics/format";
 import type { MonitorAnswer, MonitorRow, MonthStatus } from "@/lib/monitor/load";
 import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
@@ -229,7 +229,7 @@ function PartsTable({ title, parts, dimension }: { title: string; parts: { top: 
   );
 }
 
-function DrillDown({ answer, row, onClose }: { answer: OkAnswer; row: MonitorRow; onClose: () => void }) {
+function DrillDown({ answer, row, onClose, canExplore }: { answer: OkAnswer; row: MonitorRow; onClose: () => void; canExplore: boolean }) {
   const program = answer.programs.find((p) => p.id === row.programId)!;
   const params = new URLSearchParams({ program: row.programId, gateway: String(row.gatewayId), brand: row.cardBrand, month: row.month });
   const drill = useQuery({
@@ -240,12 +240,19 @@ function DrillDown({ answer, row, onClose }: { answer: OkAnswer; row: MonitorRow
     retry: false,
   });
   const [box, setBox] = useState<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const key = params.toString();
+  // The drill-down opens above the tables: bring it into view and move focus to it.
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, [key]);
   const width = Math.max(280, Math.min(900, (box?.clientWidth ?? 600) - 8));
   const d = drill.data;
   return (
     <section aria-labelledby="drill-heading" className="rounded-lg border border-slate-300 bg-white p-4">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h2 id="drill-heading" className="text-lg font-semibold">
+        <h2 id="drill-heading" ref={heading} tabIndex={-1} className="text-lg font-semibold">
           {midName(row)}, {row.cardBrand}, {monthLabel(row.month)}
         </h2>
         <button type="button" onClick={onClose} className="rounded border border-slate-400 px-3 py-1 text-sm">
@@ -272,12 +279,14 @@ function DrillDown({ answer, row, onClose }: { answer: OkAnswer; row: MonitorRow
             <PartsTable title="Chargebacks by BIN (the 10 largest, then the rest)" parts={d.byBin} dimension="BIN" />
             <PartsTable title="Chargebacks by issuing bank (the 10 largest, then the rest)" parts={d.byBank} dimension="Issuing bank" />
           </div>
+          {canExplore ? (
           <p className="text-sm">
             The same numbers in Explore:{" "}
             <Link href={d.links.byDay} className="text-blue-800 underline underline-offset-2">by day</Link>,{" "}
             <Link href={d.links.byBin} className="text-blue-800 underline underline-offset-2">by BIN</Link>,{" "}
             <Link href={d.links.byBank} className="text-blue-800 underline underline-offset-2">by issuing bank</Link>.
           </p>
+          ) : null}
         </div>
       )}
     </section>
@@ -285,7 +294,7 @@ function DrillDown({ answer, row, onClose }: { answer: OkAnswer; row: MonitorRow
 }
 
 /** The Monitor: fetches the four monthly reports through the dashboard (long-polling while they run). */
-export function MonitorReport({ timeZone }: { timeZone: string }) {
+export function MonitorReport({ timeZone, canExplore }: { timeZone: string; canExplore: boolean }) {
   const query = useQuery({
     queryKey: ["monitor"],
     queryFn: ({ signal }) => apiFetch<MonitorAnswer>(`/api/monitor?wait=${WAIT_MS}`, { signal }),
@@ -318,7 +327,7 @@ export function MonitorReport({ timeZone }: { timeZone: string }) {
           <div className="flex flex-wrap justify-end gap-2">
             <SaveReportButton page="monitor" />
           </div>
-          <MonitorBody answer={answer} open={open} setOpen={setOpen} />
+          <MonitorBody answer={answer} open={open} setOpen={setOpen} canExplore={canExplore} />
         </>
       ) : null}
     </div>
@@ -326,10 +335,24 @@ export function MonitorReport({ timeZone }: { timeZone: string }) {
 }
 
 /** The Monitor's tables for one answer; `setOpen` null: no drill-down (a share visitor has no account to drill with). */
-export function MonitorBody({ answer, open, setOpen }: { answer: OkAnswer; open: MonitorRow | null; setOpen: ((r: MonitorRow | null) => void) | null }) {
+export function MonitorBody({
+  answer,
+  open,
+  setOpen,
+  canExplore = false,
+}: {
+  answer: OkAnswer;
+  open: MonitorRow | null;
+  setOpen: ((r: MonitorRow | null) => void) | null;
+  /** Explore is for analysts: viewers get no links into it. */
+  canExplore?: boolean;
+}) {
   const shown = answer.months.filter((m) => !m.salesOnly);
   const current = shown[0]!;
   const breached = answer.rows.filter((r) => r.month === current.month && (r.actual.level !== "ok" || (r.projected && r.projected.level !== "ok")));
+  // Last month's complete figures are the ones a programme counts: a breach there is said as loudly.
+  const last = shown[1];
+  const lastBreached = last ? answer.rows.filter((r) => r.month === last.month && r.actual.level !== "ok") : [];
   return (
     <>
       {breached.length > 0 ? (
@@ -343,7 +366,16 @@ export function MonitorBody({ answer, open, setOpen }: { answer: OkAnswer; open:
       ) : (
         <StatusBanner tone="success" title={`No MID at or heading over a threshold in ${monthLabel(current.month)}`} busy={false} label="Breaches" />
       )}
-      {open && setOpen ? <DrillDown answer={answer} row={open} onClose={() => setOpen(null)} /> : null}
+      {last && lastBreached.length > 0 ? (
+        <StatusBanner
+          tone="error"
+          title={`${lastBreached.length} MID${lastBreached.length === 1 ? "" : "s"} over a threshold in ${monthLabel(last.month)}`}
+          detail={lastBreached.map((r) => `${midName(r)} ${r.cardBrand}: ${pct(r.actual.ratio)} (${STATUS_LABELS[r.actual.level].toLowerCase()})`).join("; ")}
+          busy={false}
+          label={`Breaches in ${monthLabel(last.month)}`}
+        />
+      ) : null}
+      {open && setOpen ? <DrillDown answer={answer} row={open} onClose={() => setOpen(null)} canExplore={canExplore} /> : null}
       {shown.map((m) => (
         <section key={m.month} aria-labelledby={`month-${m.month}`} className="flex flex-col gap-3">
           <h2 id={`month-${m.month}`} className="text-lg font-semibold">

@@ -19,6 +19,10 @@ export interface E2EEnv {
   client: { client_id: string; client_secret: string };
   users: Record<"admin" | "analyst" | "viewer", { email: string; password: string }>;
   endDate: string;
+  /** The Mastercard gateway (MID) made to breach Mastercard's Excessive Chargeback Program in the month before endDate's (e2e/monitor.spec.ts). */
+  monitorBreachGateway: number;
+  /** That month, YYYY-MM. */
+  monitorBreachMonth: string;
 }
 
 const DIR = process.env.E2E_DIR ?? ".e2e";
@@ -37,6 +41,16 @@ const dashboardDb = join(DIR, "dashboard");
 const endDate = new Date().toISOString().slice(0, 10);
 
 tsx("service/cli.ts", ["generate", "--db", serviceDb, "--days", "150", "--orders-per-day", "60", "--seed", "3", "--end-date", endDate]);
+// The Monitor's breach: chargebacks received last month on one Mastercard gateway, at least 100 and
+// 1.5 % of its Mastercard approvals of the month before, on its approved attempts of earlier months,
+// picked from the data (service/testing/monitor-breach.ts) and loaded with the CLI's own import.
+// Deterministic for a given end date; the other specs compare the dashboard with the same service.
+const [endYear, endMonth] = endDate.split("-").map(Number) as [number, number];
+const monitorBreachMonth = new Date(Date.UTC(endYear, endMonth - 2, 1)).toISOString().slice(0, 7);
+const breachDir = join(DIR, "monitor-breach");
+const breach = lastJson<{ gatewayId: number; added: number }>(tsx("service/testing/monitor-breach-cli.ts", ["--db", serviceDb, "--month", monitorBreachMonth, "--out", breachDir]));
+const breachImport = lastJson<{ ok: boolean; inserted: Record<string, number> }>(tsx("service/cli.ts", ["import", "--db", serviceDb, "--dir", breachDir]));
+if (!breachImport.ok || breachImport.inserted.chargebacks !== breach.added) throw new Error(`the Monitor's breach did not import: ${JSON.stringify(breachImport)}`);
 const client = lastJson<{ client_id: string; client_secret: string }>(tsx("service/cli.ts", ["create-client", "--db", serviceDb, "--name", "e2e dashboard"]));
 const users = {} as E2EEnv["users"];
 for (const role of ["admin", "analyst", "viewer"] as const) {
@@ -59,5 +73,7 @@ const env: E2EEnv = {
   client,
   users,
   endDate,
+  monitorBreachGateway: breach.gatewayId,
+  monitorBreachMonth,
 };
 writeFileSync(join(DIR, "env.json"), JSON.stringify(env, null, 2));

@@ -85,6 +85,10 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
       return job?.status.state === "done" ? job.status.result.data : job?.status.state ?? out.job.status.state;
     }),
   );
+  if (results.some((r) => r === "failed" || r === "cancelled")) {
+    // Not "pending": the page would ask again at once and spend the calls again.
+    throw new ApiError(503, "Part of this drill-down could not be fetched from the reporting service. Close it and open it again in a minute.");
+  }
   if (results.some((r) => typeof r === "string")) {
     return { kind: "pending", statuses: results.map((r) => (typeof r === "string" ? (r as JobStatus["state"]) : "done")) };
   }

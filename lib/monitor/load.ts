@@ -18,6 +18,8 @@ export type MonitorRow = Omit<ProgramRow, "program"> & { programId: string };
 
 export type MonitorAnswer =
   | { kind: "pending"; months: MonthStatus[] }
+  /** A month failed or was cancelled: asking again at once would only spend more calls. */
+  | { kind: "failed"; months: MonthStatus[] }
   | {
       kind: "ok";
       today: string;
@@ -40,6 +42,7 @@ export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig,
     }),
   );
   const statuses: MonthStatus[] = answers.map(({ m, status }) => ({ month: m.month, start: m.start, end: m.end, status: withoutData(status) }));
+  if (answers.some((a) => a.status.state === "failed" || a.status.state === "cancelled")) return { kind: "failed", months: statuses };
   if (!answers.every((a) => a.status.state === "done")) return { kind: "pending", months: statuses };
 
   const data = new Map<string, MonthData>();

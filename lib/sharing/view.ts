@@ -213,7 +213,7 @@ async function buildReportView(
 /** A shared Monitor: always live, this month and the two before, evaluated as the Monitor page does. */
 async function monitorView(report: SavedReport, timeZone: string): Promise<SharedView> {
   const answer = await loadMonitor(getGateway(), monitorConfig(), todayIn(timeZone), SHARE_OWNER, 3_000);
-  if (answer.kind === "pending") {
+  if (answer.kind !== "ok") {
     return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString() };
   }
   const owner = await usersRepo(await getStore()).findById(report.ownerId);

@@ -26,6 +26,8 @@ export interface TestService {
   token: string;
   /** POST JSON with the demo client's full credentials unless `headers` replaces them. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Every record a report request answers, all pages fetched (limit/offset); throws on a non-200. */
+  allRecords(path: string, body: Record<string, unknown>): Promise<Record<string, string | number | null>[]>;
   authHeaders(): Record<string, string>;
   newClient(name: string): Promise<{ client_id: string; client_secret: string; token: string }>;
   stop(): Promise<void>;
@@ -72,6 +74,13 @@ export async function startTestService(opts: {
     "x-client-secret": client.client_secret,
   });
 
+  const post: TestService["post"] = (path, body, headers) =>
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(headers ?? authHeaders()) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
   return {
     url,
     db,
@@ -81,12 +90,17 @@ export async function startTestService(opts: {
     client,
     token,
     authHeaders,
-    post: (path, body, headers) =>
-      fetch(`${url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(headers ?? authHeaders()) },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      }),
+    post,
+    async allRecords(path, body) {
+      const out: Record<string, string | number | null>[] = [];
+      for (let offset = 0; ; offset += 1000) {
+        const r = await post(path, { ...body, offset, limit: 1000 });
+        const j = (await r.json()) as { data: Record<string, string | number | null>[]; pagination: { has_more: boolean } };
+        if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${JSON.stringify(j).slice(0, 300)}`);
+        out.push(...j.data);
+        if (!j.pagination.has_more) return out;
+      }
+    },
     async newClient(name) {
       const c = await createClient(db, name);
       await service.clients.refresh();
