@@ -91,7 +91,9 @@ test("the breached MID is first and excessive, with the service's ratio; its dri
   const first = await expectBreachFirst(page, want);
   await expect.poll(async () => (await status(page)).jobs_running, { timeout: 30_000 }).toBe(0);
   expect((await status(page)).upstream_report_calls - before).toBe(4);
-  await expect(page.getByRole("status", { name: "Breaches" })).toBeVisible();
+  await expect(page.getByRole("status", { name: "Breaches", exact: true })).toBeVisible();
+  // Last month's complete figures breach: said in a banner of its own, naming the MID.
+  await expect(page.getByRole("status", { name: `Breaches in ${monthLabel(want.month)}` })).toContainText(`(#${want.gateway})`);
 
   // Loaded again: from the dashboard's cache, no upstream call.
   await page.reload();
@@ -154,4 +156,39 @@ test.describe("as a viewer", () => {
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, "monitor-viewer");
   });
+});
+
+test("the Monitor is saved and shared like a report: a live link without an account shows the same breach", async ({ browser }) => {
+  const want = await direct();
+  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const page = await analyst.newPage();
+  await page.goto("/monitor");
+  await expectBreachFirst(page, want);
+  page.once("dialog", (d) => void d.accept("Risk monitor"));
+  await page.getByRole("button", { name: "Save report" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+
+  await page.goto("/reports");
+  const item = page.getByRole("listitem").filter({ hasText: "Risk monitor" }).first();
+  await expect(item).toContainText("Monitor");
+  await item.getByRole("button", { name: "Share links" }).click();
+  // A monitor link is always live: no snapshot, no presets to offer.
+  await expect(item.getByText("A monitor link is always live")).toBeVisible();
+  await expect(item.getByRole("radio")).toHaveCount(0);
+  await item.getByRole("button", { name: "Create share link" }).click();
+  const urlBox = item.getByRole("textbox", { name: "New share link URL" });
+  await expect(urlBox).toHaveValue(/\/share\/[A-Za-z0-9_-]{43}$/);
+  const shareUrl = await urlBox.inputValue();
+
+  const manager = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const phone = await manager.newPage();
+  await phone.goto(shareUrl);
+  await expect(phone.getByRole("heading", { level: 1, name: "Risk monitor" })).toBeVisible();
+  const first = await expectBreachFirst(phone, want);
+  // A visitor has no account to drill with: the MID is a name, not a button.
+  await expect(first.getByRole("button")).toHaveCount(0);
+  await expectNoSeriousA11yViolations(phone);
+  await phone.screenshot({ path: "test-results/screenshots/monitor-share-phone.png", fullPage: true });
+  await manager.close();
+  await analyst.close();
 });
