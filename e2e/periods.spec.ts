@@ -16,9 +16,13 @@ test("a monthly report against the previous period: deltas, partial months, the 
   // 45 days always cut at least one month.
   const start = addDays(env.endDate, -44);
   await page.goto(`/explore?op=orders&range=${start}..${env.endDate}&by=date&m=revenue,attempts,cb_count&kpi=approval_rate`);
+  // The URL names a report, so it runs at once: its totals mean the page is live (hydrated) and a
+  // choice made in the form is not lost to the first render.
+  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
   const form = page.getByRole("form", { name: "Report settings" });
   await form.getByLabel("Date rows by").selectOption("month");
   await form.getByLabel("Compare to").selectOption("previous");
+  await expect(form.getByLabel("Date rows by")).toHaveValue("month");
   await expect(form.getByText(`Compared with ${addDays(start, -45)} to ${addDays(start, -1)}.`)).toBeVisible();
   await form.getByRole("button", { name: "Run report" }).click();
   await expect(page).toHaveURL(/grain=month/);
