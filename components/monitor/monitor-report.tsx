@@ -312,7 +312,7 @@ export function MonitorReport({ timeZone, canExplore }: { timeZone: string; canE
       </EmptyState>
     );
   }
-  const statuses = answer ? (answer.kind === "ok" ? answer.months : answer.months) : [];
+  const statuses = answer?.months ?? [];
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-2" aria-label="Monthly reports">

@@ -8,13 +8,14 @@ import "server-only";
 import { z } from "zod";
 import { CARD_BRANDS } from "@/lib/contract/catalog";
 import { addDays } from "@/lib/contract/dates";
-import { toCents } from "@/lib/contract/money";
+import { units } from "@/lib/metrics/kpis";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig, Threshold } from "@/lib/programs/definitions";
 import { previousMonth, thresholdsInForce } from "@/lib/programs/evaluate";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { JobStatus } from "@/lib/upstream/jobs";
+import { anyFailed, settleAll } from "./load";
 import { exploreLinkFor, monitorMonths, type MonitorMonth } from "./months";
 
 export const DrillInput = z.strictObject({
@@ -43,11 +44,10 @@ export type DrillAnswer =
       links: { byDay: string; byBin: string; byBank: string };
     };
 
-const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0);
 
 function topAndRest(records: readonly ReportRecord[], dim: string, n = 10): { top: DrillPart[]; rest: DrillPart | null } {
   const parts = records
-    .map((r) => ({ key: String(r[dim] ?? "(none)"), chargebacks: num(r.cb_count_by_cb_date), cents: toCents(num(r.cb_amount_by_cb_date)) }))
+    .map((r) => ({ key: String(r[dim] ?? "(none)"), chargebacks: units(r, "cb_count_by_cb_date"), cents: units(r, "cb_amount_by_cb_date") }))
     .filter((p) => p.chargebacks > 0)
     .sort((a, b) => b.chargebacks - a.chargebacks || b.cents - a.cents || (a.key < b.key ? -1 : 1));
   const rest = parts.slice(n);
@@ -60,7 +60,8 @@ function topAndRest(records: readonly ReportRecord[], dim: string, n = 10): { to
 export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, today: string, owner: string, waitMs: number, input: DrillInput): Promise<DrillAnswer> {
   const program = config.programs.find((p) => p.id === input.program);
   if (!program) throw ApiError.badRequest(`"${input.program}" is not a programme of this Monitor`, [{ path: "program", message: "unknown programme" }]);
-  const months = monitorMonths(today).filter((m) => !m.salesOnly);
+  const all = monitorMonths(today);
+  const months = all.filter((m) => !m.salesOnly);
   const month = months.find((m) => m.month === input.month);
   if (!month) throw ApiError.badRequest(`The Monitor shows ${months.map((m) => m.month).join(", ")}; ${input.month} is not one of them`, [{ path: "month", message: "not shown" }]);
   const filters = { gateway_id: [input.gateway], card_brand: [input.brand] };
@@ -73,36 +74,27 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
   ];
   // The preceding month's sales, for a programme that divides by them (the Monitor has it cached).
   if (program.denominator.month === "preceding") {
-    const prev = monitorMonths(today).find((m) => m.month === previousMonth(month.month))!;
+    const prev = all.find((m) => m.month === previousMonth(month.month))!;
     queries.push({ start_date: prev.start, end_date: prev.end, filters, group_by: ["card_brand"], metrics: ["approvals"] });
   }
-  const deadline = Date.now() + waitMs;
-  const results = await Promise.all(
-    queries.map(async (q) => {
-      const out = gateway.submit("orders", gateway.parse("orders", q), owner);
-      if ("cached" in out) return out.cached.data;
-      const job = await gateway.settle(out.job.id, Math.max(0, deadline - Date.now()));
-      return job?.status.state === "done" ? job.status.result.data : job?.status.state ?? out.job.status.state;
-    }),
-  );
-  if (results.some((r) => r === "failed" || r === "cancelled")) {
+  const settled = await settleAll(gateway, queries, owner, waitMs);
+  if (anyFailed(settled)) {
     // Not "pending": the page would ask again at once and spend the calls again.
     throw new ApiError(503, "Part of this drill-down could not be fetched from the reporting service. Close it and open it again in a minute.");
   }
-  if (results.some((r) => typeof r === "string")) {
-    return { kind: "pending", statuses: results.map((r) => (typeof r === "string" ? (r as JobStatus["state"]) : "done")) };
-  }
-  const [daily, bins, banks, prevSales] = results as ReportRecord[][];
+  const data = settled.flatMap((s) => (s.state === "done" ? [s.result.data] : []));
+  if (data.length < settled.length) return { kind: "pending", statuses: settled.map((s) => s.state) };
+  const [daily, bins, banks, prevSales] = data;
   const byDay = new Map<string, { numerator: number; sales: number }>();
   for (const r of daily!) {
     const d = String(r.date);
     const e = byDay.get(d) ?? { numerator: 0, sales: 0 };
-    if (program.numerator.chargebacks) e.numerator += num(r.cb_count_by_cb_date);
-    if (typeof r.alert_type === "string" && (program.numerator.alertTypes as readonly string[]).includes(r.alert_type)) e.numerator += num(r.alert_count_by_alert_date);
-    e.sales += num(r.approvals);
+    if (program.numerator.chargebacks) e.numerator += units(r, "cb_count_by_cb_date");
+    if (typeof r.alert_type === "string" && (program.numerator.alertTypes as readonly string[]).includes(r.alert_type)) e.numerator += units(r, "alert_count_by_alert_date");
+    e.sales += units(r, "approvals");
     byDay.set(d, e);
   }
-  const preceding = prevSales ? prevSales.reduce((s, r) => s + num(r.approvals), 0) : 0;
+  const preceding = prevSales ? prevSales.reduce((s, r) => s + units(r, "approvals"), 0) : 0;
   const trend: Extract<DrillAnswer, { kind: "ok" }>["trend"] = [];
   let numerator = 0;
   let sales = 0;

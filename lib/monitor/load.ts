@@ -5,6 +5,7 @@ import "server-only";
  * While any month is still being fetched, the answer says which and how far along, and the page asks
  * again; nothing else runs, whoever asks.
  */
+import type { ReportQuery } from "@/lib/contract/schemas";
 import type { JobStatus } from "@/lib/upstream/jobs";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { MonitorConfig, Program } from "@/lib/programs/definitions";
@@ -30,23 +31,35 @@ export type MonitorAnswer =
       alertCost: MonitorConfig["alertCost"];
     };
 
-export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig, today: string, owner: string, waitMs: number): Promise<MonitorAnswer> {
-  const months = monitorMonths(today);
+/**
+ * Reports through the gateway, all waited for together up to `waitMs`: each one's status, done from
+ * cache at once, or done, still running, failed or cancelled when the wait ends.
+ */
+export async function settleAll(gateway: ReportGateway, queries: readonly ReportQuery[], owner: string, waitMs: number): Promise<JobStatus[]> {
   const deadline = Date.now() + waitMs;
-  const answers = await Promise.all(
-    months.map(async (m) => {
-      const out = gateway.submit("orders", gateway.parse("orders", monitorQuery(m)), owner);
-      if ("cached" in out) return { m, status: { state: "done", result: out.cached } as JobStatus };
+  return Promise.all(
+    queries.map(async (q): Promise<JobStatus> => {
+      const out = gateway.submit("orders", gateway.parse("orders", q), owner);
+      if ("cached" in out) return { state: "done", result: out.cached };
       const job = await gateway.settle(out.job.id, Math.max(0, deadline - Date.now()));
-      return { m, status: job?.status ?? out.job.status };
+      return job?.status ?? out.job.status;
     }),
   );
-  const statuses: MonthStatus[] = answers.map(({ m, status }) => ({ month: m.month, start: m.start, end: m.end, status: withoutData(status) }));
-  if (answers.some((a) => a.status.state === "failed" || a.status.state === "cancelled")) return { kind: "failed", months: statuses };
-  if (!answers.every((a) => a.status.state === "done")) return { kind: "pending", months: statuses };
+}
+
+/** A month failed or was cancelled: answering "pending" would have the page ask, and spend, again at once. */
+export const anyFailed = (statuses: readonly JobStatus[]) => statuses.some((s) => s.state === "failed" || s.state === "cancelled");
+
+export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig, today: string, owner: string, waitMs: number): Promise<MonitorAnswer> {
+  const months = monitorMonths(today);
+  const settled = await settleAll(gateway, months.map(monitorQuery), owner, waitMs);
+  const statuses: MonthStatus[] = months.map((m, i) => ({ month: m.month, start: m.start, end: m.end, status: withoutData(settled[i]!) }));
+  if (anyFailed(settled)) return { kind: "failed", months: statuses };
+  if (!settled.every((s) => s.state === "done")) return { kind: "pending", months: statuses };
 
   const data = new Map<string, MonthData>();
-  for (const { m, status } of answers) {
+  for (const [i, m] of months.entries()) {
+    const status = settled[i]!;
     if (status.state !== "done") continue;
     data.set(m.month, { month: m.month, daysInMonth: m.daysInMonth, daysElapsed: m.daysElapsed, mids: midSums(status.result.data) });
   }

@@ -5,6 +5,7 @@
  * calls from cold, none from a warm cache (the past months' answers are cached a day).
  */
 import type { ReportQuery } from "@/lib/contract/schemas";
+import { periodEnd } from "@/lib/periods/grain";
 import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth } from "@/lib/programs/evaluate";
 
 export interface MonitorMonth {
@@ -19,10 +20,6 @@ export interface MonitorMonth {
   salesOnly: boolean;
 }
 
-function lastDay(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-}
 
 /** Newest first: the month of `today` (to date), the two before, then the sales-only one. */
 export function monitorMonths(today: string): MonitorMonth[] {
@@ -30,7 +27,7 @@ export function monitorMonths(today: string): MonitorMonth[] {
   let month = today.slice(0, 7);
   for (let i = 0; i < 4; i++) {
     const start = `${month}-01`;
-    const last = lastDay(month);
+    const last = periodEnd(start, "month");
     const end = i === 0 ? today : last;
     const daysInMonth = Number(last.slice(8));
     out.push({ month, start, end, daysInMonth, daysElapsed: Number(end.slice(8)), salesOnly: i === 3 });

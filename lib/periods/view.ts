@@ -6,19 +6,11 @@
 import type { Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { COMPARE_LABELS, type CompareSelection } from "./compare";
-import { GRAIN_LABELS, type DayRange, type Period, type TimeGrain } from "./grain";
-import { compareRows, rollUp } from "./rollup";
+import { GRAIN_LABELS, type DayRange, type TimeGrain } from "./grain";
+import { compareRows, rollUp, type ComparedRow, type PeriodRow } from "./rollup";
 
-export interface ViewRow {
-  record: ReportRecord;
-  /** The row's period when grouped by date (partial when the range cuts it), else null. */
-  period: Period | null;
-  /** Only with a comparison: */
-  comparison?: ReportRecord;
-  presence?: "both" | "current" | "comparison";
-  compared?: DayRange | null;
-  unaligned?: string;
-}
+/** A row of the view: its record and period, and with a comparison also what it is compared with. */
+export type ViewRow = PeriodRow & Partial<Omit<ComparedRow, keyof PeriodRow>>;
 
 export interface ReportView {
   op: Operation;

@@ -10,7 +10,10 @@
  *   complete and stay as they are).
  */
 import type { ReportRecord } from "@/lib/contract/schemas";
+import { addDays } from "@/lib/contract/dates";
 import { toCents } from "@/lib/contract/money";
+import { units } from "@/lib/metrics/kpis";
+import { periodEnd } from "@/lib/periods/grain";
 import { STATUS_LEVELS, type MonitorConfig, type Program, type StatusLevel, type Threshold } from "./definitions";
 
 const ALERT_KINDS = ["ETHOCA", "CDRN", "RDR"] as const;
@@ -42,13 +45,12 @@ export const MONITOR_GROUP_BY = ["gateway_id", "gateway_alias", "card_brand", "a
 
 export const midKey = (gatewayId: number, cardBrand: string) => `${gatewayId}|${cardBrand}`;
 
-const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0);
 
 /** A monthly report's records summed by MID and card brand (alert metrics carry their alert type, the others none). */
 export function midSums(records: readonly ReportRecord[]): Map<string, MidSums> {
   const out = new Map<string, MidSums>();
   for (const r of records) {
-    const gatewayId = num(r.gateway_id);
+    const gatewayId = Number(r.gateway_id ?? 0);
     const cardBrand = String(r.card_brand ?? "");
     const key = midKey(gatewayId, cardBrand);
     let m = out.get(key);
@@ -65,14 +67,14 @@ export function midSums(records: readonly ReportRecord[]): Map<string, MidSums> 
       out.set(key, m);
     }
     if (m.gatewayName === null && typeof r.gateway_alias === "string") m.gatewayName = r.gateway_alias;
-    m.sales += num(r.approvals);
-    m.chargebacks += num(r.cb_count_by_cb_date);
-    m.chargebackCents += toCents(num(r.cb_amount_by_cb_date));
+    m.sales += units(r, "approvals");
+    m.chargebacks += units(r, "cb_count_by_cb_date");
+    m.chargebackCents += units(r, "cb_amount_by_cb_date");
     const type = r.alert_type;
     if (typeof type === "string" && (ALERT_KINDS as readonly string[]).includes(type)) {
       const a = m.alerts[type as AlertKind];
-      a.count += num(r.alert_count_by_alert_date);
-      a.cents += toCents(num(r.alert_by_alert_date));
+      a.count += units(r, "alert_count_by_alert_date");
+      a.cents += units(r, "alert_by_alert_date");
     }
   }
   return out;
@@ -81,14 +83,10 @@ export function midSums(records: readonly ReportRecord[]): Map<string, MidSums> 
 /** The thresholds of a programme in force for a month (YYYY-MM): those whose dates cover the whole month. */
 export function thresholdsInForce(program: Program, month: string): Threshold[] {
   const first = `${month}-01`;
-  const last = `${month}-${lastDayOf(month)}`;
+  const last = periodEnd(first, "month");
   return program.thresholds.filter((t) => (t.from === undefined || t.from <= first) && (t.until === undefined || t.until >= last));
 }
 
-function lastDayOf(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0");
-}
 
 /** The highest level whose ratio and minimum count are both reached, and that threshold. */
 export function statusOf(thresholds: readonly Threshold[], numerator: number, ratio: number | null): { level: StatusLevel; threshold: Threshold | null } {
@@ -184,8 +182,7 @@ export function worstFirst(a: ProgramRow, b: ProgramRow): number {
 
 /** YYYY-MM of the month before. */
 export function previousMonth(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
+  return addDays(`${month}-01`, -1).slice(0, 7);
 }
 
 /** Alert-aware disputes of one MID in one month. */

@@ -137,13 +137,15 @@ async function buildReportView(
       return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString() };
     };
     const gateway = getGateway();
-    const runs = await Promise.all([query, ...(comparison ? [comparison] : [])].map((q) => runThroughGateway(gateway, op, q, 3_000, SHARE_OWNER)));
-    const [run, cmpRun] = runs;
-    if (!run || !("done" in run)) return pending(run && "waiting" in run ? run : { waiting: null });
+    const [run, cmpRun] = await Promise.all([
+      runThroughGateway(gateway, op, query, 3_000, SHARE_OWNER),
+      comparison ? runThroughGateway(gateway, op, comparison, 3_000, SHARE_OWNER) : null,
+    ]);
+    if (!("done" in run)) return pending(run);
     if (cmpRun && !("done" in cmpRun)) return pending(cmpRun);
     records = run.done.data;
     asOf = run.done.fetched_at;
-    if (comparison && cmpRun && "done" in cmpRun) compared = { range: { start: comparison.start_date, end: comparison.end_date }, records: cmpRun.done.data };
+    if (comparison && cmpRun) compared = { range: { start: comparison.start_date, end: comparison.end_date }, records: cmpRun.done.data };
   }
 
   const owner = await usersRepo(db).findById(report.ownerId);
