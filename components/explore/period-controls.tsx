@@ -1,7 +1,7 @@
 "use client";
 import { useId } from "react";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
-import { COMPARE_KINDS, COMPARE_LABELS, comparisonRange, customComparisonProblem, type CompareKind, type CompareSelection } from "@/lib/periods/compare";
+import { COMPARE_KINDS, COMPARE_LABELS, comparisonRange, customComparisonProblem, holdsLeapDay, type CompareKind, type CompareSelection } from "@/lib/periods/compare";
 import { dayCount, GRAIN_LABELS, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import type { ExploreState } from "@/lib/report-state/explore";
 import { resolveRange } from "@/lib/report-state/range";
@@ -72,7 +72,11 @@ export function PeriodControls({
       <Field
         id={`${id}-cmp`}
         label="Compare to"
-        hint={cmp && !error ? `Compared with ${cmp.start} to ${cmp.end}${draft.compare.kind === "year" ? " (29 February has no twin in a common year)" : ""}.` : undefined}
+        hint={
+          cmp && !error
+            ? `Compared with ${cmp.start} to ${cmp.end}${draft.compare.kind === "year" && range && (holdsLeapDay(range) || holdsLeapDay(cmp)) ? " (29 February has no twin in a common year)" : ""}.`
+            : undefined
+        }
       >
         <Select
           id={`${id}-cmp`}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
-import { alignedDay, COMPARE_KINDS, COMPARE_LABELS, comparedSpan, comparisonRange, customComparisonProblem, shiftYears, type CompareSelection } from "./compare";
+import { alignedDay, COMPARE_KINDS, holdsLeapDay, COMPARE_LABELS, comparedSpan, comparisonRange, customComparisonProblem, shiftYears, type CompareSelection } from "./compare";
 import { dayCount, type DayRange } from "./grain";
 
 const PREVIOUS: CompareSelection = { kind: "previous" };
@@ -233,5 +233,14 @@ describe("whole Februaries compare whole", () => {
     // Not when last year is common too, nor for a leap year's 28th.
     expect(comparisonRange({ start: "2026-02-01", end: "2026-02-28" }, { kind: "year" })).toEqual({ start: "2025-02-01", end: "2025-02-28" });
     expect(comparisonRange({ start: "2024-02-01", end: "2024-02-28" }, { kind: "year" })).toEqual({ start: "2023-02-01", end: "2023-02-28" });
+  });
+});
+
+describe("holdsLeapDay", () => {
+  it("is true only for a range with a 29 February in it", () => {
+    expect(holdsLeapDay({ start: "2024-02-01", end: "2024-03-01" })).toBe(true);
+    expect(holdsLeapDay({ start: "2024-03-01", end: "2025-02-28" })).toBe(false);
+    expect(holdsLeapDay({ start: "2023-12-01", end: "2028-01-01" })).toBe(true);
+    expect(holdsLeapDay({ start: "2025-01-01", end: "2025-12-31" })).toBe(false);
   });
 });

@@ -100,3 +100,12 @@ export function comparedSpan(from: string, to: string, range: DayRange, compare:
   const offset = daysBetween(cmp.start, range.start);
   return { start: addDays(from, -offset), end: addDays(to, -offset) };
 }
+
+/** Whether a range holds a 29 February: only then does "same period last year" compare unequal days. */
+export function holdsLeapDay(range: DayRange): boolean {
+  for (let y = Number(range.start.slice(0, 4)); y <= Number(range.end.slice(0, 4)); y++) {
+    const day = `${String(y).padStart(4, "0")}-02-29`;
+    if (isCalendarDate(day) && day >= range.start && day <= range.end) return true;
+  }
+  return false;
+}
