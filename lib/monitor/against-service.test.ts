@@ -190,4 +190,13 @@ describe("the Monitor over a dataset with one Mastercard MID over the threshold 
     expect(answer.kind).toBe("failed");
     expect(answer.kind !== "ok" && answer.months.every((m) => m.status.state === "failed")).toBe(true);
   });
+
+  it("costs four calls however many people open it at once, and answers them all alike", async () => {
+    const cold = gatewayFor(svc);
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => loadMonitor(cold, DEFAULT_MONITOR_CONFIG, TODAY, `user-${i % 7}`, 60_000)));
+    expect(answers.every((a) => a.kind === "ok")).toBe(true);
+    expect(cold.client.reportCalls).toBe(4);
+    const rows = (a: MonitorAnswer) => (a.kind === "ok" ? a.rows : null);
+    for (const a of answers) expect(rows(a)).toEqual(rows(answers[0]!));
+  }, 120_000);
 });

@@ -19,16 +19,7 @@ describe("BIN evidence through the gateway", () => {
   let bins: string[];
 
   /** Every record of a request straight from the service, all pages. */
-  const direct = async (body: object): Promise<ReportRecord[]> => {
-    const out: ReportRecord[] = [];
-    for (let offset = 0; ; offset += 1000) {
-      const res = await svc.post("/api/data", { ...body, limit: 1000, offset });
-      const json = (await res.json()) as { data: ReportRecord[]; pagination: { has_more: boolean } };
-      expect(res.status).toBe(200);
-      out.push(...json.data);
-      if (!json.pagination.has_more) return out;
-    }
-  };
+  const direct = (body: Record<string, unknown>): Promise<ReportRecord[]> => svc.allRecords("/api/data", body);
 
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 120, ordersPerDay: 30, seed: 11, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
@@ -91,4 +82,14 @@ describe("BIN evidence through the gateway", () => {
     expect(g.client.reportCalls).toBe(2);
     expect(EVIDENCE_OWNER).toBe("bin-evidence");
   }, 30_000);
+
+  it("costs one report when forty lookups of the same BINs arrive at once, each in its own order", async () => {
+    const g = gatewayFor(svc);
+    const orders = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? bins : [...bins].reverse()));
+    const answers = await Promise.all(orders.map((b) => binEvidence(g, b, { now: NOW, waitMs: 30_000 })));
+    expect(answers.every((x) => x.state === "done")).toBe(true);
+    expect(g.client.reportCalls).toBe(1);
+    const gateways = (x: (typeof answers)[number]) => (x.state === "done" ? x.bins.map((e) => [e.bin, e.gateways.map((r) => [r.id, r.attempts])]).sort() : null);
+    for (const x of answers) expect(gateways(x)).toEqual(gateways(answers[0]!));
+  }, 60_000);
 });
