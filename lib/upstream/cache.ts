@@ -2,7 +2,8 @@ import "server-only";
 /**
  * The gateway's answer cache: fetched answers kept for a TTL (longer for ranges that ended before
  * today, whose data no longer changes), bounded by entry count and by size, least recently used out
- * first. A lookup answers exactly from a cached answer or derives one from it (./derive.ts).
+ * first. A lookup answers exactly from a cached answer or derives one from it (./derive.ts); an
+ * expired answer no longer answers a lookup but stays, for `latest`, until the bounds push it out.
  * Separate from jobs and fetching because it knows nothing of queues or the upstream: it only holds
  * answers and says whether one fits a query.
  */
@@ -23,6 +24,17 @@ export interface CacheConfig {
 export const CACHE_DEFAULTS = { cacheMaxBytes: 256 * 1024 * 1024 } as const;
 
 const MAX_CACHE_ENTRIES = 500;
+
+/** The freshest answer the cache holds for a query, with how old it is; see `ReportCache.latest`. */
+export interface LatestAnswer {
+  result: JobResult;
+  /** True while `lookup` would still answer with it. */
+  fresh: boolean;
+  /** Whole seconds since it was fetched. */
+  ageSeconds: number;
+  /** When it stops (or stopped) being fresh, ISO 8601. */
+  expiresAt: string;
+}
 
 interface CacheEntry {
   op: Operation;
@@ -51,33 +63,60 @@ export class ReportCache {
     return this.totalBytes;
   }
 
-  /** Cached or derivable answer, or null. */
+  /**
+   * Cached or derivable answer still fresh at `now`, or null. Expired answers are skipped, not
+   * evicted: they stay for `latest` (a stale answer shown while a fresh one is fetched) until the
+   * bounds push them out, least recently used first.
+   */
   lookup(op: Operation, query: ReportQuery, now = Date.now()): JobResult | null {
     const key = queryKey(op, query);
     const exact = this.entries.get(key);
     if (exact && exact.expiresAt > now) {
       this.touch(key, exact);
-      return { source: "cache", fetched_at: new Date(exact.fetchedAt).toISOString(), upstream_calls: 0, total: exact.records.length, data: exact.records };
+      return this.answer(exact);
     }
     for (const [k, entry] of this.entries) {
-      if (entry.expiresAt <= now) {
-        this.evict(k);
-        continue;
-      }
+      if (entry.expiresAt <= now) continue;
       if (entry.op === op && canDerive(op, query, entry.query)) {
         this.touch(k, entry);
-        const data = derive(op, query, entry.records);
-        return {
-          source: "derived",
-          fetched_at: new Date(entry.fetchedAt).toISOString(),
-          derived_from: { query: entry.query, fetched_at: new Date(entry.fetchedAt).toISOString() },
-          upstream_calls: 0,
-          total: data.length,
-          data,
-        };
+        return this.answer(entry, op, query);
       }
     }
     return null;
+  }
+
+  /**
+   * The most recently fetched answer that fits the query, exactly or derived as `lookup` derives,
+   * fresh or not; null when none fits. Ties go to the exact answer (no derivation to do).
+   */
+  latest(op: Operation, query: ReportQuery, now = Date.now()): LatestAnswer | null {
+    const key = queryKey(op, query);
+    let best: [string, CacheEntry] | null = null;
+    for (const [k, entry] of this.entries) {
+      if (entry.op !== op) continue;
+      if (best && entry.fetchedAt < best[1].fetchedAt) continue;
+      if (best && entry.fetchedAt === best[1].fetchedAt && best[0] === key) continue;
+      if (k === key || canDerive(op, query, entry.query)) best = [k, entry];
+    }
+    if (!best) return null;
+    const [k, entry] = best;
+    this.touch(k, entry);
+    return {
+      result: k === key ? this.answer(entry) : this.answer(entry, op, query),
+      fresh: entry.expiresAt > now,
+      ageSeconds: Math.max(0, Math.floor((now - entry.fetchedAt) / 1000)),
+      expiresAt: new Date(entry.expiresAt).toISOString(),
+    };
+  }
+
+  /** An entry's answer as it is (exact), or derived for `query` from it. */
+  private answer(entry: CacheEntry, op?: Operation, query?: ReportQuery): JobResult {
+    const fetchedAt = new Date(entry.fetchedAt).toISOString();
+    if (!op || !query) {
+      return { source: "cache", fetched_at: fetchedAt, upstream_calls: 0, total: entry.records.length, data: entry.records };
+    }
+    const data = derive(op, query, entry.records);
+    return { source: "derived", fetched_at: fetchedAt, derived_from: { query: entry.query, fetched_at: fetchedAt }, upstream_calls: 0, total: data.length, data };
   }
 
   /** Keeps a fetched answer, evicting the least recently used past either bound. */

@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { QuotaQueue } from "./quota";
 import { gatewayFor } from "@/service/testing/test-gateway";
+import { BACKGROUND_OWNER } from "./gateway";
 
 const END = "2025-07-31";
 /** The i-th of many distinct small reports. */
@@ -107,6 +108,33 @@ describe("the gateway under a flood", () => {
     expect(arrivals).toHaveLength(7);
     expect(Math.abs(arrivals.at(-1)! - estimate)).toBeLessThan(300);
   }, 60_000);
+
+  it("starts an analyst's report before a background one submitted earlier, and keeps a slot from it", async () => {
+    await new Promise((r) => setTimeout(r, 2_300)); // an empty window at the service
+    const g = gatewayFor(svc, { reportRateLimit: 2, rateWindowSeconds: 2 });
+    svc.logLines.length = 0;
+    // Someone fills the window; then the warmer asks (a cohort report, so the service's log tells
+    // its call apart), then an analyst (an orders report). Both wait for the window.
+    const others = [500, 501].map((i) => g.submit("orders", g.parse("orders", body(i)), "other"));
+    const bg = g.submit("cohort", g.parse("cohort", { start_date: addDays(END, -9), end_date: END, group_by: ["billing_cycle"] }), BACKGROUND_OWNER);
+    const analyst = g.submit("orders", g.parse("orders", body(502)), "analyst");
+    const ids = [...others, bg, analyst].map((o) => ("job" in o ? o.job.id : ""));
+    const [bgId, analystId] = ids.slice(2) as [string, string];
+    // The analyst's position does not count the background call; the background's counts theirs.
+    expect(g.get(analystId)!.status).toMatchObject({ state: "queued", position: 0 });
+    expect(g.get(bgId)!.status).toMatchObject({ state: "queued", position: 1 });
+    expect(g.status()).toMatchObject({ queue_length: 1, background_queue_length: 1 });
+    await Promise.all(ids.map((id) => g.wait(id)));
+    const calls = svc.logLines
+      .map((l) => JSON.parse(l) as { msg: string; path: string; ts: string; duration_ms: number })
+      .filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort"))
+      .map((l) => ({ path: l.path, at: Date.parse(l.ts) - l.duration_ms }))
+      .sort((a, b) => a.at - b.at);
+    expect(calls.map((c) => c.path)).toEqual(["/api/data", "/api/data", "/api/data", "/api/data/cohort"]);
+    // With a limit of 2 the background call waits until it would leave one slot free: until the
+    // analyst's call has left the window too.
+    expect(calls[3]!.at - calls[2]!.at).toBeGreaterThanOrEqual(2_000);
+  }, 30_000);
 
   it("bounds the cache by size as well as entries", async () => {
     await new Promise((r) => setTimeout(r, 2_200));

@@ -11,7 +11,8 @@ import "server-only";
  */
 import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
-import { CACHE_DEFAULTS, ReportCache, type CacheConfig } from "./cache";
+import { canDerive } from "./derive";
+import { CACHE_DEFAULTS, ReportCache, type CacheConfig, type LatestAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
 import { JOB_DEFAULTS, JobRegistry, type Job, type JobResult, type JobView, type JobsConfig } from "./jobs";
@@ -19,6 +20,8 @@ import { QuotaQueue } from "./quota";
 import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
 
+export type { LatestAnswer } from "./cache";
+export { BACKGROUND_OWNER } from "./quota";
 export { explain, type CallProgress, type JobResult, type JobSource, type JobStatus, type JobView } from "./jobs";
 
 /** Everything the gateway is configured with: the credentials, the quota, and each part's settings. */
@@ -60,21 +63,44 @@ export class ReportGateway {
     return canonicalQuery(op, ApiError.parse(OPERATION_SCHEMAS[op].query, body));
   }
 
-  /** Cached or derivable answer, or null. */
+  /** Cached or derivable answer still fresh at `now`, or null. */
   lookup(op: Operation, query: ReportQuery, now = Date.now()): JobResult | null {
     return this.cache.lookup(op, query, now);
   }
 
   /**
-   * Starts (or joins) the job for a query on behalf of `owner` (a user id, or SHARE_OWNER); answers
-   * from cache without a job when it can. An owner past their cap of waiting jobs, or everyone past
-   * the global one, gets a 429 that says which cap and what to do.
+   * The most recently fetched answer that fits the query (exact or derived), even expired, with
+   * whether it is fresh and how old; null when the cache holds none. Costs no upstream call.
    */
-  submit(op: Operation, query: ReportQuery, owner = ""): { cached: JobResult } | { job: JobView } {
-    const cached = this.cache.lookup(op, query);
+  latest(op: Operation, query: ReportQuery, now = Date.now()): LatestAnswer | null {
+    return this.cache.latest(op, query, now);
+  }
+
+  /** The identical job waiting or running, or null; looking does not join it. */
+  inFlight(op: Operation, query: ReportQuery): JobView | null {
+    return this.jobs.inFlight(queryKey(op, query));
+  }
+
+  /**
+   * A job waiting or running whose answer will answer `query` too (the identical one first, else one
+   * it derives from), or null; looking does not join it (submit its query to join).
+   */
+  inFlightFor(op: Operation, query: ReportQuery): JobView | null {
+    return this.inFlight(op, query) ?? this.jobs.inFlightWhere((jobOp, jobQuery) => jobOp === op && canDerive(op, query, jobQuery));
+  }
+
+  /**
+   * Starts (or joins) the job for a query on behalf of `owner` (a user id, SHARE_OWNER or
+   * BACKGROUND_OWNER); answers from cache without a job when it can. With `freshUntil`, only a
+   * cached answer still fresh at that time answers (the warmer refreshing one about to expire). A
+   * person joining a background job takes it over at their own priority. An owner past their cap of
+   * waiting jobs, or everyone past the global one, gets a 429 that says which cap and what to do.
+   */
+  submit(op: Operation, query: ReportQuery, owner = "", opts: { freshUntil?: number } = {}): { cached: JobResult } | { job: JobView } {
+    const cached = this.cache.lookup(op, query, Math.max(Date.now(), opts.freshUntil ?? 0));
     if (cached) return { cached };
     const key = queryKey(op, query);
-    const joined = this.jobs.join(key);
+    const joined = this.jobs.join(key, owner);
     if (joined) return { job: joined };
     return { job: this.jobs.start(op, query, key, owner, (job) => this.execute(job)) };
   }
@@ -121,7 +147,9 @@ export class ReportGateway {
       paused_until: q.pausedUntil ? new Date(q.pausedUntil).toISOString() : null,
       /** When the oldest call in the window leaves it and the count drops; null when none is in it. */
       next_free_at: q.nextFreeAt === null ? null : new Date(q.nextFreeAt).toISOString(),
+      /** Calls of people waiting (what a report may wait behind); background calls are apart. */
       queue_length: q.queueLength,
+      background_queue_length: q.backgroundQueueLength,
       jobs_running: this.jobs.running,
       cache_entries: this.cache.size,
       cache_bytes: this.cache.bytes,

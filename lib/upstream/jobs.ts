@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Operation, ReportRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { translateUpstream } from "./errors";
-import type { QuotaQueue, QueueTicket } from "./quota";
+import { BACKGROUND_OWNER, type QuotaQueue, type QueueTicket } from "./quota";
 import type { ReportQuery } from "./records";
 
 /** The jobs' part of the gateway's configuration. */
@@ -127,6 +127,9 @@ export class JobRegistry {
     const idleMs = this.limits.jobIdleSeconds * 1000;
     let n = 0;
     for (const job of this.inflight.values()) {
+      // A background job's caller is the warmer, which never polls: it is not abandoned, and it may
+      // rightly wait far longer than the idle time behind people's calls.
+      if (job.owner === BACKGROUND_OWNER) continue;
       if (job.waiters > 0 || now - job.seenAt < idleMs) continue;
       job.cancelled = true;
       job.ticket?.cancel();
@@ -135,13 +138,35 @@ export class JobRegistry {
     return n;
   }
 
-  /** Joins the job in flight for `key` as one more subscriber, or null when there is none. */
-  join(key: string): JobView | null {
+  /**
+   * Joins the job in flight for `key` on behalf of `owner` as one more subscriber, or null when there
+   * is none. A person joining a background job takes it over: its waiting call and the rest move to
+   * their queue, since nobody may wait at background priority. Background joining anything does not
+   * subscribe: it never cancels, so it would keep a job alive that its people have left.
+   */
+  join(key: string, owner: string): JobView | null {
     const running = this.inflight.get(key);
     if (!running) return null;
+    if (owner === BACKGROUND_OWNER) return this.view(running);
     running.subscribers++;
     running.seenAt = Date.now();
+    if (running.owner === BACKGROUND_OWNER) {
+      running.owner = owner; // the fetcher reads it before each further call
+      running.ticket?.moveTo(owner);
+    }
     return this.view(running);
+  }
+
+  /** The job in flight (waiting or running) for `key`, or null; asks about it for nobody. */
+  inFlight(key: string): JobView | null {
+    const running = this.inflight.get(key);
+    return running ? this.view(running) : null;
+  }
+
+  /** The first job waiting or running that `fits`, or null; looking does not join it. */
+  inFlightWhere(fits: (op: Operation, query: ReportQuery) => boolean): JobView | null {
+    for (const job of this.inflight.values()) if (fits(job.op, job.query)) return this.view(job);
+    return null;
   }
 
   /**
