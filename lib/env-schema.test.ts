@@ -35,6 +35,8 @@ describe("parseServerEnv", () => {
       CACHE_TTL_PAST_SECONDS: 86_400,
       CACHE_TTL_TODAY_SECONDS: 300,
       REPORT_TIMEZONE: "UTC",
+      SHARE_WARM_DAYS: 7,
+      SHARE_WARM_INTERVAL_SECONDS: 30,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.UPSTREAM_ACCESS_TOKEN).toBeUndefined();

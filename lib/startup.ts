@@ -8,6 +8,7 @@ import "server-only";
 import { EnvError, serverEnv, type ServerEnv } from "./env";
 import { MonitorConfigError, monitorConfig } from "./programs/config";
 import { StoreLockedError, getStore } from "./store";
+import { startShareWarmer } from "./sharing/warmer";
 
 function fail(message: string): never {
   console.error(`dashboard: ${message}`);
@@ -31,6 +32,7 @@ export async function onServerStart(): Promise<void> {
   }
   // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
   process.env.NEXTAUTH_URL ??= env.NEXTAUTH_URL;
+  startShareWarmer();
   if (env.DATABASE_URL) {
     // PostgreSQL may come up after us; the first request that needs it retries.
     getStore().catch((e: unknown) =>

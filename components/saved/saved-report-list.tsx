@@ -7,9 +7,16 @@ import { ShareLinks } from "./share-links";
 import type { SavedReportItem } from "@/lib/saved-reports/view-model";
 
 
-const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor" };
+const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor", dashboard: "Dashboard" };
 
-export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
+/** Where a saved item opens: its page (analysts build, viewers read), the Monitor, or the dashboard. */
+function hrefOf(r: SavedReportItem): string {
+  if (r.page === "monitor") return "/monitor";
+  if (r.page === "dashboard") return `/dashboards/${r.id}`;
+  return r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`;
+}
+
+export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]; empty?: string }) {
   const [items, setItems] = useState(initial);
   const [sharing, setSharing] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,6 +30,15 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
       setError(e instanceof Error ? e.message : "Could not update the report");
     }
   };
+  const duplicate = async (r: SavedReportItem) => {
+    setError(null);
+    try {
+      const { report } = await apiFetch<{ report: SavedReportItem }>("/api/saved-reports", { method: "POST", body: { name: `Copy of ${r.name}`.slice(0, 200), page: r.page, params: r.params } });
+      setItems((cur) => [{ ...report, canEdit: true, canBuild: true }, ...cur]);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not duplicate it");
+    }
+  };
   const remove = async (id: string) => {
     setError(null);
     try {
@@ -33,7 +49,7 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
     }
   };
 
-  if (items.length === 0) return <p className="text-sm text-slate-700">No saved reports yet. Build one in Explore or Cohorts and press “Save”.</p>;
+  if (items.length === 0) return <p className="text-sm text-slate-700">{empty ?? "No saved reports yet. Build one in Explore or Cohorts and press “Save”."}</p>;
   return (
     <div className="space-y-3">
       {error ? (
@@ -46,7 +62,7 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
           <li key={r.id} className="rounded border border-slate-200 bg-white p-3">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <div>
-                <a className="font-medium text-blue-800 underline" href={r.page === "monitor" ? "/monitor" : r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`}>
+                <a className="font-medium text-blue-800 underline" href={hrefOf(r)}>
                   {r.name}
                 </a>
                 <p className="text-xs text-slate-700">
@@ -54,6 +70,11 @@ export function SavedReportList({ initial }: { initial: SavedReportItem[] }) {
                   {r.sharedWithTeam ? " · shared with the team" : ""}
                 </p>
               </div>
+              {r.canBuild && r.page !== "monitor" ? (
+                <Button size="sm" aria-label={`Duplicate ${r.name}`} onClick={() => void duplicate(r)}>
+                  Duplicate
+                </Button>
+              ) : null}
               {r.canEdit ? (
                 <div className="flex flex-wrap gap-2">
                   <Button

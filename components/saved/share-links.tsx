@@ -35,7 +35,7 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
   const [days, setDays] = useState(30);
   const [password, setPassword] = useState("");
   const [presets, setPresets] = useState<RangePreset[]>([]);
-  const presetChoices = page === "cohorts" ? COHORT_PRESETS : EXPLORE_PRESETS;
+  const presetChoices = page === "cohorts" || page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
 
   const load = () => queryClient.invalidateQueries({ queryKey: ["share-links", reportId] });
 

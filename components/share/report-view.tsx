@@ -4,11 +4,9 @@ import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedChart } from "./shared-chart";
 import { SharedGridDownloads } from "./shared-grid-downloads";
+import { PresetChips } from "./preset-chips";
 import { SharedTable } from "./shared-table";
 
-function chip(active: boolean): string {
-  return `rounded-full border px-3 py-1 text-sm ${active ? "border-blue-700 bg-blue-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`;
-}
 
 /**
  * A report rendered read-only on the server: a header that says exactly what is shown (the range
@@ -62,18 +60,7 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
             <dd className="inline">{view.sharedBy}</dd>
           </div>
         </dl>
-        {view.allowedPresets.length > 0 ? (
-          <nav aria-label="Date range" className="mt-3 flex flex-wrap gap-2">
-            <a href={base} aria-current={view.preset === null ? "page" : undefined} className={chip(view.preset === null)}>
-              As shared
-            </a>
-            {view.allowedPresets.map((p) => (
-              <a key={p.id} href={`${base}?preset=${p.id}`} aria-current={view.preset === p.id ? "page" : undefined} className={chip(view.preset === p.id)}>
-                {p.label}
-              </a>
-            ))}
-          </nav>
-        ) : null}
+        <PresetChips base={base} preset={view.preset} allowed={view.allowedPresets} />
       </header>
 
       {view.cohort ? (

@@ -21,5 +21,9 @@ export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindow
     UPSTREAM_REPORT_RATE_LIMIT: String(reportRateLimit),
     UPSTREAM_RATE_WINDOW_SECONDS: String(rateWindowSeconds),
     REPORT_TIMEZONE: "UTC",
+    // Specs count the upstream calls their own pages cost; a background refresh of the links other
+    // specs viewed would spend the same small quota at moments no spec controls. The warmer is
+    // tested against the real service in lib/upstream/warmer.test.ts and lib/sharing/warm.test.ts.
+    SHARE_WARM_DAYS: "0",
   };
 }

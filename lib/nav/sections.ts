@@ -2,6 +2,7 @@
 import type { Role } from "@/lib/users/roles";
 
 export const SECTIONS = [
+  { href: "/dashboards", label: "Dashboards", role: "viewer", purpose: "several reports on one page, under one date range and set of filters" },
   { href: "/explore", label: "Explore", role: "analyst", purpose: "order summaries by event date" },
   { href: "/cohorts", label: "Cohorts", role: "analyst", purpose: "retention by initial date and billing cycle" },
   { href: "/monitor", label: "Monitor", role: "viewer", purpose: "card-network programme ratios per MID, and alert-aware disputes" },

@@ -160,7 +160,7 @@ export function encodeCompare(c: CompareSelection): string | null {
   }
 }
 
-function decodeCompare(raw: string): CompareSelection | null {
+export function decodeCompare(raw: string): CompareSelection | null {
   if (raw === "prev") return { kind: "previous" };
   if (raw === "yoy") return { kind: "year" };
   const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(raw);

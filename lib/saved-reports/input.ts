@@ -8,11 +8,12 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { parseCohort, parseExplore, serializeCohort, serializeExplore, type UrlProblem } from "@/lib/report-state";
 import { SAVED_PAGES, type SavedPage } from "@/lib/store/saved-reports";
+import { MAX_TILES, parseDashboard, serializeDashboard } from "@/lib/dashboards/state";
 
 export const SavedReportInput = z.strictObject({
   name: z.string().trim().min(1, { error: "name is required" }).max(200),
   page: z.enum(SAVED_PAGES),
-  params: z.string().max(8000),
+  params: z.string().max(32_000),
   shared_with_team: z.boolean().optional(),
 });
 export type SavedReportInput = z.output<typeof SavedReportInput>;
@@ -28,6 +29,12 @@ export function canonicalParams(page: SavedPage, params: string, timeZone: strin
     return "";
   }
   const today = todayIn(timeZone);
+  if (page === "dashboard") {
+    const parsed = parseDashboard(params, today);
+    refuseProblems(parsed);
+    if (parsed.state.tiles.length === 0) throw ApiError.badRequest(`A dashboard needs at least one tile (and at most ${MAX_TILES})`, [{ path: "params.t", message: "no tiles" }]);
+    return serializeDashboard(parsed.state);
+  }
   if (page === "cohorts") {
     const parsed = parseCohort(params, today);
     refuseProblems(parsed);

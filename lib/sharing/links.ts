@@ -15,6 +15,7 @@ import type { Sql } from "@/lib/store/sql";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { reportQuery, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, newShareToken } from "./tokens";
+import { snapshotDashboard } from "./dashboard";
 
 export const ShareLinkInput = z.strictObject({
   expires_in_days: z.int().min(1).max(SHARE_LIMITS.maxDays).optional(),
@@ -115,7 +116,9 @@ export async function createShareLink(
     throw ApiError.badRequest("a snapshot is frozen: it cannot switch presets", [{ path: "allowed_presets", message: "only for live links" }]);
   }
   let snapshot: Snapshot | null = null;
-  if (input.mode === "snapshot") {
+  if (input.mode === "snapshot" && report.page === "dashboard") {
+    snapshot = await snapshotDashboard(gateway, report, user.id, timeZone);
+  } else if (input.mode === "snapshot") {
     const { op, query, comparison } = reportQuery(report, timeZone);
     const still = () => new ApiError(503, "The report is still queued upstream; try creating the snapshot again in a minute");
     const run = await runThroughGateway(gateway, op, query, 60_000, user.id);

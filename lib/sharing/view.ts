@@ -33,6 +33,7 @@ import { SHARE_OWNER, type JobView } from "@/lib/upstream/gateway";
 import { loadMonitor, type MonitorAnswer } from "@/lib/monitor/load";
 import { monitorConfig } from "@/lib/programs/config";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
+import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { unlockCookieName } from "./tokens";
 
 /** The retention grid of a shared cohort report, drawn as the Cohorts page draws it. */
@@ -68,6 +69,7 @@ export type SharedView =
       fileName: string;
     }
   | { kind: "monitor"; title: string; sharedBy: string; timeZone: string; answer: Extract<MonitorAnswer, { kind: "ok" }> }
+  | SharedDashboard
   | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string }
   | { kind: "locked" }
   | { kind: "expired" | "revoked" | "unknown" | "throttled" };
@@ -86,13 +88,13 @@ export async function loadSharedView(
     preset: opts.preset ?? null,
     snapshot: r.link.mode === "snapshot" ? r.link.snapshot : null,
   });
-  if (view.kind === "ok" || view.kind === "monitor") await recordShareView(db, r.link.id, opts.address, env.NEXTAUTH_SECRET);
+  if (view.kind === "ok" || view.kind === "monitor" || view.kind === "dashboard") await recordShareView(db, r.link.id, opts.address, env.NEXTAUTH_SECRET);
   return view;
 }
 
 /** A saved report rendered read-only for a signed-in user who may see it (viewers included). */
 export async function loadSavedView(report: SavedReport, preset: string | null): Promise<SharedView> {
-  const allowed = report.page === "cohorts" ? COHORT_PRESETS : EXPLORE_PRESETS;
+  const allowed = report.page === "cohorts" || report.page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
   return buildReportView(report, { allowedPresets: [...allowed], preset, snapshot: null });
 }
 
@@ -105,6 +107,17 @@ async function buildReportView(
   if (report.page === "monitor") return monitorView(report, env.REPORT_TIMEZONE);
   const allowed = opts.allowedPresets.filter(isRangePreset);
   const preset = opts.preset && isRangePreset(opts.preset) && allowed.includes(opts.preset) ? opts.preset : null;
+  if (report.page === "dashboard") {
+    const owner = await usersRepo(db).findById(report.ownerId);
+    return sharedDashboardView(getGateway(), report, {
+      owner: SHARE_OWNER,
+      sharedBy: owner?.email ?? "a former user",
+      timeZone: env.REPORT_TIMEZONE,
+      preset,
+      allowed,
+      snapshot: opts.snapshot,
+    });
+  }
   const { op, query, comparison } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
 
   const savedRange = report.page === "cohorts" ? parseCohort(report.params).state.range : parseExplore(report.params).state.range;

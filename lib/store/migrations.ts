@@ -114,6 +114,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE saved_reports ADD CONSTRAINT saved_reports_page_check CHECK (page IN ('explore', 'cohorts', 'monitor'));
     `,
   },
+  {
+    version: 6,
+    name: "dashboards",
+    up: `
+      -- A dashboard (issue 18) is saved, owned, shared with the team and linked like a report; its
+      -- params hold every tile, so they may be longer than one report's.
+      ALTER TABLE saved_reports DROP CONSTRAINT saved_reports_page_check;
+      ALTER TABLE saved_reports ADD CONSTRAINT saved_reports_page_check CHECK (page IN ('explore', 'cohorts', 'monitor', 'dashboard'));
+      CREATE INDEX saved_reports_page ON saved_reports (page, updated_at DESC);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -1,8 +1,8 @@
-/** Saved reports: a name, the page, and its URL state; owned by the analyst who saved it. */
+/** Saved reports (and dashboards): a name, the page, and its URL state; owned by the analyst who saved it. */
 import type { Sql } from "./sql";
 
 /** The report pages a saved report can reopen; the store, the API schemas and the views read this list. */
-export const SAVED_PAGES = ["explore", "cohorts", "monitor"] as const;
+export const SAVED_PAGES = ["explore", "cohorts", "monitor", "dashboard"] as const;
 export type SavedPage = (typeof SAVED_PAGES)[number];
 
 export interface SavedReport {

@@ -1,4 +1,5 @@
 /** Share links of saved reports: hashed tokens, expiry, revocation, optional password, views. */
+import type { ReportQuery } from "@/lib/contract/schemas";
 import type { Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 
@@ -13,6 +14,8 @@ export interface Snapshot {
   data: Record<string, string | number | null>[];
   /** The compared days' answer, frozen with the report's when the report compares (absent before issue 16). */
   comparison?: { start_date: string; end_date: string; data: Record<string, string | number | null>[] };
+  /** A dashboard's snapshot: the answers its tiles derive from, and the day they were taken (issue 18). */
+  dashboard?: { today: string; answers: { op: "orders" | "cohort"; query: ReportQuery; fetched_at: string; data: Record<string, string | number | null>[] }[] };
 }
 
 export interface ShareLink {
@@ -122,6 +125,16 @@ export function shareLinksRepo(db: Sql) {
     async listForReport(reportId: string): Promise<ShareLinkWithSecrets[]> {
       const rows = await db.query<Row>(`${SELECT} WHERE l.report_id = $1 ORDER BY l.created_at DESC`, [reportId]);
       return rows.map(toLink);
+    },
+    /** Reports behind live links that still open and were viewed since `since`, most recently viewed first. */
+    async reportsViewedSince(since: Date, now = new Date()): Promise<string[]> {
+      const rows = await db.query<{ report_id: string }>(
+        `SELECT report_id FROM share_links
+          WHERE mode = 'live' AND revoked_at IS NULL AND expires_at > $2 AND last_viewed_at >= $1
+          GROUP BY report_id ORDER BY max(last_viewed_at) DESC`,
+        [since, now],
+      );
+      return rows.map((r) => r.report_id);
     },
     async revoke(id: string): Promise<void> {
       await db.query("UPDATE share_links SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1", [id]);

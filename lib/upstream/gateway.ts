@@ -90,6 +90,19 @@ export class ReportGateway {
   }
 
   /**
+   * A job that failed in the last `withinMs` and would have answered `query`: the identical one when
+   * there is one, else one it derives from; null when none. Callers that plan queries of their own
+   * (dashboards) read this so that a failing query is shown as failed, not sent again on every look.
+   */
+  recentFailureFor(op: Operation, query: ReportQuery, withinMs = 60_000): JobView | null {
+    const key = queryKey(op, query);
+    return (
+      this.jobs.recentFailureWhere((k) => k === key, withinMs) ??
+      this.jobs.recentFailureWhere((_, jobOp, jobQuery) => jobOp === op && canDerive(op, query, jobQuery), withinMs)
+    );
+  }
+
+  /**
    * Starts (or joins) the job for a query on behalf of `owner` (a user id, SHARE_OWNER or
    * BACKGROUND_OWNER); answers from cache without a job when it can. With `freshUntil`, only a
    * cached answer still fresh at that time answers (the warmer refreshing one about to expire). A

@@ -169,6 +169,16 @@ export class JobRegistry {
     return null;
   }
 
+  /** The most recent job that failed within `withinMs` and `fits`, or null (newest first). */
+  recentFailureWhere(fits: (key: string, op: Operation, query: ReportQuery) => boolean, withinMs: number, now = Date.now()): JobView | null {
+    let best: Job | null = null;
+    for (const job of this.jobs.values()) {
+      if (job.status.state !== "failed" || !job.finishedAt || now - job.finishedAt > withinMs) continue;
+      if (fits(job.key, job.op, job.query) && (!best || job.finishedAt > best.finishedAt!)) best = job;
+    }
+    return best ? this.view(best) : null;
+  }
+
   /**
    * Starts a job for `owner` that `work` fetches. An owner past their cap of waiting jobs, or
    * everyone past the global one, gets a 429 that says which cap and what to do.

@@ -47,11 +47,6 @@ export class SeenValues {
     }
   }
 
-  /** How many distinct values have been seen (at most the bound), or undefined before any answer held it. */
-  count(dimension: string): number | undefined {
-    return this.byDimension.get(dimension)?.size;
-  }
-
   /** The values seen for a dimension, in the contract's value order. */
   values(dimension: string): SeenValue[] {
     return [...(this.byDimension.get(dimension)?.values() ?? [])].sort((a, b) => compareValues(a.value, b.value));

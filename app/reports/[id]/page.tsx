@@ -26,6 +26,7 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
   }
   // A saved Monitor is the Monitor: viewers may open it, always live.
   if (report.page === "monitor") redirect("/monitor");
+  if (report.page === "dashboard") redirect(`/dashboards/${report.id}`);
   const view = await loadSavedView(report, typeof preset === "string" ? preset : null);
   if (view.kind !== "ok") {
     return (

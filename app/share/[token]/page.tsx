@@ -6,6 +6,7 @@ import { loadSharedView } from "@/lib/sharing/view";
 import { SharedMonitor } from "@/components/share/shared-monitor";
 import { PendingRefresh } from "@/components/share/pending-refresh";
 import { ReportView } from "@/components/share/report-view";
+import { SharedDashboardView } from "@/components/share/shared-dashboard";
 
 export const metadata: Metadata = { title: "Shared report", robots: { index: false, follow: false }, referrer: "no-referrer" };
 
@@ -27,12 +28,13 @@ export default async function SharePage({ params, searchParams }: Props) {
   // An unknown token is a 404, on the page as on the API (and answers alike whatever was guessed).
   if (view.kind === "unknown") notFound();
   if (view.kind === "monitor") return <SharedMonitor view={view} />;
+  if (view.kind === "dashboard") return <SharedDashboardView view={view} base={`/share/${encodeURIComponent(token)}`} />;
   if (view.kind !== "ok") return <Notice view={view} token={token} error={one(sp.error)} />;
 
   return <ReportView view={view} base={`/share/${encodeURIComponent(token)}`} />;
 }
 
-function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeof loadSharedView>>, { kind: "ok" | "monitor" }>; token: string; error: string | undefined }) {
+function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeof loadSharedView>>, { kind: "ok" | "monitor" | "dashboard" }>; token: string; error: string | undefined }) {
   const box = (title: string, body: React.ReactNode) => (
     <main className="mx-auto max-w-md p-6">
       <h1 className="text-xl font-semibold">{title}</h1>

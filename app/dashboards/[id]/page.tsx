@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { requirePageUser } from "@/lib/auth/session";
+import { todayIn } from "@/lib/contract/dates";
+import { ApiError } from "@/lib/contract/errors";
+import { pathWithQuery } from "@/lib/report-state/encoding";
+import { reportTimeZone } from "@/lib/report-timezone";
+import { canEdit, getVisibleReport } from "@/lib/saved-reports";
+import { getStore } from "@/lib/store";
+import { DashboardPage } from "@/components/dashboards/dashboard-page";
+import { PageFallback } from "@/components/report/page-fallback";
+import { Providers } from "@/components/providers";
+import { PAGE_WIDTH } from "@/components/ui/page";
+
+export const metadata: Metadata = { title: "Dashboard" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** A saved dashboard: viewers read it (under other dates and filters if they like), analysts edit it. */
+export default async function SavedDashboardPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const user = await requirePageUser(pathWithQuery(`/dashboards/${id}`, await searchParams), "viewer");
+  let report;
+  try {
+    report = await getVisibleReport(await getStore(), user, id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) notFound();
+    throw e;
+  }
+  if (report.page !== "dashboard") notFound();
+  const timeZone = reportTimeZone();
+  const today = todayIn(timeZone);
+  return (
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
+      <header className="mb-4">
+        <h1 className="text-2xl font-semibold">{report.name}</h1>
+        <p className="mt-1 text-sm text-slate-700">
+          By {report.ownerEmail}, changed {report.updatedAt.slice(0, 10)}. Dates are in the reporting time zone, <strong>{timeZone}</strong>; today there is {today}.
+        </p>
+      </header>
+      <Providers>
+        <Suspense fallback={<PageFallback />}>
+          <DashboardPage
+            timeZone={timeZone}
+            today={today}
+            saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
+            canBuild={user.role !== "viewer"}
+          />
+        </Suspense>
+      </Providers>
+    </main>
+  );
+}

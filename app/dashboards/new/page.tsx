@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { DashboardPage } from "@/components/dashboards/dashboard-page";
+import { ReportPage } from "@/components/report/report-page";
+
+export const metadata: Metadata = { title: "New dashboard" };
+
+/** A dashboard being built: everything in its URL until it is saved. */
+export default function NewDashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  return (
+    <ReportPage
+      path="/dashboards/new"
+      searchParams={searchParams}
+      title="New dashboard"
+      intro={(timeZone, today) => (
+        <>
+          Tiles share the date range, grain, comparison and filters set here. Dates are in the reporting time zone, {timeZone}; today there is {today}.
+        </>
+      )}
+      report={(timeZone, today) => <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild />}
+    />
+  );
+}

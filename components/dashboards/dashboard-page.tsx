@@ -1,0 +1,260 @@
+"use client";
+/**
+ * A dashboard on screen: its settings (date range, grain, comparison, filters) for every tile, the
+ * tiles as they arrive, how they were fetched, and (for analysts) editing, saving and sharing. The
+ * URL holds the whole dashboard; the server plans the tiles' queries and answers each look with what
+ * it has, so the page simply asks again until every tile is drawn.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { apiFetch } from "@/lib/report-client/api";
+import { COHORT_PRESETS } from "@/lib/report-state/range";
+import type { ParamsLike } from "@/lib/report-state/encoding";
+import {
+  TILE_KINDS,
+  TILE_KIND_LABELS,
+  TILE_WIDTHS,
+  addTile,
+  moveTile,
+  newTile,
+  parseDashboard,
+  removeTile,
+  serializeDashboard,
+  starterDashboard,
+  updateTile,
+  type DashboardState,
+  type Tile,
+  type TileKind,
+} from "@/lib/dashboards/state";
+import type { DashboardAnswer } from "@/lib/dashboards/run";
+import { formatInstant } from "@/lib/metrics/format";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/select";
+import { DateRangePicker } from "@/components/ui/date-range-picker";
+import { PeriodControls } from "@/components/explore/period-controls";
+import { FilterEditor } from "@/components/report/filter-editor";
+import { UrlProblems } from "@/components/report/url-problems";
+import { useUrlState } from "@/components/report/use-url-state";
+import { ShareLinks } from "@/components/saved/share-links";
+import { DashboardGrid } from "./dashboard-grid";
+import { FetchPanel } from "./fetch-panel";
+import { TileEditor } from "./tile-editor";
+
+export interface SavedDashboard {
+  id: string;
+  name: string;
+  params: string;
+  canEdit: boolean;
+}
+
+/** How long one look may wait on the server for the next answer. */
+const LOOK_WAIT_MS = 2_000;
+
+function useDashboardAnswer(params: string | null, savedId: string | null) {
+  return useQuery({
+    queryKey: ["dashboard", params, savedId],
+    enabled: params !== null,
+    queryFn: ({ signal }) =>
+      apiFetch<DashboardAnswer>(`/api/dashboards/run?wait=${LOOK_WAIT_MS}`, { method: "POST", body: { params, ...(savedId ? { id: savedId } : {}) }, signal }),
+    // Ask again while any tile waits; each look is held open on the server until an answer arrives.
+    refetchInterval: (q) => (q.state.data?.tiles.some((t) => t.outcome.status === "pending") ? 200 : false),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: string; today: string; saved: SavedDashboard | null; canBuild: boolean }) {
+  const id = useId();
+  const router = useRouter();
+  const parse = useCallback((p: ParamsLike) => parseDashboard(p, today), [today]);
+  const url = useUrlState<DashboardState>(parse, serializeDashboard);
+  const { state, hasReport, problems, write } = url;
+
+  // A dashboard opened without settings in its URL starts from the saved one (or the starter).
+  useEffect(() => {
+    if (hasReport) return;
+    const initial = saved ? parseDashboard(saved.params).state : starterDashboard();
+    write(initial, "replace");
+  }, [hasReport, saved, write]);
+
+  const params = hasReport && problems.length === 0 ? serializeDashboard(state) : null;
+  const answer = useDashboardAnswer(params, saved?.id ?? null);
+
+  const [editing, setEditing] = useState(false);
+  const [editingTile, setEditingTile] = useState<number | null>(null);
+  const [addKind, setAddKind] = useState<TileKind>("kpi");
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [sharing, setSharing] = useState(false);
+  const announce = useRef<HTMLParagraphElement>(null);
+
+  const change = (next: DashboardState, note?: string) => {
+    write(next, "push");
+    if (note && announce.current) announce.current.textContent = note;
+  };
+
+  const dirty = saved !== null && params !== null && params !== saved.params;
+  const save = async () => {
+    if (!saved || !params) return;
+    try {
+      await apiFetch(`/api/saved-reports/${saved.id}`, { method: "PATCH", body: { params } });
+      setMessage({ ok: true, text: "Saved." });
+      router.refresh();
+    } catch (e) {
+      setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the dashboard" });
+    }
+  };
+  const saveAs = async () => {
+    if (!params) return;
+    const name = window.prompt("Name of the dashboard", saved ? `Copy of ${saved.name}` : "");
+    if (!name || !name.trim()) return;
+    try {
+      const { report } = await apiFetch<{ report: { id: string } }>("/api/saved-reports", { method: "POST", body: { name: name.trim(), page: "dashboard", params } });
+      router.push(`/dashboards/${report.id}?${params}`);
+    } catch (e) {
+      setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the dashboard" });
+    }
+  };
+
+  const [draft, setDraft] = useState<Pick<DashboardState, "range" | "grain" | "compare" | "filters">>(state);
+  const stateKey = hasReport ? serializeDashboard({ ...state, tiles: [] }) : "";
+  const [draftKey, setDraftKey] = useState(stateKey);
+  if (draftKey !== stateKey) {
+    // The URL moved (back, forward, a link): the form shows what is on screen.
+    setDraftKey(stateKey);
+    setDraft(state);
+  }
+
+  if (!hasReport) return <p className="text-sm text-slate-700">Opening the dashboard…</p>;
+
+  const tileControls = (i: number) => {
+    if (!editing) return null;
+    const t = state.tiles[i]!;
+    const n = state.tiles.length;
+    return (
+      <div className="flex flex-wrap gap-1" role="group" aria-label={`Arrange tile ${i + 1}`}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(moveTile(state, i, i - 1), `Tile moved to place ${i}.`)}>
+          ←
+        </Button>
+        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`)}>
+          →
+        </Button>
+        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === TILE_WIDTHS[0]} onClick={() => change(updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`)}>
+          −
+        </Button>
+        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`)}>
+          +
+        </Button>
+        <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => setEditingTile(editingTile === i ? null : i)}>
+          Edit
+        </Button>
+        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(removeTile(state, i), `Tile ${i + 1} removed.`)}>
+          Remove
+        </Button>
+      </div>
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        aria-label="Dashboard settings"
+        className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          change({ ...state, ...draft });
+        }}
+      >
+        <div className="grid gap-4 lg:grid-cols-3">
+          <DateRangePicker value={draft.range} onChange={(range) => setDraft({ ...draft, range })} presets={COHORT_PRESETS} today={today} timeZone={timeZone} />
+          <PeriodControls draft={{ ...draft, groupBy: ["date"] }} today={today} rangeOk onChange={(p) => setDraft({ ...draft, ...p })} />
+          <FilterEditor op="orders" value={draft.filters} onChange={(filters) => setDraft({ ...draft, filters })} />
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button type="submit" variant="primary">
+            Apply to every tile
+          </Button>
+          <span className="text-xs text-slate-700">Tiles that keep their own settings say so.</span>
+        </div>
+      </form>
+
+      <div className="flex flex-wrap items-center gap-2">
+        {canBuild ? (
+          <Button aria-pressed={editing} onClick={() => setEditing(!editing)}>
+            {editing ? "Done editing" : "Edit tiles"}
+          </Button>
+        ) : null}
+        {saved?.canEdit ? (
+          <Button variant="primary" disabled={!dirty} onClick={() => void save()}>
+            Save
+          </Button>
+        ) : null}
+        {canBuild ? <Button onClick={() => void saveAs()}>{saved ? "Duplicate…" : "Save dashboard…"}</Button> : null}
+        {saved?.canEdit ? (
+          <Button aria-expanded={sharing} onClick={() => setSharing(!sharing)}>
+            Share links
+          </Button>
+        ) : null}
+        {dirty ? <span className="text-sm text-slate-700">Changed since it was saved.</span> : null}
+        {message ? (
+          <span role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700" : "text-red-800"}`}>
+            {message.text}
+          </span>
+        ) : null}
+      </div>
+      {sharing && saved ? <ShareLinks reportId={saved.id} page="dashboard" /> : null}
+      <p ref={announce} role="status" aria-live="polite" className="sr-only" />
+
+      {problems.length > 0 ? <UrlProblems problems={problems} onOpenNearest={() => write(state, "replace")} /> : null}
+
+      {editing ? (
+        <div className="flex flex-wrap items-end gap-2 rounded-md border border-slate-200 bg-white p-3">
+          <label htmlFor={`${id}-add`} className="text-sm font-medium text-slate-900">
+            New tile
+          </label>
+          <Select id={`${id}-add`} className="w-auto" value={addKind} onChange={(e) => setAddKind(e.target.value as TileKind)} options={TILE_KINDS.map((k) => ({ value: k, label: TILE_KIND_LABELS[k] }))} />
+          <Button
+            onClick={() => {
+              change(addTile(state, newTile(addKind)), `${TILE_KIND_LABELS[addKind]} added as tile ${state.tiles.length + 1}.`);
+              setEditingTile(state.tiles.length);
+            }}
+          >
+            Add tile
+          </Button>
+        </div>
+      ) : null}
+      {editing && editingTile !== null && state.tiles[editingTile] ? (
+        <TileEditor
+          key={`${editingTile}:${serializeDashboard({ ...state, tiles: [state.tiles[editingTile]] })}`}
+          tile={state.tiles[editingTile]}
+          index={editingTile}
+          onApply={(t) => {
+            change(updateTile(state, editingTile, t), `Tile ${editingTile + 1} updated.`);
+            setEditingTile(null);
+          }}
+          onCancel={() => setEditingTile(null)}
+        />
+      ) : null}
+
+      {answer.error ? (
+        <p role="alert" className="text-sm text-red-800">
+          {answer.error.message}
+        </p>
+      ) : null}
+      {state.tiles.length === 0 ? <p className="text-sm text-slate-700">This dashboard has no tiles yet. Press “Edit tiles” to add one.</p> : null}
+      {answer.data ? (
+        <>
+          <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
+            {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)} (${timeZone}).` : "Fetching…"}
+          </p>
+          <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} />
+          {canBuild ? <FetchPanel answer={answer.data} timeZone={timeZone} /> : null}
+        </>
+      ) : params ? (
+        <p role="status" className="text-sm text-slate-700">
+          Planning the tiles&apos; queries…
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import "server-only";
+/**
+ * Dashboards for the API and the pages: running one for a user (analysts any dashboard they build,
+ * viewers only a saved one they may see, with its own tiles), and the saved dashboard's state.
+ */
+import { z } from "zod";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { todayIn } from "@/lib/contract/dates";
+import { ApiError } from "@/lib/contract/errors";
+import { getVisibleReport } from "@/lib/saved-reports/permissions";
+import type { Sql } from "@/lib/store/sql";
+import type { ReportGateway } from "@/lib/upstream/gateway";
+import { runDashboard, type DashboardAnswer } from "./run";
+import { encodeTile, parseDashboard, type DashboardState } from "./state";
+
+export const DashboardRunInput = z.strictObject({
+  /** The dashboard's URL state (lib/dashboards/state.ts). */
+  params: z.string().max(32_000),
+  /** The saved dashboard it is, when it is one (required for viewers). */
+  id: z.string().max(64).optional(),
+});
+export type DashboardRunInput = z.output<typeof DashboardRunInput>;
+
+/** A dashboard's URL state, refused with each problem named when the page could not apply it exactly. */
+export function dashboardState(params: string, today: string): DashboardState {
+  const parsed = parseDashboard(params, today);
+  if (!parsed.hasReport) throw ApiError.badRequest("params must describe a dashboard (it has no range)", [{ path: "params", message: "no range" }]);
+  if (parsed.problems.length > 0) {
+    throw ApiError.badRequest(
+      `The dashboard asks for what it cannot apply: ${parsed.problems.map((p) => p.message).join(" ")}`,
+      parsed.problems.map((p) => ({ path: `params.${p.param}`, message: p.message })),
+    );
+  }
+  return parsed.state;
+}
+
+const sameTiles = (a: DashboardState, b: DashboardState) => a.tiles.map(encodeTile).join("\n") === b.tiles.map(encodeTile).join("\n");
+
+export async function runDashboardFor(
+  db: Sql,
+  gateway: ReportGateway,
+  user: SessionUser,
+  input: DashboardRunInput,
+  opts: { timeZone: string; waitMs: number },
+): Promise<DashboardAnswer> {
+  const today = todayIn(opts.timeZone);
+  const state = dashboardState(input.params, today);
+  if (user.role === "viewer") {
+    // A viewer reads the dashboards shared with them under other dates and filters, but cannot make
+    // the dashboard ask for reports of their own choosing.
+    if (!input.id) throw new ApiError(403, "Viewers open saved dashboards; ask an analyst to save this one");
+    const saved = await getVisibleReport(db, user, input.id);
+    if (saved.page !== "dashboard" || !sameTiles(parseDashboard(saved.params).state, state)) {
+      throw new ApiError(403, "Viewers can change a dashboard's dates, grain, comparison and filters, not its tiles");
+    }
+  }
+  return runDashboard(gateway, state, today, { owner: user.id, waitMs: opts.waitMs });
+}
