@@ -5,7 +5,7 @@
  * URL holds the whole dashboard; the server plans the tiles' queries and answers each look with what
  * it has, so the page simply asks again until every tile is drawn.
  */
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
@@ -59,6 +59,8 @@ function useDashboardAnswer(params: string | null, savedId: string | null) {
       apiFetch<DashboardAnswer>(`/api/dashboards/run?wait=${LOOK_WAIT_MS}`, { method: "POST", body: { params, ...(savedId ? { id: savedId } : {}) }, signal }),
     // Ask again while any tile waits; each look is held open on the server until an answer arrives.
     refetchInterval: (q) => (q.state.data?.tiles.some((t) => t.outcome.status === "pending") ? 200 : false),
+    // The grid on screen stays while the next answer loads, so an arranging button keeps its place.
+    placeholderData: keepPreviousData,
     staleTime: 60_000,
     retry: false,
   });
@@ -70,6 +72,12 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   const parse = useCallback((p: ParamsLike) => parseDashboard(p, today), [today]);
   const url = useUrlState<DashboardState>(parse, serializeDashboard);
   const { state, hasReport, problems, write } = url;
+
+  // The chart library is fetched while the tiles' answers are: a chart tile then draws as soon as its
+  // answer arrives instead of starting its own download then (the warm dashboard's last tile).
+  useEffect(() => {
+    void import("@/components/explore/results-chart");
+  }, []);
 
   // A dashboard opened without settings in its URL starts from the saved one (or the starter).
   useEffect(() => {
@@ -88,10 +96,22 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   const [sharing, setSharing] = useState(false);
   const announce = useRef<HTMLParagraphElement>(null);
 
-  const change = (next: DashboardState, note?: string) => {
+  // After arranging, focus goes to the same control on the tile's new place (or its Edit button).
+  const [focusTarget, setFocusTarget] = useState<{ label: string; fallback: string } | null>(null);
+  const change = (next: DashboardState, note?: string, focus?: { label: string; fallback: string }) => {
     write(next, "push");
     if (note && announce.current) announce.current.textContent = note;
+    setFocusTarget(focus ?? null);
   };
+  useEffect(() => {
+    if (!focusTarget) return;
+    const find = (label: string) => document.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]:not([disabled])`);
+    const el = find(focusTarget.label) ?? find(focusTarget.fallback);
+    if (el) {
+      el.focus();
+      setFocusTarget(null);
+    }
+  }, [focusTarget, answer.data]);
 
   const dirty = saved !== null && params !== null && params !== saved.params;
   const save = async () => {
@@ -133,22 +153,22 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
     const n = state.tiles.length;
     return (
       <div className="flex flex-wrap gap-1" role="group" aria-label={`Arrange tile ${i + 1}`}>
-        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(moveTile(state, i, i - 1), `Tile moved to place ${i}.`)}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(moveTile(state, i, i - 1), `Tile moved to place ${i}.`, { label: `Move tile ${i} earlier`, fallback: `Edit tile ${i}` })}>
           ←
         </Button>
-        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`)}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`, { label: `Move tile ${i + 2} later`, fallback: `Edit tile ${i + 2}` })}>
           →
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === TILE_WIDTHS[0]} onClick={() => change(updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`)}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === TILE_WIDTHS[0]} onClick={() => change(updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`, { label: `Make tile ${i + 1} narrower`, fallback: `Make tile ${i + 1} wider` })}>
           −
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`)}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
           +
         </Button>
         <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => setEditingTile(editingTile === i ? null : i)}>
           Edit
         </Button>
-        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(removeTile(state, i), `Tile ${i + 1} removed.`)}>
+        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(removeTile(state, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" })}>
           Remove
         </Button>
       </div>
