@@ -97,21 +97,22 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   const announce = useRef<HTMLParagraphElement>(null);
 
   // After arranging, focus goes to the same control on the tile's new place (or its Edit button).
-  const [focusTarget, setFocusTarget] = useState<{ label: string; fallback: string } | null>(null);
+  const focusTarget = useRef<{ label: string; fallback: string } | null>(null);
   const change = (next: DashboardState, note?: string, focus?: { label: string; fallback: string }) => {
     write(next, "push");
     if (note && announce.current) announce.current.textContent = note;
-    setFocusTarget(focus ?? null);
+    focusTarget.current = focus ?? null;
   };
   useEffect(() => {
-    if (!focusTarget) return;
+    const target = focusTarget.current;
+    if (!target) return;
     const find = (label: string) => document.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]:not([disabled])`);
-    const el = find(focusTarget.label) ?? find(focusTarget.fallback);
+    const el = find(target.label) ?? find(target.fallback);
     if (el) {
       el.focus();
-      setFocusTarget(null);
+      focusTarget.current = null;
     }
-  }, [focusTarget, answer.data]);
+  }, [params, answer.data]);
 
   const dirty = saved !== null && params !== null && params !== saved.params;
   const save = async () => {
