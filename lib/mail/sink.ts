@@ -1,0 +1,114 @@
+/**
+ * A local SMTP sink for demo mode (`npm start`): a real SMTP server on 127.0.0.1, with no sign-in
+ * and no TLS, that accepts every message and keeps it as `<dir>/<timestamp>-<n>.eml` (open it in any
+ * mail program). The dashboard sends to it exactly as it would to a real mail server, so the outbox,
+ * its retries and the message format are the real ones; only delivery is missing.
+ *
+ * Not `server-only`: scripts/start.ts runs it outside Next. It listens on loopback only, because it
+ * takes mail from anyone who can reach it.
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
+
+export const DEFAULT_SINK_DIR = ".local/mail";
+export const DEFAULT_SINK_PORT = 2525;
+/** Larger messages are refused (552), as a real server would. */
+const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+
+export interface SinkOptions {
+  /** Where messages are written; created when missing. */
+  dir?: string;
+  /** Tried first; when it is taken, any free port. 0: any free port. */
+  port?: number;
+  /** Called after each message is written (e.g. to print a line). */
+  onMessage?: (message: { file: string; from: string; to: string[]; bytes: number }) => void;
+  /** A client's connection failed (reset, timed out); the sink goes on. Ignored by default. */
+  onError?: (error: Error) => void;
+}
+
+export interface MailSink {
+  host: "127.0.0.1";
+  port: number;
+  dir: string;
+  close(): Promise<void>;
+}
+
+// smtp-server re-emits its listening socket's errors on itself, so a listen error arrives there.
+function listen(server: SMTPServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once("error", onError);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolve((server.server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function fileStamp(d: Date): string {
+  // 2026-11-24T01-22-01-282Z: sorts by time, and is a valid file name everywhere.
+  return d.toISOString().replace(/[:.]/g, "-");
+}
+
+export async function startMailSink(options: SinkOptions = {}): Promise<MailSink> {
+  const dir = options.dir ?? DEFAULT_SINK_DIR;
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const make = () =>
+    new SMTPServer({
+      secure: false,
+      authOptional: true,
+      disabledCommands: ["AUTH", "STARTTLS"],
+      banner: "payments-analytics demo mail sink (messages are kept, not delivered)",
+      size: MAX_MESSAGE_BYTES,
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("error", (e) => callback(e));
+        stream.on("end", () => {
+          if (stream.sizeExceeded) {
+            callback(Object.assign(new Error("message too large"), { responseCode: 552 }));
+            return;
+          }
+          try {
+            n += 1;
+            const file = join(dir, `${fileStamp(new Date())}-${n}.eml`);
+            const body = Buffer.concat(chunks);
+            // Written whole, then renamed: whoever watches the folder never reads half a message.
+            // Messages can hold share links, so only this user may read them.
+            writeFileSync(`${file}.part`, body, { mode: 0o600 });
+            renameSync(`${file}.part`, file);
+            const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+            options.onMessage?.({ file, from, to: session.envelope.rcptTo.map((r) => r.address), bytes: body.length });
+            callback();
+          } catch (e) {
+            callback(e instanceof Error ? e : new Error(String(e)));
+          }
+        });
+      },
+    });
+
+  let server = make();
+  let port: number;
+  const preferred = options.port ?? DEFAULT_SINK_PORT;
+  try {
+    port = await listen(server, preferred);
+  } catch (e) {
+    if (preferred === 0 || (e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    server = make();
+    port = await listen(server, 0);
+  }
+  const running = server;
+  // smtp-server emits a client connection's errors on the server: without a listener they would
+  // end the whole process (`npm start`).
+  running.on("error", (e: Error) => options.onError?.(e));
+  return {
+    host: "127.0.0.1",
+    port,
+    dir,
+    close: () => new Promise<void>((resolve) => running.close(() => resolve())),
+  };
+}
