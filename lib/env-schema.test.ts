@@ -101,6 +101,67 @@ describe("parseServerEnv", () => {
   });
 });
 
+describe("mail settings", () => {
+  const mail = { SMTP_HOST: "smtp.example.com", MAIL_FROM: "alerts@example.com" };
+
+  it("leaves mail off by default, with the documented port and TLS mode", () => {
+    const env = parseServerEnv(valid);
+    expect(env.SMTP_HOST).toBeUndefined();
+    expect(env.MAIL_FROM).toBeUndefined();
+    expect(env.SMTP_USER).toBeUndefined();
+    expect(env.SMTP_PASSWORD).toBeUndefined();
+    expect(env).toMatchObject({ SMTP_PORT: 587, SMTP_TLS: "starttls" });
+  });
+
+  it("takes a host, port, TLS mode, credentials and a sender with a name", () => {
+    const env = parseServerEnv({
+      ...valid,
+      ...mail,
+      SMTP_PORT: "465",
+      SMTP_TLS: "tls",
+      SMTP_USER: "mailer",
+      SMTP_PASSWORD: "s3cret pass",
+      MAIL_FROM: "Payments alerts <alerts@example.com>",
+    });
+    expect(env).toMatchObject({ SMTP_HOST: "smtp.example.com", SMTP_PORT: 465, SMTP_TLS: "tls", SMTP_USER: "mailer", SMTP_PASSWORD: "s3cret pass" });
+    expect(env.MAIL_FROM).toBe("Payments alerts <alerts@example.com>");
+    expect(parseServerEnv({ ...valid, ...mail, SMTP_TLS: "none", SMTP_HOST: "127.0.0.1" }).SMTP_TLS).toBe("none");
+  });
+
+  it("treats an empty SMTP_HOST as mail off", () => {
+    expect(parseServerEnv({ ...valid, SMTP_HOST: "", MAIL_FROM: "" }).SMTP_HOST).toBeUndefined();
+  });
+
+  it.each([
+    ["SMTP_PORT", { SMTP_PORT: "0" }],
+    ["SMTP_PORT", { SMTP_PORT: "65536" }],
+    ["SMTP_PORT", { SMTP_PORT: "25.5" }],
+    ["SMTP_PORT", { SMTP_PORT: "smtp" }],
+    ["SMTP_TLS", { SMTP_TLS: "ssl" }],
+    ["SMTP_HOST", { SMTP_HOST: "smtp://smtp.example.com" }],
+    ["MAIL_FROM", { MAIL_FROM: "alerts" }],
+    ["MAIL_FROM", { MAIL_FROM: "Alerts <not an address>" }],
+    ["MAIL_FROM", { MAIL_FROM: "alerts@example.com\nBcc: x@evil.test" }],
+  ])("names %s when it is invalid", (name, patch) => {
+    const e = errorOf({ ...valid, ...mail, ...patch });
+    expect(e.variables).toEqual([name]);
+    expect(e.message).toContain(name);
+  });
+
+  it("requires MAIL_FROM with SMTP_HOST", () => {
+    const e = errorOf({ ...valid, SMTP_HOST: "smtp.example.com" });
+    expect(e.variables).toEqual(["MAIL_FROM"]);
+    expect(e.message).toMatch(/MAIL_FROM is required when SMTP_HOST is set/);
+  });
+
+  it("requires SMTP_USER and SMTP_PASSWORD together, and never echoes the password", () => {
+    const withoutUser = errorOf({ ...valid, ...mail, SMTP_PASSWORD: "hunter2-password" });
+    expect(withoutUser.variables).toEqual(["SMTP_USER"]);
+    expect(withoutUser.message).not.toContain("hunter2");
+    expect(errorOf({ ...valid, ...mail, SMTP_USER: "mailer" }).variables).toEqual(["SMTP_PASSWORD"]);
+  });
+});
+
 describe("parseStoreEnv", () => {
   it("needs no upstream configuration", () => {
     expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });

@@ -22,6 +22,16 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+const MAIL_ADDRESS = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+$/;
+
+/** `alerts@example.com` or `Payments alerts <alerts@example.com>`, on one line. */
+export function isMailFrom(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  if (MAIL_ADDRESS.test(value)) return true;
+  const named = /^([^<>]*)<([^<>]+)>$/.exec(value);
+  return named !== null && MAIL_ADDRESS.test(named[2]!.trim());
+}
+
 /** The dashboard store's two variables, also used on their own by `npm run users`. */
 export const storeEnvShape = {
   DASHBOARD_DB: z.string().min(1).default("data/dashboard"),
@@ -67,6 +77,14 @@ const serverEnvSchema = z
     /** How often the background warmer looks for answers about to go stale. */
     SHARE_WARM_INTERVAL_SECONDS: positiveInt("SHARE_WARM_INTERVAL_SECONDS", 30),
     MONITOR_CONFIG: z.string().min(1, { error: "MONITOR_CONFIG must be the path of a JSON file" }).optional(),
+    // E-mail for alerts and scheduled reports (lib/mail). Unset SMTP_HOST: mail is off, and alerts
+    // reach only the in-app inbox.
+    SMTP_HOST: z.string().regex(/^[^\s/:@]+$/, { error: "SMTP_HOST must be a host name or address, e.g. smtp.example.com" }).optional(),
+    SMTP_PORT: intInRange("SMTP_PORT", 1, 65_535, 587),
+    SMTP_TLS: z.enum(["starttls", "tls", "none"], { error: "SMTP_TLS must be starttls, tls or none" }).default("starttls"),
+    SMTP_USER: z.string().optional(),
+    SMTP_PASSWORD: z.string().optional(),
+    MAIL_FROM: z.string().refine(isMailFrom, { error: "MAIL_FROM must be an e-mail address or Name <address>" }).optional(),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;
@@ -77,6 +95,13 @@ const serverEnvSchema = z
         path: ["UPSTREAM_ACCESS_TOKEN"],
         message: `set exactly one of UPSTREAM_ACCESS_TOKEN (a fixed token) or UPSTREAM_TOKEN_URL (fetch tokens with the client id and secret); ${both ? "both are" : "neither is"} set`,
       });
+    }
+    if ((env.SMTP_USER === undefined) !== (env.SMTP_PASSWORD === undefined)) {
+      const missing = env.SMTP_USER === undefined ? "SMTP_USER" : "SMTP_PASSWORD";
+      ctx.addIssue({ code: "custom", path: [missing], message: `set both SMTP_USER and SMTP_PASSWORD, or neither; ${missing} is missing` });
+    }
+    if (env.SMTP_HOST !== undefined && env.MAIL_FROM === undefined) {
+      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "MAIL_FROM is required when SMTP_HOST is set (the sender of alert and report e-mail)" });
     }
   });
 

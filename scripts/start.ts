@@ -1,6 +1,7 @@
 // `npm start`: the whole product on this machine in demo mode. Generates demo data and an API client
 // on first run (secrets kept in the ignored .local/ folder and reused), starts the service, then
-// builds and starts the dashboard, and prints where everything is. Ctrl-C stops both.
+// builds and starts the dashboard, and prints where everything is. Ctrl-C stops both. Unless SMTP_HOST
+// is set, the dashboard's e-mail goes to a local SMTP sink that keeps each message in .local/mail/.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { seedDemoRouting } from "../service/routing/demo";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
+import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/mail/sink";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
@@ -79,6 +81,17 @@ async function main(): Promise<void> {
   saveSecrets(secrets);
   await prepareData(secrets);
   const client = secrets.client!;
+  // Mail: the user's own server when SMTP_HOST is set (passed through with the rest of the
+  // environment), else the sink on 127.0.0.1 (2525, or a free port when that is taken).
+  let sink: MailSink | undefined;
+  if (!process.env.SMTP_HOST?.trim()) {
+    sink = await startMailSink({
+      onMessage: (m) => console.log(`start: mail to ${m.to.join(", ")} kept in ${m.file}`),
+    });
+  }
+  const mailEnv = sink
+    ? { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", MAIL_FROM: "alerts@demo.local" }
+    : {};
   const dashboardEnv = {
     NEXTAUTH_SECRET: secrets.nextauthSecret,
     NEXTAUTH_URL: `http://localhost:${DASHBOARD_PORT}`,
@@ -89,12 +102,14 @@ async function main(): Promise<void> {
     UPSTREAM_CLIENT_SECRET: client.client_secret,
     // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
     TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
+    ...mailEnv,
   };
   const newUsers: DemoUser[] = await ensureDemoUsers({ env: { ...process.env, ...dashboardEnv } });
 
   const children: ChildProcess[] = [];
   const stopAll = () => {
     for (const c of children) c.kill("SIGTERM");
+    void sink?.close();
   };
   process.on("SIGINT", stopAll);
   process.on("SIGTERM", stopAll);
@@ -144,6 +159,8 @@ async function main(): Promise<void> {
 ${users.map((u) => `    ${u.role.padEnd(8)} ${u.email.padEnd(22)} ${u.password}${newUsers.some((n) => n.email === u.email) ? "   (new)" : ""}`).join("\n")}
 
   Service    ${serviceUrl}   (OpenAPI: ${serviceUrl}/openapi.json)
+
+  Mail       ${sink ? `every message is kept in ${DEFAULT_SINK_DIR}/ (a local SMTP sink; set SMTP_HOST to send for real)` : `sent through ${process.env.SMTP_HOST}:${process.env.SMTP_PORT ?? "587"}`}
 
   Call the service (demo client ${client.client_id}; its secret is in ${SECRETS_FILE}):
     SECRET=$(node -p 'require("./${SECRETS_FILE}").client.client_secret')
