@@ -9,6 +9,7 @@ import { EnvError, serverEnv, type ServerEnv } from "./env";
 import { MonitorConfigError, monitorConfig } from "./programs/config";
 import { StoreLockedError, getStore } from "./store";
 import { startShareWarmer } from "./sharing/warmer";
+import { startNotifications } from "./notify/runtime";
 
 function fail(message: string): never {
   console.error(`dashboard: ${message}`);
@@ -33,7 +34,13 @@ export async function onServerStart(): Promise<void> {
   // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
   process.env.NEXTAUTH_URL ??= env.NEXTAUTH_URL;
   startShareWarmer();
+  // Alerts and scheduled reports: once the store is open (it may come up after us on PostgreSQL).
+  const notifications = () =>
+    startNotifications().catch((e: unknown) =>
+      console.error(JSON.stringify({ level: "error", msg: "alerts and scheduled reports not started", error: e instanceof Error ? e.message : String(e) })),
+    );
   if (env.DATABASE_URL) {
+    void notifications();
     // PostgreSQL may come up after us; the first request that needs it retries.
     getStore().catch((e: unknown) =>
       console.error(JSON.stringify({ level: "error", msg: "dashboard store unavailable", error: e instanceof Error ? e.message : String(e) })),
@@ -45,4 +52,5 @@ export async function onServerStart(): Promise<void> {
   } catch (e) {
     fail(e instanceof StoreLockedError ? e.message : `could not open the dashboard store: ${e instanceof Error ? e.message : String(e)}`);
   }
+  await notifications();
 }

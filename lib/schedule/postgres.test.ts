@@ -72,9 +72,9 @@ describe.runIf(available)("scheduler on PostgreSQL", () => {
   it("runs each due slot exactly once across two processes ticking together", async () => {
     const out = join(dir, "runs.log");
     const items = [
-      { kind: "alert", id: itemIds[0], spec: { every: "day", hour: 8 }, createdAt: "2026-01-01T00:00:00Z", paused: false },
-      { kind: "subscription", id: itemIds[1], spec: { every: "hour", minute: 0 }, createdAt: "2026-01-01T00:00:00Z", paused: false },
-      { kind: "alert", id: itemIds[2], spec: { every: "week", weekday: 3, hour: 8 }, createdAt: "2026-01-01T00:00:00Z", paused: false },
+      { kind: "alert", id: itemIds[0], spec: { every: "day", hour: 8 }, notBefore: "2026-01-01T00:00:00Z", paused: false },
+      { kind: "subscription", id: itemIds[1], spec: { every: "hour", minute: 0 }, notBefore: "2026-01-01T00:00:00Z", paused: false },
+      { kind: "alert", id: itemIds[2], spec: { every: "week", weekday: 3, hour: 8 }, notBefore: "2026-01-01T00:00:00Z", paused: false },
     ];
     // 2026-06-10 is a Wednesday: all three are due at 08:00, ten seconds before "now".
     // The third was claimed by an instance that died before running it; its lease runs out before

@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DAILY_8: ScheduleSpec = { every: "day", hour: 8 };
 
 function item(over: Partial<ScheduledItem> = {}): ScheduledItem {
-  return { kind: "alert", id: randomUUID(), spec: DAILY_8, createdAt: new Date("2026-01-01T00:00:00Z"), paused: false, ...over };
+  return { kind: "alert", id: randomUUID(), spec: DAILY_8, notBefore: new Date("2026-01-01T00:00:00Z"), paused: false, ...over };
 }
 
 /** A scheduler over `items` whose runs are recorded, on a clock the test moves. */
@@ -164,7 +164,7 @@ describe("Scheduler.tick", () => {
 
   it("never runs a paused item, nor a slot from before the item existed", async () => {
     const paused = item({ paused: true });
-    const fresh = item({ createdAt: new Date("2026-06-10T09:00:00Z") }); // made after today's 08:00
+    const fresh = item({ notBefore: new Date("2026-06-10T09:00:00Z") }); // made after today's 08:00
     const { clock, runs, make } = harness([paused, fresh]);
     const a = make("worker-a");
     clock.now = new Date("2026-06-10T10:00:00Z");

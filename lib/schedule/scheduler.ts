@@ -33,11 +33,10 @@ export interface ScheduledItem {
   id: string;
   spec: ScheduleSpec;
   /**
-   * Slots before this never run: a new item waits for its first slot after it was made. Pass the
-   * later of creation, the last change of `spec` and the last resume if a slot that fell before an
-   * edit or during a pause should not run.
+   * Slots before this never run: a new item waits for its first slot after it was made, an edited or
+   * resumed one for its first slot after that (callers pass the item's last change).
    */
-  createdAt: Date;
+  notBefore: Date;
   paused: boolean;
 }
 
@@ -180,7 +179,7 @@ export class Scheduler<I extends ScheduledItem = ScheduledItem> {
     const { kind, id } = item;
     const now = this.now();
     const slot = latestSlot(item.spec, now, this.opts.timeZone);
-    if (slot.getTime() < item.createdAt.getTime()) return null;
+    if (slot.getTime() < item.notBefore.getTime()) return null;
     const existing = await this.claims.get(kind, id, slot);
     if (existing?.doneAt) return null;
     const late = now.getTime() - slot.getTime() > this.lateAfterMs;

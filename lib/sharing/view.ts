@@ -29,7 +29,8 @@ import { usersRepo } from "@/lib/store/users";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/cohorts/grid";
 import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/upstream";
-import { SHARE_OWNER, type JobView } from "@/lib/upstream/gateway";
+import { SHARE_OWNER, type JobView, type ReportGateway } from "@/lib/upstream/gateway";
+import type { Sql } from "@/lib/store/sql";
 import { loadMonitor, type MonitorAnswer } from "@/lib/monitor/load";
 import { monitorConfig } from "@/lib/programs/config";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
@@ -83,7 +84,7 @@ export async function loadSharedView(
   const r = await resolveShare(db, token, opts.address, env.NEXTAUTH_SECRET, (hash) => opts.cookie(unlockCookieName(hash)));
   if (r.kind === "locked") return { kind: "locked" };
   if (r.kind !== "ok") return { kind: r.kind };
-  const view = await buildReportView(r.report, {
+  const view = await renderSavedReport(shareDeps(db), r.report, {
     allowedPresets: r.link.allowedPresets,
     preset: opts.preset ?? null,
     snapshot: r.link.mode === "snapshot" ? r.link.snapshot : null,
@@ -93,32 +94,50 @@ export async function loadSharedView(
 }
 
 /** A saved report rendered read-only for a signed-in user who may see it (viewers included). */
-export async function loadSavedView(report: SavedReport, preset: string | null): Promise<SharedView> {
-  const allowed = report.page === "cohorts" || report.page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
-  return buildReportView(report, { allowedPresets: [...allowed], preset, snapshot: null });
+/** How a share is drawn: the process's gateway, share visitors' turn in the queue, a few seconds' wait. */
+function shareDeps(db: Sql): RenderDeps {
+  return { db, gateway: getGateway(), owner: SHARE_OWNER, waitMs: 3_000, timeZone: serverEnv().REPORT_TIMEZONE };
 }
 
-async function buildReportView(
+export async function loadSavedView(report: SavedReport, preset: string | null): Promise<SharedView> {
+  const allowed = report.page === "cohorts" || report.page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
+  return renderSavedReport(shareDeps(await getStore()), report, { allowedPresets: [...allowed], preset, snapshot: null });
+}
+
+/** What drawing a saved report reads from: the store, a gateway, whose turn it queues in, how long it waits. */
+export interface RenderDeps {
+  db: Sql;
+  gateway: ReportGateway;
+  owner: string;
+  waitMs: number;
+  timeZone: string;
+}
+
+/**
+ * A saved report (or dashboard, or the Monitor) drawn read-only: for share visitors and viewers, and
+ * for the e-mail of a subscription (which queues at the lowest priority and may wait longer).
+ */
+export async function renderSavedReport(
+  deps: RenderDeps,
   report: SavedReport,
   opts: { allowedPresets: readonly string[]; preset: string | null; snapshot: Snapshot | null },
 ): Promise<SharedView> {
-  const env = serverEnv();
-  const db = await getStore();
-  if (report.page === "monitor") return monitorView(report, env.REPORT_TIMEZONE);
+  const { db, gateway, owner: queueOwner, waitMs, timeZone } = deps;
+  if (report.page === "monitor") return monitorView(deps, report);
   const allowed = opts.allowedPresets.filter(isRangePreset);
   const preset = opts.preset && isRangePreset(opts.preset) && allowed.includes(opts.preset) ? opts.preset : null;
   if (report.page === "dashboard") {
     const owner = await usersRepo(db).findById(report.ownerId);
-    return sharedDashboardView(getGateway(), report, {
-      owner: SHARE_OWNER,
+    return sharedDashboardView(gateway, report, {
+      owner: queueOwner,
       sharedBy: owner?.email ?? "a former user",
-      timeZone: env.REPORT_TIMEZONE,
+      timeZone: timeZone,
       preset,
       allowed,
       snapshot: opts.snapshot,
     });
   }
-  const { op, query, comparison } = reportQuery(report, env.REPORT_TIMEZONE, preset ?? undefined);
+  const { op, query, comparison } = reportQuery(report, timeZone, preset ?? undefined);
 
   const savedRange = report.page === "cohorts" ? parseCohort(report.params).state.range : parseExplore(report.params).state.range;
   const rangeLabel = preset
@@ -149,10 +168,9 @@ async function buildReportView(
       const now = Date.now();
       return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString() };
     };
-    const gateway = getGateway();
     const [run, cmpRun] = await Promise.all([
-      runThroughGateway(gateway, op, query, 3_000, SHARE_OWNER),
-      comparison ? runThroughGateway(gateway, op, comparison, 3_000, SHARE_OWNER) : null,
+      runThroughGateway(gateway, op, query, waitMs, queueOwner),
+      comparison ? runThroughGateway(gateway, op, comparison, waitMs, queueOwner) : null,
     ]);
     if (!("done" in run)) return pending(run);
     if (cmpRun && !("done" in cmpRun)) return pending(cmpRun);
@@ -174,7 +192,7 @@ async function buildReportView(
   if (report.page === "cohorts") {
     const c = parseCohort(report.params).state;
     // A snapshot is masked as of the day it was taken; a live report as of today.
-    const today = opts.snapshot ? todayIn(env.REPORT_TIMEZONE, new Date(opts.snapshot.fetched_at)) : todayIn(env.REPORT_TIMEZONE);
+    const today = opts.snapshot ? todayIn(timeZone, new Date(opts.snapshot.fetched_at)) : todayIn(timeZone);
     const grid = buildCohortGrid({ records, range, today, rows: c.rows, cell: c.cell, cycles: c.cycles, trialDays: c.trialDays, periodDays: c.periodDays });
     cohort = {
       grid,
@@ -213,7 +231,7 @@ async function buildReportView(
     rangeLabel,
     preset,
     allowedPresets: allowed.map((id) => ({ id, label: presetLabel(id) })),
-    timeZone: env.REPORT_TIMEZONE,
+    timeZone: timeZone,
     filters,
     periods,
     asOf,
@@ -226,11 +244,12 @@ async function buildReportView(
 }
 
 /** A shared Monitor: always live, this month and the two before, evaluated as the Monitor page does. */
-async function monitorView(report: SavedReport, timeZone: string): Promise<SharedView> {
-  const answer = await loadMonitor(getGateway(), monitorConfig(), todayIn(timeZone), SHARE_OWNER, 3_000);
+async function monitorView(deps: RenderDeps, report: SavedReport): Promise<SharedView> {
+  const timeZone = deps.timeZone;
+  const answer = await loadMonitor(deps.gateway, monitorConfig(), todayIn(timeZone), deps.owner, deps.waitMs);
   if (answer.kind !== "ok") {
     return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString() };
   }
-  const owner = await usersRepo(await getStore()).findById(report.ownerId);
+  const owner = await usersRepo(deps.db).findById(report.ownerId);
   return { kind: "monitor", title: report.name, sharedBy: owner?.email ?? "a former user", timeZone, answer };
 }

@@ -125,6 +125,113 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX saved_reports_page ON saved_reports (page, updated_at DESC);
     `,
   },
+  {
+    version: 7,
+    name: "alerts, subscriptions, inbox, mail outbox and schedule claims",
+    up: `
+      -- Alert rules (issue 19): what is watched and when (lib/alerts/definition.ts), who is told.
+      CREATE TABLE alert_rules (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        owner_id uuid NOT NULL REFERENCES users(id),
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+        definition jsonb NOT NULL,
+        schedule jsonb NOT NULL,
+        recipients jsonb NOT NULL,
+        cooldown_minutes integer NOT NULL CHECK (cooldown_minutes BETWEEN 0 AND 10080),
+        paused boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX alert_rules_owner ON alert_rules (owner_id);
+      -- Per rule and group (e.g. one gateway): firing or not, and when its owner was last told.
+      CREATE TABLE alert_states (
+        rule_id uuid NOT NULL REFERENCES alert_rules(id) ON DELETE CASCADE,
+        group_key text NOT NULL,
+        firing boolean NOT NULL,
+        since timestamptz NOT NULL,
+        last_notified_at timestamptz,
+        PRIMARY KEY (rule_id, group_key)
+      );
+      -- Every evaluation: its slot, whether it ran late, the numbers it saw, what fired and was sent.
+      CREATE TABLE alert_evaluations (
+        id bigserial PRIMARY KEY,
+        rule_id uuid NOT NULL REFERENCES alert_rules(id) ON DELETE CASCADE,
+        slot timestamptz NOT NULL,
+        evaluated_at timestamptz NOT NULL DEFAULT now(),
+        late boolean NOT NULL DEFAULT false,
+        result jsonb NOT NULL
+      );
+      CREATE INDEX alert_evaluations_rule ON alert_evaluations (rule_id, evaluated_at DESC);
+      -- Scheduled reports: a saved report or dashboard mailed on a schedule, with a share link made
+      -- for it (revoked with it). The link's token is kept sealed (AES-GCM under the server secret).
+      CREATE TABLE subscriptions (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        owner_id uuid NOT NULL REFERENCES users(id),
+        report_id uuid NOT NULL REFERENCES saved_reports(id) ON DELETE CASCADE,
+        schedule jsonb NOT NULL,
+        recipients jsonb NOT NULL,
+        paused boolean NOT NULL DEFAULT false,
+        share_link_id uuid REFERENCES share_links(id) ON DELETE SET NULL,
+        share_token_sealed text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX subscriptions_owner ON subscriptions (owner_id);
+      -- One row per (item, slot): whoever inserts it runs the slot, across processes and restarts.
+      -- A claim whose lease ran out before it was done is taken over (its runner died).
+      CREATE TABLE schedule_claims (
+        kind text NOT NULL CHECK (kind IN ('alert', 'subscription')),
+        item_id uuid NOT NULL,
+        slot timestamptz NOT NULL,
+        claimed_by text NOT NULL,
+        claimed_at timestamptz NOT NULL DEFAULT now(),
+        lease_until timestamptz NOT NULL,
+        done_at timestamptz,
+        late boolean NOT NULL DEFAULT false,
+        error text,
+        PRIMARY KEY (kind, item_id, slot)
+      );
+      CREATE TABLE inbox_messages (
+        id bigserial PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        read_at timestamptz,
+        title text NOT NULL,
+        body text NOT NULL,
+        link text,
+        source_kind text NOT NULL,
+        source_id uuid
+      );
+      CREATE INDEX inbox_messages_user ON inbox_messages (user_id, created_at DESC);
+      -- Mail waits here until sent: one row per recipient, retried with backoff, claimed with a lease.
+      CREATE TABLE mail_outbox (
+        id bigserial PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        recipient text NOT NULL,
+        subject text NOT NULL,
+        text_body text NOT NULL,
+        html_body text,
+        attachments jsonb NOT NULL DEFAULT '[]',
+        source_kind text NOT NULL,
+        source_id uuid,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        claimed_by text,
+        lease_until timestamptz,
+        sent_at timestamptz,
+        failed_at timestamptz,
+        last_error text
+      );
+      CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
+      CREATE INDEX mail_outbox_source ON mail_outbox (source_kind, source_id, created_at DESC);
+      -- Addresses the mail server refused for good, shown to the owners of rules that mail them.
+      CREATE TABLE mail_bounces (
+        address text PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        reason text NOT NULL
+      );
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -30,8 +30,8 @@ if (!url || !values.worker || !values.out || !values.items || !values.now) {
 const worker = values.worker;
 const out = values.out;
 const now = new Date(values.now);
-const items: ScheduledItem[] = (JSON.parse(values.items) as (Omit<ScheduledItem, "createdAt" | "spec"> & { createdAt: string; spec: unknown })[]).map(
-  (i) => ({ ...i, spec: ScheduleSpec.parse(i.spec), createdAt: new Date(i.createdAt) }),
+const items: ScheduledItem[] = (JSON.parse(values.items) as (Omit<ScheduledItem, "notBefore" | "spec"> & { notBefore: string; spec: unknown })[]).map(
+  (i) => ({ ...i, spec: ScheduleSpec.parse(i.spec), notBefore: new Date(i.notBefore) }),
 );
 
 const store = await openStore({ kind: "postgres", url }, { owner: worker });

@@ -1,0 +1,13 @@
+// POST /api/inbox/read {id?}: marks one of the user's messages read, or all of them without an id.
+import { z } from "zod";
+import { apiRoute } from "@/lib/api/handler";
+import { getStore } from "@/lib/store";
+import { inboxRepo } from "@/lib/store/inbox";
+
+const ReadInput = z.strictObject({ id: z.int().positive().optional() });
+
+export const POST = apiRoute({ role: "viewer", schema: ReadInput }, async ({ user, body }) => {
+  const inbox = inboxRepo(await getStore());
+  const marked = await inbox.markRead(user.id, body.id ?? null);
+  return { marked, unread: await inbox.unread(user.id) };
+});

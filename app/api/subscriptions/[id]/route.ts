@@ -1,0 +1,10 @@
+// PATCH /api/subscriptions/:id edits or pauses it (owner or admin); DELETE deletes it and revokes its share link.
+import { apiRoute } from "@/lib/api/handler";
+import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/subscriptions";
+import { getStore } from "@/lib/store";
+
+export const PATCH = apiRoute({ role: "analyst", params: ["id"], schema: SubscriptionPatch }, async ({ user, params, body }) => ({
+  subscription: await updateSubscription(await getStore(), user, params.id, body),
+}));
+
+export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => deleteSubscription(await getStore(), user, params.id));

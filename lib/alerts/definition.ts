@@ -1,0 +1,121 @@
+/**
+ * What an alert rule watches and when it fires (issue 19): an Explore measure (a metric or KPI of the
+ * order summary) or a card-network programme's ratio per MID, a condition, the grouping it is
+ * evaluated per, filters, the window of days, the schedule, who is told, and a cool-down.
+ */
+import { z } from "zod";
+import { dimensionsFor, getDimension } from "@/lib/contract/catalog";
+import { addDays } from "@/lib/contract/dates";
+import { measureFor } from "@/lib/metrics/kpis";
+import { normalizeFilters, type Filters } from "@/lib/report-state/filters";
+import { ScheduleSpec } from "@/lib/schedule/spec";
+
+export const ALERT_WINDOWS = ["today", "yesterday", "last7", "mtd"] as const;
+export type AlertWindow = (typeof ALERT_WINDOWS)[number];
+export const WINDOW_LABELS: Record<AlertWindow, string> = {
+  today: "today so far",
+  yesterday: "yesterday",
+  last7: "the last 7 days",
+  mtd: "the month to date",
+};
+
+const Threshold = z.number().finite().min(-1e12).max(1e12);
+
+export const AlertCondition = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("above"), value: Threshold }),
+  z.strictObject({ kind: z.literal("below"), value: Threshold }),
+  /** A change against the previous window of the same length, in % of it or (rates) in points. */
+  z.strictObject({
+    kind: z.literal("change"),
+    direction: z.enum(["up", "down", "either"]),
+    by: z.enum(["percent", "points"]),
+    amount: z.number().finite().positive().max(1e6),
+  }),
+]);
+export type AlertCondition = z.output<typeof AlertCondition>;
+
+export const AlertTarget = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("measure"), measure: z.string().min(1).max(64) }),
+  /** A programme of the Monitor (lib/programs): its ratio per MID and card brand, this month to date. */
+  z.strictObject({ kind: z.literal("programme"), programme: z.string().min(1).max(64) }),
+]);
+export type AlertTarget = z.output<typeof AlertTarget>;
+
+const FilterValues = z.array(z.union([z.string().max(200), z.number()])).min(1).max(100);
+
+export const AlertDefinition = z
+  .strictObject({
+    target: AlertTarget,
+    condition: AlertCondition,
+    /** The dimension it is evaluated per (one group per value), or null for the whole. */
+    group_by: z.string().max(64).nullable(),
+    filters: z.record(z.string().max(64), FilterValues).default({}),
+    window: z.enum(ALERT_WINDOWS),
+  })
+  .superRefine((d, ctx) => {
+    if (d.target.kind === "measure" && !measureFor(d.target.measure, "orders")) {
+      ctx.addIssue({ code: "custom", path: ["target", "measure"], message: `“${d.target.measure}” is not a metric or KPI of the order summary` });
+    }
+    if (d.target.kind === "measure" && d.condition.kind === "change" && d.condition.by === "points" && measureFor(d.target.measure, "orders")?.format !== "percent") {
+      ctx.addIssue({ code: "custom", path: ["condition", "by"], message: "A change in points is for rates; use percent for this measure" });
+    }
+    if (d.target.kind === "programme") {
+      if (d.group_by !== null) ctx.addIssue({ code: "custom", path: ["group_by"], message: "A programme ratio is always per MID and card brand; leave group_by empty" });
+      if (d.window !== "mtd") ctx.addIssue({ code: "custom", path: ["window"], message: "A programme ratio is monthly: its window is the month to date" });
+      if (Object.keys(d.filters).length > 0) ctx.addIssue({ code: "custom", path: ["filters"], message: "A programme ratio takes no filters" });
+    }
+    const dims = new Set(dimensionsFor("orders").map((x) => x.name));
+    if (d.group_by !== null && (!dims.has(d.group_by) || d.group_by === "date")) {
+      ctx.addIssue({ code: "custom", path: ["group_by"], message: `“${d.group_by}” is not a dimension an alert can be evaluated per` });
+    }
+    for (const [dim, values] of Object.entries(d.filters)) {
+      const def = getDimension(dim);
+      if (!def || !dims.has(dim)) ctx.addIssue({ code: "custom", path: ["filters", dim], message: `“${dim}” is not a dimension of the order summary` });
+      else if (Object.keys(normalizeFilters("orders", { [dim]: values })).length === 0 || normalizeFilters("orders", { [dim]: values })[dim]!.length !== new Set(values).size) {
+        ctx.addIssue({ code: "custom", path: ["filters", dim], message: `a value is not a ${def.label}` });
+      }
+    }
+  });
+export type AlertDefinition = z.output<typeof AlertDefinition>;
+
+const Email = z.email({ error: "not an e-mail address" }).max(254);
+
+export const Recipients = z.strictObject({
+  /** Dashboard users (ids): told in the in-app inbox, and by e-mail when mail is on. */
+  users: z.array(z.uuid()).max(50).default([]),
+  /** Other addresses: e-mail only. */
+  emails: z.array(Email).max(20).default([]),
+});
+export type Recipients = z.output<typeof Recipients>;
+
+export const AlertRuleInput = z.strictObject({
+  name: z.string().trim().min(1, { error: "name is required" }).max(200),
+  definition: AlertDefinition,
+  schedule: ScheduleSpec,
+  recipients: Recipients,
+  cooldown_minutes: z.int().min(0).max(10_080),
+  paused: z.boolean().default(false),
+});
+export type AlertRuleInput = z.output<typeof AlertRuleInput>;
+export const AlertRulePatch = AlertRuleInput.partial();
+export type AlertRulePatch = z.output<typeof AlertRulePatch>;
+
+/** The window's days, as of `today` in the reporting time zone. */
+export function windowRange(window: AlertWindow, today: string): { start: string; end: string } {
+  switch (window) {
+    case "today":
+      return { start: today, end: today };
+    case "yesterday": {
+      const y = addDays(today, -1);
+      return { start: y, end: y };
+    }
+    case "last7":
+      return { start: addDays(today, -6), end: today };
+    case "mtd":
+      return { start: `${today.slice(0, 7)}-01`, end: today };
+  }
+}
+
+export function typedFilters(d: AlertDefinition): Filters {
+  return normalizeFilters("orders", d.filters);
+}

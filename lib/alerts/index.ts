@@ -1,0 +1,92 @@
+import "server-only";
+/**
+ * Alert rules for the API and the pages: analysts create them; owners see, pause, edit and delete
+ * theirs, admins everyone's; each with its recent evaluations and its mail's fate (failed sends,
+ * addresses the mail server refused for good).
+ */
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { ApiError } from "@/lib/contract/errors";
+import type { MonitorConfig } from "@/lib/programs/definitions";
+import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/alerts";
+import type { Sql } from "@/lib/store/sql";
+import { checkRecipients, mailFate } from "@/lib/notify/recipients";
+import type { Bounce, MailStatus } from "@/lib/mail/outbox";
+import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definition";
+
+export { AlertRuleInput, AlertRulePatch };
+
+export interface AlertRuleView extends AlertRuleRow {
+  evaluations: EvaluationRow[];
+  /** What became of its latest e-mails (sent, waiting for a retry, failed), and addresses refused for good. */
+  mail: MailStatus[];
+  bounces: Bounce[];
+}
+
+
+function checkProgramme(def: AlertDefinition, monitor: MonitorConfig): void {
+  if (def.target.kind === "programme" && !monitor.programs.some((p) => p.id === (def.target.kind === "programme" ? def.target.programme : ""))) {
+    throw ApiError.badRequest(`“${def.target.programme}” is not a programme of the Monitor (${monitor.programs.map((p) => p.id).join(", ")})`, [
+      { path: "definition.target.programme", message: "unknown programme" },
+    ]);
+  }
+}
+
+async function ownRule(db: Sql, user: SessionUser, id: string): Promise<AlertRuleRow> {
+  const rule = await alertsRepo(db).get(id);
+  // Not yours answers as missing: ids are no way to probe for others' rules.
+  if (!rule || (user.role !== "admin" && rule.ownerId !== user.id)) throw new ApiError(404, "No such alert rule");
+  return rule;
+}
+
+export async function listAlertRules(db: Sql, user: SessionUser): Promise<AlertRuleView[]> {
+  const repo = alertsRepo(db);
+  const rules = await repo.list(user.role === "admin" ? null : user.id);
+  return Promise.all(rules.map(async (r) => ({ ...r, evaluations: await repo.evaluations(r.id, 10), ...(await mailFate(db, "alert", r.id, r.recipients)) })));
+}
+
+export async function getAlertRule(db: Sql, user: SessionUser, id: string): Promise<AlertRuleView> {
+  const rule = await ownRule(db, user, id);
+  return { ...rule, evaluations: await alertsRepo(db).evaluations(rule.id, 50), ...(await mailFate(db, "alert", rule.id, rule.recipients)) };
+}
+
+export async function createAlertRule(db: Sql, user: SessionUser, input: AlertRuleInput, monitor: MonitorConfig): Promise<AlertRuleRow> {
+  checkProgramme(input.definition, monitor);
+  await checkRecipients(db, input.recipients, { requireOne: false });
+  return alertsRepo(db).create({
+    ownerId: user.id,
+    name: input.name,
+    definition: input.definition,
+    schedule: input.schedule,
+    recipients: input.recipients,
+    cooldownMinutes: input.cooldown_minutes,
+    paused: input.paused,
+  });
+}
+
+export async function updateAlertRule(db: Sql, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig): Promise<AlertRuleRow> {
+  const rule = await ownRule(db, user, id);
+  const merged = AlertRuleInput.parse({
+    name: patch.name ?? rule.name,
+    definition: patch.definition ?? rule.definition,
+    schedule: patch.schedule ?? rule.schedule,
+    recipients: patch.recipients ?? rule.recipients,
+    cooldown_minutes: patch.cooldown_minutes ?? rule.cooldownMinutes,
+    paused: patch.paused ?? rule.paused,
+  });
+  checkProgramme(merged.definition, monitor);
+  if (patch.recipients) await checkRecipients(db, merged.recipients, { requireOne: false });
+  return (await alertsRepo(db).update(rule.id, {
+    name: merged.name,
+    definition: merged.definition,
+    schedule: merged.schedule,
+    recipients: merged.recipients,
+    cooldownMinutes: merged.cooldown_minutes,
+    paused: merged.paused,
+  }))!;
+}
+
+export async function deleteAlertRule(db: Sql, user: SessionUser, id: string): Promise<{ deleted: string }> {
+  const rule = await ownRule(db, user, id);
+  await alertsRepo(db).remove(rule.id);
+  return { deleted: rule.id };
+}

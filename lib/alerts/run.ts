@@ -1,0 +1,161 @@
+import "server-only";
+/**
+ * One evaluation of an alert rule for one slot: its reports fetched through the gateway at the lowest
+ * priority (after every person's report, from the cache or derived when it can be), the reading, what
+ * to tell, and in one transaction the groups' new states, the evaluation's record, the inbox messages
+ * and the mail queued for sending. Nothing is told twice for one slot: the scheduler runs a slot once.
+ */
+import { todayIn } from "@/lib/contract/dates";
+import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
+import { getKpi } from "@/lib/metrics/kpis";
+import { loadMonitor } from "@/lib/monitor/load";
+import { previousMonth } from "@/lib/programs/evaluate";
+import type { MonitorConfig } from "@/lib/programs/definitions";
+import { serializeExplore, defaultExploreState } from "@/lib/report-state/explore";
+import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
+import { inboxRepo } from "@/lib/store/inbox";
+import type { Sql, Store } from "@/lib/store/sql";
+import { usersRepo } from "@/lib/store/users";
+import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
+import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
+import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type Notice, type Reading } from "./evaluate";
+
+/** Where mail goes: queued in the same transaction as the evaluation (lib/mail/outbox.ts), or nowhere when mail is off. */
+export interface MailQueue {
+  enabled: boolean;
+  enqueue(tx: Sql, message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string }[]; sourceKind: string; sourceId: string }): Promise<number>;
+}
+
+export interface AlertDeps {
+  db: Store;
+  gateway: ReportGateway;
+  timeZone: string;
+  monitor: MonitorConfig;
+  mail: MailQueue;
+  /** How long to wait for the reports (they queue behind everyone's). */
+  waitMs: number;
+  /** The dashboard's public URL, for links in e-mail. */
+  baseUrl: string;
+}
+
+export interface EvaluationRecord {
+  reading: Reading | null;
+  notices: (Notice & { label: string; text: string })[];
+  sent: { inbox: number; emails: number };
+  error?: string;
+}
+
+async function fetchAll(gateway: ReportGateway, q: ReportQuery, waitMs: number): Promise<ReportRecord[]> {
+  const out = gateway.submit("orders", gateway.parse("orders", q), BACKGROUND_OWNER);
+  if ("cached" in out) return out.cached.data;
+  const job = await gateway.settle(out.job.id, waitMs);
+  if (job?.status.state === "done") return job.status.result.data;
+  if (job?.status.state === "failed") throw new Error(`${job.status.error.message} ${job.status.error.action}`);
+  throw new Error(`The reporting service's quota stayed busy for ${Math.round(waitMs / 1000)} s; this slot was not evaluated.`);
+}
+
+/** The rule's reading as of `today`: its reports, then the numbers per group. */
+export async function readRule(deps: Pick<AlertDeps, "gateway" | "monitor" | "waitMs">, def: AlertDefinition, today: string): Promise<Reading> {
+  if (def.target.kind === "measure") {
+    const requests = alertRequests(def, today);
+    const [main, previous] = await Promise.all([fetchAll(deps.gateway, requests.main, deps.waitMs), requests.previous ? fetchAll(deps.gateway, requests.previous, deps.waitMs) : null]);
+    return readMeasure(def, requests, main, previous);
+  }
+  const programme = deps.monitor.programs.find((p) => p.id === (def.target.kind === "programme" ? def.target.programme : ""));
+  if (!programme) throw new Error(`The Monitor has no programme “${def.target.programme}” any more.`);
+  const answer = await loadMonitor(deps.gateway, deps.monitor, today, BACKGROUND_OWNER, deps.waitMs);
+  if (answer.kind !== "ok") throw new Error(answer.kind === "failed" ? "A Monitor report failed." : "The Monitor's reports stayed queued; this slot was not evaluated.");
+  const month = today.slice(0, 7);
+  return readProgramme(def, answer.rows, month, previousMonth(month), windowRange("mtd", today), programme.name);
+}
+
+/** Explore's link for what the rule watched, so a message opens the numbers it speaks of. */
+export function exploreLinkFor(def: AlertDefinition, reading: Reading): string {
+  if (def.target.kind === "programme") return "/monitor";
+  const base = defaultExploreState("orders");
+  const isKpi = getKpi(reading.measure.id) !== undefined;
+  const state = {
+    ...base,
+    range: { start: reading.window.start, end: reading.window.end },
+    groupBy: def.group_by ? [def.group_by] : [],
+    metrics: isKpi ? [] : [reading.measure.id],
+    kpis: isKpi ? [reading.measure.id] : [],
+    filters: typedFilters(def),
+    compare: def.condition.kind === "change" ? ({ kind: "previous" } as const) : ({ kind: "none" } as const),
+  };
+  return `/explore?${serializeExplore(state)}`;
+}
+
+const NOTICE_WORDS: Record<Notice["kind"], string> = { fired: "fired", still: "still firing", recovered: "recovered" };
+
+export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean) {
+  const byKey = new Map(reading.groups.map((g) => [g.key, g]));
+  const lines = notices.map((n) => {
+    const g = byKey.get(n.key);
+    const label = g?.label ?? n.key;
+    const text = g ? `${label}: ${describeValue(reading, g)}${g.previous ? `, previous period ${describeValue(reading, g.previous)}` : ""}` : `${label}: no records in this window`;
+    return { ...n, label, text: `${text} (${NOTICE_WORDS[n.kind]})` };
+  });
+  const fired = notices.filter((n) => n.kind !== "recovered").length;
+  const recovered = notices.length - fired;
+  const counts = [fired ? `${fired} firing` : "", recovered ? `${recovered} recovered` : ""].filter(Boolean).join(", ");
+  const title = `${rule.name}: ${counts}`;
+  const when = `${WINDOW_LABELS[def.window]} (${reading.window.start}${reading.window.end !== reading.window.start ? ` to ${reading.window.end}` : ""})`;
+  const condition = `${reading.measure.label} ${describeCondition(def.condition, reading.measure.format)}`;
+  const body = [`Condition: ${condition}, over ${when}.`, ...lines.map((l) => `- ${l.text}`), ...(late ? ["(Evaluated late: the dashboard was not running at the scheduled time.)"] : [])].join("\n");
+  return { title, body, lines };
+}
+
+/**
+ * Evaluates the rule for `slot` and tells what there is to tell. Throws when its reports could not be
+ * had (the scheduler records the error on the slot); a reading is then not recorded as seen.
+ */
+export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Date, late: boolean, now = new Date()): Promise<EvaluationRecord> {
+  const def = AlertDefinition.parse(rule.definition);
+  const recipients = Recipients.parse(rule.recipients);
+  const today = todayIn(deps.timeZone, slot);
+  let reading: Reading;
+  try {
+    reading = await readRule(deps, def, today);
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    await alertsRepo(deps.db).recordEvaluation(rule.id, slot, late, { reading: null, notices: [], sent: { inbox: 0, emails: 0 }, error } satisfies EvaluationRecord);
+    throw e;
+  }
+  return deps.db.transaction(async (tx) => {
+    const repo = alertsRepo(tx);
+    const before = new Map((await repo.states(rule.id)).map((s) => [s.groupKey, s]));
+    const { notices, states } = transitions(reading, before, now, rule.cooldownMinutes);
+    await repo.saveStates(rule.id, [...states].map(([groupKey, s]) => ({ groupKey, ...s })));
+    const message = composeAlert(rule, def, reading, notices, late);
+    const sent = { inbox: 0, emails: 0 };
+    if (notices.length > 0) {
+      const link = exploreLinkFor(def, reading);
+      // The owner is always told in the inbox; users named as recipients too.
+      const userIds = [...new Set([rule.ownerId, ...recipients.users])];
+      await inboxRepo(tx).add(userIds, { title: message.title, body: message.body, link, sourceKind: "alert", sourceId: rule.id });
+      sent.inbox = userIds.length;
+      if (deps.mail.enabled) {
+        const users = usersRepo(tx);
+        const userEmails: string[] = [];
+        for (const id of recipients.users) {
+          const u = await users.findById(id);
+          if (u && !u.disabled) userEmails.push(u.email);
+        }
+        const to = [...new Set([...userEmails, ...recipients.emails])];
+        if (to.length > 0) {
+          sent.emails = await deps.mail.enqueue(tx, {
+            recipients: to,
+            subject: `Alert: ${message.title}`,
+            text: `${message.body}\n\nOpen the numbers: ${new URL(link, deps.baseUrl).toString()}`,
+            sourceKind: "alert",
+            sourceId: rule.id,
+          });
+        }
+      }
+    }
+    const record: EvaluationRecord = { reading, notices: message.lines, sent };
+    await repo.recordEvaluation(rule.id, slot, late, record);
+    return record;
+  });
+}

@@ -1,0 +1,99 @@
+import "server-only";
+/**
+ * The dashboard process's alerts and scheduled reports (issue 19): a scheduler that runs each rule's
+ * and subscription's slots once (claimed in the store, so also across restarts and instances), and
+ * a worker that sends the mail they queue. Started once at server start.
+ */
+import { evaluateRule, type MailQueue } from "@/lib/alerts/run";
+import { ScheduleSpec } from "@/lib/schedule/spec";
+import { Scheduler, defaultWorkerId, type ScheduledItem } from "@/lib/schedule/scheduler";
+import { serverEnv, type ServerEnv } from "@/lib/env";
+import { describeMail, mailConfigFrom } from "@/lib/mail/transport";
+import { MailWorker, outboxRepo } from "@/lib/mail/outbox";
+import { monitorConfig } from "@/lib/programs/config";
+import { getStore } from "@/lib/store";
+import { alertsRepo } from "@/lib/store/alerts";
+import type { Store } from "@/lib/store/sql";
+import { subscriptionsRepo } from "@/lib/store/subscriptions";
+import { sendSubscription } from "@/lib/subscriptions/send";
+import type { ReportGateway } from "@/lib/upstream/gateway";
+import { getGateway } from "@/lib/upstream";
+
+/** How long a slot's reports may wait behind people's (inside the claim's 5-minute lease). */
+const REPORT_WAIT_MS = 4 * 60_000;
+
+export function mailQueue(enabled: boolean): MailQueue {
+  return { enabled, enqueue: (tx, message) => outboxRepo(tx, { enabled }).enqueue(message) };
+}
+
+/** "E-mail is on: …" or "E-mail is off: …", for the alerts page (never the password). */
+export function mailStatusLine(): string {
+  return describeMail(mailConfigFrom(serverEnv()));
+}
+
+/**
+ * Every rule and subscription as the scheduler sees it. A slot before the item's last change never
+ * runs: a rule edited or resumed at 09:10 waits for its next slot rather than running 08:00's late.
+ */
+export async function scheduledItems(db: Store): Promise<ScheduledItem[]> {
+  const items: ScheduledItem[] = [];
+  for (const r of await alertsRepo(db).list(null)) {
+    const spec = ScheduleSpec.safeParse(r.schedule);
+    if (spec.success) items.push({ kind: "alert", id: r.id, spec: spec.data, notBefore: new Date(r.updatedAt), paused: r.paused });
+  }
+  for (const s of await subscriptionsRepo(db).list(null)) {
+    const spec = ScheduleSpec.safeParse(s.schedule);
+    if (spec.success) items.push({ kind: "subscription", id: s.id, spec: spec.data, notBefore: new Date(s.updatedAt), paused: s.paused });
+  }
+  return items;
+}
+
+export interface NotifyDeps {
+  db: Store;
+  gateway: ReportGateway;
+  env: Pick<ServerEnv, "REPORT_TIMEZONE" | "NEXTAUTH_SECRET" | "NEXTAUTH_URL">;
+  mail: MailQueue;
+  waitMs?: number;
+}
+
+/** Runs one slot of a rule or subscription (what the scheduler calls). */
+export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boolean, slot: Date): Promise<void> {
+  const waitMs = deps.waitMs ?? REPORT_WAIT_MS;
+  if (item.kind === "alert") {
+    const rule = await alertsRepo(deps.db).get(item.id);
+    if (!rule) return; // deleted since the tick listed it
+    await evaluateRule({ db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: monitorConfig(), mail: deps.mail, waitMs, baseUrl: deps.env.NEXTAUTH_URL }, rule, slot, late);
+    return;
+  }
+  const sub = await subscriptionsRepo(deps.db).get(item.id);
+  if (!sub) return;
+  await sendSubscription(
+    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs },
+    sub,
+    late,
+  );
+}
+
+const globalKey = Symbol.for("payments-analytics.notify");
+type WithNotify = typeof globalThis & { [globalKey]?: { scheduler: Scheduler; worker: MailWorker } };
+
+export async function startNotifications(): Promise<void> {
+  const g = globalThis as WithNotify;
+  if (g[globalKey]) return;
+  const env = serverEnv();
+  const db = await getStore();
+  const config = mailConfigFrom(env);
+  const deps: NotifyDeps = { db, gateway: getGateway(), env, mail: mailQueue(config.enabled) };
+  const workerId = defaultWorkerId();
+  const scheduler = new Scheduler({
+    db,
+    workerId,
+    timeZone: env.REPORT_TIMEZONE,
+    items: () => scheduledItems(db),
+    run: (item, slot, ctx) => runSlot(deps, item, ctx.late, slot),
+  });
+  const worker = new MailWorker({ db, config, ...(env.SMTP_PASSWORD ? { password: env.SMTP_PASSWORD } : {}), workerId });
+  scheduler.start();
+  worker.start();
+  g[globalKey] = { scheduler, worker };
+}

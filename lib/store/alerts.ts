@@ -1,0 +1,122 @@
+/** Alert rules, their per-group states and their evaluations (issue 19). Definitions are JSON validated by lib/alerts. */
+import type { Sql } from "./sql";
+import { isUuid } from "./saved-reports";
+
+export interface AlertRuleRow {
+  id: string;
+  ownerId: string;
+  ownerEmail: string;
+  name: string;
+  definition: unknown;
+  schedule: unknown;
+  recipients: unknown;
+  cooldownMinutes: number;
+  paused: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  owner_id: string;
+  owner_email: string;
+  name: string;
+  definition: unknown;
+  schedule: unknown;
+  recipients: unknown;
+  cooldown_minutes: number;
+  paused: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const json = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as unknown) : v);
+const toRule = (r: Row): AlertRuleRow => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  ownerEmail: r.owner_email,
+  name: r.name,
+  definition: json(r.definition),
+  schedule: json(r.schedule),
+  recipients: json(r.recipients),
+  cooldownMinutes: r.cooldown_minutes,
+  paused: r.paused,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+const SELECT = `SELECT a.*, u.email AS owner_email FROM alert_rules a JOIN users u ON u.id = a.owner_id`;
+
+export interface AlertStateRow {
+  groupKey: string;
+  firing: boolean;
+  since: Date;
+  lastNotifiedAt: Date | null;
+}
+
+export interface EvaluationRow {
+  id: number;
+  slot: string;
+  evaluatedAt: string;
+  late: boolean;
+  result: unknown;
+}
+
+export function alertsRepo(db: Sql) {
+  return {
+    async create(input: { ownerId: string; name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow> {
+      const rows = await db.query<{ id: string }>(
+        "INSERT INTO alert_rules (owner_id, name, definition, schedule, recipients, cooldown_minutes, paused) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        [input.ownerId, input.name, JSON.stringify(input.definition), JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.cooldownMinutes, input.paused],
+      );
+      return (await this.get(rows[0]!.id))!;
+    },
+    async get(id: string): Promise<AlertRuleRow | null> {
+      if (!isUuid(id)) return null;
+      const rows = await db.query<Row>(`${SELECT} WHERE a.id = $1`, [id]);
+      return rows[0] ? toRule(rows[0]) : null;
+    },
+    /** An owner's rules, or everyone's (admins, and the scheduler). */
+    async list(ownerId: string | null): Promise<AlertRuleRow[]> {
+      const rows = ownerId ? await db.query<Row>(`${SELECT} WHERE a.owner_id = $1 ORDER BY a.created_at`, [ownerId]) : await db.query<Row>(`${SELECT} ORDER BY a.created_at`);
+      return rows.map(toRule);
+    },
+    async update(id: string, patch: { name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow | null> {
+      await db.query(
+        "UPDATE alert_rules SET name = $2, definition = $3, schedule = $4, recipients = $5, cooldown_minutes = $6, paused = $7, updated_at = now() WHERE id = $1",
+        [id, patch.name, JSON.stringify(patch.definition), JSON.stringify(patch.schedule), JSON.stringify(patch.recipients), patch.cooldownMinutes, patch.paused],
+      );
+      return this.get(id);
+    },
+    async remove(id: string): Promise<boolean> {
+      if (!isUuid(id)) return false;
+      return (await db.query("DELETE FROM alert_rules WHERE id = $1 RETURNING id", [id])).length > 0;
+    },
+    async states(ruleId: string): Promise<AlertStateRow[]> {
+      const rows = await db.query<{ group_key: string; firing: boolean; since: Date; last_notified_at: Date | null }>(
+        "SELECT group_key, firing, since, last_notified_at FROM alert_states WHERE rule_id = $1",
+        [ruleId],
+      );
+      return rows.map((r) => ({ groupKey: r.group_key, firing: r.firing, since: new Date(r.since), lastNotifiedAt: r.last_notified_at ? new Date(r.last_notified_at) : null }));
+    },
+    async saveStates(ruleId: string, states: readonly AlertStateRow[]): Promise<void> {
+      for (const s of states) {
+        await db.query(
+          `INSERT INTO alert_states (rule_id, group_key, firing, since, last_notified_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (rule_id, group_key) DO UPDATE SET firing = $3, since = $4, last_notified_at = $5`,
+          [ruleId, s.groupKey, s.firing, s.since, s.lastNotifiedAt],
+        );
+      }
+    },
+    async recordEvaluation(ruleId: string, slot: Date, late: boolean, result: unknown): Promise<void> {
+      await db.query("INSERT INTO alert_evaluations (rule_id, slot, late, result) VALUES ($1, $2, $3, $4)", [ruleId, slot, late, JSON.stringify(result)]);
+    },
+    async evaluations(ruleId: string, limit = 20): Promise<EvaluationRow[]> {
+      const rows = await db.query<{ id: string | number; slot: Date; evaluated_at: Date; late: boolean; result: unknown }>(
+        "SELECT id, slot, evaluated_at, late, result FROM alert_evaluations WHERE rule_id = $1 ORDER BY evaluated_at DESC, id DESC LIMIT $2",
+        [ruleId, limit],
+      );
+      return rows.map((r) => ({ id: Number(r.id), slot: new Date(r.slot).toISOString(), evaluatedAt: new Date(r.evaluated_at).toISOString(), late: r.late, result: json(r.result) }));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/** Scheduled reports: a saved report or dashboard mailed on a schedule (issue 19). */
+import type { Sql } from "./sql";
+import { isUuid } from "./saved-reports";
+
+export interface SubscriptionRow {
+  id: string;
+  ownerId: string;
+  ownerEmail: string;
+  reportId: string;
+  reportName: string;
+  reportPage: string;
+  schedule: unknown;
+  recipients: unknown;
+  paused: boolean;
+  shareLinkId: string | null;
+  shareTokenSealed: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  owner_id: string;
+  owner_email: string;
+  report_id: string;
+  report_name: string;
+  report_page: string;
+  schedule: unknown;
+  recipients: unknown;
+  paused: boolean;
+  share_link_id: string | null;
+  share_token_sealed: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const json = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as unknown) : v);
+const toRow = (r: Row): SubscriptionRow => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  ownerEmail: r.owner_email,
+  reportId: r.report_id,
+  reportName: r.report_name,
+  reportPage: r.report_page,
+  schedule: json(r.schedule),
+  recipients: json(r.recipients),
+  paused: r.paused,
+  shareLinkId: r.share_link_id,
+  shareTokenSealed: r.share_token_sealed,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+const SELECT = `SELECT s.*, u.email AS owner_email, r.name AS report_name, r.page AS report_page
+  FROM subscriptions s JOIN users u ON u.id = s.owner_id JOIN saved_reports r ON r.id = s.report_id`;
+
+export function subscriptionsRepo(db: Sql) {
+  return {
+    async create(input: { ownerId: string; reportId: string; schedule: unknown; recipients: unknown; paused: boolean; shareLinkId: string; shareTokenSealed: string }): Promise<SubscriptionRow> {
+      const rows = await db.query<{ id: string }>(
+        "INSERT INTO subscriptions (owner_id, report_id, schedule, recipients, paused, share_link_id, share_token_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        [input.ownerId, input.reportId, JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.paused, input.shareLinkId, input.shareTokenSealed],
+      );
+      return (await this.get(rows[0]!.id))!;
+    },
+    async get(id: string): Promise<SubscriptionRow | null> {
+      if (!isUuid(id)) return null;
+      const rows = await db.query<Row>(`${SELECT} WHERE s.id = $1`, [id]);
+      return rows[0] ? toRow(rows[0]) : null;
+    },
+    async list(ownerId: string | null): Promise<SubscriptionRow[]> {
+      const rows = ownerId ? await db.query<Row>(`${SELECT} WHERE s.owner_id = $1 ORDER BY s.created_at`, [ownerId]) : await db.query<Row>(`${SELECT} ORDER BY s.created_at`);
+      return rows.map(toRow);
+    },
+    async update(id: string, patch: { schedule: unknown; recipients: unknown; paused: boolean }): Promise<SubscriptionRow | null> {
+      await db.query("UPDATE subscriptions SET schedule = $2, recipients = $3, paused = $4, updated_at = now() WHERE id = $1", [
+        id,
+        JSON.stringify(patch.schedule),
+        JSON.stringify(patch.recipients),
+        patch.paused,
+      ]);
+      return this.get(id);
+    },
+    async remove(id: string): Promise<boolean> {
+      if (!isUuid(id)) return false;
+      return (await db.query("DELETE FROM subscriptions WHERE id = $1 RETURNING id", [id])).length > 0;
+    },
+  };
+}
