@@ -36,6 +36,8 @@ export interface AlertDeps {
   waitMs: number;
   /** The dashboard's public URL, for links in e-mail. */
   baseUrl: string;
+  /** Whose turn its reports queue in: the background (scheduled slots) unless a person asked. */
+  owner?: string;
 }
 
 export interface EvaluationRecord {
@@ -45,8 +47,8 @@ export interface EvaluationRecord {
   error?: string;
 }
 
-async function fetchAll(gateway: ReportGateway, q: ReportQuery, waitMs: number): Promise<ReportRecord[]> {
-  const out = gateway.submit("orders", gateway.parse("orders", q), BACKGROUND_OWNER);
+async function fetchAll(gateway: ReportGateway, q: ReportQuery, waitMs: number, owner: string): Promise<ReportRecord[]> {
+  const out = gateway.submit("orders", gateway.parse("orders", q), owner);
   if ("cached" in out) return out.cached.data;
   const job = await gateway.settle(out.job.id, waitMs);
   if (job?.status.state === "done") return job.status.result.data;
@@ -55,15 +57,19 @@ async function fetchAll(gateway: ReportGateway, q: ReportQuery, waitMs: number):
 }
 
 /** The rule's reading as of `today`: its reports, then the numbers per group. */
-export async function readRule(deps: Pick<AlertDeps, "gateway" | "monitor" | "waitMs">, def: AlertDefinition, today: string): Promise<Reading> {
+export async function readRule(deps: Pick<AlertDeps, "gateway" | "monitor" | "waitMs" | "owner">, def: AlertDefinition, today: string): Promise<Reading> {
+  const owner = deps.owner ?? BACKGROUND_OWNER;
   if (def.target.kind === "measure") {
     const requests = alertRequests(def, today);
-    const [main, previous] = await Promise.all([fetchAll(deps.gateway, requests.main, deps.waitMs), requests.previous ? fetchAll(deps.gateway, requests.previous, deps.waitMs) : null]);
+    const [main, previous] = await Promise.all([
+      fetchAll(deps.gateway, requests.main, deps.waitMs, owner),
+      requests.previous ? fetchAll(deps.gateway, requests.previous, deps.waitMs, owner) : null,
+    ]);
     return readMeasure(def, requests, main, previous);
   }
   const programme = deps.monitor.programs.find((p) => p.id === (def.target.kind === "programme" ? def.target.programme : ""));
   if (!programme) throw new Error(`The Monitor has no programme “${def.target.programme}” any more.`);
-  const answer = await loadMonitor(deps.gateway, deps.monitor, today, BACKGROUND_OWNER, deps.waitMs);
+  const answer = await loadMonitor(deps.gateway, deps.monitor, today, owner, deps.waitMs);
   if (answer.kind !== "ok") throw new Error(answer.kind === "failed" ? "A Monitor report failed." : "The Monitor's reports stayed queued; this slot was not evaluated.");
   const month = today.slice(0, 7);
   return readProgramme(def, answer.rows, month, previousMonth(month), windowRange("mtd", today), programme.name);

@@ -4,7 +4,7 @@ import "server-only";
  * and subscription's slots once (claimed in the store, so also across restarts and instances), and
  * a worker that sends the mail they queue. Started once at server start.
  */
-import { evaluateRule, type MailQueue } from "@/lib/alerts/run";
+import { evaluateRule, type EvaluationRecord, type MailQueue } from "@/lib/alerts/run";
 import { ScheduleSpec } from "@/lib/schedule/spec";
 import { Scheduler, defaultWorkerId, type ScheduledItem } from "@/lib/schedule/scheduler";
 import { serverEnv, type ServerEnv } from "@/lib/env";
@@ -72,6 +72,29 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
     sub,
     late,
   );
+}
+
+/**
+ * "Evaluate now" on a rule: a slot of its own at this moment, asked by a person (their reports queue
+ * in their turn, not the background's), told like any slot (cool-down included).
+ */
+export async function evaluateNow(deps: NotifyDeps, ruleId: string, owner: string): Promise<EvaluationRecord | null> {
+  const rule = await alertsRepo(deps.db).get(ruleId);
+  if (!rule) return null;
+  const now = new Date();
+  return evaluateRule(
+    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: monitorConfig(), mail: deps.mail, waitMs: deps.waitMs ?? 60_000, baseUrl: deps.env.NEXTAUTH_URL, owner },
+    rule,
+    now,
+    false,
+    now,
+  );
+}
+
+/** The process's notify dependencies, for routes that run a rule now. */
+export async function notifyDeps(): Promise<NotifyDeps> {
+  const env = serverEnv();
+  return { db: await getStore(), gateway: getGateway(), env, mail: mailQueue(mailConfigFrom(env).enabled), waitMs: 60_000 };
 }
 
 const globalKey = Symbol.for("payments-analytics.notify");

@@ -1,0 +1,16 @@
+// POST /api/alerts/:id/evaluate: evaluates the rule now (owner or admin), tells what there is to tell, and answers the evaluation.
+import { apiRoute } from "@/lib/api/handler";
+import { getAlertRule } from "@/lib/alerts";
+import { evaluateNow, notifyDeps } from "@/lib/notify/runtime";
+import { ApiError } from "@/lib/contract/errors";
+
+export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
+  const deps = await notifyDeps();
+  const rule = await getAlertRule(deps.db, user, params.id); // 404 unless the owner's or an admin's
+  try {
+    return { evaluation: await evaluateNow(deps, rule.id, user.id) };
+  } catch (e) {
+    // The reports could not be had (the error is recorded on the rule): the caller did nothing wrong.
+    throw new ApiError(503, e instanceof Error ? e.message : String(e));
+  }
+});
