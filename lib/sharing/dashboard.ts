@@ -37,17 +37,23 @@ export function sharedDashboardState(report: Pick<SavedReport, "params">, preset
 export async function sharedDashboardView(
   gateway: ReportGateway,
   report: SavedReport,
-  opts: { owner: string; sharedBy: string; timeZone: string; preset: RangePreset | null; allowed: RangePreset[]; snapshot: Snapshot | null },
+  opts: { owner: string; sharedBy: string; timeZone: string; preset: RangePreset | null; allowed: RangePreset[]; snapshot: Snapshot | null; waitMs?: number; acceptStale?: boolean },
 ): Promise<SharedDashboard> {
   const state = sharedDashboardState(report, opts.preset);
   const frozen = opts.snapshot?.dashboard;
   const today = frozen ? frozen.today : todayIn(opts.timeZone);
-  const answer = await runDashboard(gateway, state, today, {
-    owner: opts.owner,
-    waitMs: frozen ? 0 : 3_000,
-    acceptStale: true,
-    ...(frozen ? { frozen: frozen.answers } : {}),
-  });
+  // Looks again while a tile has nothing to show, up to the wait: a visitor's few seconds, or the
+  // minutes a scheduled e-mail may wait behind people's reports.
+  const deadline = Date.now() + (frozen ? 0 : (opts.waitMs ?? 3_000));
+  const look = () =>
+    runDashboard(gateway, state, today, {
+      owner: opts.owner,
+      waitMs: Math.max(0, Math.min(5_000, deadline - Date.now())),
+      acceptStale: opts.acceptStale ?? true,
+      ...(frozen ? { frozen: frozen.answers } : {}),
+    });
+  let answer = await look();
+  while (!frozen && answer.tiles.some((t) => t.outcome.status === "pending") && Date.now() < deadline) answer = await look();
   const range = state.range;
   const rangeLabel = opts.preset
     ? presetLabel(opts.preset)

@@ -111,6 +111,8 @@ export interface RenderDeps {
   owner: string;
   waitMs: number;
   timeZone: string;
+  /** Draw a dashboard tile from its last answer, however old, while a newer one is fetched (visitors: yes; e-mail: no). */
+  acceptStale?: boolean;
 }
 
 /**
@@ -135,6 +137,8 @@ export async function renderSavedReport(
       preset,
       allowed,
       snapshot: opts.snapshot,
+      waitMs,
+      ...(deps.acceptStale === undefined ? {} : { acceptStale: deps.acceptStale }),
     });
   }
   const { op, query, comparison } = reportQuery(report, timeZone, preset ?? undefined);

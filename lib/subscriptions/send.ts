@@ -111,7 +111,7 @@ export async function sendSubscription(deps: SubscriptionDeps, sub: Subscription
   if (!report) throw new Error("The report was deleted.");
   const token = sub.shareTokenSealed ? unseal(sub.shareTokenSealed, deps.secret) : null;
   if (!token) throw new Error("The subscription's link can no longer be opened (the server secret changed); delete it and subscribe again.");
-  const view = await renderSavedReport({ db: deps.db, gateway: deps.gateway, owner: BACKGROUND_OWNER, waitMs: deps.waitMs, timeZone: deps.timeZone }, report, {
+  const view = await renderSavedReport({ db: deps.db, gateway: deps.gateway, owner: BACKGROUND_OWNER, waitMs: deps.waitMs, timeZone: deps.timeZone, acceptStale: false }, report, {
     allowedPresets: [],
     preset: null,
     snapshot: null,
