@@ -3,9 +3,11 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { hasRole } from "@/lib/users/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SECTIONS } from "@/lib/nav/sections";
+import { InboxLink } from "@/components/inbox/inbox-link";
+import { Providers } from "@/components/providers";
 import { SignOutButton } from "./sign-out-button";
 
-/** The signed-in user's bar: product link, the sections their role opens, who is signed in, sign out. */
+/** The signed-in user's bar: product link, the sections their role opens, the inbox, who is signed in, sign out. */
 export function TopBar({ user }: { user: SessionUser }) {
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -23,6 +25,9 @@ export function TopBar({ user }: { user: SessionUser }) {
           </nav>
         </div>
         <div className="flex min-w-0 items-center gap-3 text-sm">
+          <Providers>
+            <InboxLink />
+          </Providers>
           <span className="truncate">
             <span className="sr-only">Signed in as </span>
             {user.email}

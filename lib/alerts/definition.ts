@@ -97,7 +97,8 @@ export const AlertRuleInput = z.strictObject({
   paused: z.boolean().default(false),
 });
 export type AlertRuleInput = z.output<typeof AlertRuleInput>;
-export const AlertRulePatch = AlertRuleInput.partial();
+/** What a change names, and nothing else: a field left out keeps its value (`paused` too, so no default here). */
+export const AlertRulePatch = AlertRuleInput.extend({ paused: z.boolean() }).partial();
 export type AlertRulePatch = z.output<typeof AlertRulePatch>;
 
 /** The window's days, as of `today` in the reporting time zone. */

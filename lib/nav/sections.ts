@@ -8,6 +8,7 @@ export const SECTIONS = [
   { href: "/monitor", label: "Monitor", role: "viewer", purpose: "card-network programme ratios per MID, and alert-aware disputes" },
   { href: "/bin-lookup", label: "BIN lookup", role: "analyst", purpose: "which gateway a card BIN is routed to" },
   { href: "/reports", label: "Saved reports", role: "viewer", purpose: "reports saved by your team, and their share links" },
+  { href: "/alerts", label: "Alerts", role: "analyst", purpose: "alert rules and scheduled reports by e-mail" },
   { href: "/users", label: "Users", role: "admin", purpose: "who may sign in, and with which role" },
   { href: "/metrics", label: "Definitions", role: "viewer", purpose: "every metric, KPI and dimension" },
 ] as const satisfies readonly { href: string; label: string; role: Role; purpose: string }[];

@@ -31,7 +31,8 @@ export const SubscriptionInput = z.strictObject({
   paused: z.boolean().default(false),
 });
 export type SubscriptionInput = z.output<typeof SubscriptionInput>;
-export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true }).partial();
+/** A field left out keeps its value (`paused` too, so no default here). */
+export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true }).extend({ paused: z.boolean() }).partial();
 export type SubscriptionPatch = z.output<typeof SubscriptionPatch>;
 
 /** A subscription as its owner (or an admin) sees it: never the token. */

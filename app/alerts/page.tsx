@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { listAlertRules } from "@/lib/alerts";
+import { requirePageUser } from "@/lib/auth/session";
+import { mailStatusLine } from "@/lib/notify/runtime";
+import { monitorConfig } from "@/lib/programs/config";
+import { reportTimeZone } from "@/lib/report-timezone";
+import { listSavedReports } from "@/lib/saved-reports";
+import { getStore } from "@/lib/store";
+import { usersRepo } from "@/lib/store/users";
+import { listSubscriptions } from "@/lib/subscriptions";
+import { AlertsManager, type AlertsInitial } from "@/components/alerts/alerts-manager";
+import { Providers } from "@/components/providers";
+import { PAGE_WIDTH } from "@/components/ui/page";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+/** Alert rules and scheduled reports by e-mail (issue 19): an analyst's own; an admin's, everyone's. */
+export default async function AlertsPage() {
+  const user = await requirePageUser("/alerts", "analyst");
+  const db = await getStore();
+  const [rules, subscriptions, users, saved] = await Promise.all([listAlertRules(db, user), listSubscriptions(db, user), usersRepo(db).list(), listSavedReports(db, user)]);
+  const programmes = monitorConfig().programs.map((p) => ({ id: p.id, name: p.name }));
+  // As the API answers them (dates as ISO strings), so the browser's refetches look the same.
+  const asJson = <T,>(v: unknown): T => JSON.parse(JSON.stringify(v)) as T;
+  return (
+    <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
+      <h1 className="text-2xl font-semibold">Alerts</h1>
+      <p className="mt-1 max-w-3xl text-sm text-slate-700">
+        Alert rules check a number on a schedule and tell you when it crosses a line; scheduled reports send a saved report or dashboard by e-mail. Times are in the reporting time zone (
+        {reportTimeZone()}).
+      </p>
+      <div className="mt-4">
+        <Providers>
+          <AlertsManager
+            initial={{
+              alerts: asJson<AlertsInitial["alerts"]>({ rules, mail: mailStatusLine() }),
+              subscriptions: asJson<AlertsInitial["subscriptions"]>(subscriptions),
+              users: users.filter((u) => !u.disabled).map((u) => ({ id: u.id, email: u.email, role: u.role })),
+              saved: saved
+                .filter((r) => r.page !== "monitor")
+                .map((r) => ({ id: r.id, name: r.name, page: r.page, params: r.params, ownerEmail: r.ownerEmail })),
+            }}
+            programmes={programmes}
+            selfId={user.id}
+            timeZone={reportTimeZone()}
+          />
+        </Providers>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,242 @@
+"use client";
+/**
+ * The alert rules: each in words (what it watches, when, to whom, the cool-down, whether paused) with
+ * its last evaluations (when, whether late, what fired or recovered with its numbers, or why it could
+ * not be evaluated), and Pause/Resume, Edit and Delete.
+ */
+import { useState } from "react";
+import { apiFetch } from "@/lib/report-client/api";
+import { formatInstant } from "@/lib/metrics/format";
+import { describeSchedule } from "@/lib/schedule/spec";
+import type { EvaluationRow } from "@/lib/store/alerts";
+import { Button } from "@/components/ui/button";
+import { AlertRuleForm } from "./alert-rule-form";
+import { MailFateView } from "./mail-fate";
+import {
+  describeCooldown,
+  describeRecipients,
+  describeRule,
+  evaluationRecord,
+  parseDefinition,
+  parseRecipients,
+  parseSchedule,
+  ruleDraft,
+  type DirectoryUser,
+  type Programme,
+  type RuleView,
+} from "./model";
+
+export function AlertRuleList({
+  rules,
+  programmes,
+  users,
+  usersError,
+  selfId,
+  timeZone,
+  onChanged,
+}: {
+  rules: RuleView[];
+  programmes: readonly Programme[];
+  users: readonly DirectoryUser[] | undefined;
+  usersError: string | null;
+  selfId: string;
+  timeZone: string;
+  onChanged: (message: string) => void;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (rule: RuleView, fn: () => Promise<string>) => {
+    setBusy(rule.id);
+    setError(null);
+    try {
+      onChanged(await fn());
+    } catch (e) {
+      setError(`“${rule.name}”: ${e instanceof Error ? e.message : "the change failed"}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const togglePause = (rule: RuleView) =>
+    act(rule, async () => {
+      await apiFetch(`/api/alerts/${rule.id}`, { method: "PATCH", body: { paused: !rule.paused } });
+      return rule.paused ? `“${rule.name}” resumed.` : `“${rule.name}” paused: it is not evaluated until resumed.`;
+    });
+  const evaluateNow = (rule: RuleView) =>
+    act(rule, async () => {
+      const { evaluation } = await apiFetch<{ evaluation: unknown }>(`/api/alerts/${rule.id}/evaluate`, { method: "POST" });
+      const r = evaluationRecord(evaluation);
+      if (!r) return `“${rule.name}” is gone.`;
+      if (r.error) return `“${rule.name}” could not be evaluated: ${r.error}`;
+      const fired = r.notices.filter((n) => n.kind !== "recovered").length;
+      const recovered = r.notices.length - fired;
+      if (r.notices.length === 0) return `“${rule.name}” evaluated: nothing new to tell.`;
+      return `“${rule.name}” evaluated: ${[fired ? `${fired} firing` : "", recovered ? `${recovered} recovered` : ""].filter(Boolean).join(", ")}; the recipients were told.`;
+    });
+  const remove = (rule: RuleView) => {
+    if (!window.confirm(`Delete the alert rule “${rule.name}” and its history?`)) return;
+    void act(rule, async () => {
+      await apiFetch(`/api/alerts/${rule.id}`, { method: "DELETE" });
+      return `“${rule.name}” deleted.`;
+    });
+  };
+
+  if (rules.length === 0) return <p className="text-sm text-slate-700">No alert rules yet. Create one with the form below.</p>;
+  return (
+    <div className="flex flex-col gap-3">
+      {error ? (
+        <p role="alert" className="text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <ul aria-label="Alert rules" className="flex flex-col gap-3">
+        {rules.map((rule) => {
+          const def = parseDefinition(rule.definition);
+          const schedule = parseSchedule(rule.schedule);
+          const draft = editing === rule.id ? ruleDraft(rule) : null;
+          return (
+            <li key={rule.id} className={`rounded-md border bg-white p-4 ${rule.paused ? "border-dashed border-slate-400" : "border-slate-300"}`}>
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <h3 className="text-base font-semibold text-slate-900">
+                    {rule.name}{" "}
+                    <span className={`ml-1 rounded px-1.5 py-0.5 text-xs font-medium ${rule.paused ? "bg-slate-200 text-slate-900" : "bg-emerald-100 text-emerald-900"}`}>
+                      {rule.paused ? "Paused" : "Active"}
+                    </span>
+                  </h3>
+                  {rule.ownerId !== selfId ? <p className="text-xs text-slate-700">Owned by {rule.ownerEmail}</p> : null}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Button size="sm" disabled={busy === rule.id} aria-label={`Evaluate ${rule.name} now`} onClick={() => void evaluateNow(rule)}>
+                    {busy === rule.id ? "Working…" : "Evaluate now"}
+                  </Button>
+                  <Button size="sm" disabled={busy === rule.id} aria-label={`${rule.paused ? "Resume" : "Pause"} ${rule.name}`} onClick={() => void togglePause(rule)}>
+                    {rule.paused ? "Resume" : "Pause"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    disabled={busy === rule.id}
+                    aria-expanded={editing === rule.id}
+                    aria-label={`Edit ${rule.name}`}
+                    onClick={() => setEditing(editing === rule.id ? null : rule.id)}
+                  >
+                    Edit
+                  </Button>
+                  <Button size="sm" variant="danger" disabled={busy === rule.id} aria-label={`Delete ${rule.name}`} onClick={() => remove(rule)}>
+                    Delete
+                  </Button>
+                </div>
+              </div>
+              <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm text-slate-900 sm:grid-cols-[max-content_1fr]">
+                <dt className="font-medium">Watches</dt>
+                <dd>{def ? describeRule(def, programmes) : "This rule’s definition can no longer be read; edit or delete it."}</dd>
+                <dt className="font-medium">Schedule</dt>
+                <dd>{schedule ? describeSchedule(schedule, timeZone) : "unreadable"}</dd>
+                <dt className="font-medium">Recipients</dt>
+                <dd className="break-words">
+                  {describeRecipients(parseRecipients(rule.recipients), users, "nobody else")}
+                  {rule.ownerId === selfId ? "; you are always told in the inbox" : `; its owner is always told in the inbox`}
+                </dd>
+                <dt className="font-medium">Cool-down</dt>
+                <dd>{describeCooldown(rule.cooldownMinutes)}</dd>
+              </dl>
+              <Evaluations evaluations={rule.evaluations} timeZone={timeZone} paused={rule.paused} />
+              <MailFateView fate={rule} timeZone={timeZone} />
+              {editing === rule.id ? (
+                <div className="mt-4 rounded-md border border-slate-300 bg-slate-50 p-4">
+                  <h4 className="mb-3 text-sm font-semibold text-slate-900">Edit “{rule.name}”</h4>
+                  {draft ? (
+                    <AlertRuleForm
+                      initial={draft}
+                      ruleId={rule.id}
+                      paused={rule.paused}
+                      programmes={programmes}
+                      users={users}
+                      usersError={usersError}
+                      selfId={selfId}
+                      timeZone={timeZone}
+                      onSaved={(saved) => {
+                        setEditing(null);
+                        onChanged(`“${saved.name}” saved.`);
+                      }}
+                      onCancel={() => setEditing(null)}
+                    />
+                  ) : (
+                    <p className="text-sm text-slate-900">This rule’s definition can no longer be read, so it cannot be edited: delete it and create it again.</p>
+                  )}
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
+  const r = evaluationRecord(e.result);
+  const firing = r?.reading ? r.reading.groups.filter((g) => g.fires).length : null;
+  return (
+    <div className="text-sm text-slate-900">
+      <p>
+        <span className="font-medium">{formatInstant(e.evaluatedAt, timeZone)}</span>
+        {e.late ? (
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">Late: for the slot of {formatInstant(e.slot, timeZone)}</span>
+        ) : null}
+      </p>
+      {!r ? (
+        <p className="text-slate-700">No result was recorded.</p>
+      ) : r.error ? (
+        <p className="text-red-800">
+          <span className="font-semibold">Not evaluated:</span> {r.error}
+        </p>
+      ) : r.notices.length > 0 ? (
+        <>
+          <ul className="list-disc pl-5">
+            {r.notices.map((n) => (
+              <li key={n.key}>{n.text}</li>
+            ))}
+          </ul>
+          <p className="text-xs text-slate-700">
+            Told {r.sent.inbox} in the inbox{r.sent.emails > 0 ? `, ${r.sent.emails} by e-mail` : ""}.
+          </p>
+        </>
+      ) : (
+        <p className="text-slate-700">
+          Nothing new to tell
+          {firing !== null && r.reading ? ` (${firing} of ${r.reading.groups.length} ${r.reading.groups.length === 1 ? "group meets" : "groups meet"} the condition)` : ""}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Evaluations({ evaluations, timeZone, paused }: { evaluations: EvaluationRow[]; timeZone: string; paused: boolean }) {
+  const [latest, ...earlier] = evaluations;
+  return (
+    <div className="mt-3 border-t border-slate-200 pt-2">
+      <h4 className="text-sm font-semibold text-slate-900">Last evaluations</h4>
+      {!latest ? (
+        <p className="text-sm text-slate-700">{paused ? "Not evaluated yet; it is paused." : "Not evaluated yet: it runs at its next scheduled time."}</p>
+      ) : (
+        <div className="mt-1 flex flex-col gap-2">
+          <Evaluation e={latest} timeZone={timeZone} />
+          {earlier.length > 0 ? (
+            <details>
+              <summary className="cursor-pointer text-sm text-blue-800 underline">Earlier evaluations ({earlier.length})</summary>
+              <ol className="mt-2 flex flex-col gap-2">
+                {earlier.map((e) => (
+                  <li key={e.id}>
+                    <Evaluation e={e} timeZone={timeZone} />
+                  </li>
+                ))}
+              </ol>
+            </details>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+"use client";
+/**
+ * The /alerts page's body: whether e-mail is on, the alert rules with the form for a new one, and the
+ * scheduled reports with the form to subscribe. Lists come from the API (seeded by the server's
+ * render) and are fetched again after every change.
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiFetch } from "@/lib/report-client/api";
+import { INBOX_KEY } from "@/components/inbox/inbox-query";
+import { AlertRuleForm } from "./alert-rule-form";
+import { AlertRuleList } from "./alert-rule-list";
+import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";
+import { SubscriptionList } from "./subscription-list";
+import { emptyRuleDraft, type AlertsAnswer, type DirectoryUser, type Programme, type SavedChoice, type SubscriptionView } from "./model";
+
+export interface AlertsInitial {
+  alerts: AlertsAnswer;
+  subscriptions: SubscriptionView[];
+  users: DirectoryUser[];
+  saved: SavedChoice[];
+}
+
+const KEYS = {
+  rules: ["alerts", "rules"],
+  subscriptions: ["alerts", "subscriptions"],
+  users: ["alerts", "directory"],
+  saved: ["alerts", "saved-reports"],
+} as const;
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : e ? String(e) : null);
+
+export function AlertsManager({ initial, programmes, selfId, timeZone }: { initial: AlertsInitial; programmes: Programme[]; selfId: string; timeZone: string }) {
+  const queryClient = useQueryClient();
+  const rulesQ = useQuery({ queryKey: KEYS.rules, queryFn: ({ signal }) => apiFetch<AlertsAnswer>("/api/alerts", { signal }), initialData: initial.alerts });
+  const subsQ = useQuery({
+    queryKey: KEYS.subscriptions,
+    queryFn: ({ signal }) => apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }).then((b) => b.subscriptions),
+    initialData: initial.subscriptions,
+  });
+  const usersQ = useQuery({
+    queryKey: KEYS.users,
+    queryFn: ({ signal }) => apiFetch<{ users: DirectoryUser[] }>("/api/users/directory", { signal }).then((b) => b.users),
+    initialData: initial.users,
+  });
+  const savedQ = useQuery({
+    queryKey: KEYS.saved,
+    queryFn: ({ signal }) =>
+      apiFetch<{ reports: SavedChoice[] }>("/api/saved-reports", { signal }).then((b) => b.reports.filter((r) => r.page !== "monitor")),
+    initialData: initial.saved,
+  });
+  const [ruleStatus, setRuleStatus] = useState("");
+  const [subStatus, setSubStatus] = useState("");
+  // A new key after each creation starts the form afresh; a failure keeps everything typed.
+  const [ruleFormKey, setRuleFormKey] = useState(0);
+  const [subFormKey, setSubFormKey] = useState(0);
+
+  const users = usersQ.data;
+  const usersError = messageOf(usersQ.error);
+  const mail = rulesQ.data.mail;
+  const mailOff = mail.startsWith("E-mail is off");
+
+  const rulesChanged = (message: string) => {
+    setRuleStatus(message);
+    void queryClient.invalidateQueries({ queryKey: KEYS.rules });
+    // An evaluation may have told the user: the top bar's count follows.
+    void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
+  };
+  const subsChanged = (message: string) => {
+    setSubStatus(message);
+    void queryClient.invalidateQueries({ queryKey: KEYS.subscriptions });
+  };
+
+  return (
+    <div className="flex flex-col gap-8">
+      <p className={`max-w-4xl rounded-md border px-4 py-3 text-sm ${mailOff ? "border-amber-300 bg-amber-50 text-amber-950" : "border-slate-300 bg-white text-slate-900"}`}>
+        {mail}
+        {mailOff ? " — alerts and scheduled reports still reach dashboard users in their inbox; other addresses get nothing until it is on." : ""}
+      </p>
+
+      <section aria-labelledby="alert-rules-heading" className="flex flex-col gap-3">
+        <h2 id="alert-rules-heading" className="text-xl font-semibold text-slate-900">
+          Alert rules
+        </h2>
+        <p role="status" className="min-h-5 text-sm text-slate-900">
+          {ruleStatus}
+        </p>
+        {rulesQ.error ? (
+          <p role="alert" className="text-sm text-red-800">
+            Could not refresh the alert rules: {messageOf(rulesQ.error)}
+          </p>
+        ) : null}
+        <AlertRuleList rules={rulesQ.data.rules} programmes={programmes} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={rulesChanged} />
+        <div className="rounded-md border border-slate-300 bg-white p-4">
+          <h3 className="mb-3 text-lg font-semibold text-slate-900">New alert rule</h3>
+          <AlertRuleForm
+            key={ruleFormKey}
+            initial={emptyRuleDraft(selfId)}
+            programmes={programmes}
+            users={users}
+            usersError={usersError}
+            selfId={selfId}
+            timeZone={timeZone}
+            onSaved={(rule) => {
+              setRuleFormKey((k) => k + 1);
+              rulesChanged(`Alert rule “${rule.name}” created${rule.paused ? " (paused)" : ""}.`);
+            }}
+          />
+        </div>
+      </section>
+
+      <section aria-labelledby="subscriptions-heading" className="flex flex-col gap-3">
+        <h2 id="subscriptions-heading" className="text-xl font-semibold text-slate-900">
+          Scheduled reports
+        </h2>
+        <p role="status" className="min-h-5 text-sm text-slate-900">
+          {subStatus}
+        </p>
+        {subsQ.error ? (
+          <p role="alert" className="text-sm text-red-800">
+            Could not refresh the scheduled reports: {messageOf(subsQ.error)}
+          </p>
+        ) : null}
+        <SubscriptionList subscriptions={subsQ.data} saved={savedQ.data} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={subsChanged} />
+        <div className="rounded-md border border-slate-300 bg-white p-4">
+          <h3 className="mb-3 text-lg font-semibold text-slate-900">Subscribe</h3>
+          <SubscriptionForm
+            key={subFormKey}
+            initial={emptySubscriptionDraft(selfId)}
+            saved={savedQ.data}
+            savedError={messageOf(savedQ.error)}
+            users={users}
+            usersError={usersError}
+            selfId={selfId}
+            timeZone={timeZone}
+            onSaved={(s) => {
+              setSubFormKey((k) => k + 1);
+              subsChanged(`Scheduled report of “${s.reportName}” created.`);
+            }}
+          />
+        </div>
+      </section>
+    </div>
+  );
+}

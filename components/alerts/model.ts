@@ -1,0 +1,414 @@
+/**
+ * The browser's side of alert rules and scheduled reports (issue 19): the shapes the API answers
+ * with, the forms' drafts and their conversion to the API's input (thresholds typed in the unit a
+ * person reads: percent, dollars, a count), the rule in words, and the server's error details
+ * mapped back onto the forms' fields. Pure: no React.
+ */
+import type { EvaluationRecord } from "@/lib/alerts/run";
+import { AlertDefinition, ALERT_WINDOWS, Recipients, WINDOW_LABELS, type AlertCondition, type AlertWindow } from "@/lib/alerts/definition";
+import { describeCondition } from "@/lib/alerts/evaluate";
+import { getDimension, metricsFor } from "@/lib/contract/catalog";
+import { kpisFor, measureFor } from "@/lib/metrics/kpis";
+import type { ValueFormat } from "@/lib/metrics/format";
+import { describeFilters, type Filters } from "@/lib/report-state/filters";
+import { ScheduleSpec } from "@/lib/schedule/spec";
+import type { AlertRuleRow, EvaluationRow } from "@/lib/store/alerts";
+import type { SubscriptionRow } from "@/lib/store/subscriptions";
+import type { SavedPage } from "@/lib/store/saved-reports";
+import type { Role } from "@/lib/users/roles";
+import type { SelectGroup } from "@/components/ui/select";
+
+export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow };
+
+// ---------------------------------------------------------------------------------------------
+// What the API answers with
+
+/** One of the latest e-mails of a rule or subscription (lib/mail/outbox MailStatus, as JSON). */
+export interface MailView {
+  id: number;
+  recipient: string;
+  subject: string;
+  status: "sent" | "pending" | "failed";
+  createdAt: string;
+  attempts: number;
+  sentAt: string | null;
+  failedAt: string | null;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+}
+/** An address the mail server refused for good. */
+export interface BounceView {
+  address: string;
+  at: string;
+  reason: string;
+}
+/** What became of the mail (the lists answer it; a create or an edit does not). */
+export interface MailFate {
+  mail?: MailView[];
+  bounces?: BounceView[];
+}
+
+export interface RuleView extends AlertRuleRow, MailFate {
+  evaluations: EvaluationRow[];
+}
+export interface AlertsAnswer {
+  rules: RuleView[];
+  mail: string;
+}
+export type SubscriptionView = Omit<SubscriptionRow, "shareTokenSealed"> & MailFate;
+export interface DirectoryUser {
+  id: string;
+  email: string;
+  role: Role;
+}
+export interface Programme {
+  id: string;
+  name: string;
+}
+/** A saved report or dashboard a subscription can mail (GET /api/saved-reports). */
+export interface SavedChoice {
+  id: string;
+  name: string;
+  page: SavedPage;
+  params: string;
+  ownerEmail: string;
+}
+
+/** An evaluation's stored result, read defensively (it is JSON written by the scheduler). */
+export function evaluationRecord(result: unknown): EvaluationRecord | null {
+  if (!result || typeof result !== "object") return null;
+  const r = result as Partial<EvaluationRecord>;
+  return {
+    reading: r.reading ?? null,
+    notices: Array.isArray(r.notices) ? r.notices : [],
+    sent: r.sent ?? { inbox: 0, emails: 0 },
+    ...(typeof r.error === "string" ? { error: r.error } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a rule watches
+
+export const targetValue = (t: AlertDefinition["target"]) => (t.kind === "measure" ? `measure:${t.measure}` : `programme:${t.programme}`);
+
+export function parseTarget(value: string): AlertDefinition["target"] | null {
+  const [kind, ...rest] = value.split(":");
+  const id = rest.join(":");
+  if (!id) return null;
+  if (kind === "measure") return { kind: "measure", measure: id };
+  if (kind === "programme") return { kind: "programme", programme: id };
+  return null;
+}
+
+/** The target select's groups: KPIs, the order summary's metrics by group, then the Monitor's programmes. */
+export function targetGroups(programmes: readonly Programme[]): SelectGroup[] {
+  const groups: SelectGroup[] = [{ label: "KPIs", options: kpisFor("orders").map((k) => ({ value: `measure:${k.id}`, label: k.label })) }];
+  const byGroup = new Map<string, SelectGroup>();
+  for (const m of metricsFor("orders")) {
+    let g = byGroup.get(m.group);
+    if (!g) byGroup.set(m.group, (g = { label: `Metrics: ${m.group}`, options: [] }));
+    g.options.push({ value: `measure:${m.name}`, label: m.label });
+  }
+  groups.push(...byGroup.values());
+  if (programmes.length > 0) groups.push({ label: "Monitor programmes", options: programmes.map((p) => ({ value: `programme:${p.id}`, label: `${p.name} (ratio per MID)` })) });
+  return groups;
+}
+
+/** What a target's values are: a programme's ratio is a rate. */
+export function targetFormat(t: AlertDefinition["target"] | null): ValueFormat {
+  if (!t) return "count";
+  if (t.kind === "programme") return "percent";
+  return measureFor(t.measure, "orders")?.format ?? "count";
+}
+
+export function targetLabel(t: AlertDefinition["target"], programmes: readonly Programme[]): string {
+  if (t.kind === "programme") return `${programmes.find((p) => p.id === t.programme)?.name ?? `Programme “${t.programme}”`} ratio`;
+  return measureFor(t.measure, "orders")?.label ?? `“${t.measure}”`;
+}
+
+/** "Approval rate below 85.00%, over today so far, per Card brand; only Card brand: VISA". */
+export function describeRule(d: AlertDefinition, programmes: readonly Programme[]): string {
+  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${getDimension(d.group_by)?.label ?? d.group_by}` : "as a whole";
+  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFilters(d.filters as Filters)}` : "";
+  return `${targetLabel(d.target, programmes)} ${describeCondition(d.condition, targetFormat(d.target))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
+}
+
+export function parseDefinition(raw: unknown): AlertDefinition | null {
+  const r = AlertDefinition.safeParse(raw);
+  return r.success ? r.data : null;
+}
+export function parseSchedule(raw: unknown): ScheduleSpec | null {
+  const r = ScheduleSpec.safeParse(raw);
+  return r.success ? r.data : null;
+}
+export function parseRecipients(raw: unknown): Recipients {
+  const r = Recipients.safeParse(raw);
+  return r.success ? r.data : { users: [], emails: [] };
+}
+
+/** "analyst@demo.local, ops@example.com" (users by their e-mail when the directory knows them). */
+export function describeRecipients(r: Recipients, users: readonly DirectoryUser[] | undefined, none = "nobody"): string {
+  const names = r.users.map((id) => users?.find((u) => u.id === id)?.email ?? `a user no longer active (${id.slice(0, 8)}…)`);
+  const all = [...names, ...r.emails];
+  return all.length === 0 ? none : all.join(", ");
+}
+
+export function describeCooldown(minutes: number): string {
+  if (minutes === 0) return "none (told at every evaluation while it fires)";
+  const h = minutes / 60;
+  const hours = Number.isInteger(h) ? ` (${h} hour${h === 1 ? "" : "s"})` : "";
+  return `${minutes} minute${minutes === 1 ? "" : "s"}${hours}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drafts: what the forms hold (numbers as typed)
+
+export interface ScheduleDraft {
+  every: ScheduleSpec["every"];
+  minute: number;
+  hour: number;
+  weekday: number;
+  day: number;
+}
+export const DEFAULT_SCHEDULE: ScheduleDraft = { every: "day", minute: 0, hour: 8, weekday: 1, day: 1 };
+
+export function scheduleSpec(d: ScheduleDraft): ScheduleSpec {
+  switch (d.every) {
+    case "hour":
+      return { every: "hour", minute: d.minute };
+    case "day":
+      return { every: "day", hour: d.hour };
+    case "week":
+      return { every: "week", weekday: d.weekday, hour: d.hour };
+    case "month":
+      return { every: "month", day: d.day, hour: d.hour };
+  }
+}
+
+export function scheduleDraft(s: ScheduleSpec | null): ScheduleDraft {
+  if (!s) return DEFAULT_SCHEDULE;
+  switch (s.every) {
+    case "hour":
+      return { ...DEFAULT_SCHEDULE, every: "hour", minute: s.minute ?? 0 };
+    case "day":
+      return { ...DEFAULT_SCHEDULE, every: "day", hour: s.hour };
+    case "week":
+      return { ...DEFAULT_SCHEDULE, every: "week", weekday: s.weekday, hour: s.hour };
+    case "month":
+      return { ...DEFAULT_SCHEDULE, every: "month", day: s.day, hour: s.hour };
+  }
+}
+
+export interface RecipientsDraft {
+  users: string[];
+  /** The textarea: one address per line. */
+  emails: string;
+}
+export const recipientsDraft = (r: Recipients): RecipientsDraft => ({ users: r.users, emails: r.emails.join("\n") });
+
+/** The addresses typed, one per line (commas and semicolons separate too), blanks dropped. */
+export function emailList(text: string): string[] {
+  return text
+    .split(/[\n,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+export const recipientsInput = (d: RecipientsDraft): Recipients => ({ users: d.users, emails: emailList(d.emails) });
+
+export interface RuleDraft {
+  name: string;
+  /** "measure:approval_rate" or "programme:mastercard-ecp". */
+  target: string;
+  condition: AlertCondition["kind"];
+  /** above/below: as typed, in the measure's unit (percent, dollars, a count). */
+  threshold: string;
+  direction: "up" | "down" | "either";
+  by: "percent" | "points";
+  amount: string;
+  /** "" for none. Kept while a programme is picked (which ignores it) so switching back restores it. */
+  groupBy: string;
+  filters: Filters;
+  window: AlertWindow;
+  schedule: ScheduleDraft;
+  recipients: RecipientsDraft;
+  cooldown: string;
+}
+
+export function emptyRuleDraft(selfId: string | null): RuleDraft {
+  return {
+    name: "",
+    target: "measure:approval_rate",
+    condition: "below",
+    threshold: "",
+    direction: "either",
+    by: "percent",
+    amount: "",
+    groupBy: "",
+    filters: {},
+    window: "today",
+    schedule: { ...DEFAULT_SCHEDULE, every: "hour" },
+    recipients: { users: selfId ? [selfId] : [], emails: "" },
+    cooldown: "240",
+  };
+}
+
+/** A stored number shown as typed: 0.025 (a rate) reads 2.5; no float noise (2.5000000000000004). */
+export function displayThreshold(value: number, format: ValueFormat): string {
+  const v = format === "percent" ? value * 100 : value;
+  return String(Number(v.toPrecision(12)));
+}
+
+export function ruleDraft(rule: RuleView): RuleDraft | null {
+  const d = parseDefinition(rule.definition);
+  if (!d) return null;
+  const format = targetFormat(d.target);
+  const c = d.condition;
+  return {
+    name: rule.name,
+    target: targetValue(d.target),
+    condition: c.kind,
+    threshold: c.kind === "change" ? "" : displayThreshold(c.value, format),
+    direction: c.kind === "change" ? c.direction : "either",
+    by: c.kind === "change" ? c.by : "percent",
+    amount: c.kind === "change" ? String(c.amount) : "",
+    groupBy: d.group_by ?? "",
+    filters: d.filters as Filters,
+    window: d.window,
+    schedule: scheduleDraft(parseSchedule(rule.schedule)),
+    recipients: recipientsDraft(parseRecipients(rule.recipients)),
+    cooldown: String(rule.cooldownMinutes),
+  };
+}
+
+export type RuleField = "name" | "target" | "condition" | "group_by" | "filters" | "window" | "schedule" | "recipients" | "cooldown";
+export type SubscriptionField = "report" | "schedule" | "recipients";
+export type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
+
+export const RULE_FIELD_LABELS: Record<RuleField, string> = {
+  name: "Name",
+  target: "What to watch",
+  condition: "Condition",
+  group_by: "Evaluated per",
+  filters: "Filters",
+  window: "Window",
+  schedule: "Schedule",
+  recipients: "Recipients",
+  cooldown: "Cool-down",
+};
+export const SUBSCRIPTION_FIELD_LABELS: Record<SubscriptionField, string> = { report: "Report or dashboard", schedule: "Schedule", recipients: "Recipients" };
+
+export type RuleBody = {
+  name: string;
+  definition: { target: AlertDefinition["target"]; condition: AlertCondition; group_by: string | null; filters: Filters; window: AlertWindow };
+  schedule: ScheduleSpec;
+  recipients: Recipients;
+  cooldown_minutes: number;
+};
+
+const numberOf = (s: string): number | null => (s.trim() === "" || !Number.isFinite(Number(s)) ? null : Number(s));
+
+/**
+ * The API's input from a draft, or the problems a person can fix before sending (a number that is
+ * not one, a count that is not whole). Everything else is the server's to judge. A programme sends
+ * month to date, no grouping and no filters, whatever the draft remembers.
+ */
+export function ruleBody(d: RuleDraft): { ok: true; body: RuleBody } | { ok: false; errors: FieldErrors<RuleField> } {
+  const errors: FieldErrors<RuleField> = {};
+  const add = (f: RuleField, m: string) => (errors[f] ??= []).push(m);
+  const target = parseTarget(d.target);
+  if (!target) add("target", "Choose what to watch.");
+  const format = targetFormat(target);
+  let condition: AlertCondition | null = null;
+  if (d.condition === "change") {
+    const amount = numberOf(d.amount);
+    if (amount === null || amount <= 0) add("condition", "Enter the change as a number greater than 0.");
+    else condition = { kind: "change", direction: d.direction, by: format === "percent" ? d.by : "percent", amount };
+  } else {
+    const typed = numberOf(d.threshold);
+    if (typed === null) add("condition", "Enter the value to compare with, as a number.");
+    else if (format === "count" && !Number.isInteger(typed)) add("condition", "A count is a whole number: enter it without decimals.");
+    else condition = { kind: d.condition, value: format === "percent" ? Number((typed / 100).toPrecision(12)) : typed };
+  }
+  if (d.schedule.every === "hour" && !(Number.isInteger(d.schedule.minute) && d.schedule.minute >= 0 && d.schedule.minute <= 59)) add("schedule", "Enter the minute past the hour, 0 to 59.");
+  const cooldown = numberOf(d.cooldown);
+  if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 10_080) add("cooldown", "Enter whole minutes from 0 to 10080 (a week).");
+  const emptyFilters = Object.entries(d.filters)
+    .filter(([, v]) => v.length === 0)
+    .map(([k]) => getDimension(k)?.label ?? k);
+  if (target?.kind !== "programme" && emptyFilters.length > 0) add("filters", `Choose at least one value for ${emptyFilters.join(", ")}, or remove ${emptyFilters.length === 1 ? "that filter" : "those filters"}.`);
+  if (!target || !condition || Object.keys(errors).length > 0) return { ok: false, errors };
+  const programme = target.kind === "programme";
+  return {
+    ok: true,
+    body: {
+      name: d.name,
+      definition: { target, condition, group_by: programme || !d.groupBy ? null : d.groupBy, filters: programme ? {} : d.filters, window: programme ? "mtd" : d.window },
+      schedule: scheduleSpec(d.schedule),
+      recipients: recipientsInput(d.recipients),
+      cooldown_minutes: cooldown!,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server's 400 details, back onto the fields
+
+/** "recipients.emails[2]" and "recipients.users.2" alike, as dot paths. */
+const dotted = (path: string) => path.replace(/\[(\d+)\]/g, ".$1");
+
+function recipientMessage(path: string, message: string, sent: Recipients | undefined, users: readonly DirectoryUser[] | undefined): string {
+  const m = /^recipients\.(users|emails)\.(\d+)/.exec(path);
+  if (!m) return path === "recipients" && message === "empty" ? "Name at least one recipient." : message;
+  const i = Number(m[2]);
+  if (m[1] === "emails") return `“${sent?.emails[i] ?? `address ${i + 1}`}”: ${message}`;
+  const id = sent?.users[i];
+  return `${users?.find((u) => u.id === id)?.email ?? id ?? `user ${i + 1}`}: ${message}`;
+}
+
+export function ruleFieldOf(path: string): RuleField | null {
+  const p = dotted(path);
+  if (p === "name") return "name";
+  if (p.startsWith("definition.target")) return "target";
+  if (p.startsWith("definition.condition")) return "condition";
+  if (p.startsWith("definition.group_by")) return "group_by";
+  if (p.startsWith("definition.filters")) return "filters";
+  if (p.startsWith("definition.window")) return "window";
+  if (p.startsWith("schedule")) return "schedule";
+  if (p.startsWith("recipients")) return "recipients";
+  if (p.startsWith("cooldown_minutes")) return "cooldown";
+  return null;
+}
+
+export function subscriptionFieldOf(path: string): SubscriptionField | null {
+  const p = dotted(path);
+  if (p.startsWith("report_id")) return "report";
+  if (p.startsWith("schedule")) return "schedule";
+  if (p.startsWith("recipients")) return "recipients";
+  return null;
+}
+
+/** Details by field (those of no field under "other"), in words a person can act on. */
+export function errorsByField<F extends string>(
+  details: readonly { path: string; message: string }[],
+  fieldOf: (path: string) => F | null,
+  ctx: { sent?: Recipients; users?: readonly DirectoryUser[] },
+): { fields: FieldErrors<F>; other: string[] } {
+  const fields: FieldErrors<F> = {};
+  const other: string[] = [];
+  for (const d of details) {
+    const f = fieldOf(d.path);
+    const p = dotted(d.path);
+    const message = p.startsWith("recipients") ? recipientMessage(p, d.message, ctx.sent, ctx.users) : d.message;
+    if (f) (fields[f] ??= []).push(message);
+    else other.push(`${d.path}: ${d.message}`);
+  }
+  return { fields, other };
+}
+
+/** Where a saved report opens, as the saved-reports list opens it. */
+export function reportHref(s: { reportId: string; reportPage: string }, saved: readonly SavedChoice[] | undefined): string {
+  if (s.reportPage === "dashboard") return `/dashboards/${s.reportId}`;
+  if (s.reportPage === "monitor") return "/monitor";
+  const r = saved?.find((x) => x.id === s.reportId);
+  return r ? `/${r.page}?${r.params}` : `/reports/${s.reportId}`;
+}

@@ -1,0 +1,179 @@
+"use client";
+/**
+ * Subscribe to a saved report or dashboard (create: which one, schedule, recipients), or change a
+ * subscription's schedule and recipients (edit). The server's problems show next to their fields
+ * and in an announced summary; nothing chosen is cleared by them.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { apiFetch, RequestError } from "@/lib/report-client/api";
+import { Button } from "@/components/ui/button";
+import { Select, type SelectGroup } from "@/components/ui/select";
+import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids } from "./form-parts";
+import {
+  DEFAULT_SCHEDULE,
+  SUBSCRIPTION_FIELD_LABELS,
+  errorsByField,
+  recipientsInput,
+  scheduleSpec,
+  subscriptionFieldOf,
+  type DirectoryUser,
+  type FieldErrors,
+  type RecipientsDraft,
+  type SavedChoice,
+  type ScheduleDraft,
+  type SubscriptionField,
+  type SubscriptionView,
+} from "./model";
+
+const PAGE_GROUPS: [SavedChoice["page"], string][] = [
+  ["dashboard", "Dashboards"],
+  ["explore", "Explore reports"],
+  ["cohorts", "Cohort reports"],
+];
+
+function reportGroups(saved: readonly SavedChoice[]): SelectGroup[] {
+  return PAGE_GROUPS.map(([page, label]) => ({
+    label,
+    options: saved.filter((r) => r.page === page).map((r) => ({ value: r.id, label: `${r.name} (${r.ownerEmail})` })),
+  })).filter((g) => g.options.length > 0);
+}
+
+export interface SubscriptionDraft {
+  reportId: string;
+  schedule: ScheduleDraft;
+  recipients: RecipientsDraft;
+}
+
+export function SubscriptionForm({
+  initial,
+  subscriptionId,
+  paused,
+  saved,
+  savedError,
+  users,
+  usersError,
+  selfId,
+  timeZone,
+  onSaved,
+  onCancel,
+}: {
+  initial: SubscriptionDraft;
+  /** Editing this subscription (its schedule and recipients); subscribing without. */
+  subscriptionId?: string;
+  paused?: boolean;
+  saved: readonly SavedChoice[] | undefined;
+  savedError: string | null;
+  users: readonly DirectoryUser[] | undefined;
+  usersError: string | null;
+  selfId: string;
+  timeZone: string;
+  onSaved: (s: SubscriptionView, created: boolean) => void;
+  onCancel?: () => void;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<SubscriptionDraft>(initial);
+  const [errors, setErrors] = useState<FieldErrors<SubscriptionField>>({});
+  const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (patch: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const invalid = (f: SubscriptionField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
+  const errId = (f: SubscriptionField) => `${id}-${f}-error`;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!subscriptionId && !draft.reportId) {
+      setErrors({ report: ["Choose the report or dashboard to send."] });
+      setFailure({ message: null, other: [] });
+      return;
+    }
+    const recipients = recipientsInput(draft.recipients);
+    const schedule = scheduleSpec(draft.schedule);
+    const body = subscriptionId ? { schedule, recipients, paused: paused ?? false } : { report_id: draft.reportId, schedule, recipients };
+    setBusy(true);
+    setErrors({});
+    setFailure(null);
+    try {
+      const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/subscriptions/${subscriptionId}` : "/api/subscriptions", {
+        method: subscriptionId ? "PATCH" : "POST",
+        body,
+      });
+      onSaved(subscription, !subscriptionId);
+    } catch (x) {
+      if (x instanceof RequestError && x.details.length > 0) {
+        const mapped = errorsByField(x.details, subscriptionFieldOf, { sent: recipients, users });
+        setErrors(mapped.fields);
+        setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
+      } else setFailure({ message: x instanceof Error ? `${x.message}${x instanceof RequestError ? ` ${x.action}` : ""}` : "The subscription could not be saved.", other: [] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const items = [
+    ...(Object.entries(errors) as [SubscriptionField, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: SUBSCRIPTION_FIELD_LABELS[f], message: m }))),
+    ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
+  ];
+  const groups = saved ? reportGroups(saved) : [];
+
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} aria-label={subscriptionId ? "Edit scheduled report" : "Subscribe"} className="flex flex-col gap-5">
+      {failure ? <ErrorSummary title={subscriptionId ? "The changes were not saved." : "The subscription was not created."} message={failure.message} items={items} /> : null}
+      {subscriptionId ? null : (
+        <div className="flex flex-col gap-1 sm:max-w-lg">
+          <label htmlFor={`${id}-report`} className="text-sm font-medium text-slate-900">
+            Report or dashboard
+          </label>
+          {savedError ? (
+            <p role="alert" className="text-sm text-red-800">
+              Could not load the saved reports: {savedError}
+            </p>
+          ) : (
+            <Select
+              id={`${id}-report`}
+              groups={groups}
+              placeholder={!saved ? "Loading…" : groups.length === 0 ? "No saved reports or dashboards yet" : "Choose one…"}
+              value={draft.reportId}
+              disabled={!saved || groups.length === 0}
+              aria-invalid={invalid("report")}
+              aria-describedby={ids(`${id}-report-hint`, invalid("report") && errId("report"))}
+              onChange={(e) => set({ reportId: e.target.value })}
+            />
+          )}
+          <Hint id={`${id}-report-hint`}>
+            A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers, a CSV and a live link of its own,
+            which expires like any share link and is revoked with the subscription.
+          </Hint>
+          <FieldMessages id={errId("report")} messages={errors.report} />
+        </div>
+      )}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ScheduleField idBase={`${id}-schedule`} value={draft.schedule} onChange={(schedule) => set({ schedule })} allowHourly={false} timeZone={timeZone} errors={errors.schedule} />
+        <RecipientsField
+          idBase={`${id}-recipients`}
+          value={draft.recipients}
+          onChange={(recipients) => set({ recipients })}
+          users={users}
+          usersError={usersError}
+          selfId={selfId}
+          errors={errors.recipients}
+        />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="primary" disabled={busy}>
+          {subscriptionId ? "Save changes" : "Subscribe"}
+        </Button>
+        {onCancel ? (
+          <Button onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+export const emptySubscriptionDraft = (selfId: string): SubscriptionDraft => ({
+  reportId: "",
+  schedule: { ...DEFAULT_SCHEDULE, every: "week" },
+  recipients: { users: [selfId], emails: "" },
+});

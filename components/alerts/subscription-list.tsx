@@ -1,0 +1,151 @@
+"use client";
+/** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
+import { useState } from "react";
+import { apiFetch } from "@/lib/report-client/api";
+import { describeSchedule } from "@/lib/schedule/spec";
+import { Button } from "@/components/ui/button";
+import { MailFateView } from "./mail-fate";
+import { SubscriptionForm } from "./subscription-form";
+import {
+  describeRecipients,
+  parseRecipients,
+  parseSchedule,
+  recipientsDraft,
+  reportHref,
+  scheduleDraft,
+  type DirectoryUser,
+  type SavedChoice,
+  type SubscriptionView,
+} from "./model";
+
+const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
+
+export function SubscriptionList({
+  subscriptions,
+  saved,
+  users,
+  usersError,
+  selfId,
+  timeZone,
+  onChanged,
+}: {
+  subscriptions: SubscriptionView[];
+  saved: readonly SavedChoice[] | undefined;
+  users: readonly DirectoryUser[] | undefined;
+  usersError: string | null;
+  selfId: string;
+  timeZone: string;
+  onChanged: (message: string) => void;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (s: SubscriptionView, fn: () => Promise<string>) => {
+    setBusy(s.id);
+    setError(null);
+    try {
+      onChanged(await fn());
+    } catch (e) {
+      setError(`“${s.reportName}”: ${e instanceof Error ? e.message : "the change failed"}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const togglePause = (s: SubscriptionView) =>
+    act(s, async () => {
+      await apiFetch(`/api/subscriptions/${s.id}`, { method: "PATCH", body: { paused: !s.paused } });
+      return s.paused ? `The scheduled report of “${s.reportName}” resumed.` : `The scheduled report of “${s.reportName}” paused: nothing is sent until resumed.`;
+    });
+  const remove = (s: SubscriptionView) => {
+    if (!window.confirm(`Stop sending “${s.reportName}”? Its share link is revoked too, so the links in e-mails already sent stop working.`)) return;
+    void act(s, async () => {
+      await apiFetch(`/api/subscriptions/${s.id}`, { method: "DELETE" });
+      return `The scheduled report of “${s.reportName}” deleted, and its link revoked.`;
+    });
+  };
+
+  if (subscriptions.length === 0) return <p className="text-sm text-slate-700">No scheduled reports yet. Subscribe to a saved report or dashboard with the form below.</p>;
+  return (
+    <div className="flex flex-col gap-3">
+      {error ? (
+        <p role="alert" className="text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <ul aria-label="Scheduled reports" className="flex flex-col gap-3">
+        {subscriptions.map((s) => {
+          const schedule = parseSchedule(s.schedule);
+          const recipients = parseRecipients(s.recipients);
+          return (
+            <li key={s.id} className={`rounded-md border bg-white p-4 ${s.paused ? "border-dashed border-slate-400" : "border-slate-300"}`}>
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <h3 className="text-base font-semibold text-slate-900">
+                    <a className="text-blue-800 underline" href={reportHref(s, saved)}>
+                      {s.reportName}
+                    </a>{" "}
+                    <span className={`ml-1 rounded px-1.5 py-0.5 text-xs font-medium ${s.paused ? "bg-slate-200 text-slate-900" : "bg-emerald-100 text-emerald-900"}`}>
+                      {s.paused ? "Paused" : "Active"}
+                    </span>
+                  </h3>
+                  <p className="text-xs text-slate-700">
+                    {KIND[s.reportPage] ?? s.reportPage}
+                    {s.ownerId !== selfId ? ` · subscribed by ${s.ownerEmail}` : ""}
+                  </p>
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Button size="sm" disabled={busy === s.id} aria-label={`${s.paused ? "Resume" : "Pause"} the scheduled report of ${s.reportName}`} onClick={() => void togglePause(s)}>
+                    {s.paused ? "Resume" : "Pause"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    disabled={busy === s.id}
+                    aria-expanded={editing === s.id}
+                    aria-label={`Edit the schedule and recipients of ${s.reportName}`}
+                    onClick={() => setEditing(editing === s.id ? null : s.id)}
+                  >
+                    Edit
+                  </Button>
+                  <Button size="sm" variant="danger" disabled={busy === s.id} aria-label={`Delete the scheduled report of ${s.reportName} and revoke its link`} onClick={() => remove(s)}>
+                    Delete
+                  </Button>
+                </div>
+              </div>
+              <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm text-slate-900 sm:grid-cols-[max-content_1fr]">
+                <dt className="font-medium">Schedule</dt>
+                <dd>{schedule ? describeSchedule(schedule, timeZone) : "unreadable"}</dd>
+                <dt className="font-medium">Recipients</dt>
+                <dd className="break-words">{describeRecipients(recipients, users)}</dd>
+                <dt className="font-medium">Link</dt>
+                <dd>{s.shareLinkId ? "Its own live share link, listed under the report’s share links; deleting this revokes it." : "No share link."}</dd>
+              </dl>
+              <MailFateView fate={s} timeZone={timeZone} />
+              {editing === s.id ? (
+                <div className="mt-4 rounded-md border border-slate-300 bg-slate-50 p-4">
+                  <h4 className="mb-3 text-sm font-semibold text-slate-900">Edit the scheduled report of “{s.reportName}”</h4>
+                  <SubscriptionForm
+                    initial={{ reportId: s.reportId, schedule: scheduleDraft(schedule), recipients: recipientsDraft(recipients) }}
+                    subscriptionId={s.id}
+                    paused={s.paused}
+                    saved={saved}
+                    savedError={null}
+                    users={users}
+                    usersError={usersError}
+                    selfId={selfId}
+                    timeZone={timeZone}
+                    onSaved={() => {
+                      setEditing(null);
+                      onChanged(`The scheduled report of “${s.reportName}” saved.`);
+                    }}
+                    onCancel={() => setEditing(null)}
+                  />
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
