@@ -16,6 +16,7 @@
 // performance.now() (milliseconds since the navigation started) at the frame after that.
 import { loadavg } from "node:os";
 import { chromium, type BrowserContext } from "@playwright/test";
+import { OPERATION_TABLE } from "../lib/contract/operations";
 import { planQueries } from "../lib/dashboards/plan";
 import { canonicalQuery } from "../lib/upstream/records";
 import { effectiveTile, parseDashboard, parseTile, serializeDashboard, tileRequests, type DashboardState } from "../lib/dashboards/state";
@@ -217,7 +218,7 @@ async function naive(state: DashboardState, today: string) {
   const requests: NaiveRequest[] = tileRequestList(state, today).map((r) => ({
     tile: r.tile,
     part: r.part,
-    path: r.spec.op === "cohort" ? "/api/reports/cohort" : "/api/reports/order-summary",
+    path: OPERATION_TABLE[r.spec.op].dashboardPath,
     body: r.spec.request,
   }));
   const stack = await startStack(NAIVE_DIR, PORTS.naive[0], PORTS.naive[1]);

@@ -232,6 +232,56 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: "state shared by dashboard instances",
+    up: `
+      -- Issue 20: with several dashboard instances on one PostgreSQL database, the upstream quota,
+      -- the answer cache and the report jobs live here (used only when DATABASE_URL is set).
+      -- Reporting calls started by any instance, for the global window (lib/upstream/pg-quota.ts).
+      CREATE TABLE upstream_calls (
+        id bigserial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        instance text NOT NULL
+      );
+      CREATE INDEX upstream_calls_at ON upstream_calls (at);
+      -- One row: every instance waits until this after a 429.
+      CREATE TABLE upstream_pause (
+        id integer PRIMARY KEY CHECK (id = 1),
+        until timestamptz NOT NULL
+      );
+      -- Answers any instance fetched (lib/upstream/pg-cache.ts).
+      CREATE TABLE report_cache (
+        key text PRIMARY KEY,
+        op text NOT NULL,
+        query jsonb NOT NULL,
+        -- json, not jsonb: the records come back with their fields in the order the service sent them.
+        records json NOT NULL,
+        bytes integer NOT NULL,
+        fetched_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX report_cache_op ON report_cache (op, expires_at);
+      CREATE INDEX report_cache_used ON report_cache (used_at);
+      -- Report jobs as rows: any instance answers a job's status; a job whose instance stopped renewing
+      -- its lease is taken over or failed (lib/upstream/pg-jobs.ts).
+      CREATE TABLE report_jobs (
+        id text PRIMARY KEY,
+        key text NOT NULL,
+        op text NOT NULL,
+        query jsonb NOT NULL,
+        owner text NOT NULL,
+        instance text NOT NULL,
+        status jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        lease_until timestamptz NOT NULL,
+        finished_at timestamptz
+      );
+      CREATE INDEX report_jobs_key ON report_jobs (key) WHERE finished_at IS NULL;
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

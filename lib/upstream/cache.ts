@@ -119,20 +119,25 @@ export class ReportCache {
     return { source: "derived", fetched_at: fetchedAt, derived_from: { query: entry.query, fetched_at: fetchedAt }, upstream_calls: 0, total: data.length, data };
   }
 
-  /** Keeps a fetched answer, evicting the least recently used past either bound. */
-  store(op: Operation, query: ReportQuery, records: ReportRecord[], calls: number): void {
+  /**
+   * Keeps an answer fetched at `fetchedAt` (now, or another instance's time), evicting the least
+   * recently used past either bound; returns when it stops being fresh.
+   */
+  store(op: Operation, query: ReportQuery, records: ReportRecord[], calls: number, fetchedAt = Date.now()): number {
     const today = todayIn(this.config.timeZone);
     const ttl = query.end_date < today ? this.config.ttlPastSeconds : this.config.ttlTodaySeconds;
-    const now = Date.now();
+    const now = fetchedAt;
     // The records' JSON size: what they cost to hold, near enough, and what the bound is set in.
     const bytes = JSON.stringify(records).length;
     const max = this.config.cacheMaxBytes ?? CACHE_DEFAULTS.cacheMaxBytes;
-    if (bytes > max) return; // larger than the whole cache: served, not kept
+    const expiresAt = now + ttl * 1000;
+    if (bytes > max) return expiresAt; // larger than the whole cache: served, not kept
     const key = queryKey(op, query);
     this.evict(key);
-    this.entries.set(key, { op, query, records, fetchedAt: now, expiresAt: now + ttl * 1000, upstreamCalls: calls, bytes });
+    this.entries.set(key, { op, query, records, fetchedAt: now, expiresAt, upstreamCalls: calls, bytes });
     this.totalBytes += bytes;
     while (this.entries.size > MAX_CACHE_ENTRIES || this.totalBytes > max) this.evict(this.entries.keys().next().value!);
+    return expiresAt;
   }
 
   private touch(key: string, entry: CacheEntry): void {

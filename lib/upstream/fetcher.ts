@@ -10,6 +10,7 @@ import { LIMITS, addDays, daysBetween, type Operation, type ReportRecord } from 
 import { ApiError } from "@/lib/contract/errors";
 import { UpstreamError, type UpstreamClient } from "./client";
 import type { CallProgress, JobStatus } from "./jobs";
+import type { SharedState } from "./shared";
 import { CancelledError, type QuotaQueue, type QueueTicket } from "./quota";
 import { aggregate, effectiveGroupBy, effectiveMetrics, sortRecords, type ReportQuery } from "./records";
 
@@ -46,6 +47,7 @@ export class ReportFetcher {
     private readonly config: FetchConfig,
     private readonly client: UpstreamClient,
     private readonly queue: QuotaQueue,
+    private readonly shared: SharedState = {},
   ) {}
 
   /** Ranges of at most maxPieceDays + 1 calendar days (the contract's end ≤ start + 100). */
@@ -111,8 +113,10 @@ export class ReportFetcher {
       run.status = { state: "queued", position: 0, estimated_start: now, estimated_done: now, ...run.calls };
       try {
         return await this.queue.run(
-          () => {
+          async () => {
             run.ticket = null;
+            // Several instances: the shared window has the last word on when a call may go.
+            if (this.shared?.quota) await this.shared.quota.acquire();
             run.status = { state: "fetching", ...progress, ...run.calls };
             return this.client.report(run.op, request);
           },
@@ -123,6 +127,7 @@ export class ReportFetcher {
         if (e instanceof UpstreamError && e.status === 429 && attempt < maxRetries) {
           const waitS = Math.max(1, e.retryAfterSeconds ?? this.config.rateWindowSeconds);
           this.queue.pause(Date.now() + waitS * 1000);
+          await this.shared?.quota?.pause(Date.now() + waitS * 1000);
           continue;
         }
         throw e;

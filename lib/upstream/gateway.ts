@@ -11,7 +11,9 @@ import "server-only";
  */
 import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
-import { canDerive } from "./derive";
+import { canDerive, derive } from "./derive";
+import type { SharedState } from "./shared";
+import { CancelledError } from "./quota";
 import { CACHE_DEFAULTS, ReportCache, type CacheConfig, type LatestAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
@@ -36,6 +38,10 @@ export const SHARE_OWNER = "share-links";
 
 export const GATEWAY_DEFAULTS = { ...JOB_DEFAULTS, ...CACHE_DEFAULTS } as const;
 
+function logShared(msg: string, e: unknown): void {
+  console.error(JSON.stringify({ level: "warn", msg, error: e instanceof Error ? e.message : String(e) }));
+}
+
 export class ReportGateway {
   readonly client: UpstreamClient;
   readonly queue: QuotaQueue;
@@ -45,12 +51,45 @@ export class ReportGateway {
   /** Values seen in fetched answers, for the filter editor's suggestions. */
   readonly seen = new SeenValues();
 
-  constructor(readonly config: GatewayConfig) {
+  /** `shared`: what this instance shares with others on one PostgreSQL database (./shared.ts); none by default. */
+  constructor(
+    readonly config: GatewayConfig,
+    private readonly shared: SharedState = {},
+  ) {
     this.client = new UpstreamClient(config);
     this.queue = new QuotaQueue(config.reportRateLimit, config.rateWindowSeconds * 1000);
     this.cache = new ReportCache(config);
     this.jobs = new JobRegistry(config, this.queue);
-    this.fetcher = new ReportFetcher(config, this.client, this.queue);
+    this.fetcher = new ReportFetcher(config, this.client, this.queue, shared);
+    if (shared.jobs) {
+      const rows = shared.jobs;
+      this.renewer = setInterval(() => {
+        rows.renew(this.jobs.runningViews()).catch((e: unknown) => logShared("job leases not renewed", e));
+      }, rows.renewMs);
+      this.renewer.unref();
+    }
+  }
+
+  private readonly renewer: NodeJS.Timeout | null = null;
+
+  /** Starts a job here (a new one, or one taken over under its id) and keeps its shared row. */
+  private startJob(op: Operation, query: ReportQuery, key: string, owner: string, id?: string): JobView {
+    const view = this.jobs.start(op, query, key, owner, (job) => this.execute(job), id);
+    const rows = this.shared.jobs;
+    if (rows) {
+      const recorded = rows.record(view, key, owner).catch((e: unknown) => logShared("job row not written", e));
+      // The row is finished once the job is (after it was written, so the two cannot cross).
+      void this.jobs
+        .wait(view.id)
+        .catch(() => undefined)
+        .then(async () => {
+          await recorded;
+          const done = this.jobs.get(view.id);
+          if (done) await rows.finish(done);
+        })
+        .catch((e: unknown) => logShared("job row not finished", e));
+    }
+    return view;
   }
 
   /** Cancels queued or running jobs whose callers have all gone (nobody polled for a while). */
@@ -115,7 +154,7 @@ export class ReportGateway {
     const key = queryKey(op, query);
     const joined = this.jobs.join(key, owner);
     if (joined) return { job: joined };
-    return { job: this.jobs.start(op, query, key, owner, (job) => this.execute(job)) };
+    return { job: this.startJob(op, query, key, owner) };
   }
 
   /** Waits for a job (tests and server-side callers). */
@@ -123,9 +162,29 @@ export class ReportGateway {
     return this.jobs.wait(id);
   }
 
-  /** The job's view once it has finished or `ms` have passed, whichever is first (long polling). */
-  settle(id: string, ms: number): Promise<JobView | null> {
-    return this.jobs.settle(id, ms);
+  /**
+   * The job's view once it has finished or `ms` have passed, whichever is first (long polling). With
+   * job rows, a job another instance runs is answered from its row (and its records from the shared
+   * cache), and one whose instance stopped is taken over here under the same id.
+   */
+  async settle(id: string, ms: number): Promise<JobView | null> {
+    const rows = this.shared.jobs;
+    if (!rows || this.jobs.has(id)) return this.jobs.settle(id, ms);
+    const started = Date.now();
+    const job = await rows.waitFor(id, ms);
+    if (!job) return null;
+    if (job.abandoned && (await rows.takeOver(id))) {
+      this.startJob(job.view.operation, job.view.query, job.key, job.owner, id);
+      return this.jobs.settle(id, Math.max(0, ms - (Date.now() - started)));
+    }
+    const status = job.view.status;
+    if (status.state !== "done") return job.view;
+    const answer = await this.shared.cache?.find(job.view.operation, job.view.query);
+    if (!answer) {
+      return { ...job.view, status: { state: "failed", error: { status: 410, message: "This report's answer is no longer kept.", action: "Run the report again." } } };
+    }
+    const data = answer.derived ? derive(job.view.operation, job.view.query, answer.records) : answer.records;
+    return { ...job.view, status: { state: "done", result: { ...status.result, total: data.length, data } } };
   }
 
   get(id: string): JobView | null {
@@ -144,10 +203,59 @@ export class ReportGateway {
 
   /** A job's work: fetch, note the values seen, keep the answer. */
   private async execute(job: Job): Promise<JobResult> {
+    // Alone (no shared state) the fetch starts at once, its first call queued before submit returns.
+    const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(job) : null;
+    if (fromOthers) return fromOthers;
     const { data, calls } = await this.fetcher.fetch(job);
     this.seen.add(data);
-    this.cache.store(job.op, job.query, data, calls);
-    return { source: "upstream", fetched_at: new Date().toISOString(), upstream_calls: calls, total: data.length, data };
+    const fetchedAt = Date.now();
+    const expiresAt = this.cache.store(job.op, job.query, data, calls, fetchedAt);
+    await this.shared.cache?.put(job.op, job.query, data, fetchedAt, expiresAt).catch((e: unknown) =>
+      // A shared cache that cannot take the answer costs the other instances a call, not this report.
+      logShared("shared cache put failed", e),
+    );
+    return { source: "upstream", fetched_at: new Date(fetchedAt).toISOString(), upstream_calls: calls, total: data.length, data };
+  }
+
+  /** What another instance fetched (or is fetching) that answers the job, or null to fetch here. */
+  private async fromOtherInstances(job: Job): Promise<JobResult | null> {
+    // Another instance may have fetched it (or a finer answer): that costs no call here either.
+    const elsewhere = await this.shared.cache?.find(job.op, job.query);
+    if (elsewhere) {
+      this.seen.add(elsewhere.records);
+      const fetchedAt = new Date(elsewhere.fetchedAt).toISOString();
+      const data = elsewhere.derived ? derive(job.op, job.query, elsewhere.records) : elsewhere.records;
+      this.cache.store(job.op, job.query, data, 0, elsewhere.fetchedAt);
+      return {
+        source: elsewhere.derived ? "derived" : "cache",
+        fetched_at: fetchedAt,
+        ...(elsewhere.derived ? { derived_from: { query: elsewhere.query, fetched_at: fetchedAt } } : {}),
+        upstream_calls: 0,
+        total: data.length,
+        data,
+      };
+    }
+    // Another instance is fetching the same report: wait for it rather than spend the calls twice.
+    const other = await this.shared.jobs?.live(job.key);
+    return other ? this.settleElsewhere(other.view.id, job) : null;
+  }
+
+  /** Follows another instance's job to its end; its answer (from the shared cache), or null to fetch here. */
+  private async settleElsewhere(id: string, job: Job): Promise<JobResult | null> {
+    const rows = this.shared.jobs!;
+    for (;;) {
+      if (job.cancelled) throw new CancelledError();
+      const other = await rows.waitFor(id, 2_000);
+      if (!other || other.abandoned) return null;
+      if (!other.finished) continue;
+      if (other.view.status.state !== "done") return null;
+      const answer = await this.shared.cache?.find(job.op, job.query);
+      if (!answer) return null;
+      const data = answer.derived ? derive(job.op, job.query, answer.records) : answer.records;
+      const fetchedAt = new Date(answer.fetchedAt).toISOString();
+      this.cache.store(job.op, job.query, data, 0, answer.fetchedAt);
+      return { source: "cache", fetched_at: fetchedAt, upstream_calls: 0, total: data.length, data };
+    }
   }
 
   status() {

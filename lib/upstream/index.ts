@@ -1,10 +1,13 @@
 import "server-only";
 /**
  * The process-wide report gateway, built from the validated server environment. One instance per
- * dashboard process (kept on globalThis so dev reloads don't create a second queue).
+ * dashboard process (kept on globalThis so dev reloads don't create a second queue); with
+ * DATABASE_URL it shares its quota, cache and jobs with the other instances (./pg-shared.ts).
  */
 import { serverEnv } from "@/lib/env";
-import { ReportGateway } from "./gateway";
+import { lazyStore } from "@/lib/store/lazy";
+import { ReportGateway, type GatewayConfig } from "./gateway";
+import { pgSharedState } from "./pg-shared";
 
 const globalKey = Symbol.for("payments-analytics.report-gateway");
 type WithGateway = typeof globalThis & { [globalKey]?: ReportGateway };
@@ -13,7 +16,7 @@ export function getGateway(): ReportGateway {
   const g = globalThis as WithGateway;
   if (!g[globalKey]) {
     const env = serverEnv();
-    g[globalKey] = new ReportGateway({
+    const config: GatewayConfig = {
       baseUrl: env.UPSTREAM_BASE_URL.replace(/\/$/, ""),
       clientId: env.UPSTREAM_CLIENT_ID,
       clientSecret: env.UPSTREAM_CLIENT_SECRET,
@@ -28,7 +31,10 @@ export function getGateway(): ReportGateway {
       maxJobsPerOwner: env.REPORT_JOBS_PER_USER,
       maxJobs: env.REPORT_JOBS_MAX,
       cacheMaxBytes: env.CACHE_MAX_MB * 1024 * 1024,
-    });
+    };
+    // Several instances on one PostgreSQL database share the quota, the answers and the jobs; with
+    // the embedded store (one process) everything stays in this process's memory.
+    g[globalKey] = new ReportGateway(config, env.DATABASE_URL ? pgSharedState(lazyStore("postgres"), config) : {});
   }
   return g[globalKey];
 }

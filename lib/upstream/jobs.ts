@@ -183,7 +183,7 @@ export class JobRegistry {
    * Starts a job for `owner` that `work` fetches. An owner past their cap of waiting jobs, or
    * everyone past the global one, gets a 429 that says which cap and what to do.
    */
-  start(op: Operation, query: ReportQuery, key: string, owner: string, work: (job: Job) => Promise<JobResult>): JobView {
+  start(op: Operation, query: ReportQuery, key: string, owner: string, work: (job: Job) => Promise<JobResult>, id?: string): JobView {
     this.reapIdle();
     const { maxJobsPerOwner, maxJobs } = this.limits;
     let mine = 0;
@@ -195,7 +195,8 @@ export class JobRegistry {
       throw new ApiError(429, `The dashboard already has ${this.inflight.size} reports waiting or running, the most it takes at once (${maxJobs}). Try again in a minute.`, undefined, { "Retry-After": String(this.config.rateWindowSeconds) }, { retry_after: this.config.rateWindowSeconds });
     }
     const job: Job = {
-      id: randomBytes(16).toString("base64url"),
+      // A job taken over from a stopped instance keeps its id, so its callers' polls keep working.
+      id: id ?? randomBytes(16).toString("base64url"),
       key,
       op,
       query,
@@ -256,6 +257,16 @@ export class JobRegistry {
       }
     }
     return this.view(job);
+  }
+
+  /** Jobs waiting or running here, as views (what the shared job rows are renewed from). */
+  runningViews(): JobView[] {
+    return [...this.inflight.values()].map((j) => this.view(j));
+  }
+
+  /** Whether this registry knows the job (it ran or runs here). */
+  has(id: string): boolean {
+    return this.jobs.has(id);
   }
 
   get(id: string): JobView | null {

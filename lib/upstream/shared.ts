@@ -1,0 +1,43 @@
+/**
+ * What several dashboard instances share when they run on one PostgreSQL database (issue 20): the
+ * upstream quota, the answer cache and the report jobs. Each part is optional; without them (PGlite,
+ * one process) the gateway keeps everything in memory as before. Implementations: ./pg-quota.ts,
+ * ./pg-cache.ts, ./pg-jobs.ts.
+ */
+import type { Operation, ReportRecord } from "@/lib/contract";
+import type { PgJobs } from "./pg-jobs";
+import type { ReportQuery } from "./records";
+
+/** The global window: every instance takes a call from it before the call is made. */
+export interface SharedQuota {
+  /**
+   * Resolves when this instance may make one reporting call now (the call is then counted in the
+   * shared window); waits while the window is full. Rejects when `signal` aborts.
+   */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** A 429 from upstream: every instance pauses until `until` (ms since epoch). */
+  pause(until: number): Promise<void>;
+}
+
+export interface SharedAnswer {
+  /** The query the answer is for: the asked one, or the finer one it was derived from. */
+  query: ReportQuery;
+  records: ReportRecord[];
+  fetchedAt: number;
+  derived: boolean;
+}
+
+/** Answers fetched by any instance, with the same TTL rules and derivation as the memory cache. */
+export interface SharedCache {
+  /** A fresh answer for the query, exact or derived from a cached one; null when none. */
+  find(op: Operation, query: ReportQuery, now?: number): Promise<SharedAnswer | null>;
+  /** Keeps an answer until `expiresAt` (and within the shared bound). */
+  put(op: Operation, query: ReportQuery, records: ReportRecord[], fetchedAt: number, expiresAt: number): Promise<void>;
+}
+
+export interface SharedState {
+  quota?: SharedQuota;
+  cache?: SharedCache;
+  /** Job rows (./pg-jobs.ts); needs `cache` too, where a done job's records are read from. */
+  jobs?: PgJobs;
+}
