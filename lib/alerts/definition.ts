@@ -5,12 +5,13 @@
  */
 import { z } from "zod";
 import { dimensionsFor, getDimension } from "@/lib/contract/catalog";
-import { addDays } from "@/lib/contract/dates";
 import { measureFor } from "@/lib/metrics/kpis";
 import { normalizeFilters, type Filters } from "@/lib/report-state/filters";
+import { resolveRange, type RangePreset } from "@/lib/report-state/range";
 import { ScheduleSpec } from "@/lib/schedule/spec";
 
-export const ALERT_WINDOWS = ["today", "yesterday", "last7", "mtd"] as const;
+/** Date presets (lib/report-state/range.ts) an alert can be evaluated over. */
+export const ALERT_WINDOWS = ["today", "yesterday", "last7", "mtd"] as const satisfies readonly RangePreset[];
 export type AlertWindow = (typeof ALERT_WINDOWS)[number];
 export const WINDOW_LABELS: Record<AlertWindow, string> = {
   today: "today so far",
@@ -101,20 +102,9 @@ export type AlertRuleInput = z.output<typeof AlertRuleInput>;
 export const AlertRulePatch = AlertRuleInput.extend({ paused: z.boolean() }).partial();
 export type AlertRulePatch = z.output<typeof AlertRulePatch>;
 
-/** The window's days, as of `today` in the reporting time zone. */
+/** The window's days, as of `today` in the reporting time zone: the date presets of the same names. */
 export function windowRange(window: AlertWindow, today: string): { start: string; end: string } {
-  switch (window) {
-    case "today":
-      return { start: today, end: today };
-    case "yesterday": {
-      const y = addDays(today, -1);
-      return { start: y, end: y };
-    }
-    case "last7":
-      return { start: addDays(today, -6), end: today };
-    case "mtd":
-      return { start: `${today.slice(0, 7)}-01`, end: today };
-  }
+  return resolveRange({ preset: window }, today);
 }
 
 export function typedFilters(d: AlertDefinition): Filters {

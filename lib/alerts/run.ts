@@ -139,7 +139,14 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
       const link = exploreLinkFor(def, reading);
       // The owner is always told in the inbox; users named as recipients too.
       const userIds = [...new Set([rule.ownerId, ...recipients.users])];
-      await inboxRepo(tx).add(userIds, { title: message.title, body: message.body, link, sourceKind: "alert", sourceId: rule.id });
+      // Explore is for analysts: a viewer's message links where a viewer may go (the Monitor), or nowhere.
+      const viewers = new Set<string>();
+      for (const id of userIds) if ((await usersRepo(tx).findById(id))?.role === "viewer") viewers.add(id);
+      const viewerLink = def.target.kind === "programme" ? link : null;
+      const inbox = inboxRepo(tx);
+      const base = { title: message.title, body: message.body, sourceKind: "alert", sourceId: rule.id };
+      await inbox.add(userIds.filter((id) => !viewers.has(id)), { ...base, link });
+      await inbox.add([...viewers], { ...base, link: viewerLink });
       sent.inbox = userIds.length;
       if (deps.mail.enabled) {
         const users = usersRepo(tx);

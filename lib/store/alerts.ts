@@ -1,5 +1,5 @@
 /** Alert rules, their per-group states and their evaluations (issue 19). Definitions are JSON validated by lib/alerts. */
-import type { Sql } from "./sql";
+import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 
 export interface AlertRuleRow {
@@ -30,15 +30,14 @@ interface Row {
   updated_at: Date;
 }
 
-const json = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as unknown) : v);
 const toRule = (r: Row): AlertRuleRow => ({
   id: r.id,
   ownerId: r.owner_id,
   ownerEmail: r.owner_email,
   name: r.name,
-  definition: json(r.definition),
-  schedule: json(r.schedule),
-  recipients: json(r.recipients),
+  definition: fromJson(r.definition),
+  schedule: fromJson(r.schedule),
+  recipients: fromJson(r.recipients),
   cooldownMinutes: r.cooldown_minutes,
   paused: r.paused,
   createdAt: new Date(r.created_at).toISOString(),
@@ -116,7 +115,7 @@ export function alertsRepo(db: Sql) {
         "SELECT id, slot, evaluated_at, late, result FROM alert_evaluations WHERE rule_id = $1 ORDER BY evaluated_at DESC, id DESC LIMIT $2",
         [ruleId, limit],
       );
-      return rows.map((r) => ({ id: Number(r.id), slot: new Date(r.slot).toISOString(), evaluatedAt: new Date(r.evaluated_at).toISOString(), late: r.late, result: json(r.result) }));
+      return rows.map((r) => ({ id: Number(r.id), slot: new Date(r.slot).toISOString(), evaluatedAt: new Date(r.evaluated_at).toISOString(), late: r.late, result: fromJson(r.result) }));
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Share links of saved reports: hashed tokens, expiry, revocation, optional password, views. */
 import type { ReportQuery } from "@/lib/contract/schemas";
-import type { Sql } from "./sql";
+import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 
 /** What a share link serves: the report run live, or the answer frozen when the link was made. */
@@ -75,7 +75,7 @@ function toLink(r: Row): ShareLinkWithSecrets {
     viewCount: r.view_count,
     lastViewedAt: iso(r.last_viewed_at),
     passwordHash: r.password_hash,
-    snapshot: typeof r.snapshot === "string" ? (JSON.parse(r.snapshot) as Snapshot) : r.snapshot,
+    snapshot: fromJson<Snapshot | null>(r.snapshot),
   };
 }
 

@@ -19,3 +19,8 @@ export interface Store extends Sql {
 export function isUniqueViolation(e: unknown): boolean {
   return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "23505";
 }
+
+/** A json/jsonb column's value: parsed by the driver (pg), or text (some PGlite paths). */
+export function fromJson<T = unknown>(v: unknown): T {
+  return (typeof v === "string" ? JSON.parse(v) : v) as T;
+}

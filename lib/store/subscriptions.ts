@@ -1,5 +1,5 @@
 /** Scheduled reports: a saved report or dashboard mailed on a schedule (issue 19). */
-import type { Sql } from "./sql";
+import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 
 export interface SubscriptionRow {
@@ -34,7 +34,6 @@ interface Row {
   updated_at: Date;
 }
 
-const json = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as unknown) : v);
 const toRow = (r: Row): SubscriptionRow => ({
   id: r.id,
   ownerId: r.owner_id,
@@ -42,8 +41,8 @@ const toRow = (r: Row): SubscriptionRow => ({
   reportId: r.report_id,
   reportName: r.report_name,
   reportPage: r.report_page,
-  schedule: json(r.schedule),
-  recipients: json(r.recipients),
+  schedule: fromJson(r.schedule),
+  recipients: fromJson(r.recipients),
   paused: r.paused,
   shareLinkId: r.share_link_id,
   shareTokenSealed: r.share_token_sealed,

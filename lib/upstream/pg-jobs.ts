@@ -12,7 +12,7 @@ import "server-only";
  * with a lease, a few statements each.
  */
 import type { Operation } from "@/lib/contract";
-import type { Sql } from "@/lib/store/sql";
+import { fromJson, type Sql } from "@/lib/store/sql";
 import type { JobStatus, JobView } from "./jobs";
 import type { ReportQuery } from "./records";
 
@@ -46,7 +46,6 @@ export interface SharedJob {
   finished: boolean;
 }
 
-const parse = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
 
 /** A status as kept in the row: a done job's records live in the shared cache, not here. */
 function storable(status: JobStatus): JobStatus {
@@ -113,9 +112,9 @@ export class PgJobs {
     const rows = await this.db.query<Row>("SELECT *, (lease_until < now()) AS expired FROM report_jobs WHERE id = $1", [id]);
     const r = rows[0];
     if (!r) return null;
-    const status = parse<JobStatus>(r.status);
+    const status = fromJson<JobStatus>(r.status);
     return {
-      view: { id: r.id, operation: r.op, query: parse<ReportQuery>(r.query), created_at: new Date(r.created_at).toISOString(), status },
+      view: { id: r.id, operation: r.op, query: fromJson<ReportQuery>(r.query), created_at: new Date(r.created_at).toISOString(), status },
       key: r.key,
       owner: r.owner,
       instance: r.instance,
