@@ -277,7 +277,9 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         lease_until timestamptz NOT NULL,
-        finished_at timestamptz
+        finished_at timestamptz,
+        -- When any instance last answered a poll for it: its own instance keeps it while callers wait.
+        polled_at timestamptz
       );
       CREATE INDEX report_jobs_key ON report_jobs (key) WHERE finished_at IS NULL;
     `,

@@ -64,7 +64,12 @@ export class ReportGateway {
     if (shared.jobs) {
       const rows = shared.jobs;
       this.renewer = setInterval(() => {
-        rows.renew(this.jobs.runningViews()).catch((e: unknown) => logShared("job leases not renewed", e));
+        rows
+          .renew(this.jobs.runningViews())
+          .then((polled) => {
+            for (const [id, at] of polled) this.jobs.markSeen(id, at);
+          })
+          .catch((e: unknown) => logShared("job leases not renewed", e));
       }, rows.renewMs);
       this.renewer.unref();
     }
@@ -171,6 +176,7 @@ export class ReportGateway {
     const rows = this.shared.jobs;
     if (!rows || this.jobs.has(id)) return this.jobs.settle(id, ms);
     const started = Date.now();
+    await rows.touch(id).catch((e: unknown) => logShared("job poll not recorded", e));
     const job = await rows.waitFor(id, ms);
     if (!job) return null;
     if (job.abandoned && (await rows.takeOver(id))) {

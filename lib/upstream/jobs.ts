@@ -264,6 +264,12 @@ export class JobRegistry {
     return [...this.inflight.values()].map((j) => this.view(j));
   }
 
+  /** A caller asked about the job elsewhere (another instance) at `at`: it is not forgotten. */
+  markSeen(id: string, at: number): void {
+    const job = this.jobs.get(id);
+    if (job && at > job.seenAt) job.seenAt = at;
+  }
+
   /** Whether this registry knows the job (it ran or runs here). */
   has(id: string): boolean {
     return this.jobs.has(id);

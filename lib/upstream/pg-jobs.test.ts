@@ -41,8 +41,8 @@ function config(limit: number, windowSeconds: number): GatewayConfig {
   };
 }
 
-function instance(i: number, limit = 100, windowSeconds = 60): ReportGateway {
-  const c = config(limit, windowSeconds);
+function instance(i: number, limit = 100, windowSeconds = 60, jobIdleSeconds?: number): ReportGateway {
+  const c = { ...config(limit, windowSeconds), ...(jobIdleSeconds === undefined ? {} : { jobIdleSeconds }) };
   return new ReportGateway(c, pgSharedState(stores[i]!, c, `instance-${i}`, { jobLeaseSeconds: LEASE_SECONDS }));
 }
 
@@ -115,6 +115,17 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(dataOf(y)).toEqual(dataOf(x));
     const pages = Math.ceil(dataOf(x).length / 1000);
     expect(reportingCalls() - before).toBe(pages);
+  }, 90_000);
+
+  it("keeps a job its callers poll only on other instances (its own instance does not cancel it as forgotten)", async () => {
+    // Idle after 2 s on its own instance, which nobody asks; a 4-page report at one call per 2 s.
+    const a = instance(0, 1, 2, 2);
+    const b = instance(1);
+    const q: ReportQuery = { start_date: "2025-05-10", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
+    const out = a.submit("orders", a.parse("orders", q), "u1");
+    if (!("job" in out)) throw new Error("expected a job");
+    const done = await settleDone(b, out.job.id, 60_000);
+    expect(done.status.state).toBe("done");
   }, 90_000);
 
   it("a job whose instance is killed mid-fetch is taken over by the instance it is polled on, never left fetching", async () => {

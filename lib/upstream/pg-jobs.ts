@@ -79,13 +79,19 @@ export class PgJobs {
     );
   }
 
-  /** Renews the leases (and statuses) of the jobs this instance runs; fails jobs abandoned for good. */
-  async renew(views: readonly JobView[]): Promise<void> {
+  /**
+   * Renews the leases (and statuses) of the jobs this instance runs, and says when each was last
+   * polled on any instance (so its own does not cancel it as forgotten); fails jobs abandoned for good.
+   */
+  async renew(views: readonly JobView[]): Promise<Map<string, number>> {
+    const polled = new Map<string, number>();
     for (const v of views) {
-      await this.db.query(
-        "UPDATE report_jobs SET status = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE id = $1 AND instance = $2 AND finished_at IS NULL",
+      const rows = await this.db.query<{ polled_at: Date | null }>(
+        "UPDATE report_jobs SET status = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE id = $1 AND instance = $2 AND finished_at IS NULL RETURNING polled_at",
         [v.id, this.instance, JSON.stringify(storable(v.status)), this.leaseSeconds],
       );
+      const at = rows[0]?.polled_at;
+      if (at) polled.set(v.id, new Date(at).getTime());
     }
     await this.db.query(
       `UPDATE report_jobs SET status = $1, finished_at = now(), updated_at = now()
@@ -98,6 +104,12 @@ export class PgJobs {
         ABANDONED_SECONDS,
       ],
     );
+    return polled;
+  }
+
+  /** A caller polled the job here: its own instance learns it at its next renewal. */
+  async touch(id: string): Promise<void> {
+    await this.db.query("UPDATE report_jobs SET polled_at = now() WHERE id = $1", [id]);
   }
 
   async finish(view: JobView): Promise<void> {
