@@ -5,7 +5,7 @@
  * lib/charts/labels.ts decides (level, slanted, bars on their side, cut or thinned labels, always
  * with a note when a label is not shown whole).
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
 import { spanText, tickText, type ChartData, type ChartDatum } from "@/lib/charts/shape";
@@ -16,6 +16,12 @@ const TICK_FILL = "#334155";
 
 function useWidth(ref: RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(0);
+  // Measured before the first paint, so the chart is drawn in the frame it mounts in rather than one
+  // observer callback later; the observer then follows resizes.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) setWidth(Math.floor(el.getBoundingClientRect().width));
+  }, [ref]);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
