@@ -55,7 +55,7 @@ function issueDashboard(): DashboardState {
 const PAINT_WATCH = `(() => {
   const bodyDrawn = {
     kpi: '[data-testid="kpi-value"]',
-    chart: 'svg.recharts-surface',
+    chart: 'svg[data-chart] polyline, svg[data-chart] rect',
     table: 'table tbody tr',
     pivot: 'table tbody tr',
     cohort: 'table tbody tr',

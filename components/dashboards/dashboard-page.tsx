@@ -73,12 +73,6 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   const url = useUrlState<DashboardState>(parse, serializeDashboard);
   const { state, hasReport, problems, write } = url;
 
-  // The chart library is fetched while the tiles' answers are: a chart tile then draws as soon as its
-  // answer arrives instead of starting its own download then (the warm dashboard's last tile).
-  useEffect(() => {
-    void import("@/components/explore/results-chart");
-  }, []);
-
   // A dashboard opened without settings in its URL starts from the saved one (or the starter).
   useEffect(() => {
     if (hasReport) return;

@@ -1,18 +1,16 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useId } from "react";
 import { describeChart } from "@/lib/charts/caption";
 import type { ChartData } from "@/lib/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
 
-const ResultsChart = dynamic(() => import("@/components/explore/results-chart"), {
-  ssr: false,
-  loading: () => <div className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
-});
+import { LiteChart } from "@/components/charts/lite-chart";
 
 /**
- * A chart tile's figure, drawn as Explore and the share page draw it (components/share/shared-chart.tsx):
- * the caption names what is drawn, the legend each series. No border of its own: the tile frames it.
+ * A chart tile's figure: the caption names what is drawn, the legend each series, as Explore's. The
+ * chart itself is plain SVG (components/charts/lite-chart.tsx), drawn in the frame the tile's answer
+ * arrives in: a dashboard paints many tiles at once, and loading and first-rendering the chart library
+ * cost ~330 ms here (docs/benchmarks.md). No border of its own: the tile frames it.
  */
 export function TileChart({ chart }: { chart: ChartData }) {
   const id = useId();
@@ -23,8 +21,8 @@ export function TileChart({ chart }: { chart: ChartData }) {
         <span className="text-sm font-medium text-slate-900">{caption.title}</span>
         {caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
       </figcaption>
-      <div className="min-h-[270px] min-w-0">
-        <ResultsChart chart={chart} />
+      <div className="min-w-0">
+        <LiteChart chart={chart} />
       </div>
       <ChartLegend chart={chart} small />
     </figure>
