@@ -37,7 +37,7 @@ test("a viewer sent away from an analysts' page is told why; the favicon is serv
   );
   // The home page offers only what a viewer may open.
   const sections = page.getByRole("navigation", { name: "Sections" }).getByRole("link");
-  await expect(sections).toHaveText(["Monitor", "Saved reports", "Definitions"]);
+  await expect(sections).toHaveText(["Dashboards", "Monitor", "Saved reports", "Definitions"]);
   await screenshots(page, "denied-notice");
   const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
   expect(icon).toBeTruthy();

@@ -143,8 +143,9 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   if (!hasReport) return <p className="text-sm text-slate-700">Opening the dashboard…</p>;
 
   const tileControls = (i: number) => {
-    if (!editing) return null;
-    const t = state.tiles[i]!;
+    // While the next answer loads the previous one stays on screen, and may have more tiles than the URL now holds.
+    const t = state.tiles[i];
+    if (!editing || !t) return null;
     const n = state.tiles.length;
     return (
       <div className="flex flex-wrap gap-1" role="group" aria-label={`Arrange tile ${i + 1}`}>

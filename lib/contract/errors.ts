@@ -5,7 +5,20 @@
 import type { z } from "zod";
 import { ERROR_TYPES, detailsToMessage, issuesToDetails, type ErrorDetail, type ErrorStatus, type ErrorType } from "./error-envelope";
 
+/** The mark every ApiError carries, the same in every copy of this module (Symbol.for). */
+const API_ERROR = Symbol.for("payments-analytics.api-error");
+
 export class ApiError extends Error {
+  /**
+   * `instanceof ApiError` holds for an ApiError made by another copy of this class: Next compiles the
+   * instrumentation (which builds the process-wide report gateway at start) apart from the routes,
+   * so a caller's mistake the gateway refuses must still answer 400, not 500.
+   */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === "object" && x !== null && (x as { [API_ERROR]?: unknown })[API_ERROR] === true;
+  }
+
+  readonly [API_ERROR] = true;
   readonly type: ErrorType;
   constructor(
     readonly status: ErrorStatus,

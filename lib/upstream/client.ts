@@ -26,7 +26,16 @@ export interface UpstreamCredentials {
   tokenUrl?: string;
 }
 
+const UPSTREAM_ERROR = Symbol.for("payments-analytics.upstream-error");
+
 export class UpstreamError extends Error {
+  /** Recognised across bundles, as ApiError is (lib/contract/errors.ts): the gateway is built at start, apart from the routes. */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === "object" && x !== null && (x as { [UPSTREAM_ERROR]?: unknown })[UPSTREAM_ERROR] === true;
+  }
+
+  readonly [UPSTREAM_ERROR] = true;
+
   constructor(
     readonly status: number,
     message: string,
