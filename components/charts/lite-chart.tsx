@@ -10,7 +10,8 @@ import { tickText } from "@/lib/charts/shape";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { chartSeriesColor } from "@/components/explore/series-colors";
 
-const W = 640;
+/** Drawn at this width until the real one is known (the server, the first render). */
+const DEFAULT_WIDTH = 640;
 const H = 260;
 const PAD = { top: 10, right: 12, bottom: 34, left: 56 };
 const TICKS = 4;
@@ -32,7 +33,12 @@ export function niceTicks(lo: number, hi: number, count = TICKS): number[] {
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-export function LiteChart({ chart }: { chart: ChartData }) {
+/**
+ * `width`: the pixels it is drawn in (the caller measures its box), so text keeps its size on a phone
+ * and on a wide screen alike; without it the drawing scales from DEFAULT_WIDTH.
+ */
+export function LiteChart({ chart, width }: { chart: ChartData; width?: number }) {
+  const W = Math.max(280, Math.round(width ?? DEFAULT_WIDTH));
   const right = chart.series.some((s) => s.axis === "right");
   const pad = { ...PAD, right: right ? PAD.left : PAD.right };
   const plotW = W - pad.left - pad.right;
@@ -77,8 +83,25 @@ export function LiteChart({ chart }: { chart: ChartData }) {
   const sideBySide = bars.filter((s) => !current(s));
   const groups = (chart.stacked && bars.some(current) ? 1 : 0) + sideBySide.length;
   const barW = Math.max(1, Math.min(40, (band * 0.8) / Math.max(1, groups)));
-  // Every label when they fit, else every step-th (the x axis of a long range).
-  const step = Math.max(1, Math.ceil((n * 7 * Math.max(4, ...chart.data.map((d) => tickText(chart, d.x).length))) / plotW / 1.2));
+  // Every label when they fit, else every step-th (the x axis of a long range); 11 px text is about
+  // 6.5 px a character, with room between labels.
+  const labelW = Math.max(4, ...chart.data.map((d) => tickText(chart, d.x).length)) * 6.5 + 10;
+  const step = Math.max(1, Math.ceil((n * labelW) / plotW));
+  // A label at either end is kept inside the drawing rather than cut by its edge.
+  const anchorAt = (x: number) => (x - labelW / 2 < 0 ? "start" : x + labelW / 2 > W ? "end" : "middle");
+  const labelX = (x: number) => (x - labelW / 2 < 0 ? Math.max(0, x - 6) : x + labelW / 2 > W ? Math.min(W, x + 6) : x);
+  // Every step-th label, less any that would touch the one before it (the last, pulled in from the edge).
+  const xLabels: { i: number; text: string }[] = [];
+  let lastRight = -Infinity;
+  chart.data.forEach((d, i) => {
+    if (i % step !== 0) return;
+    const x = labelX(xAt(i));
+    const anchor = anchorAt(xAt(i));
+    const left = anchor === "start" ? x : anchor === "end" ? x - labelW : x - labelW / 2;
+    if (left < lastRight) return;
+    xLabels.push({ i, text: tickText(chart, d.x) });
+    lastRight = left + labelW;
+  });
 
   return (
     <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={`${chart.measure.label} by ${chart.xLabel}`} data-chart="lite">
@@ -95,13 +118,11 @@ export function LiteChart({ chart }: { chart: ChartData }) {
           {formatCompact(t, formatOf("right"))}
         </text>
       ))}
-      {chart.data.map((d, i) =>
-        i % step === 0 ? (
-          <text key={`x${i}`} x={xAt(i)} y={H - pad.bottom + 16} textAnchor="middle" fontSize="11" fill="#334155">
-            {tickText(chart, d.x)}
-          </text>
-        ) : null,
-      )}
+      {xLabels.map(({ i, text }) => (
+        <text key={`x${i}`} x={labelX(xAt(i))} y={H - pad.bottom + 16} textAnchor={anchorAt(xAt(i))} fontSize="11" fill="#334155">
+          {text}
+        </text>
+      ))}
       {/* Bars: the stacked current series as one column per x, then each other bar series beside it. */}
       {chart.data.map((d, i) => {
         let up = 0;

@@ -1,5 +1,5 @@
 "use client";
-import { useId } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { describeChart } from "@/lib/charts/caption";
 import type { ChartData } from "@/lib/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
@@ -12,8 +12,29 @@ import { LiteChart } from "@/components/charts/lite-chart";
  * arrives in: a dashboard paints many tiles at once, and loading and first-rendering the chart library
  * cost ~330 ms here (docs/benchmarks.md). No border of its own: the tile frames it.
  */
+/** The box's width in pixels, read before the first paint and followed on resize; undefined until then (the server). */
+function useBoxWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (ref.current) setWidth(ref.current.getBoundingClientRect().width);
+  }, []);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w) setWidth(w);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
 export function TileChart({ chart }: { chart: ChartData }) {
   const id = useId();
+  const [boxRef, boxWidth] = useBoxWidth();
   const caption = describeChart(chart);
   return (
     <figure aria-labelledby={`${id}-caption`} className="m-0 flex min-w-0 flex-col gap-2">
@@ -21,8 +42,8 @@ export function TileChart({ chart }: { chart: ChartData }) {
         <span className="text-sm font-medium text-slate-900">{caption.title}</span>
         {caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
       </figcaption>
-      <div className="min-w-0">
-        <LiteChart chart={chart} />
+      <div ref={boxRef} className="min-w-0">
+        <LiteChart chart={chart} {...(boxWidth ? { width: boxWidth } : {})} />
       </div>
       <ChartLegend chart={chart} small />
     </figure>
