@@ -7,7 +7,8 @@
  * the page cannot apply exactly is named and runs nothing.
  *
  * Kept small on purpose: two tiles over the same 30 days plan into a few upstream calls (the e2e
- * quota is 5 calls per 10 s), and the tests share the one dashboard they build, in order.
+ * quota is 5 calls per 10 s). The later tests use the dashboard the first one saved, or save the
+ * same one through the API when they run alone.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { encodeTile, newTile } from "../lib/dashboards/state";
@@ -15,7 +16,6 @@ import { e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
 test.use({ storageState: ".e2e/analyst.json" });
-test.describe.configure({ mode: "serial" });
 
 /** A cold dashboard waits for its queries' turn in the upstream queue. */
 const TILES_TIMEOUT = 60_000;
@@ -31,6 +31,21 @@ const START = `/dashboards/new?range=last30&${[KPI, TABLE].map((t) => `t=${encod
 
 /** What the first test built, for the ones after it. */
 const built = { id: "", name: "", kpiValue: "", kpiTitle: "", tableTitle: "" };
+
+/** The dashboard the first test ends with: saved through the API when that test did not run here. */
+async function builtDashboard(page: Page): Promise<typeof built> {
+  if (built.id) return built;
+  const name = `API dashboard ${Date.now()}`;
+  const params = `range=last30&${[TABLE_WIDER, KPI].map((t) => `t=${encodeURIComponent(t)}`).join("&")}`;
+  const res = await page.request.post("/api/saved-reports", { data: { name, page: "dashboard", params } });
+  expect(res.status()).toBe(201);
+  const id = ((await res.json()) as { report: { id: string } }).report.id;
+  await page.goto(`/dashboards/${id}`);
+  await expectTilesDrawn(page, 2);
+  const [tableTitle, kpiTitle] = await headings(page).allTextContents();
+  Object.assign(built, { id, name, kpiValue: (await page.getByTestId("kpi-value").innerText()).trim(), kpiTitle: kpiTitle!, tableTitle: tableTitle! });
+  return built;
+}
 
 const tilesInUrl = (page: Page) => new URL(page.url()).searchParams.getAll("t");
 const grid = (page: Page) => page.getByTestId("dashboard-grid");
@@ -152,7 +167,7 @@ test("build a dashboard by keyboard", async ({ page }) => {
 });
 
 test("share it and open it signed out on a phone", async ({ page, browser }) => {
-  test.skip(!built.id, "needs the dashboard the first test saved");
+  await builtDashboard(page);
   await page.goto(`/dashboards/${built.id}`);
   await expectTilesDrawn(page, 2);
   await expect(page.getByTestId("kpi-value")).toHaveText(built.kpiValue);
@@ -183,7 +198,7 @@ test("share it and open it signed out on a phone", async ({ page, browser }) => 
 });
 
 test("a viewer reads the saved dashboard without editing it; a link the page cannot apply runs nothing", async ({ page, browser }) => {
-  test.skip(!built.id, "needs the dashboard the first test saved");
+  await builtDashboard(page);
   // A viewer sees the team's dashboards: the analyst shares this one with the team first.
   await page.goto("/dashboards");
   const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: built.name, exact: true }) });

@@ -15,7 +15,7 @@ import { serializeExplore, defaultExploreState } from "@/lib/report-state/explor
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type Notice, type Reading } from "./evaluate";
@@ -139,9 +139,10 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
       const link = exploreLinkFor(def, reading);
       // The owner is always told in the inbox; users named as recipients too.
       const userIds = [...new Set([rule.ownerId, ...recipients.users])];
+      const users = new Map<string, UserWithCredentials | null>();
+      for (const id of userIds) users.set(id, await usersRepo(tx).findById(id));
       // Explore is for analysts: a viewer's message links where a viewer may go (the Monitor), or nowhere.
-      const viewers = new Set<string>();
-      for (const id of userIds) if ((await usersRepo(tx).findById(id))?.role === "viewer") viewers.add(id);
+      const viewers = new Set(userIds.filter((id) => users.get(id)?.role === "viewer"));
       const viewerLink = def.target.kind === "programme" ? link : null;
       const inbox = inboxRepo(tx);
       const base = { title: message.title, body: message.body, sourceKind: "alert", sourceId: rule.id };
@@ -149,12 +150,10 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
       await inbox.add([...viewers], { ...base, link: viewerLink });
       sent.inbox = userIds.length;
       if (deps.mail.enabled) {
-        const users = usersRepo(tx);
-        const userEmails: string[] = [];
-        for (const id of recipients.users) {
-          const u = await users.findById(id);
-          if (u && !u.disabled) userEmails.push(u.email);
-        }
+        const userEmails = recipients.users.flatMap((id) => {
+          const u = users.get(id);
+          return u && !u.disabled ? [u.email] : [];
+        });
         const to = [...new Set([...userEmails, ...recipients.emails])];
         if (to.length > 0) {
           sent.emails = await deps.mail.enqueue(tx, {
