@@ -264,7 +264,6 @@ async function main(): Promise<void> {
   const notFresh = naiveRun.answers.filter((a) => a.source !== "upstream");
   const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
   const med = (pick: (l: Look) => number) => fmt(median(warmSamples.map(pick)));
-  const lastRun = (l: Look) => l.runs.at(-1) ?? [NaN, NaN];
 
   console.log(`### Issue 18: dashboards (${new Date().toISOString().slice(0, 10)})
 
@@ -287,7 +286,7 @@ Cold, where the time goes (in page, ms since navigation start): HTML received ${
     .map(([k, v]) => `${k} ${fmt(v)}`)
     .join(", ")}.
 
-Warm, where the time goes (in page, medians, ms since navigation start): HTML received ${med((l) => l.htmlEnd)}, DOMContentLoaded ${med((l) => l.domReady)}, the run route asked ${med((l) => lastRun(l)[0])} and answered ${med((l) => lastRun(l)[1])}, the last script arrived ${med((l) => l.lastScript)}, every tile painted ${med((l) => l.pageMs)}. Each tile's body first seen drawn: ${Object.keys(warmSamples[0]?.tiles ?? {})
+Warm, where the time goes (in page, medians, ms since navigation start): HTML received ${med((l) => l.htmlEnd)}, DOMContentLoaded ${med((l) => l.domReady)}, looks at the run route ${warmSamples.filter((l) => l.runs.length > 0).length} of ${warmSamples.length} opens (the HTML holds the cached tiles), the last script arrived ${med((l) => l.lastScript)}, every tile painted ${med((l) => l.pageMs)}. Each tile's body first seen drawn: ${Object.keys(warmSamples[0]?.tiles ?? {})
     .map((k) => `${k} ${med((l) => l.tiles[k] ?? NaN)}`)
     .join(", ")}.
 

@@ -197,6 +197,30 @@ test("share it and open it signed out on a phone", async ({ page, browser }) => 
   }
 });
 
+test("a warm saved dashboard is drawn into the page's HTML: no script, no look after hydration", async ({ page, browser }) => {
+  await builtDashboard(page);
+  const noScript = await browser.newContext({ storageState: ".e2e/analyst.json", javaScriptEnabled: false });
+  try {
+    const html = await noScript.newPage();
+    await html.goto(`/dashboards/${built.id}`);
+    await expect(headings(html)).toHaveText([built.tableTitle, built.kpiTitle]);
+    await expect(grid(html).locator("article[data-status=done]")).toHaveCount(2);
+    await expect(html.getByTestId("kpi-value")).toHaveText(built.kpiValue);
+  } finally {
+    await noScript.close();
+  }
+
+  // With scripts, the page hydrates onto that answer and asks the run route nothing more.
+  const runs: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/dashboards/run") runs.push(r.url());
+  });
+  await page.goto(`/dashboards/${built.id}`);
+  await expectTilesDrawn(page, 2);
+  await page.waitForLoadState("networkidle");
+  expect(runs).toEqual([]);
+});
+
 test("a viewer reads the saved dashboard without editing it; a link the page cannot apply runs nothing", async ({ page, browser }) => {
   await builtDashboard(page);
   // A viewer sees the team's dashboards: the analyst shares this one with the team first.

@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
 import type { ParamsLike } from "@/lib/report-state/encoding";
@@ -21,7 +21,7 @@ import {
   parseDashboard,
   removeTile,
   serializeDashboard,
-  starterDashboard,
+  shownDashboard,
   updateTile,
   type DashboardState,
   type Tile,
@@ -51,7 +51,7 @@ export interface SavedDashboard {
 /** How long one look may wait on the server for the next answer. */
 const LOOK_WAIT_MS = 2_000;
 
-function useDashboardAnswer(params: string | null, savedId: string | null) {
+function useDashboardAnswer(params: string | null, savedId: string | null, first: FirstLook | null) {
   return useQuery({
     queryKey: ["dashboard", params, savedId],
     enabled: params !== null,
@@ -63,25 +63,45 @@ function useDashboardAnswer(params: string | null, savedId: string | null) {
     placeholderData: keepPreviousData,
     staleTime: 60_000,
     retry: false,
+    // The server's look at these very settings, drawn into the page's HTML.
+    initialData: first !== null && first.params === params ? first.answer : undefined,
   });
 }
 
-export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: string; today: string; saved: SavedDashboard | null; canBuild: boolean }) {
+/** The server's first look at the dashboard the page opens with (lib/dashboards/service.ts). */
+export interface FirstLook {
+  params: string;
+  answer: DashboardAnswer;
+}
+
+export function DashboardPage({
+  timeZone,
+  today,
+  saved,
+  canBuild,
+  first = null,
+}: {
+  timeZone: string;
+  today: string;
+  saved: SavedDashboard | null;
+  canBuild: boolean;
+  first?: FirstLook | null;
+}) {
   const id = useId();
   const router = useRouter();
   const parse = useCallback((p: ParamsLike) => parseDashboard(p, today), [today]);
   const url = useUrlState<DashboardState>(parse, serializeDashboard);
-  const { state, hasReport, problems, write } = url;
-
-  // A dashboard opened without settings in its URL starts from the saved one (or the starter).
+  const { hasReport, problems, write } = url;
+  const savedParams = saved?.params ?? null;
+  // A dashboard opened without settings in its URL shows the saved one (or the starter) at once,
+  // and writes it into the URL.
+  const urlState = url.state;
+  const { state, params } = useMemo(() => shownDashboard({ state: urlState, hasReport, problems }, savedParams), [urlState, hasReport, problems, savedParams]);
   useEffect(() => {
-    if (hasReport) return;
-    const initial = saved ? parseDashboard(saved.params).state : starterDashboard();
-    write(initial, "replace");
-  }, [hasReport, saved, write]);
+    if (!hasReport) write(state, "replace");
+  }, [hasReport, state, write]);
 
-  const params = hasReport && problems.length === 0 ? serializeDashboard(state) : null;
-  const answer = useDashboardAnswer(params, saved?.id ?? null);
+  const answer = useDashboardAnswer(params, saved?.id ?? null, first);
 
   const [editing, setEditing] = useState(false);
   const [editingTile, setEditingTile] = useState<number | null>(null);
@@ -132,15 +152,13 @@ export function DashboardPage({ timeZone, today, saved, canBuild }: { timeZone: 
   };
 
   const [draft, setDraft] = useState<Pick<DashboardState, "range" | "grain" | "compare" | "filters">>(state);
-  const stateKey = hasReport ? serializeDashboard({ ...state, tiles: [] }) : "";
+  const stateKey = serializeDashboard({ ...state, tiles: [] });
   const [draftKey, setDraftKey] = useState(stateKey);
   if (draftKey !== stateKey) {
     // The URL moved (back, forward, a link): the form shows what is on screen.
     setDraftKey(stateKey);
     setDraft(state);
   }
-
-  if (!hasReport) return <p className="text-sm text-slate-700">Opening the dashboard…</p>;
 
   const tileControls = (i: number) => {
     // While the next answer loads the previous one stays on screen, and may have more tiles than the URL now holds.

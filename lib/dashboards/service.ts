@@ -11,7 +11,8 @@ import { getVisibleReport } from "@/lib/saved-reports/permissions";
 import type { Sql } from "@/lib/store/sql";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { runDashboard, type DashboardAnswer } from "./run";
-import { encodeTile, parseDashboard, type DashboardState } from "./state";
+import type { ParamsLike } from "@/lib/report-state/encoding";
+import { encodeTile, parseDashboard, shownDashboard, type DashboardState } from "./state";
 
 export const DashboardRunInput = z.strictObject({
   /** The dashboard's URL state (lib/dashboards/state.ts). */
@@ -55,4 +56,29 @@ export async function runDashboardFor(
     }
   }
   return runDashboard(gateway, state, today, { owner: user.id, waitMs: opts.waitMs });
+}
+
+/**
+ * A saved dashboard's first look, for its page's HTML: the page opens with the settings in `search`
+ * (or the saved ones) and draws what the cache holds without a round trip after hydration; the rest
+ * is already being fetched when the page asks. Null when the page would refuse its URL or this user
+ * may not run it: the page then shows the reason through its own look.
+ */
+export async function firstLookFor(
+  db: Sql,
+  gateway: ReportGateway,
+  user: SessionUser,
+  saved: { id: string; params: string },
+  search: ParamsLike,
+  opts: { timeZone: string },
+): Promise<{ params: string; answer: DashboardAnswer } | null> {
+  const today = todayIn(opts.timeZone);
+  const { params } = shownDashboard(parseDashboard(search, today), saved.params);
+  if (params === null) return null;
+  try {
+    return { params, answer: await runDashboardFor(db, gateway, user, { params, id: saved.id }, { timeZone: opts.timeZone, waitMs: 0 }) };
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
 }

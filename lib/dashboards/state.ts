@@ -369,6 +369,17 @@ export function newTile(kind: TileKind): Tile {
  * The dashboard a new one starts from: the numbers a finance team watches, their trend, where they
  * come from, and how customers stay.
  */
+/**
+ * The dashboard a page shows: its URL's, or (when the URL names none) the saved one's, or the
+ * starter; and the URL state it runs (null while the URL asks for what the page cannot apply). The
+ * server computes the same for the page's first look, so a warm dashboard is drawn into its HTML.
+ */
+export function shownDashboard(url: Parsed<DashboardState>, savedParams: string | null): { state: DashboardState; params: string | null } {
+  if (url.hasReport) return { state: url.state, params: url.problems.length === 0 ? serializeDashboard(url.state) : null };
+  const state = savedParams !== null ? parseDashboard(savedParams).state : starterDashboard();
+  return { state, params: serializeDashboard(state) };
+}
+
 export function starterDashboard(): DashboardState {
   const tile = (kind: TileKind, width: TileWidth, report: string, title = "", pins: Partial<TilePins> = {}): Tile => ({
     kind,

@@ -45,13 +45,18 @@ export function toParams(input: ParamsLike | string): ParamsLike {
   return typeof input === "string" ? new URLSearchParams(input.startsWith("?") ? input.slice(1) : input) : input;
 }
 
-/** A page's path with its query string, for "come back here after signing in". */
-export function pathWithQuery(path: string, searchParams: Record<string, string | string[] | undefined>): string {
+/** A page's `searchParams` (Next's record) as the URLSearchParams the client sees. */
+export function searchParamsOf(searchParams: Record<string, string | string[] | undefined>): URLSearchParams {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(searchParams)) {
     if (v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) p.append(k, one);
   }
-  const qs = p.toString();
+  return p;
+}
+
+/** A page's path with its query string, for "come back here after signing in". */
+export function pathWithQuery(path: string, searchParams: Record<string, string | string[] | undefined>): string {
+  const qs = searchParamsOf(searchParams).toString();
   return qs ? `${path}?${qs}` : path;
 }

@@ -4,9 +4,11 @@ import { Suspense } from "react";
 import { requirePageUser } from "@/lib/auth/session";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { pathWithQuery } from "@/lib/report-state/encoding";
+import { pathWithQuery, searchParamsOf } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { canEdit, getVisibleReport } from "@/lib/saved-reports";
+import { firstLookFor } from "@/lib/dashboards/service";
+import { getGateway } from "@/lib/upstream";
 import { getStore } from "@/lib/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { PageFallback } from "@/components/report/page-fallback";
@@ -20,10 +22,12 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 /** A saved dashboard: viewers read it (under other dates and filters if they like), analysts edit it. */
 export default async function SavedDashboardPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const user = await requirePageUser(pathWithQuery(`/dashboards/${id}`, await searchParams), "viewer");
+  const search = await searchParams;
+  const user = await requirePageUser(pathWithQuery(`/dashboards/${id}`, search), "viewer");
+  const store = await getStore();
   let report;
   try {
-    report = await getVisibleReport(await getStore(), user, id);
+    report = await getVisibleReport(store, user, id);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
@@ -31,6 +35,8 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   if (report.page !== "dashboard") notFound();
   const timeZone = reportTimeZone();
   const today = todayIn(timeZone);
+  // What the cache holds is drawn into the HTML: a warm dashboard paints before hydration.
+  const first = await firstLookFor(store, getGateway(), user, report, searchParamsOf(search), { timeZone });
   return (
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <header className="mb-4">
@@ -46,6 +52,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
             today={today}
             saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
             canBuild={user.role !== "viewer"}
+            first={first}
           />
         </Suspense>
       </Providers>
