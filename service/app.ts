@@ -12,7 +12,7 @@ import type { Logger } from "./http/log";
 import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { createApiServer, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
-import { runReport } from "./reports/run";
+import { openReportEngine } from "./reports/engine";
 import { RoutingEngine } from "./routing/engine";
 import { bareRoute, routingRoute } from "./routing/routes";
 
@@ -35,6 +35,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const tokenLimiter = new SlidingWindowLimiter(config.TOKEN_RATE_LIMIT, windowMs);
   const tokenAddressLimiter = new SlidingWindowLimiter(config.TOKEN_ADDRESS_RATE_LIMIT, windowMs);
   const routingLimiter = new SlidingWindowLimiter(config.ROUTING_RATE_LIMIT, windowMs);
+  const reports = await openReportEngine(db, config, logger);
   const routing = await RoutingEngine.open(db, logger);
   const openapi = buildOpenApiDocument();
 
@@ -43,7 +44,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     auth: "client",
     limiter: reportLimiter,
     async handle(body, ctx) {
-      const result = await runReport(db, op, ApiError.parse(OPERATION_SCHEMAS[op].request, body));
+      const result = await reports.run(op, ApiError.parse(OPERATION_SCHEMAS[op].request, body));
       return {
         body: {
           success: true,
@@ -121,6 +122,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
       });
       // Writes the calls still queued and folds the routing journal into the database.
       await routing.close();
+      await reports.close();
     },
   };
 }

@@ -20,6 +20,24 @@ const ServiceEnvSchema = z.object({
   DUCKDB_THREADS: z.coerce.number({ error: "DUCKDB_THREADS must be a whole number" }).int({ error: "DUCKDB_THREADS must be a whole number" }).min(1, { error: "DUCKDB_THREADS must be at least 1" }).optional(),
   /** "1" adds `POST /bench/bare` (no auth, no routing; a routing-sized answer) for bench/routing.ts. */
   SERVICE_BENCH_ENDPOINTS: z.enum(["0", "1"]).default("0"),
+  /** Where reports are answered: the DuckDB file itself, or ClickHouse (docs/scale.md). */
+  SERVICE_ENGINE: z.enum(["duckdb", "clickhouse"], { error: "SERVICE_ENGINE must be duckdb or clickhouse" }).default("duckdb"),
+  /** Each ClickHouse server's HTTP URL, comma-separated; reports go to the first. */
+  CLICKHOUSE_URL: z
+    .string()
+    .transform((v) => v.split(",").map((u) => u.trim()).filter((u) => u.length > 0))
+    .refine((urls) => urls.length > 0 && urls.every((u) => /^https?:\/\/[^\s]+$/.test(u)), { error: "CLICKHOUSE_URL must be one or more http(s) URLs, comma-separated" })
+    .optional(),
+  /** The cluster (in the servers' remote_servers) the Distributed tables span; required with several servers. */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "CLICKHOUSE_CLUSTER must be a cluster name (letters, digits, _)" }).optional(),
+  /** The prefix of the service's ClickHouse databases (one per published version, and _meta). */
+  CLICKHOUSE_DATABASE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, { error: "CLICKHOUSE_DATABASE must be 1 to 31 lower-case letters, digits or _, starting with a letter" }).default("payments"),
+}).superRefine((env, ctx) => {
+  if (env.SERVICE_ENGINE !== "clickhouse") return;
+  if (!env.CLICKHOUSE_URL) ctx.addIssue({ code: "custom", path: ["CLICKHOUSE_URL"], message: "CLICKHOUSE_URL is required with SERVICE_ENGINE=clickhouse" });
+  else if (env.CLICKHOUSE_URL.length > 1 && !env.CLICKHOUSE_CLUSTER) {
+    ctx.addIssue({ code: "custom", path: ["CLICKHOUSE_CLUSTER"], message: "CLICKHOUSE_CLUSTER is required with several ClickHouse servers" });
+  }
 });
 export type ServiceConfig = z.infer<typeof ServiceEnvSchema>;
 

@@ -10,6 +10,7 @@
  *   grain (no `group_by`) is then a filtered scan rather than an aggregate of millions of groups
  *   (docs/benchmarks.md has the measurements), and coarser ones re-aggregate it. The grains are built from the event facts, so they come after them.
  */
+import { randomUUID } from "node:crypto";
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
@@ -42,6 +43,7 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
  * attempt and event (docs/benchmarks.md compares the two).
  */
 export async function rebuildDerived(tx: Tx): Promise<void> {
+  await stampDataVersion(tx);
   for (const table of EVENT_TABLE_NAMES) {
     // Ordered by event date so the date-range filters skip whole row groups.
     const d = EVENT_FACT_TABLES[table];
@@ -73,6 +75,7 @@ export async function rebuildDerived(tx: Tx): Promise<void> {
  */
 export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, string>>): Promise<void> {
   if (!(await hasDerived(tx))) return rebuildDerived(tx);
+  await stampDataVersion(tx);
   const facts: FactTables = {};
   const temp: string[] = [];
   if (added.attempts) facts.attempts = added.attempts;
@@ -94,6 +97,20 @@ export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, str
     temp.push(delta);
   }
   for (const t of temp) await tx.run(`DROP TABLE ${t}`);
+}
+
+/**
+ * Every change of the facts passes through here (rebuild or addition), in its transaction: a new
+ * `data_version` tells a copy of the data elsewhere (ClickHouse: service/clickhouse/publish.ts) that
+ * it is out of date.
+ */
+async function stampDataVersion(tx: Tx): Promise<void> {
+  await tx.run("INSERT OR REPLACE INTO dataset_info (key, value) VALUES ('data_version', ?)", [randomUUID()]);
+}
+
+export async function dataVersion(db: { all: Tx["all"] }): Promise<string | null> {
+  const rows = await db.all<{ value: string }>("SELECT value FROM dataset_info WHERE key = 'data_version'");
+  return rows[0]?.value ?? null;
 }
 
 const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ...OPERATIONS.map((op) => GRAINS[op].table)];

@@ -1,5 +1,5 @@
-/** Executes a report plan and formats records for the wire: amounts to 2 decimals from exact cents. */
-import { getDimension, type Operation, type Pagination, type ReportRecord, type ReportRequest } from "@/lib/contract";
+/** Executes a report plan on DuckDB and formats records for the wire: amounts to 2 decimals from exact cents. */
+import { getDimension, type DimensionName, type MetricName, type Operation, type Pagination, type ReportRecord, type ReportRequest } from "@/lib/contract";
 import { fromCents, isAmountMetric } from "@/lib/contract/money";
 import type { Database } from "../db";
 import { DIMENSION_COLUMNS } from "./columns";
@@ -28,7 +28,19 @@ export async function runReport(db: Database, op: Operation, req: ReportRequest)
     const counted = await db.all(plan.countSql, plan.countParams ?? []);
     total = Number(counted[0]?.n ?? 0);
   }
+  const data = toRecords(plan, rows, columns);
+  return {
+    data,
+    pagination: { total, limit: plan.limit, offset: plan.offset, has_more: plan.offset + data.length < total },
+  };
+}
 
+/**
+ * A page's records from its columns as an engine read them (named as the dimensions and metrics;
+ * counts and cents as numbers, bigints or numeric strings, dates as YYYY-MM-DD or date objects):
+ * amounts divided from exact cents once, here.
+ */
+export function toRecords(plan: { dimensions: readonly DimensionName[]; metrics: readonly MetricName[] }, rows: number, columns: Record<string, unknown[]>): ReportRecord[] {
   const fields: [name: string, values: unknown[], convert: (v: unknown) => Value][] = [];
   for (const d of plan.dimensions) {
     const c = DIMENSION_COLUMNS[d];
@@ -50,8 +62,5 @@ export async function runReport(db: Database, op: Operation, req: ReportRequest)
     for (const [name, values, convert] of fields) rec[name] = convert(values[i]);
     data[i] = rec;
   }
-  return {
-    data,
-    pagination: { total, limit: plan.limit, offset: plan.offset, has_more: plan.offset + data.length < total },
-  };
+  return data;
 }

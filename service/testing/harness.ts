@@ -13,6 +13,15 @@ import { generate, type GenerateOptions } from "../data/generator";
 import { migrate } from "../data/schema";
 import { jsonLogger } from "../http/log";
 import { listen } from "../http/server";
+import { ClickHouseNode, ClickHouseServers } from "../clickhouse/connection";
+import { currentVersion } from "../clickhouse/publish";
+import { readable } from "../clickhouse/schema";
+import { startTestClickHouse, type TestClickHouse } from "./clickhouse";
+
+/** Where a test service answers reports: its DuckDB file, or a ClickHouse it starts (one node or two shards). */
+export type TestEngine = "duckdb" | "clickhouse" | "clickhouse-2-shards";
+/** Every engine, for suites that must pass on each (the same test file, parameterised). */
+export const TEST_ENGINES: readonly TestEngine[] = ["duckdb", "clickhouse", "clickhouse-2-shards"];
 
 export const TEST_TOKEN_SECRET = "test-token-secret-0123456789abcdef0123456789";
 
@@ -29,6 +38,8 @@ export interface TestService {
   /** Every record a report request answers, all pages fetched (limit/offset); throws on a non-200. */
   allRecords(path: string, body: Record<string, unknown>): Promise<Record<string, string | number | null>[]>;
   authHeaders(): Record<string, string>;
+  /** Renames a table reports read, where the engine keeps it (a real internal failure for the tests of 500s). */
+  renameReportTable(table: string, to: string): Promise<{ restore(): Promise<void> }>;
   newClient(name: string): Promise<{ client_id: string; client_secret: string; token: string }>;
   stop(): Promise<void>;
 }
@@ -38,6 +49,7 @@ export async function startTestService(opts: {
   env?: Record<string, string>;
   /** Runs on the database after data generation, before the service starts (e.g. load a routing configuration). */
   setup?: (db: Database) => Promise<void>;
+  engine?: TestEngine;
 } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
   const dbPath = join(dir, "service.duckdb");
@@ -48,13 +60,25 @@ export async function startTestService(opts: {
   }
   if (opts.setup) await opts.setup(db);
   const client = await createClient(db, "test");
+  const engine = opts.engine ?? "duckdb";
+  let clickhouse: TestClickHouse | null = null;
+  if (engine !== "duckdb") clickhouse = await startTestClickHouse({ shards: engine === "clickhouse-2-shards" ? 2 : 1 });
   const config: ServiceConfig = loadServiceConfig({
     SERVICE_DB: dbPath,
     SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET,
+    ...(clickhouse
+      ? { SERVICE_ENGINE: "clickhouse", CLICKHOUSE_URL: clickhouse.urls.join(","), ...(clickhouse.cluster ? { CLICKHOUSE_CLUSTER: clickhouse.cluster } : {}) }
+      : {}),
     ...opts.env,
   });
   const logLines: string[] = [];
-  const service = await createService(db, config, jsonLogger((s) => logLines.push(s)));
+  let service: Service;
+  try {
+    service = await createService(db, config, jsonLogger((s) => logLines.push(s)));
+  } catch (e) {
+    await clickhouse?.stop();
+    throw e;
+  }
   const addr = await listen(service.server, 0, "127.0.0.1");
   const url = `http://127.0.0.1:${addr.port}`;
 
@@ -101,6 +125,22 @@ export async function startTestService(opts: {
         if (!j.pagination.has_more) return out;
       }
     },
+    async renameReportTable(table, to) {
+      if (!clickhouse) {
+        await db.run(`ALTER TABLE ${table} RENAME TO ${to}`);
+        return { restore: () => db.run(`ALTER TABLE ${to} RENAME TO ${table}`) };
+      }
+      const node = new ClickHouseNode(clickhouse.url);
+      const current = (await currentVersion(new ClickHouseServers({ urls: clickhouse.urls, cluster: clickhouse.cluster, database: config.CLICKHOUSE_DATABASE })))?.database;
+      const [from, into] = [readable(table, clickhouse.cluster), readable(to, clickhouse.cluster)].map((t) => `${current}.${t}`);
+      await node.command(`RENAME TABLE ${from} TO ${into}`);
+      return {
+        async restore() {
+          await node.command(`RENAME TABLE ${into} TO ${from}`);
+          await node.close();
+        },
+      };
+    },
     async newClient(name) {
       const c = await createClient(db, name);
       await service.clients.refresh();
@@ -108,6 +148,7 @@ export async function startTestService(opts: {
     },
     async stop() {
       await service.close();
+      await clickhouse?.stop();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,176 @@
+/**
+ * Report request → ClickHouse SQL over the grains (service/clickhouse/schema.ts), from the same
+ * catalog as DuckDB's compiler (service/reports/plan.ts), written for what ClickHouse 18.16 accepts:
+ * no WITH subqueries (nested subqueries instead), no window functions (the total is its own count
+ * query), one JOIN per SELECT (reference names joined one level at a time, `ANY LEFT JOIN … USING`).
+ *
+ * Pure: values are placeholders (`$1`, …) with typed literals, rendered by ./literals.ts only.
+ * A grain may hold several rows per key combination (one per insert block), so every report
+ * aggregates: the answers equal DuckDB's record for record.
+ */
+import {
+  LIMITS,
+  dimensionsFor,
+  metricsFor,
+  type DimensionName,
+  type FilterScalar,
+  type MetricName,
+  type Operation,
+  type ReportRequest,
+} from "@/lib/contract";
+import { exactCents } from "@/lib/contract/money";
+import { DIMENSION_COLUMNS, type Reference } from "../reports/columns";
+import { GRAINS } from "../reports/grain";
+import { ident } from "./dialect";
+import { DATE_RANGE, type Literal } from "./literals";
+import { readable } from "./schema";
+
+export interface ClickHousePlan {
+  dimensions: DimensionName[];
+  metrics: MetricName[];
+  /** The page of records. */
+  sql: string;
+  params: Literal[];
+  /** The number of records over every page. */
+  countSql: string;
+  countParams: Literal[];
+  limit: number;
+  offset: number;
+}
+
+class Params {
+  readonly values: Literal[] = [];
+  add(v: Literal): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+function keyOf(name: DimensionName): DimensionName {
+  const c = DIMENSION_COLUMNS[name];
+  return c.kind === "ref" ? c.key : name;
+}
+
+const asList = (v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** A filter value as the literal its column's type takes; null when it cannot equal any value of it. */
+function literalFor(d: DimensionName, v: string | number): Literal | null {
+  const c = DIMENSION_COLUMNS[d];
+  if (c.kind === "ref") return { text: String(v) };
+  switch (c.sqlType) {
+    case "DATE":
+      return String(v) >= DATE_RANGE.min && String(v) <= DATE_RANGE.max ? { date: String(v) } : null;
+    case "INTEGER":
+      return typeof v === "number" && Number.isSafeInteger(v) ? { int: v } : null;
+    case "CENTS": {
+      const cents = typeof v === "number" ? exactCents(v) : null;
+      return cents === null ? null : { int: cents };
+    }
+    case "VARCHAR":
+      return { text: String(v) };
+  }
+}
+
+function filterConditions(filters: [DimensionName, FilterScalar | FilterScalar[]][], p: Params, database: string, cluster: string | null): string[] {
+  const where: string[] = [];
+  for (const [d, raw] of filters) {
+    const values = asList(raw);
+    const wantsNull = values.includes(null);
+    const nonNull = values.filter((v): v is string | number => v !== null);
+    const c = DIMENSION_COLUMNS[d];
+    const target = `g.${ident(keyOf(d))}`;
+    const parts: string[] = [];
+    if (c.kind === "key") {
+      const placeholders = nonNull.flatMap((v) => {
+        const lit = literalFor(d, v);
+        return lit ? [p.add(lit)] : [];
+      });
+      if (placeholders.length > 0) parts.push(`${target} IN (${placeholders.join(", ")})`);
+      if (wantsNull) parts.push(`${target} IS NULL`);
+    } else {
+      // Over a cluster the subquery runs once, on the node that asks, and its set goes to every shard.
+      const global = cluster ? "GLOBAL " : "";
+      const { table, key } = c.ref;
+      if (nonNull.length > 0) {
+        const placeholders = nonNull.map((v) => p.add({ text: String(v) })).join(", ");
+        parts.push(`${target} ${global}IN (SELECT ${ident(key)} FROM ${database}.${table} WHERE ${ident(c.column)} IN (${placeholders}))`);
+      }
+      if (wantsNull) parts.push(`${target} ${global}NOT IN (SELECT ${ident(key)} FROM ${database}.${table})`);
+    }
+    where.push(parts.length > 0 ? `(${parts.join(" OR ")})` : "0");
+  }
+  return where;
+}
+
+export function planClickHouseReport(op: Operation, req: ReportRequest, at: { database: string; cluster: string | null }): ClickHousePlan {
+  const { database, cluster } = at;
+  const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
+  const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
+  const filters = Object.entries(req.filters ?? {}) as [DimensionName, FilterScalar | FilterScalar[]][];
+  const limit = req.limit ?? LIMITS.maxPageSize;
+  const offset = req.offset ?? 0;
+  const p = new Params();
+
+  const keys: DimensionName[] = [];
+  for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
+
+  const grain = GRAINS[op];
+  // ClickHouse's Date holds DATE_RANGE only (a publish refuses facts outside it): a range is
+  // clamped to it, and one wholly outside it holds no record.
+  const start = req.start_date < DATE_RANGE.min ? DATE_RANGE.min : req.start_date;
+  const end = req.end_date > DATE_RANGE.max ? DATE_RANGE.max : req.end_date;
+  const range = start <= end ? `g.${ident("date")} BETWEEN ${p.add({ date: start })} AND ${p.add({ date: end })}` : "0";
+  const where = [range, ...filterConditions(filters, p, database, cluster)];
+  const sums = metrics.map((m) => `sum(g.${ident(m)}) AS ${ident(m)}`);
+  const group = keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : "";
+  // Records where every asked metric is zero are not records (as in DuckDB's grain, which leaves
+  // all-zero rows out); metrics are never negative, so this can be decided on the key rows.
+  const nonZero = metrics.map((m) => `${ident(m)} != 0`).join(" OR ");
+  let rows =
+    `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...sums].join(", ")} ` +
+    `FROM ${database}.${readable(grain.table, cluster)} AS g WHERE ${where.join(" AND ")}${group}) WHERE ${nonZero}`;
+
+  // Reference names, one join at a time.
+  const refs = new Map<string, { ref: Reference; key: DimensionName; columns: string[] }>();
+  for (const d of dims) {
+    const c = DIMENSION_COLUMNS[d];
+    if (c.kind !== "ref") continue;
+    const r = refs.get(c.ref.table) ?? { ref: c.ref, key: c.key, columns: [] };
+    r.columns.push(c.column);
+    refs.set(c.ref.table, r);
+  }
+  for (const r of refs.values()) {
+    const cols = [r.key, ...r.columns].map(ident).join(", ");
+    rows = `SELECT * FROM (${rows}) ANY LEFT JOIN (SELECT ${cols} FROM ${database}.${r.ref.table}) USING ${ident(r.key)}`;
+  }
+
+  const named = dims.map((d) => {
+    const c = DIMENSION_COLUMNS[d];
+    return c.kind === "ref" ? `${ident(c.column)} AS ${ident(d)}` : ident(d);
+  });
+  // A name grouped without its key (say, bank alone) re-aggregates the key rows by the names.
+  const byNames = !keys.every((k) => dims.includes(k));
+  const records = byNames
+    ? `SELECT ${[...named, ...metrics.map((m) => `sum(${ident(m)}) AS ${ident(m)}`)].join(", ")} FROM (${rows})${dims.length ? ` GROUP BY ${dims.map(ident).join(", ")}` : ""}`
+    : `SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${rows})`;
+
+  // The same order as DuckDB's: the requested dimensions, nulls last; a name whose key came earlier
+  // cannot break a tie and is left out.
+  const orderDims = dims.filter((d, i) => {
+    const c = DIMENSION_COLUMNS[d];
+    return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
+  });
+  const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${ident(d)} ASC NULLS LAST`).join(", ")}` : "";
+  const countParams = [...p.values];
+  const sql = `SELECT * FROM (${records})${order} LIMIT ${p.add({ int: offset })}, ${p.add({ int: limit })}`;
+  return {
+    dimensions: dims,
+    metrics,
+    sql,
+    params: p.values,
+    countSql: `SELECT count() AS n FROM (${records})`,
+    countParams,
+    limit,
+    offset,
+  };
+}

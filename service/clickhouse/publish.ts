@@ -1,0 +1,135 @@
+/**
+ * The service's data in ClickHouse, all or nothing. The DuckDB file stays where data is generated and
+ * imported (validated in one transaction, as before) and where clients and routing live; each change
+ * of its facts stamps a new data version (service/data/derived.ts). Publishing copies one version
+ * into a database of its own — reference tables, denormalized facts, and the grains their
+ * materialized views build — checks every table's row count against DuckDB's, and only then points
+ * the version table at it. A report reads the database the pointer names, so it sees the whole old
+ * version or the whole new one, never a half-loaded one; a failed publish leaves the pointer alone
+ * and its half-built database is dropped.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "../db";
+import { dataVersion } from "../data/derived";
+import type { ClickHouseServers } from "./connection";
+import { DATE_RANGE, renderLiteral } from "./literals";
+import { createStatements, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
+
+export interface Published {
+  /** The data version and table definitions it holds. */
+  version: string;
+  database: string;
+}
+
+const metaDatabase = (prefix: string) => `${prefix}_meta`;
+const versionTable = (prefix: string) => `${metaDatabase(prefix)}.versions`;
+
+/** The version the pointer names, or null before the first publish. */
+export async function currentVersion(ch: ClickHouseServers): Promise<Published | null> {
+  const prefix = ch.config.database;
+  await ch.first.command(`CREATE DATABASE IF NOT EXISTS ${metaDatabase(prefix)}`);
+  await ch.first.command(
+    `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String) ENGINE = MergeTree() ORDER BY published_ms`,
+  );
+  const rows = await ch.first.rows<Published>(`SELECT version, database FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 1`);
+  return rows[0] ?? null;
+}
+
+/** What DuckDB holds now, as a version name: its data version and the ClickHouse tables' definition. */
+export async function wantedVersion(db: Database): Promise<string> {
+  return `${(await dataVersion(db)) ?? "none"}.${schemaHash()}`;
+}
+
+/**
+ * Makes ClickHouse hold what DuckDB holds: nothing when the pointer already names this version,
+ * else a publish. Returns the database reports read.
+ */
+export async function ensurePublished(db: Database, ch: ClickHouseServers, log: (msg: string) => void = () => undefined): Promise<Published> {
+  const wanted = await wantedVersion(db);
+  const current = await currentVersion(ch);
+  if (current?.version === wanted) return current;
+  return publish(db, ch, wanted, log);
+}
+
+async function publish(db: Database, ch: ClickHouseServers, version: string, log: (msg: string) => void): Promise<Published> {
+  const prefix = ch.config.database;
+  // A name of its own for each publish: two instances starting at once each build theirs, and
+  // neither drops the other's half-built tables.
+  const database = `${prefix}_${version.replace(/[^0-9a-z]/gi, "").slice(0, 32)}_${randomBytes(4).toString("hex")}`;
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), "ch-publish-"));
+  try {
+    await checkDates(db);
+    for (const node of ch.nodes) {
+      await node.command(`DROP DATABASE IF EXISTS ${database}`);
+      for (const statement of createStatements(database, ch.cluster)) await node.command(statement);
+    }
+    for (const t of SHIPPED_TABLES) {
+      const file = join(dir, `${t.name}.csv`);
+      // DuckDB writes the rows (\N for null; every string quoted, so a string is never read as null).
+      const stringColumns = t.columns.filter(([, type]) => type.includes("String")).map(([n]) => n);
+      await db.run(
+        `COPY (${sourceSql(t)}) TO '${file.replace(/'/g, "''")}' (FORMAT CSV, HEADER false, NULLSTR '\\N'${stringColumns.length ? `, FORCE_QUOTE (${stringColumns.join(", ")})` : ""})`,
+      );
+      const columns = t.columns.map(([n]) => n);
+      if (t.kind === "reference") {
+        for (const node of ch.nodes) await node.insertCsvFile(`${database}.${t.name}`, columns, file);
+      } else {
+        // Through the Distributed table on a cluster, synchronously: each row is on its shard when
+        // the insert returns, so the counts below are final.
+        await ch.first.insertCsvFile(`${database}.${readable(t.name, ch.cluster)}`, columns, file, ch.cluster ? { insert_distributed_sync: 1 } : {});
+      }
+      rmSync(file);
+      const [expected] = await db.all<{ n: string }>(`SELECT count(*)::VARCHAR AS n FROM ${t.from}`);
+      const [got] = await ch.first.rows<{ n: string }>(`SELECT toString(count()) AS n FROM ${database}.${t.kind === "fact" ? readable(t.name, ch.cluster) : t.name}`);
+      if (!got || expected?.n !== got.n) throw new Error(`ClickHouse holds ${got?.n ?? "no"} rows of ${t.name}, DuckDB ${expected?.n ?? "none"}: publish abandoned`);
+      log(`published ${t.name} (${Number(got.n).toLocaleString("en-US")} rows)`);
+    }
+    // The grains are complete; nothing inserts into this version again.
+    for (const node of ch.nodes) for (const view of viewNames()) await node.command(`DROP TABLE ${database}.${view}`);
+    await ch.first.command(
+      `INSERT INTO ${versionTable(prefix)} (published_ms, version, database) VALUES (${renderLiteral({ int: Date.now() })}, ${renderLiteral({ text: version })}, ${renderLiteral({ text: database })})`,
+    );
+  } catch (e) {
+    for (const node of ch.nodes) await node.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+    throw e;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await dropOldVersions(ch, database);
+  log(`published version ${version} to ${database} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { version, database };
+}
+
+/**
+ * ClickHouse 18.16's Date holds 1970-01-01 to 2105-12-31 and silently stores any other date as the
+ * first: data holding one is refused whole, with where it is, rather than published changed.
+ */
+async function checkDates(db: Database): Promise<void> {
+  for (const t of SHIPPED_TABLES) {
+    for (const [name, type, from] of t.columns) {
+      if (type !== "Date") continue;
+      const [row] = await db.all<{ n: string; first: string | null }>(
+        `SELECT count(*)::VARCHAR AS n, min(${from})::VARCHAR AS first FROM ${t.from} WHERE ${from} NOT BETWEEN ?::DATE AND ?::DATE`,
+        [DATE_RANGE.min, DATE_RANGE.max],
+      );
+      if (row && row.n !== "0") {
+        throw new Error(`${t.name}.${name} holds ${row.n} date(s) outside ${DATE_RANGE.min}..${DATE_RANGE.max} (first ${row.first}), which ClickHouse cannot store: publish refused`);
+      }
+    }
+  }
+}
+
+/** Every version but the current one and the one before it (a report may still be reading it). */
+async function dropOldVersions(ch: ClickHouseServers, current: string): Promise<void> {
+  const prefix = ch.config.database;
+  const recent = await ch.first.rows<{ database: string }>(`SELECT database FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 2`);
+  const keep = new Set([current, ...recent.map((r) => r.database), metaDatabase(prefix)]);
+  for (const node of ch.nodes) {
+    const dbs = await node.rows<{ name: string }>(`SELECT name FROM system.databases WHERE startsWith(name, ${renderLiteral({ text: `${prefix}_` })})`);
+    for (const { name } of dbs) if (!keep.has(name)) await node.command(`DROP DATABASE IF EXISTS ${name}`);
+  }
+}
