@@ -23,15 +23,16 @@ export function peakRssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-export async function startServiceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
   const port = 4600 + Math.floor(Math.random() * 300);
   const child = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
     env: { ...process.env, SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode} before it listened`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

@@ -12,12 +12,20 @@ import { generate } from "../service/data/generator";
 import { hasDerived, rebuildDerived } from "../service/data/derived";
 import { migrate } from "../service/data/schema";
 import { GRAINS } from "../service/reports/grain";
+import { startTestClickHouse } from "../service/testing/clickhouse";
+import { TEST_ENGINES, type TestEngine } from "../service/testing/harness";
 import { machine, median, peakRssMiB, percentile, startServiceProcess } from "./lib";
 
 const DB = process.env.BENCH_DB ?? "data/bench-10m.duckdb";
 const END = "2026-06-30";
 const GEN = { days: 400, ordersPerDay: Number(process.env.BENCH_ORDERS_PER_DAY ?? 9850), seed: 1234, endDate: END };
 const RUNS = 20;
+/** The engines measured beside DuckDB (service/testing/harness.ts names them), e.g. duckdb,clickhouse,clickhouse-2-shards. */
+const ENGINES = (process.env.BENCH_ENGINES ?? "duckdb").split(",").map((e) => {
+  const engine = TEST_ENGINES.find((known) => known === e.trim());
+  if (!engine) throw new Error(`BENCH_ENGINES: ${e} is not one of ${TEST_ENGINES.join(", ")}`);
+  return engine;
+});
 const START = addDays(END, -99); // a 100-day range (inclusive), the longest one call allows
 
 interface Case {
@@ -170,6 +178,30 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
+/** Each case through the service at `url`: 1 warm-up, then RUNS sequential calls. */
+async function measureCases(url: string, client: { client_id: string; client_secret: string }) {
+  const tokenRes = await fetch(`${url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
+  const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret };
+  const p50: Record<string, number> = {};
+  const p95: Record<string, number> = {};
+  const records: Record<string, number> = {};
+  for (const c of CASES) {
+    const call = async () => {
+      const r = await fetch(`${url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
+      const j = (await r.json()) as { data?: unknown[] };
+      if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
+      return j.data?.length ?? 0;
+    };
+    records[c.id] = await call(); // warm-up
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS; i++) ms.push(await timeIt(call));
+    p50[c.id] = median(ms);
+    p95[c.id] = percentile(ms, 95);
+  }
+  return { p50, p95, records };
+}
+
 async function main(): Promise<void> {
   mkdirSync("data", { recursive: true });
   let genSeconds: number | null = null;
@@ -205,36 +237,56 @@ async function main(): Promise<void> {
     db.close();
   }
 
+  // Each engine in turn over the same file (it belongs to one process at a time): DuckDB first, then
+  // any of BENCH_ENGINES' ClickHouse set-ups, each started fresh and published to at the service's start.
+  const engineRuns: { engine: TestEngine; startSeconds: number; p50: Record<string, number>; p95: Record<string, number>; peak: number }[] = [];
+  for (const engine of ENGINES.filter((e) => e !== "duckdb")) {
+    const ch = await startTestClickHouse({ shards: engine === "clickhouse-2-shards" ? 2 : 1 });
+    try {
+      const started = performance.now();
+      const svc = await startServiceProcess(
+        {
+          SERVICE_DB: DB,
+          SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
+          REPORT_RATE_LIMIT: "100000",
+          SERVICE_LOG: "json",
+          SERVICE_ENGINE: "clickhouse",
+          CLICKHOUSE_URL: ch.urls.join(","),
+          ...(ch.cluster ? { CLICKHOUSE_CLUSTER: ch.cluster } : {}),
+        },
+        30 * 60_000,
+      );
+      const startSeconds = (performance.now() - started) / 1000;
+      console.error(`bench: ${engine} published and listening after ${startSeconds.toFixed(1)} s`);
+      const measured = await measureCases(svc.url, client);
+      engineRuns.push({ engine, startSeconds, ...measured, peak: peakRssMiB(svc.child.pid!) });
+      await svc.stop();
+    } finally {
+      await ch.stop();
+    }
+  }
+
   const svc = await startServiceProcess({
     SERVICE_DB: DB,
     SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
     REPORT_RATE_LIMIT: "100000",
     SERVICE_LOG: "json",
   });
-  const tokenRes = await fetch(`${svc.url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
-  const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
-  const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret };
+  const duck = await measureCases(svc.url, client);
   const rows: string[] = [];
   const results: Record<string, { p50: number; p95: number; hand: number | null; ratio: number | null; grain: number | null; grainRatio: number | null; records: number }> = {};
   for (const c of CASES) {
-    const call = async () => {
-      const r = await fetch(`${svc.url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
-      const j = (await r.json()) as { data?: unknown[] };
-      if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
-      return j.data?.length ?? 0;
-    };
-    const records = await call(); // warm-up
-    const ms: number[] = [];
-    for (let i = 0; i < RUNS; i++) ms.push(await timeIt(call));
-    const p50 = median(ms);
+    const p50 = duck.p50[c.id]!;
+    const p95 = duck.p95[c.id]!;
+    const records = duck.records[c.id]!;
     const hand = handMs[c.id] ? median(handMs[c.id]!) : null;
     const ratio = hand === null ? null : p50 / hand;
     const grain = grainMs[c.id] ? median(grainMs[c.id]!) : null;
     const grainRatio = grain === null ? null : p50 / grain;
-    results[c.id] = { p50, p95: percentile(ms, 95), hand, ratio, grain, grainRatio, records };
+    results[c.id] = { p50, p95, hand, ratio, grain, grainRatio, records };
     const cell = (v: number | null, digits: number) => (v === null ? "n/a" : v.toFixed(digits));
     rows.push(
-      `| (${c.id}) ${c.label} | ${records} | ${p50.toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${cell(hand, 0)} | ${cell(ratio, 2)} | ` +
+      `| (${c.id}) ${c.label} | ${records} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${cell(hand, 0)} | ${cell(ratio, 2)} | ` +
         `${cell(grain, 0)} | ${cell(grainRatio, 2)} |`,
     );
   }
@@ -256,7 +308,19 @@ table the service reads (the operation's grain).
 ${rows.join("\n")}
 
 Service peak memory (VmHWM): ${peak.toFixed(0)} MiB.
-`);
+${
+  engineRuns.length === 0
+    ? ""
+    : `
+The same cases through the service on each engine (ratio: the engine's p50 over DuckDB's, in this run):
+
+| case | DuckDB p50 ms | ${engineRuns.map((r) => `${r.engine} p50 / p95 ms | ratio`).join(" | ")} |
+|---|---:|${engineRuns.map(() => "---:|---:").join("|")}|
+${CASES.map((c) => `| (${c.id}) | ${duck.p50[c.id]!.toFixed(0)} | ${engineRuns.map((r) => `${r.p50[c.id]!.toFixed(0)} / ${r.p95[c.id]!.toFixed(0)} | ${(r.p50[c.id]! / duck.p50[c.id]!).toFixed(2)}`).join(" | ")} |`).join("\n")}
+
+${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.startSeconds.toFixed(1)} s; service peak memory ${r.peak.toFixed(0)} MiB.`).join("\n")}
+`
+}`);
   console.error(JSON.stringify(results));
 }
 

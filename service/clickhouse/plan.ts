@@ -126,11 +126,11 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
   // Records where every asked metric is zero are not records (as in DuckDB's grain, which leaves
   // all-zero rows out); metrics are never negative, so this can be decided on the key rows.
   const nonZero = metrics.map((m) => `${ident(m)} != 0`).join(" OR ");
-  let rows =
+  const keyRows =
     `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...sums].join(", ")} ` +
     `FROM ${database}.${readable(grain.table, cluster)} AS g WHERE ${where.join(" AND ")}${group}) WHERE ${nonZero}`;
 
-  // Reference names, one join at a time.
+  // Reference names, one join at a time (ANY LEFT JOIN: one name row per key, so no row is added or lost).
   const refs = new Map<string, { ref: Reference; key: DimensionName; columns: string[] }>();
   for (const d of dims) {
     const c = DIMENSION_COLUMNS[d];
@@ -139,20 +139,17 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
     r.columns.push(c.column);
     refs.set(c.ref.table, r);
   }
-  for (const r of refs.values()) {
-    const cols = [r.key, ...r.columns].map(ident).join(", ");
-    rows = `SELECT * FROM (${rows}) ANY LEFT JOIN (SELECT ${cols} FROM ${database}.${r.ref.table}) USING ${ident(r.key)}`;
-  }
-
+  const withNames = (rows: string) => {
+    for (const r of refs.values()) {
+      const cols = [r.key, ...r.columns].map(ident).join(", ");
+      rows = `SELECT * FROM (${rows}) ANY LEFT JOIN (SELECT ${cols} FROM ${database}.${r.ref.table}) USING ${ident(r.key)}`;
+    }
+    return rows;
+  };
   const named = dims.map((d) => {
     const c = DIMENSION_COLUMNS[d];
     return c.kind === "ref" ? `${ident(c.column)} AS ${ident(d)}` : ident(d);
   });
-  // A name grouped without its key (say, bank alone) re-aggregates the key rows by the names.
-  const byNames = !keys.every((k) => dims.includes(k));
-  const records = byNames
-    ? `SELECT ${[...named, ...metrics.map((m) => `sum(${ident(m)}) AS ${ident(m)}`)].join(", ")} FROM (${rows})${dims.length ? ` GROUP BY ${dims.map(ident).join(", ")}` : ""}`
-    : `SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${rows})`;
 
   // The same order as DuckDB's: the requested dimensions, nulls last; a name whose key came earlier
   // cannot break a tie and is left out.
@@ -162,13 +159,31 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
   });
   const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${ident(d)} ASC NULLS LAST`).join(", ")}` : "";
   const countParams = [...p.values];
-  const sql = `SELECT * FROM (${records})${order} LIMIT ${p.add({ int: offset })}, ${p.add({ int: limit })}`;
+  const page = () => `LIMIT ${p.add({ int: offset })}, ${p.add({ int: limit })}`;
+
+  // A name grouped without its key (say, bank alone) re-aggregates the key rows by the names.
+  const byNames = !keys.every((k) => dims.includes(k));
+  let sql: string;
+  let countSql: string;
+  if (byNames) {
+    const records = `SELECT ${[...named, ...metrics.map((m) => `sum(${ident(m)}) AS ${ident(m)}`)].join(", ")} FROM (${withNames(keyRows)})${dims.length ? ` GROUP BY ${dims.map(ident).join(", ")}` : ""}`;
+    sql = `SELECT * FROM (${records})${order} ${page()}`;
+    countSql = `SELECT count() AS n FROM (${records})`;
+  } else if (orderDims.every((d) => DIMENSION_COLUMNS[d].kind === "key")) {
+    // The order needs only keys: page the key rows first and name just the page (then sort the page
+    // again, as a join keeps no order).
+    sql = `SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${withNames(`SELECT * FROM (${keyRows})${order} ${page()}`)})${order}`;
+    countSql = `SELECT count() AS n FROM (${keyRows})`;
+  } else {
+    sql = `SELECT * FROM (SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${withNames(keyRows)}))${order} ${page()}`;
+    countSql = `SELECT count() AS n FROM (${keyRows})`;
+  }
   return {
     dimensions: dims,
     metrics,
     sql,
     params: p.values,
-    countSql: `SELECT count() AS n FROM (${records})`,
+    countSql,
     countParams,
     limit,
     offset,
