@@ -178,14 +178,18 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Each case through the service at `url`: 1 warm-up, then RUNS sequential calls. */
-async function measureCases(url: string, client: { client_id: string; client_secret: string }) {
+/** Runs per case on the other engines (their slowest cases take seconds; BENCH_ENGINE_RUNS). */
+const ENGINE_RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 5);
+
+/** Each case through the service at `url`: 1 warm-up, then `runs` sequential calls. */
+async function measureCases(url: string, client: { client_id: string; client_secret: string }, runs = RUNS) {
   const tokenRes = await fetch(`${url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
   const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret };
   const p50: Record<string, number> = {};
   const p95: Record<string, number> = {};
   const records: Record<string, number> = {};
+  const failed: Record<string, string> = {};
   for (const c of CASES) {
     const call = async () => {
       const r = await fetch(`${url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
@@ -193,13 +197,20 @@ async function measureCases(url: string, client: { client_id: string; client_sec
       if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
       return j.data?.length ?? 0;
     };
-    records[c.id] = await call(); // warm-up
-    const ms: number[] = [];
-    for (let i = 0; i < RUNS; i++) ms.push(await timeIt(call));
-    p50[c.id] = median(ms);
-    p95[c.id] = percentile(ms, 95);
+    try {
+      records[c.id] = await call(); // warm-up
+      const ms: number[] = [];
+      for (let i = 0; i < runs; i++) ms.push(await timeIt(call));
+      p50[c.id] = median(ms);
+      p95[c.id] = percentile(ms, 95);
+    } catch (e) {
+      // Reported in the table (the service's log has the cause), and the other cases still run.
+      failed[c.id] = e instanceof Error ? e.message.slice(0, 120) : String(e);
+      p50[c.id] = NaN;
+      p95[c.id] = NaN;
+    }
   }
-  return { p50, p95, records };
+  return { p50, p95, records, failed };
 }
 
 async function main(): Promise<void> {
@@ -239,7 +250,7 @@ async function main(): Promise<void> {
 
   // Each engine in turn over the same file (it belongs to one process at a time): DuckDB first, then
   // any of BENCH_ENGINES' ClickHouse set-ups, each started fresh and published to at the service's start.
-  const engineRuns: { engine: TestEngine; startSeconds: number; p50: Record<string, number>; p95: Record<string, number>; peak: number }[] = [];
+  const engineRuns: { engine: TestEngine; startSeconds: number; p50: Record<string, number>; p95: Record<string, number>; failed: Record<string, string>; peak: number }[] = [];
   for (const engine of ENGINES.filter((e) => e !== "duckdb")) {
     const ch = await startTestClickHouse({ shards: engine === "clickhouse-2-shards" ? 2 : 1 });
     try {
@@ -258,9 +269,12 @@ async function main(): Promise<void> {
       );
       const startSeconds = (performance.now() - started) / 1000;
       console.error(`bench: ${engine} published and listening after ${startSeconds.toFixed(1)} s`);
-      const measured = await measureCases(svc.url, client);
-      engineRuns.push({ engine, startSeconds, ...measured, peak: peakRssMiB(svc.child.pid!) });
-      await svc.stop();
+      try {
+        const measured = await measureCases(svc.url, client, ENGINE_RUNS);
+        engineRuns.push({ engine, startSeconds, ...measured, peak: peakRssMiB(svc.child.pid!) });
+      } finally {
+        await svc.stop();
+      }
     } finally {
       await ch.stop();
     }
@@ -312,11 +326,11 @@ ${
   engineRuns.length === 0
     ? ""
     : `
-The same cases through the service on each engine (ratio: the engine's p50 over DuckDB's, in this run):
+The same cases through the service on each engine (${ENGINE_RUNS} runs after a warm-up; ratio: the engine's p50 over DuckDB's, in this run):
 
 | case | DuckDB p50 ms | ${engineRuns.map((r) => `${r.engine} p50 / p95 ms | ratio`).join(" | ")} |
 |---|---:|${engineRuns.map(() => "---:|---:").join("|")}|
-${CASES.map((c) => `| (${c.id}) | ${duck.p50[c.id]!.toFixed(0)} | ${engineRuns.map((r) => `${r.p50[c.id]!.toFixed(0)} / ${r.p95[c.id]!.toFixed(0)} | ${(r.p50[c.id]! / duck.p50[c.id]!).toFixed(2)}`).join(" | ")} |`).join("\n")}
+${CASES.map((c) => `| (${c.id}) | ${duck.p50[c.id]!.toFixed(0)} | ${engineRuns.map((r) => (r.failed[c.id] ? `failed: ${r.failed[c.id]} | n/a` : `${r.p50[c.id]!.toFixed(0)} / ${r.p95[c.id]!.toFixed(0)} | ${(r.p50[c.id]! / duck.p50[c.id]!).toFixed(2)}`)).join(" | ")} |`).join("\n")}
 
 ${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.startSeconds.toFixed(1)} s; service peak memory ${r.peak.toFixed(0)} MiB.`).join("\n")}
 `

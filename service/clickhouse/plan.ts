@@ -102,7 +102,7 @@ function filterConditions(filters: [DimensionName, FilterScalar | FilterScalar[]
   return where;
 }
 
-export function planClickHouseReport(op: Operation, req: ReportRequest, at: { database: string; cluster: string | null }): ClickHousePlan {
+export function planClickHouseReport(op: Operation, req: ReportRequest, at: { database: string; cluster: string | null; uniqueGrain: boolean }): ClickHousePlan {
   const { database, cluster } = at;
   const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
   const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
@@ -121,14 +121,16 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
   const end = req.end_date > DATE_RANGE.max ? DATE_RANGE.max : req.end_date;
   const range = start <= end ? `g.${ident("date")} BETWEEN ${p.add({ date: start })} AND ${p.add({ date: end })}` : "0";
   const where = [range, ...filterConditions(filters, p, database, cluster)];
-  const sums = metrics.map((m) => `sum(g.${ident(m)}) AS ${ident(m)}`);
-  const group = keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : "";
   // Records where every asked metric is zero are not records (as in DuckDB's grain, which leaves
   // all-zero rows out); metrics are never negative, so this can be decided on the key rows.
-  const nonZero = metrics.map((m) => `${ident(m)} != 0`).join(" OR ");
-  const keyRows =
-    `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...sums].join(", ")} ` +
-    `FROM ${database}.${readable(grain.table, cluster)} AS g WHERE ${where.join(" AND ")}${group}) WHERE ${nonZero}`;
+  const nonZero = (from: string) => `(${metrics.map((m) => `${from}${ident(m)} != 0`).join(" OR ")})`;
+  const table = `${database}.${readable(grain.table, cluster)}`;
+  // At the finest grain of a merged grain each row is a record: read as it is, no aggregate.
+  const scan = at.uniqueGrain && grain.keys.every((k) => keys.includes(k));
+  const keyRows = scan
+    ? `SELECT ${[...keys, ...metrics].map((c) => `g.${ident(c)} AS ${ident(c)}`).join(", ")} FROM ${table} AS g WHERE ${[...where, nonZero("g.")].join(" AND ")}`
+    : `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...metrics.map((m) => `sum(g.${ident(m)}) AS ${ident(m)}`)].join(", ")} ` +
+      `FROM ${table} AS g WHERE ${where.join(" AND ")}${keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : ""}) WHERE ${nonZero("")}`;
 
   // Reference names, one join at a time (ANY LEFT JOIN: one name row per key, so no row is added or lost).
   const refs = new Map<string, { ref: Reference; key: DimensionName; columns: string[] }>();

@@ -16,13 +16,23 @@ import type { Database } from "../db";
 import { dataVersion } from "../data/derived";
 import type { ClickHouseServers } from "./connection";
 import { DATE_RANGE, renderLiteral } from "./literals";
+import { GRAINS } from "../reports/grain";
 import { createStatements, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
 
 export interface Published {
   /** The data version and table definitions it holds. */
   version: string;
   database: string;
+  /** Each grain holds one row per key combination (merged and checked at publish). */
+  uniqueGrain: boolean;
 }
+
+/**
+ * Rows per insert block of the facts. A view's aggregate of a block at the finest grain is nearly
+ * as many rows as the block; 250,000 keeps it within a few hundred MB (a whole 10 M-row file as
+ * blocks of 1 M rows passed a 2 GB query limit) while a grain row still sums many facts.
+ */
+const INSERT_BLOCK_ROWS = 250_000;
 
 const metaDatabase = (prefix: string) => `${prefix}_meta`;
 const versionTable = (prefix: string) => `${metaDatabase(prefix)}.versions`;
@@ -32,10 +42,13 @@ export async function currentVersion(ch: ClickHouseServers): Promise<Published |
   const prefix = ch.config.database;
   await ch.first.command(`CREATE DATABASE IF NOT EXISTS ${metaDatabase(prefix)}`);
   await ch.first.command(
-    `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String) ENGINE = MergeTree() ORDER BY published_ms`,
+    `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String, unique_grain UInt8) ENGINE = MergeTree() ORDER BY published_ms`,
   );
-  const rows = await ch.first.rows<Published>(`SELECT version, database FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 1`);
-  return rows[0] ?? null;
+  const rows = await ch.first.rows<{ version: string; database: string; unique_grain: number }>(
+    `SELECT version, database, unique_grain FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 1`,
+  );
+  const row = rows[0];
+  return row ? { version: row.version, database: row.database, uniqueGrain: row.unique_grain === 1 } : null;
 }
 
 /** What DuckDB holds now, as a version name: its data version and the ClickHouse tables' definition. */
@@ -61,6 +74,7 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
   const database = `${prefix}_${version.replace(/[^0-9a-z]/gi, "").slice(0, 32)}_${randomBytes(4).toString("hex")}`;
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "ch-publish-"));
+  let published: Published;
   try {
     await checkDates(db);
     for (const node of ch.nodes) {
@@ -80,7 +94,15 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
       } else {
         // Through the Distributed table on a cluster, synchronously: each row is on its shard when
         // the insert returns, so the counts below are final.
-        await ch.first.insertCsvFile(`${database}.${readable(t.name, ch.cluster)}`, columns, file, ch.cluster ? { insert_distributed_sync: 1 } : {});
+        // Blocks of INSERT_BLOCK_ROWS: each view aggregates one block at a time, so its memory is
+        // bounded by the block, not by the table.
+        const settings = {
+          max_insert_block_size: INSERT_BLOCK_ROWS,
+          // The server squashes small blocks into blocks of a million rows before the views see them.
+          min_insert_block_size_rows: INSERT_BLOCK_ROWS,
+          ...(ch.cluster ? { insert_distributed_sync: 1 } : {}),
+        };
+        await ch.first.insertCsvFile(`${database}.${readable(t.name, ch.cluster)}`, columns, file, settings);
       }
       rmSync(file);
       const [expected] = await db.all<{ n: string }>(`SELECT count(*)::VARCHAR AS n FROM ${t.from}`);
@@ -90,18 +112,40 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
     }
     // The grains are complete; nothing inserts into this version again.
     for (const node of ch.nodes) for (const view of viewNames()) await node.command(`DROP TABLE ${database}.${view}`);
+    const uniqueGrain = ch.cluster === null && (await mergeGrains(ch, database));
+    log(uniqueGrain ? "grains merged: one row per key" : "grains left to be aggregated by each report");
     await ch.first.command(
-      `INSERT INTO ${versionTable(prefix)} (published_ms, version, database) VALUES (${renderLiteral({ int: Date.now() })}, ${renderLiteral({ text: version })}, ${renderLiteral({ text: database })})`,
+      `INSERT INTO ${versionTable(prefix)} (published_ms, version, database, unique_grain) VALUES (` +
+        `${renderLiteral({ int: Date.now() })}, ${renderLiteral({ text: version })}, ${renderLiteral({ text: database })}, ${uniqueGrain ? 1 : 0})`,
     );
+    published = { version, database, uniqueGrain };
   } catch (e) {
     for (const node of ch.nodes) await node.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
     throw e;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  await dropOldVersions(ch, database);
+  await dropOldVersions(ch);
   log(`published version ${version} to ${database} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { version, database };
+  return published;
+}
+
+/**
+ * Merges each grain of a one-node version (OPTIMIZE … FINAL: every partition into one part, rows of
+ * one key summed) and checks it: true when every partition is one part, so each key combination is
+ * one row and a report at the finest grain can read rows as they are. A partition left in several
+ * parts (the server may decline a merge) makes the version one whose reports aggregate, still exact.
+ */
+async function mergeGrains(ch: ClickHouseServers, database: string): Promise<boolean> {
+  for (const grain of Object.values(GRAINS)) {
+    await ch.first.command(`OPTIMIZE TABLE ${database}.${grain.table} FINAL`);
+    const split = await ch.first.rows<{ partition: string }>(
+      `SELECT partition FROM system.parts WHERE active AND database = ${renderLiteral({ text: database })} AND table = ${renderLiteral({ text: grain.table })} ` +
+        "GROUP BY partition HAVING count() > 1",
+    );
+    if (split.length > 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -123,13 +167,17 @@ async function checkDates(db: Database): Promise<void> {
   }
 }
 
-/** Every version but the current one and the one before it (a report may still be reading it). */
-async function dropOldVersions(ch: ClickHouseServers, current: string): Promise<void> {
-  const prefix = ch.config.database;
-  const recent = await ch.first.rows<{ database: string }>(`SELECT database FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 2`);
-  const keep = new Set([current, ...recent.map((r) => r.database), metaDatabase(prefix)]);
+/**
+ * Every published version but the newest two (a report may still be reading the one before). Only
+ * published ones: a database not yet in the version table may be another instance's publish in
+ * progress.
+ */
+async function dropOldVersions(ch: ClickHouseServers): Promise<void> {
+  const published = await ch.first.rows<{ database: string }>(`SELECT database FROM ${versionTable(ch.config.database)} ORDER BY published_ms DESC`);
+  const old = new Set(published.slice(2).map((r) => r.database));
+  if (old.size === 0) return;
   for (const node of ch.nodes) {
-    const dbs = await node.rows<{ name: string }>(`SELECT name FROM system.databases WHERE startsWith(name, ${renderLiteral({ text: `${prefix}_` })})`);
-    for (const { name } of dbs) if (!keep.has(name)) await node.command(`DROP DATABASE IF EXISTS ${name}`);
+    const dbs = await node.rows<{ name: string }>(`SELECT name FROM system.databases WHERE startsWith(name, ${renderLiteral({ text: `${ch.config.database}_` })})`);
+    for (const { name } of dbs) if (old.has(name)) await node.command(`DROP DATABASE IF EXISTS ${name}`);
   }
 }

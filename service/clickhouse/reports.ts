@@ -12,6 +12,8 @@ import { currentVersion, type Published } from "./publish";
 
 /** How long a report may use the version it last read before looking at the pointer again. */
 const POINTER_TTL_MS = 2_000;
+/** Memory a report's sort or aggregate may use before spilling to disk (ClickHouse's default query limit is 10 GB). */
+const EXTERNAL_BYTES = 1_000_000_000;
 
 export class ClickHouseReports {
   private pointer: { at: number; published: Promise<Published | null> };
@@ -27,17 +29,26 @@ export class ClickHouseReports {
    * The version reports read: another instance may have published since, so the pointer is read
    * again when the last reading is older than POINTER_TTL_MS (one reading shared by every report).
    */
-  private async database(): Promise<string> {
+  private async published(): Promise<Published> {
     if (Date.now() - this.pointer.at > POINTER_TTL_MS) this.pointer = { at: Date.now(), published: currentVersion(this.ch) };
     const published = await this.pointer.published;
     if (!published) throw new Error("ClickHouse holds no published version of the data");
-    return published.database;
+    return published;
   }
 
   async run(op: Operation, req: ReportRequest): Promise<ReportResult> {
-    const plan = planClickHouseReport(op, req, { database: await this.database(), cluster: this.ch.cluster });
-    // A reference name missing for a key reads as null, as a LEFT JOIN does in SQL.
-    const settings = { join_use_nulls: 1 };
+    const { database, uniqueGrain } = await this.published();
+    const plan = planClickHouseReport(op, req, { database, cluster: this.ch.cluster, uniqueGrain });
+    const settings = {
+      // A reference name missing for a key reads as null, as a LEFT JOIN does in SQL.
+      join_use_nulls: 1,
+      // A page deep in the finest grain sorts millions of rows: past these sizes the sort and the
+      // aggregate spill to disk rather than fail on the server's memory limit.
+      max_bytes_before_external_sort: EXTERNAL_BYTES,
+      max_bytes_before_external_group_by: EXTERNAL_BYTES,
+      // Over a cluster, shards send their partial aggregates in buckets, not all at once.
+      ...(this.ch.cluster ? { distributed_aggregation_memory_efficient: 1 } : {}),
+    };
     const [page, counted] = await Promise.all([
       this.ch.first.columns(bindLiterals(plan.sql, plan.params), settings),
       this.ch.first.columns(bindLiterals(plan.countSql, plan.countParams), settings),

@@ -7,9 +7,10 @@
  * - the four reference tables that name keys (products, campaigns, gateways, BINs);
  * - each operation's grain, kept by materialized views: one per branch of the grain (fact table ×
  *   date basis), each inserting its block's aggregate into the grain table as facts are inserted.
- *   A grain row is therefore the aggregate of one insert block, and a key combination may have
- *   several rows: reports always re-aggregate (service/clickhouse/plan.ts), so background merges
- *   never change an answer.
+ *   A grain is a SummingMergeTree by its whole key: until merged, a key combination may have
+ *   several rows (one per insert block), which reports re-aggregate; on one node a publish merges
+ *   each grain fully and checks it, and reports then read its rows as they are
+ *   (service/clickhouse/plan.ts).
  *
  * With a cluster, each node holds local tables and `*_all` Distributed tables over them; facts are
  * inserted through the Distributed tables (sharded by customer), each node's views build its part of
@@ -205,7 +206,13 @@ export function createStatements(db: string, cluster: string | null): string[] {
   for (const op of OPERATIONS) {
     const grain = GRAINS[op];
     const cols = [...grain.keys.map((k) => `${ident(k)} ${keyType(k)}`), ...grain.metrics.map((m) => `${ident(m)} Int64`)].join(", ");
-    out.push(`CREATE TABLE ${db}.${grain.table} (${cols}) ${engine(ident("date"), ident("date"))}`);
+    // Summed by the whole key (a nullable key as its value and whether it is null: 18.16 sorts by no
+    // nullable column), so once merged each key combination is one row (see publish.ts).
+    const sortKey = grain.keys.map((k) => (keyType(k).startsWith("Nullable") ? `ifNull(${ident(k)}, ${nullDefault(k)}), isNull(${ident(k)})` : ident(k)));
+    out.push(
+      `CREATE TABLE ${db}.${grain.table} (${cols}) ENGINE = SummingMergeTree((${grain.metrics.map(ident).join(", ")})) ` +
+        `PARTITION BY toYYYYMM(${ident("date")}) ORDER BY (${sortKey.join(", ")})`,
+    );
     out.push(...distributed(grain.table, "rand()"));
     for (const b of branches(op)) {
       const view = `${grain.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
@@ -213,6 +220,11 @@ export function createStatements(db: string, cluster: string | null): string[] {
     }
   }
   return out;
+}
+
+/** The value a nullable key sorts by when null (beside `isNull`, so it never meets a real value). */
+function nullDefault(k: DimensionName): string {
+  return keyType(k) === "Nullable(String)" ? "''" : "0";
 }
 
 /** The views that keep the grains, to drop once a version's facts are all in (nothing inserts later). */

@@ -1,0 +1,116 @@
+/**
+ * Publishing the DuckDB file's data to a real ClickHouse (service/clickhouse/publish.ts): an import
+ * reaches ClickHouse at the next publish and answers there as in DuckDB; a publish that cannot be
+ * whole changes nothing readers see; two publishes at once each build their own version.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Operation, ReportRequest } from "@/lib/contract";
+import { Database } from "../db";
+import { rebuildDerived } from "../data/derived";
+import { importDirectory } from "../data/importer";
+import { migrate } from "../data/schema";
+import { runReport } from "../reports/run";
+import { startTestClickHouse, type TestClickHouse } from "../testing/clickhouse";
+import { VALID_IMPORT, writeCsvDir } from "../testing/import-fixture";
+import { ClickHouseServers } from "./connection";
+import { currentVersion, ensurePublished, type Published } from "./publish";
+import { ClickHouseReports } from "./reports";
+
+let ch: TestClickHouse;
+let servers: ClickHouseServers;
+let db: Database;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ch-publish-test-"));
+  ch = await startTestClickHouse();
+  servers = new ClickHouseServers({ urls: [ch.url], cluster: null, database: "payments" });
+  db = await Database.open(join(dir, "service.duckdb"));
+  await migrate(db);
+  // As the service does at start, before it publishes: an empty file gets its (empty) derived tables.
+  await db.transaction((tx) => rebuildDerived(tx));
+}, 60_000);
+
+afterAll(async () => {
+  db?.close();
+  await servers?.close();
+  await ch?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const REQUESTS: [Operation, ReportRequest][] = [
+  ["orders", { start_date: "2025-06-01", end_date: "2025-08-31" }],
+  ["orders", { start_date: "2025-06-01", end_date: "2025-08-31", group_by: ["bank", "sales_type"], metrics: ["revenue", "refund_amount", "cb_count"] }],
+  ["orders", { start_date: "2025-06-01", end_date: "2025-08-31", group_by: ["date", "affid"], filters: { affid: [null, "aff1"] } }],
+  ["cohort", { start_date: "2025-06-01", end_date: "2025-08-31" }],
+];
+
+async function expectSameAnswers(published: Published): Promise<void> {
+  const reports = new ClickHouseReports(servers, published);
+  for (const [op, req] of REQUESTS) {
+    expect(await reports.run(op, req), `${op} ${JSON.stringify(req)}`).toEqual(await runReport(db, op, req));
+  }
+}
+
+async function databases(): Promise<string[]> {
+  return (await servers.first.rows<{ name: string }>("SELECT name FROM system.databases WHERE startsWith(name, 'payments_') ORDER BY name")).map((r) => r.name);
+}
+
+describe("publishing to ClickHouse", () => {
+  let first: Published;
+  let imported: Published;
+
+  it("publishes once per data version: a second look at the same data changes nothing", async () => {
+    first = await ensurePublished(db, servers);
+    expect(await ensurePublished(db, servers)).toEqual(first);
+    expect(await currentVersion(servers)).toEqual(first);
+  });
+
+  it("an import reaches ClickHouse at the next publish, and answers there as in DuckDB", async () => {
+    const result = await importDirectory(db, writeCsvDir(join(dir, "import"), VALID_IMPORT));
+    expect(result.ok).toBe(true);
+    imported = await ensurePublished(db, servers);
+    expect(imported.version).not.toBe(first.version);
+    expect(imported.database).not.toBe(first.database);
+    // One node: each grain merged to a row per key, so finest-grain reports read rows as they are.
+    expect(imported.uniqueGrain).toBe(true);
+    const [row] = await servers.first.rows<{ n: string }>(`SELECT toString(count()) AS n FROM ${imported.database}.attempts`);
+    const [expected] = await db.all<{ n: string }>("SELECT count(*)::VARCHAR AS n FROM attempts");
+    expect(Number(expected?.n)).toBeGreaterThan(0);
+    expect(row?.n).toBe(expected?.n);
+    await expectSameAnswers(imported);
+  });
+
+  it("refuses a version it cannot hold whole, and readers keep the one before", async () => {
+    const before = await databases();
+    // A date ClickHouse's Date cannot hold: it would silently become 1970-01-01.
+    await db.transaction(async (tx) => {
+      await tx.run("UPDATE attempts SET attempt_date = DATE '1969-12-31' WHERE attempt_id = (SELECT min(attempt_id) FROM attempts)");
+      await rebuildDerived(tx);
+    });
+    await expect(ensurePublished(db, servers)).rejects.toThrow(/attempts\.attempt_date holds 1 date\(s\) outside 1970-01-01\.\.2105-12-31 \(first 1969-12-31\)/);
+    expect(await currentVersion(servers)).toEqual(imported);
+    expect(await databases()).toEqual(before);
+    // Put right, the next publish goes through.
+    await db.transaction(async (tx) => {
+      await tx.run("UPDATE attempts SET attempt_date = initial_date WHERE attempt_date = DATE '1969-12-31'");
+      await rebuildDerived(tx);
+    });
+    await expectSameAnswers(await ensurePublished(db, servers));
+  });
+
+  it("two publishes at once each build their own version; the pointer names a whole one, and old versions go", async () => {
+    await db.transaction(async (tx) => rebuildDerived(tx)); // a new data version, same data
+    const [a, b] = await Promise.all([ensurePublished(db, servers), ensurePublished(db, servers)]);
+    expect(a.version).toBe(b.version);
+    expect(a.database).not.toBe(b.database);
+    const current = await currentVersion(servers);
+    expect([a.database, b.database]).toContain(current?.database);
+    await expectSameAnswers(current!);
+    // The current version and the one before it are kept (a report may still read it); older ones are dropped.
+    expect((await databases()).filter((d) => d !== "payments_meta")).toHaveLength(2);
+  });
+});
