@@ -5,8 +5,11 @@
  * query), one JOIN per SELECT (reference names joined one level at a time, `ANY LEFT JOIN … USING`).
  *
  * Pure: values are placeholders (`$1`, …) with typed literals, rendered by ./literals.ts only.
- * A grain may hold several rows per key combination (one per insert block), so every report
- * aggregates: the answers equal DuckDB's record for record.
+ * A report reads the smallest pre-aggregate holding the keys it needs (the grain's rollup unless
+ * it needs a BIN or an affiliate). A pre-aggregate may hold several rows per key combination (one
+ * per insert block) unless its version was merged at publish, so a report aggregates, except one
+ * that groups by exactly a merged table's keys, which reads its rows: either way the answers equal
+ * DuckDB's record for record.
  */
 import {
   LIMITS,
@@ -20,10 +23,9 @@ import {
 } from "@/lib/contract";
 import { exactCents } from "@/lib/contract/money";
 import { DIMENSION_COLUMNS, type Reference } from "../reports/columns";
-import { GRAINS } from "../reports/grain";
 import { ident } from "./dialect";
 import { DATE_RANGE, type Literal } from "./literals";
-import { readable } from "./schema";
+import { grainTables, readable } from "./schema";
 
 export interface ClickHousePlan {
   dimensions: DimensionName[];
@@ -114,7 +116,9 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
   const keys: DimensionName[] = [];
   for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
 
-  const grain = GRAINS[op];
+  // The smallest pre-aggregate that holds every key the request groups or filters by.
+  const needed = [...keys, ...filters.map(([d]) => keyOf(d))];
+  const grain = grainTables(op).find((t) => needed.every((k) => t.keys.includes(k)))!;
   // ClickHouse's Date holds DATE_RANGE only (a publish refuses facts outside it): a range is
   // clamped to it, and one wholly outside it holds no record.
   const start = req.start_date < DATE_RANGE.min ? DATE_RANGE.min : req.start_date;

@@ -17,7 +17,8 @@ import { dataVersion } from "../data/derived";
 import type { ClickHouseServers } from "./connection";
 import { DATE_RANGE, renderLiteral } from "./literals";
 import { GRAINS } from "../reports/grain";
-import { createStatements, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
+import type { Operation } from "@/lib/contract";
+import { createStatements, grainTables, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
 
 export interface Published {
   /** The data version and table definitions it holds. */
@@ -137,7 +138,7 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
  * parts (the server may decline a merge) makes the version one whose reports aggregate, still exact.
  */
 async function mergeGrains(ch: ClickHouseServers, database: string): Promise<boolean> {
-  for (const grain of Object.values(GRAINS)) {
+  for (const grain of (Object.keys(GRAINS) as Operation[]).flatMap(grainTables)) {
     await ch.first.command(`OPTIMIZE TABLE ${database}.${grain.table} FINAL`);
     const split = await ch.first.rows<{ partition: string }>(
       `SELECT partition FROM system.parts WHERE active AND database = ${renderLiteral({ text: database })} AND table = ${renderLiteral({ text: grain.table })} ` +

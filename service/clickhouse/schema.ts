@@ -173,10 +173,35 @@ function branches(op: Operation): Branch[] {
   return out;
 }
 
-/** The SELECT of a branch's aggregate over `from` (a fact table aliased `a`), shaped like the grain. */
-function branchSelect(op: Operation, b: Branch, from: string): string {
+/**
+ * The keys with thousands of values or more: BINs and affiliates. Almost every finest-grain row
+ * differs by them, so a table without them is an order of magnitude smaller.
+ */
+const HIGH_CARDINALITY_KEYS: readonly DimensionName[] = ["bin", "affid", "sub_affid"];
+
+/** A table of an operation's metrics summed by some of its grain's keys. */
+export interface GrainTable {
+  table: string;
+  keys: readonly DimensionName[];
+}
+
+/**
+ * Each operation's pre-aggregates, smallest first: the grain without the high-cardinality keys (its
+ * rollup), then the grain itself. A report reads the first whose keys hold every key it groups or
+ * filters by (plan.ts).
+ */
+export function grainTables(op: Operation): GrainTable[] {
   const grain = GRAINS[op];
-  const keys = grain.keys.map((k) => {
+  return [
+    { table: `${grain.table}_rollup`, keys: grain.keys.filter((k) => !HIGH_CARDINALITY_KEYS.includes(k)) },
+    { table: grain.table, keys: grain.keys },
+  ];
+}
+
+/** The SELECT of a branch's aggregate over `from` (a fact table aliased `a`), shaped like `t`. */
+function branchSelect(op: Operation, t: GrainTable, b: Branch, from: string): string {
+  const grain = GRAINS[op];
+  const keys = t.keys.map((k) => {
     const e = keyExpression(op, k, b.source, b.byEventDate);
     return `${e ?? `CAST(NULL AS ${keyType(k)})`} AS ${ident(k)}`;
   });
@@ -186,8 +211,10 @@ function branchSelect(op: Operation, b: Branch, from: string): string {
   });
   // A view must give every column of its target (ClickHouse 18.16 fills none by default).
   const sums = grain.metrics.map((m) => `${metrics.includes(m) ? metricAggregate(m) : "toInt64(0)"} AS ${ident(m)}`);
-  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${grain.keys.map(ident).join(", ")}`;
+  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${t.keys.map(ident).join(", ")}`;
 }
+
+const viewName = (t: GrainTable, b: Branch) => `${t.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
 
 /**
  * The statements that create one version's tables in `db` on one node. `cluster`: the cluster the
@@ -204,19 +231,20 @@ export function createStatements(db: string, cluster: string | null): string[] {
     if (t.kind === "fact") out.push(...distributed(t.name, "intHash64(customer_id)"));
   }
   for (const op of OPERATIONS) {
-    const grain = GRAINS[op];
-    const cols = [...grain.keys.map((k) => `${ident(k)} ${keyType(k)}`), ...grain.metrics.map((m) => `${ident(m)} Int64`)].join(", ");
-    // Summed by the whole key (a nullable key as its value and whether it is null: 18.16 sorts by no
-    // nullable column), so once merged each key combination is one row (see publish.ts).
-    const sortKey = grain.keys.map((k) => (keyType(k).startsWith("Nullable") ? `ifNull(${ident(k)}, ${nullDefault(k)}), isNull(${ident(k)})` : ident(k)));
-    out.push(
-      `CREATE TABLE ${db}.${grain.table} (${cols}) ENGINE = SummingMergeTree((${grain.metrics.map(ident).join(", ")})) ` +
-        `PARTITION BY toYYYYMM(${ident("date")}) ORDER BY (${sortKey.join(", ")})`,
-    );
-    out.push(...distributed(grain.table, "rand()"));
-    for (const b of branches(op)) {
-      const view = `${grain.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
-      out.push(`CREATE MATERIALIZED VIEW ${db}.${view} TO ${db}.${grain.table} AS ${branchSelect(op, b, `${db}.${FACT_TABLE_OF[b.source]}`)}`);
+    const metrics = GRAINS[op].metrics;
+    for (const t of grainTables(op)) {
+      const cols = [...t.keys.map((k) => `${ident(k)} ${keyType(k)}`), ...metrics.map((m) => `${ident(m)} Int64`)].join(", ");
+      // Summed by the whole key (a nullable key as its value and whether it is null: 18.16 sorts by
+      // no nullable column), so once merged each key combination is one row (see publish.ts).
+      const sortKey = t.keys.map((k) => (keyType(k).startsWith("Nullable") ? `ifNull(${ident(k)}, ${nullDefault(k)}), isNull(${ident(k)})` : ident(k)));
+      out.push(
+        `CREATE TABLE ${db}.${t.table} (${cols}) ENGINE = SummingMergeTree((${metrics.map(ident).join(", ")})) ` +
+          `PARTITION BY toYYYYMM(${ident("date")}) ORDER BY (${sortKey.join(", ")})`,
+      );
+      out.push(...distributed(t.table, "rand()"));
+      for (const b of branches(op)) {
+        out.push(`CREATE MATERIALIZED VIEW ${db}.${viewName(t, b)} TO ${db}.${t.table} AS ${branchSelect(op, t, b, `${db}.${FACT_TABLE_OF[b.source]}`)}`);
+      }
     }
   }
   return out;
@@ -229,7 +257,7 @@ function nullDefault(k: DimensionName): string {
 
 /** The views that keep the grains, to drop once a version's facts are all in (nothing inserts later). */
 export function viewNames(): string[] {
-  return OPERATIONS.flatMap((op) => branches(op).map((b) => `${GRAINS[op].table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`));
+  return OPERATIONS.flatMap((op) => grainTables(op).flatMap((t) => branches(op).map((b) => viewName(t, b))));
 }
 
 /** A short hash of the tables' definitions: a catalog change makes a new version even on the same data. */

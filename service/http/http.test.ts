@@ -78,7 +78,8 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
       const away = await svc.renameReportTable("order_grain", "order_grain_away");
       let env;
       try {
-        env = await expectError(await svc.post("/api/data", { ...range, group_by: ["date"] }), 500, "InternalServerError");
+        // At the finest grain, which every engine reads from the grain table itself.
+        env = await expectError(await svc.post("/api/data", range), 500, "InternalServerError");
       } finally {
         await away.restore();
       }
@@ -88,7 +89,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
       expect(line).toMatchObject({ level: "error", status: 500, path: "/api/data", client_id: svc.client.client_id });
       expect(String(line?.error)).toContain("order_grain");
       // The service keeps serving once the table is back.
-      expect((await svc.post("/api/data", { ...range, group_by: ["date"] })).status).toBe(200);
+      expect((await svc.post("/api/data", range)).status).toBe(200);
     });
 
     it("serves /healthz without auth and the OpenAPI document", async () => {
