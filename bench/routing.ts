@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "../lib/testing/free-port";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "../service/clients";
@@ -106,16 +106,6 @@ async function prepare(dir: string, secret: string) {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The service in a child process whose log goes straight to a file (as in production, and not through this process). */
 async function startService(dbPath: string, secret: string, logFile: string): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {

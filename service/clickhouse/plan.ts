@@ -23,6 +23,7 @@ import {
 } from "@/lib/contract";
 import { exactCents } from "@/lib/contract/money";
 import { DIMENSION_COLUMNS, type Reference } from "../reports/columns";
+import { asList, keyOf, orderDimensions } from "../reports/plan";
 import { ident } from "./dialect";
 import { DATE_RANGE, type Literal } from "./literals";
 import { grainTables, readable } from "./schema";
@@ -48,12 +49,6 @@ class Params {
   }
 }
 
-function keyOf(name: DimensionName): DimensionName {
-  const c = DIMENSION_COLUMNS[name];
-  return c.kind === "ref" ? c.key : name;
-}
-
-const asList = (v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** A filter value as the literal its column's type takes; null when it cannot equal any value of it. */
 function literalFor(d: DimensionName, v: string | number): Literal | null {
@@ -157,12 +152,8 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
     return c.kind === "ref" ? `${ident(c.column)} AS ${ident(d)}` : ident(d);
   });
 
-  // The same order as DuckDB's: the requested dimensions, nulls last; a name whose key came earlier
-  // cannot break a tie and is left out.
-  const orderDims = dims.filter((d, i) => {
-    const c = DIMENSION_COLUMNS[d];
-    return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
-  });
+  // The same order as DuckDB's, nulls last.
+  const orderDims = orderDimensions(dims);
   const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${ident(d)} ASC NULLS LAST`).join(", ")}` : "";
   const countParams = [...p.values];
   const page = () => `LIMIT ${p.add({ int: offset })}, ${p.add({ int: limit })}`;

@@ -38,13 +38,9 @@ const INSERT_BLOCK_ROWS = 250_000;
 const metaDatabase = (prefix: string) => `${prefix}_meta`;
 const versionTable = (prefix: string) => `${metaDatabase(prefix)}.versions`;
 
-/** The version the pointer names, or null before the first publish. */
+/** The version the pointer names, or null before the first publish (the table is made by ensurePublished). */
 export async function currentVersion(ch: ClickHouseServers): Promise<Published | null> {
   const prefix = ch.config.database;
-  await ch.first.command(`CREATE DATABASE IF NOT EXISTS ${metaDatabase(prefix)}`);
-  await ch.first.command(
-    `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String, unique_grain UInt8) ENGINE = MergeTree() ORDER BY published_ms`,
-  );
   const rows = await ch.first.rows<{ version: string; database: string; unique_grain: number }>(
     `SELECT version, database, unique_grain FROM ${versionTable(prefix)} ORDER BY published_ms DESC LIMIT 1`,
   );
@@ -63,6 +59,12 @@ export async function wantedVersion(db: Database): Promise<string> {
  */
 export async function ensurePublished(db: Database, ch: ClickHouseServers, log: (msg: string) => void = () => undefined): Promise<Published> {
   const wanted = await wantedVersion(db);
+  // Once, at start: reports read the version table every few seconds and need not create it.
+  const prefix = ch.config.database;
+  await ch.first.command(`CREATE DATABASE IF NOT EXISTS ${metaDatabase(prefix)}`);
+  await ch.first.command(
+    `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String, unique_grain UInt8) ENGINE = MergeTree() ORDER BY published_ms`,
+  );
   const current = await currentVersion(ch);
   if (current?.version === wanted) return current;
   return publish(db, ch, wanted, log);

@@ -43,15 +43,27 @@ class Params {
 
 
 /** The key dimension whose value a dimension is read through (itself for key dimensions). */
-function keyOf(name: DimensionName): DimensionName {
+export function keyOf(name: DimensionName): DimensionName {
   const c = dimColumn(name);
   return c.kind === "ref" ? c.key : name;
 }
 
-function asList(v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] {
+export function asList(v: FilterScalar | FilterScalar[] | undefined): FilterScalar[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+
+/**
+ * What records are ordered by: the requested dimensions, leaving out a name whose key comes earlier
+ * (it cannot break a tie, and sorting by fewer, narrower columns is much cheaper). Every engine
+ * orders by these, so their pages agree.
+ */
+export function orderDimensions(dims: readonly DimensionName[]): DimensionName[] {
+  return dims.filter((d, i) => {
+    const c = dimColumn(d);
+    return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
+  });
+}
 
 type Filters = [DimensionName, FilterScalar | FilterScalar[]][];
 
@@ -121,12 +133,7 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
     `WITH agg AS ${scan ? "NOT MATERIALIZED " : ""}(SELECT ${[...keys.map((k) => `g.${q(k)}`), ...values].join(", ")} ` +
     `FROM ${grain.table} g WHERE ${where.join(" AND ")}${group})`;
 
-  // Order by the requested dimensions, leaving out names whose key comes earlier: they cannot break
-  // a tie, and sorting by fewer, narrower columns is much cheaper on fine-grained answers.
-  const orderDims = dims.filter((d, i) => {
-    const c = dimColumn(d);
-    return c.kind !== "ref" || !dims.slice(0, i).includes(c.key);
-  });
+  const orderDims = orderDimensions(dims);
   const order = orderDims.length ? ` ORDER BY ${orderDims.map((d) => `${q(d)} ASC NULLS LAST`).join(", ")}` : "";
   const nonZeroCondition = allNonZero ? null : `(${metrics.map((m) => `${q(m)} <> 0`).join(" OR ")})`;
   const nonZero = nonZeroCondition ? ` WHERE ${nonZeroCondition}` : "";

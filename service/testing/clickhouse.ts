@@ -20,7 +20,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { createServer } from "node:net";
+import { freePort } from "@/lib/testing/free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -64,16 +64,6 @@ interface Node {
   log: () => string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function freePorts(count: number): Promise<Ports[]> {
   // Held together while choosing, so one call never hands out the same port twice.

@@ -13,7 +13,7 @@ import { generate, type GenerateOptions } from "../data/generator";
 import { migrate } from "../data/schema";
 import { jsonLogger } from "../http/log";
 import { listen } from "../http/server";
-import { ClickHouseNode, ClickHouseServers } from "../clickhouse/connection";
+import { ClickHouseServers } from "../clickhouse/connection";
 import { currentVersion } from "../clickhouse/publish";
 import { readable } from "../clickhouse/schema";
 import { startTestClickHouse, type TestClickHouse } from "./clickhouse";
@@ -130,14 +130,14 @@ export async function startTestService(opts: {
         await db.run(`ALTER TABLE ${table} RENAME TO ${to}`);
         return { restore: () => db.run(`ALTER TABLE ${to} RENAME TO ${table}`) };
       }
-      const node = new ClickHouseNode(clickhouse.url);
-      const current = (await currentVersion(new ClickHouseServers({ urls: clickhouse.urls, cluster: clickhouse.cluster, database: config.CLICKHOUSE_DATABASE })))?.database;
+      const servers = new ClickHouseServers({ urls: clickhouse.urls, cluster: clickhouse.cluster, database: config.CLICKHOUSE_DATABASE });
+      const current = (await currentVersion(servers))?.database;
       const [from, into] = [readable(table, clickhouse.cluster), readable(to, clickhouse.cluster)].map((t) => `${current}.${t}`);
-      await node.command(`RENAME TABLE ${from} TO ${into}`);
+      await servers.first.command(`RENAME TABLE ${from} TO ${into}`);
       return {
         async restore() {
-          await node.command(`RENAME TABLE ${into} TO ${from}`);
-          await node.close();
+          await servers.first.command(`RENAME TABLE ${into} TO ${from}`);
+          await servers.close();
         },
       };
     },

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "@/lib/testing/free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -22,16 +22,6 @@ export function postgresBinDir(): string | null {
   return versions[0] ? join(INSTALL_ROOT, versions[0], "bin") : null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 function idOf(flag: "-u" | "-g", user: string): number {
   const r = spawnSync("id", [flag, user], { encoding: "utf8" });
