@@ -23,6 +23,7 @@ import {
 } from "@/lib/contract";
 import { exactCents } from "@/lib/contract/money";
 import { DIMENSION_COLUMNS, type Reference } from "../reports/columns";
+import { GRAINS } from "../reports/grain";
 import { asList, keyOf, orderDimensions } from "../reports/plan";
 import { ident } from "./dialect";
 import { DATE_RANGE, type Literal } from "./literals";
@@ -39,6 +40,12 @@ export interface ClickHousePlan {
   countParams: Literal[];
   limit: number;
   offset: number;
+  /**
+   * Records per date (`d`, `n`), in date order, when the records are ordered by date first and each
+   * is one row of a merged table: the report then counts these (the total), and asks for its page
+   * over only the dates that hold it (ClickHouseReports), so it sorts a day or two, not the range.
+   */
+  perDate?: { sql: string; params: Literal[] };
 }
 
 class Params {
@@ -99,7 +106,14 @@ function filterConditions(filters: [DimensionName, FilterScalar | FilterScalar[]
   return where;
 }
 
-export function planClickHouseReport(op: Operation, req: ReportRequest, at: { database: string; cluster: string | null; uniqueGrain: boolean }): ClickHousePlan {
+/**
+ * `at.window`: the request is already narrowed to the dates holding its page (no `perDate` again).
+ */
+export function planClickHouseReport(
+  op: Operation,
+  req: ReportRequest,
+  at: { database: string; cluster: string | null; uniqueGrain: boolean; window?: boolean },
+): ClickHousePlan {
   const { database, cluster } = at;
   const dims = (req.group_by ?? dimensionsFor(op).map((d) => d.name)) as DimensionName[];
   const metrics = (req.metrics ?? metricsFor(op).map((m) => m.name)) as MetricName[];
@@ -121,15 +135,18 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
   const range = start <= end ? `g.${ident("date")} BETWEEN ${p.add({ date: start })} AND ${p.add({ date: end })}` : "0";
   const where = [range, ...filterConditions(filters, p, database, cluster)];
   // Records where every asked metric is zero are not records (as in DuckDB's grain, which leaves
-  // all-zero rows out); metrics are never negative, so this can be decided on the key rows.
-  const nonZero = (from: string) => `(${metrics.map((m) => `${from}${ident(m)} != 0`).join(" OR ")})`;
+  // all-zero rows out); metrics are never negative, so this can be decided on the key rows. Every
+  // row of a pre-aggregate is non-zero on some metric (schema.ts), so asking for all of them, the
+  // test is always true and left out.
+  const everyMetric = GRAINS[op].metrics.every((m) => metrics.includes(m));
+  const nonZero = (from: string) => (everyMetric ? [] : [`(${metrics.map((m) => `${from}${ident(m)} != 0`).join(" OR ")})`]);
   const table = `${database}.${readable(grain.table, cluster)}`;
   // At the finest grain of a merged grain each row is a record: read as it is, no aggregate.
   const scan = at.uniqueGrain && grain.keys.every((k) => keys.includes(k));
   const keyRows = scan
-    ? `SELECT ${[...keys, ...metrics].map((c) => `g.${ident(c)} AS ${ident(c)}`).join(", ")} FROM ${table} AS g WHERE ${[...where, nonZero("g.")].join(" AND ")}`
+    ? `SELECT ${[...keys, ...metrics].map((c) => `g.${ident(c)} AS ${ident(c)}`).join(", ")} FROM ${table} AS g WHERE ${[...where, ...nonZero("g.")].join(" AND ")}`
     : `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...metrics.map((m) => `sum(g.${ident(m)}) AS ${ident(m)}`)].join(", ")} ` +
-      `FROM ${table} AS g WHERE ${where.join(" AND ")}${keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : ""}) WHERE ${nonZero("")}`;
+      `FROM ${table} AS g WHERE ${where.join(" AND ")}${keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : ""})${nonZero("").map((c) => ` WHERE ${c}`).join("")}`;
 
   // Reference names, one join at a time (ANY LEFT JOIN: one name row per key, so no row is added or lost).
   const refs = new Map<string, { ref: Reference; key: DimensionName; columns: string[] }>();
@@ -175,6 +192,14 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
     sql = `SELECT * FROM (SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${withNames(keyRows)}))${order} ${page()}`;
     countSql = `SELECT count() AS n FROM (${keyRows})`;
   }
+  // Ordered by date first, each record one row: the page lies within the dates that hold it.
+  const perDate =
+    scan && !byNames && !at.window && orderDims[0] === "date"
+      ? {
+          sql: `SELECT toString(g.${ident("date")}) AS d, count() AS n FROM ${table} AS g WHERE ${[...where, ...nonZero("g.")].join(" AND ")} GROUP BY g.${ident("date")} ORDER BY g.${ident("date")}`,
+          params: countParams,
+        }
+      : undefined;
   return {
     dimensions: dims,
     metrics,
@@ -184,5 +209,23 @@ export function planClickHouseReport(op: Operation, req: ReportRequest, at: { da
     countParams,
     limit,
     offset,
+    ...(perDate ? { perDate } : {}),
   };
+}
+
+/**
+ * The dates whose records hold the page [offset, offset + limit) of records ordered by date first,
+ * from the number of records on each date (in date order), and how many records of those dates
+ * come before the page; null when the page is past the last record.
+ */
+export function pageWindow(perDate: readonly { d: string; n: number }[], offset: number, limit: number): { from: string; to: string; skip: number } | null {
+  let before = 0;
+  let window: { from: string; skip: number } | null = null;
+  for (const { d, n } of perDate) {
+    if (!window && before + n > offset) window = { from: d, skip: offset - before };
+    before += n;
+    if (window && before >= offset + limit) return { ...window, to: d };
+  }
+  const last = perDate.at(-1);
+  return window && last ? { ...window, to: last.d } : null;
 }

@@ -115,7 +115,7 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
     }
     // The grains are complete; nothing inserts into this version again.
     for (const node of ch.nodes) for (const view of viewNames()) await node.command(`DROP TABLE ${database}.${view}`);
-    const uniqueGrain = ch.cluster === null && (await mergeGrains(ch, database));
+    const uniqueGrain = await mergeGrains(ch, database);
     log(uniqueGrain ? "grains merged: one row per key" : "grains left to be aggregated by each report");
     await ch.first.command(
       `INSERT INTO ${versionTable(prefix)} (published_ms, version, database, unique_grain) VALUES (` +
@@ -134,19 +134,22 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
 }
 
 /**
- * Merges each grain of a one-node version (OPTIMIZE … FINAL: every partition into one part, rows of
- * one key summed) and checks it: true when every partition is one part, so each key combination is
- * one row and a report at the finest grain can read rows as they are. A partition left in several
- * parts (the server may decline a merge) makes the version one whose reports aggregate, still exact.
+ * Merges each grain on every node (OPTIMIZE … FINAL: every partition into one part, rows of one key
+ * summed) and checks it: true when every partition is one part, so each key combination is one row
+ * (on a cluster too: a key's rows are all on its shard, schema.ts) and a report at the finest grain
+ * can read rows as they are. A partition left in several parts (the server may decline a merge)
+ * makes the version one whose reports aggregate, still exact.
  */
 async function mergeGrains(ch: ClickHouseServers, database: string): Promise<boolean> {
   for (const grain of (Object.keys(GRAINS) as Operation[]).flatMap(grainTables)) {
-    await ch.first.command(`OPTIMIZE TABLE ${database}.${grain.table} FINAL`);
-    const split = await ch.first.rows<{ partition: string }>(
-      `SELECT partition FROM system.parts WHERE active AND database = ${renderLiteral({ text: database })} AND table = ${renderLiteral({ text: grain.table })} ` +
-        "GROUP BY partition HAVING count() > 1",
-    );
-    if (split.length > 0) return false;
+    for (const node of ch.nodes) {
+      await node.command(`OPTIMIZE TABLE ${database}.${grain.table} FINAL`);
+      const split = await node.rows<{ partition: string }>(
+        `SELECT partition FROM system.parts WHERE active AND database = ${renderLiteral({ text: database })} AND table = ${renderLiteral({ text: grain.table })} ` +
+          "GROUP BY partition HAVING count() > 1",
+      );
+      if (split.length > 0) return false;
+    }
   }
   return true;
 }

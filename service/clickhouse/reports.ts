@@ -7,7 +7,7 @@ import type { Operation, ReportRequest } from "@/lib/contract";
 import { toRecords, type ReportResult } from "../reports/run";
 import type { ClickHouseServers } from "./connection";
 import { bindLiterals } from "./literals";
-import { planClickHouseReport } from "./plan";
+import { pageWindow, planClickHouseReport } from "./plan";
 import { currentVersion, type Published } from "./publish";
 
 /** How long a report may use the version it last read before looking at the pointer again. */
@@ -49,12 +49,25 @@ export class ClickHouseReports {
       // Over a cluster, shards send their partial aggregates in buckets, not all at once.
       ...(this.ch.cluster ? { distributed_aggregation_memory_efficient: 1 } : {}),
     };
+    const answer = (data: ReportResult["data"], total: number): ReportResult => ({
+      data,
+      pagination: { total, limit: plan.limit, offset: plan.offset, has_more: plan.offset + data.length < total },
+    });
+    if (plan.perDate) {
+      // The total from the records per date, then the page from the dates that hold it only.
+      const counts = (await this.ch.first.columns(bindLiterals(plan.perDate.sql, plan.perDate.params), settings)).columns;
+      const perDate = (counts.d ?? []).map((d, i) => ({ d: String(d), n: Number(counts.n?.[i]) }));
+      const total = perDate.reduce((sum, r) => sum + r.n, 0);
+      const window = pageWindow(perDate, plan.offset, plan.limit);
+      if (!window) return answer([], total);
+      const narrowed = planClickHouseReport(op, { ...req, start_date: window.from, end_date: window.to, offset: window.skip }, { database, cluster: this.ch.cluster, uniqueGrain, window: true });
+      const page = await this.ch.first.columns(bindLiterals(narrowed.sql, narrowed.params), settings);
+      return answer(toRecords(narrowed, page.rows, page.columns), total);
+    }
     const [page, counted] = await Promise.all([
       this.ch.first.columns(bindLiterals(plan.sql, plan.params), settings),
       this.ch.first.columns(bindLiterals(plan.countSql, plan.countParams), settings),
     ]);
-    const total = Number(counted.columns.n?.[0] ?? 0);
-    const data = toRecords(plan, page.rows, page.columns);
-    return { data, pagination: { total, limit: plan.limit, offset: plan.offset, has_more: plan.offset + data.length < total } };
+    return answer(toRecords(plan, page.rows, page.columns), Number(counted.columns.n?.[0] ?? 0));
   }
 }

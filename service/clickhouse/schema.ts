@@ -13,8 +13,9 @@
  *   (service/clickhouse/plan.ts).
  *
  * With a cluster, each node holds local tables and `*_all` Distributed tables over them; facts are
- * inserted through the Distributed tables (sharded by customer), each node's views build its part of
- * the grains, and reports read `*_all`. Reference tables are small and copied to every node.
+ * inserted through the Distributed tables (sharded by customer), each node's views aggregate what it
+ * receives and send each grain row to the shard of its key (sharded by the whole key), and reports
+ * read `*_all`. Reference tables are small and copied to every node.
  */
 import { createHash } from "node:crypto";
 import type { Operation } from "@/lib/contract";
@@ -201,17 +202,19 @@ export function grainTables(op: Operation): GrainTable[] {
 /** The SELECT of a branch's aggregate over `from` (a fact table aliased `a`), shaped like `t`. */
 function branchSelect(op: Operation, t: GrainTable, b: Branch, from: string): string {
   const grain = GRAINS[op];
-  const keys = t.keys.map((k) => {
-    const e = keyExpression(op, k, b.source, b.byEventDate);
-    return `${e ?? `CAST(NULL AS ${keyType(k)})`} AS ${ident(k)}`;
-  });
+  // Each column exactly of its target's type: a Distributed target (on a cluster) converts nothing.
+  const keys = t.keys.map((k) => `CAST(${keyExpression(op, k, b.source, b.byEventDate) ?? "NULL"} AS ${keyType(k)}) AS ${ident(k)}`);
   const metrics = grain.metrics.filter((m) => {
     const c = METRIC_COLUMNS[m];
     return c.source === b.source && (op === "orders" && c.byEventDate) === b.byEventDate;
   });
   // A view must give every column of its target (ClickHouse 18.16 fills none by default).
   const sums = grain.metrics.map((m) => `${metrics.includes(m) ? metricAggregate(m) : "toInt64(0)"} AS ${ident(m)}`);
-  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${t.keys.map(ident).join(", ")}`;
+  // A key whose every metric is zero adds nothing to any sum, so it is left out: every row of a grain
+  // is then non-zero on some metric (metrics are never negative), at any stage of merging, which
+  // lets a report asking for every metric skip that test (plan.ts).
+  const nonZero = metrics.map((m) => `${ident(m)} != 0`).join(" OR ");
+  return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${t.keys.map(ident).join(", ")} HAVING ${nonZero}`;
 }
 
 const viewName = (t: GrainTable, b: Branch) => `${t.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
@@ -241,9 +244,13 @@ export function createStatements(db: string, cluster: string | null): string[] {
         `CREATE TABLE ${db}.${t.table} (${cols}) ENGINE = SummingMergeTree((${metrics.map(ident).join(", ")})) ` +
           `PARTITION BY toYYYYMM(${ident("date")}) ORDER BY (${sortKey.join(", ")})`,
       );
-      out.push(...distributed(t.table, "rand()"));
+      // Sharded by the whole key: every row of a key combination lands on one node, so merging each
+      // node's table makes the key unique over the cluster too.
+      out.push(...distributed(t.table, `cityHash64(${sortKey.join(", ")})`));
       for (const b of branches(op)) {
-        out.push(`CREATE MATERIALIZED VIEW ${db}.${viewName(t, b)} TO ${db}.${t.table} AS ${branchSelect(op, t, b, `${db}.${FACT_TABLE_OF[b.source]}`)}`);
+        // Each node's view aggregates the facts it receives and, on a cluster, sends each row to its
+        // key's shard through the Distributed table.
+        out.push(`CREATE MATERIALIZED VIEW ${db}.${viewName(t, b)} TO ${db}.${readable(t.table, cluster)} AS ${branchSelect(op, t, b, `${db}.${FACT_TABLE_OF[b.source]}`)}`);
       }
     }
   }
