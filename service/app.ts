@@ -1,6 +1,6 @@
 /** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–4. */
 import type { Server } from "node:http";
-import { OPERATION_ROWS, OPERATION_SCHEMAS, OPERATION_TABLE, TokenRequestSchema, type Operation } from "@/lib/contract";
+import { OPERATION_ROWS, TokenRequestSchema } from "@/lib/contract";
 import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
 import { ApiError } from "@/lib/contract/errors";
 import { ClientRegistry } from "./clients";
@@ -10,9 +10,11 @@ import { hasDerived, rebuildDerived } from "./data/derived";
 import { migrate } from "./data/schema";
 import type { Logger } from "./http/log";
 import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
-import { createApiServer, type Route } from "./http/server";
+import { AdmitRequestSchema, ADMIT_PATH, decideAdmission, instanceKey } from "./http/owner";
+import { createApiServer, LocalAdmission, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { openReportEngine } from "./reports/engine";
+import { reportRoute } from "./reports/route";
 import { RoutingEngine } from "./routing/engine";
 import { bareRoute, routingRoute } from "./routing/routes";
 
@@ -38,25 +40,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const reports = await openReportEngine(db, config, logger);
   const routing = await RoutingEngine.open(db, logger);
   const openapi = buildOpenApiDocument();
-
-  const report = (op: Operation): Route => ({
-    method: "POST",
-    auth: "client",
-    limiter: reportLimiter,
-    async handle(body, ctx) {
-      const result = await reports.run(op, ApiError.parse(OPERATION_SCHEMAS[op].request, body));
-      return {
-        body: {
-          success: true,
-          code: 200,
-          message: OPERATION_TABLE[op].message,
-          data: result.data,
-          pagination: result.pagination,
-          timestamp: ctx.now.toISOString(),
-        },
-      };
-    },
-  });
+  const admission = new LocalAdmission(clients, tokens, { report: reportLimiter, routing: routingLimiter });
 
   const routes: Record<string, Route[]> = {
     "/api/auth/token": [
@@ -93,16 +77,27 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         },
       },
     ],
-    ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [report(o.op)]])),
-    "/api/bin-routing/route": [routingRoute(routing, routingLimiter)],
-    [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, routingLimiter, "preview")],
+    ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [reportRoute(o.op, reports)]])),
+    "/api/bin-routing/route": [routingRoute(routing)],
+    [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, "preview")],
+    // A replica's reports are admitted here, in this instance's windows (service/http/owner.ts).
+    [ADMIT_PATH]: [
+      {
+        method: "POST",
+        auth: "none",
+        async handle(body, ctx) {
+          if (!ctx.instance) throw new ApiError(404, `No such endpoint: POST ${ADMIT_PATH}`);
+          return { body: await decideAdmission(admission, ApiError.parse(AdmitRequestSchema, body), ctx) };
+        },
+      },
+    ],
     "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
     "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
   };
 
   if (config.SERVICE_BENCH_ENDPOINTS === "1") routes["/bench/bare"] = [bareRoute()];
 
-  const server = createApiServer({ routes, clients, tokens, logger });
+  const server = createApiServer({ routes, admission, logger, instanceKey: instanceKey(config.SERVICE_TOKEN_SECRET) });
   const sweeper = setInterval(() => {
     reportLimiter.sweep();
     tokenLimiter.sweep();

@@ -24,6 +24,13 @@ describe("the service's configuration", () => {
     expect((error as EnvError).message).not.toContain("short-secret-value");
   });
 
+  it("takes a replica (SERVICE_OWNER_URL) only with ClickHouse, which it answers reports from, and the owner as a bare URL", () => {
+    const replica = { SERVICE_TOKEN_SECRET: secret, SERVICE_OWNER_URL: "http://10.0.0.5:4000" };
+    expect(() => loadServiceConfig(replica)).toThrow(/a replica \(SERVICE_OWNER_URL\) answers reports from ClickHouse: set SERVICE_ENGINE=clickhouse/);
+    expect(loadServiceConfig({ ...replica, SERVICE_ENGINE: "clickhouse", CLICKHOUSE_URL: "http://10.0.0.9:8123" }).SERVICE_OWNER_URL).toBe("http://10.0.0.5:4000");
+    expect(() => loadServiceConfig({ ...replica, SERVICE_ENGINE: "clickhouse", CLICKHOUSE_URL: "http://10.0.0.9:8123", SERVICE_OWNER_URL: "http://10.0.0.5:4000/api" })).toThrow(/SERVICE_OWNER_URL must be/);
+  });
+
   it("is parsed by the one parser the dashboard uses too", () => {
     expect(() => parseServerEnv({ NEXTAUTH_SECRET: "" })).toThrow(EnvError);
   });

@@ -31,8 +31,16 @@ const ServiceEnvSchema = z.object({
   /** The cluster (in the servers' remote_servers) the Distributed tables span; required with several servers. */
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "CLICKHOUSE_CLUSTER must be a cluster name (letters, digits, _)" }).optional(),
   /** The prefix of the service's ClickHouse databases (one per published version, and _meta). */
+  /**
+   * Set on a replica: the owner instance (the one with the DuckDB file) that admits its reports and
+   * answers its token and routing calls (service/http/owner.ts). Replicas read ClickHouse.
+   */
+  SERVICE_OWNER_URL: z.string().regex(/^https?:\/\/[^\s/]+\/?$/, { error: "SERVICE_OWNER_URL must be the owner instance's http(s)://host:port" }).optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, { error: "CLICKHOUSE_DATABASE must be 1 to 31 lower-case letters, digits or _, starting with a letter" }).default("payments"),
 }).superRefine((env, ctx) => {
+  if (env.SERVICE_OWNER_URL && env.SERVICE_ENGINE !== "clickhouse") {
+    ctx.addIssue({ code: "custom", path: ["SERVICE_OWNER_URL"], message: "a replica (SERVICE_OWNER_URL) answers reports from ClickHouse: set SERVICE_ENGINE=clickhouse and CLICKHOUSE_URL" });
+  }
   if (env.SERVICE_ENGINE !== "clickhouse") return;
   if (!env.CLICKHOUSE_URL) ctx.addIssue({ code: "custom", path: ["CLICKHOUSE_URL"], message: "CLICKHOUSE_URL is required with SERVICE_ENGINE=clickhouse" });
   else if (env.CLICKHOUSE_URL.length > 1 && !env.CLICKHOUSE_CLUSTER) {

@@ -2,6 +2,7 @@
 import { loadServiceConfig } from "./config";
 import { Database } from "./db";
 import { createService } from "./app";
+import { createReplica } from "./replica";
 import { jsonLogger, silentLogger } from "./http/log";
 import { listen } from "./http/server";
 
@@ -14,17 +15,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = config.SERVICE_LOG === "silent" ? silentLogger : jsonLogger();
-  const db = await Database.open(config.SERVICE_DB, config.DUCKDB_THREADS ? { threads: config.DUCKDB_THREADS } : {});
-  const service = await createService(db, config, logger);
+  // A replica opens no DuckDB file: the owner holds it (service/http/owner.ts).
+  const db = config.SERVICE_OWNER_URL ? null : await Database.open(config.SERVICE_DB, config.DUCKDB_THREADS ? { threads: config.DUCKDB_THREADS } : {});
+  const service = db ? await createService(db, config, logger) : await createReplica(config, logger);
   const addr = await listen(service.server, config.SERVICE_PORT, config.SERVICE_HOST);
-  logger.info("listening", { url: `http://${config.SERVICE_HOST}:${addr.port}`, db: config.SERVICE_DB });
+  logger.info("listening", { url: `http://${config.SERVICE_HOST}:${addr.port}`, ...(db ? { db: config.SERVICE_DB } : { owner: config.SERVICE_OWNER_URL ?? "" }) });
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await service.close();
-    db.close();
+    db?.close();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { startTestService, TEST_TOKEN_SECRET, type TestService } from "../testing/harness";
 import { jsonLogger } from "./log";
-import { createApiServer, listen } from "./server";
+import { createApiServer, listen, LocalAdmission } from "./server";
 import { TokenSigner } from "./tokens";
 
 let svc: TestService;
@@ -28,8 +28,7 @@ describe("internal error text", () => {
           },
         ],
       },
-      clients: svc.service.clients,
-      tokens: new TokenSigner(TEST_TOKEN_SECRET, 60),
+      admission: new LocalAdmission(svc.service.clients, new TokenSigner(TEST_TOKEN_SECRET, 60)),
       logger: jsonLogger((s) => lines.push(s)),
     });
     const { port } = await listen(server, 0, "127.0.0.1");

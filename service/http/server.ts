@@ -11,6 +11,7 @@ import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
 import { ulid } from "./ids";
+import { isInstance } from "./owner";
 import { rateLimitHeaders, type SlidingWindowLimiter } from "./rate-limit";
 import type { TokenSigner } from "./tokens";
 
@@ -24,21 +25,30 @@ export type AuthMode =
   /** Bearer token; client headers optional but checked when sent. */
   | "bearer";
 
+/** The rate-limit windows a route's calls are counted in, per authenticated client. */
+export type Bucket = "report" | "routing";
+
 export interface RequestContext {
   requestId: string;
   clientId: string | null;
   /** Headers to add to the response (rate-limit headers). */
   headers: Record<string, string>;
   now: Date;
-  /** The peer's address (the socket's; the service trusts no forwarded header). */
+  /**
+   * The caller's address: the socket's, or, on a call relayed by another instance of the service
+   * (service/http/owner.ts), the address that instance received it from. No other forwarded header
+   * is trusted.
+   */
   address: string;
+  /** The call comes from another instance of the service (it carries the instance key). */
+  instance: boolean;
 }
 
 export interface Route {
   method: "GET" | "POST";
   auth: AuthMode;
-  /** Rate-limit bucket keyed by the authenticated client (routes with auth "none" limit themselves). */
-  limiter?: SlidingWindowLimiter;
+  /** The rate-limit windows its calls count in, per authenticated client (routes with auth "none" limit themselves). */
+  bucket?: Bucket;
   /** Accepts application/x-www-form-urlencoded besides JSON (the OAuth2 token endpoint). */
   acceptsForm?: boolean;
   handle(body: unknown, ctx: RequestContext): Promise<RouteResult>;
@@ -50,11 +60,30 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/** The credentials a call carries. */
+export interface Credentials {
+  authorization?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/**
+ * Who may make a call, and whether it fits its client's rate limit: sets `ctx.clientId` and the
+ * rate-limit headers, or throws the 401 or 429. Decided here (LocalAdmission) or, on a replica, by
+ * the owner (service/http/owner.ts).
+ */
+export interface Admission {
+  admit(route: { auth: AuthMode; bucket?: Bucket }, credentials: Credentials, ctx: RequestContext): Promise<void>;
+}
+
 export interface ServerDeps {
   routes: Record<string, Route[]>;
-  clients: ClientRegistry;
-  tokens: TokenSigner;
+  admission: Admission;
   logger: Logger;
+  /** The key other instances' calls carry (service/http/owner.ts); without it none is recognised. */
+  instanceKey?: string;
+  /** Paths answered by relaying the call whole to another instance (a replica's, to its owner). */
+  relay?: { paths: ReadonlySet<string>; to: { relay(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<number> } };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
@@ -128,23 +157,47 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-async function authenticate(req: IncomingMessage, mode: AuthMode, deps: ServerDeps): Promise<string | null> {
+function credentialsOf(req: IncomingMessage): Credentials {
+  return { authorization: header(req, "authorization"), clientId: header(req, "x-client-id"), clientSecret: header(req, "x-client-secret") };
+}
+
+async function authenticate(credentials: Credentials, mode: AuthMode, clients: ClientRegistry, tokens: TokenSigner): Promise<string | null> {
   if (mode === "none") return null;
-  const authz = header(req, "authorization");
-  const clientId = header(req, "x-client-id");
-  const clientSecret = header(req, "x-client-secret");
+  const { authorization: authz, clientId, clientSecret } = credentials;
   const needsClient = mode === "client";
   if (!authz || (needsClient && (!clientId || !clientSecret))) throw unauthorized(true);
   const m = /^Bearer\s+(\S+)$/i.exec(authz);
   if (!m) throw unauthorized(false);
-  const claims = deps.tokens.verify(m[1]!);
-  if (!claims || !deps.clients.isActive(claims.sub)) throw unauthorized(false);
+  const claims = tokens.verify(m[1]!);
+  if (!claims || !clients.isActive(claims.sub)) throw unauthorized(false);
   if (clientId !== undefined || clientSecret !== undefined) {
     if (!clientId || !clientSecret) throw unauthorized(true);
     if (clientId !== claims.sub) throw unauthorized(false);
-    if (!(await deps.clients.verify(clientId, clientSecret))) throw unauthorized(false);
+    if (!(await clients.verify(clientId, clientSecret))) throw unauthorized(false);
   }
   return claims.sub;
+}
+
+/** Admission by this instance: its clients, its token signer, its rate-limit windows. */
+export class LocalAdmission implements Admission {
+  constructor(
+    private readonly clients: ClientRegistry,
+    private readonly tokens: TokenSigner,
+    private readonly limiters: Partial<Record<Bucket, SlidingWindowLimiter>> = {},
+  ) {}
+
+  async admit(route: { auth: AuthMode; bucket?: Bucket }, credentials: Credentials, ctx: RequestContext): Promise<void> {
+    ctx.clientId = await authenticate(credentials, route.auth, this.clients, this.tokens);
+    const limiter = route.bucket ? this.limiters[route.bucket] : undefined;
+    if (!limiter || !ctx.clientId) return;
+    const decision = limiter.hit(ctx.clientId);
+    Object.assign(ctx.headers, rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      throw new ApiError(429, `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
+        retry_after: decision.retryAfterSeconds,
+      });
+    }
+  }
 }
 
 export function createApiServer(deps: ServerDeps): Server {
@@ -159,10 +212,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const started = performance.now();
   const requestId = ulid();
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date(), address: req.socket.remoteAddress ?? "unknown" };
+  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date(), address: req.socket.remoteAddress ?? "unknown", instance: false };
+  if (deps.instanceKey && isInstance(req, deps.instanceKey)) {
+    ctx.instance = true;
+    ctx.address = header(req, "x-forwarded-for") ?? ctx.address;
+  }
   let status = 500;
   let logError: string | undefined;
   try {
+    if (deps.relay?.paths.has(path)) {
+      status = await deps.relay.to.relay(req, res, ctx);
+      return;
+    }
     const candidates = deps.routes[path];
     if (!candidates) throw new ApiError(404, `No such endpoint: ${req.method ?? "?"} ${path}`);
     const route = candidates.find((r) => r.method === req.method);
@@ -185,16 +246,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       req.resume();
     }
 
-    ctx.clientId = await authenticate(req, route.auth, deps);
-    if (route.limiter && ctx.clientId) {
-      const decision = route.limiter.hit(ctx.clientId);
-      Object.assign(ctx.headers, rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        throw new ApiError(429, `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
-          retry_after: decision.retryAfterSeconds,
-        });
-      }
-    }
+    await deps.admission.admit(route, credentialsOf(req), ctx);
     if (raw) body = parseBody(raw, type);
 
     const result = await route.handle(body, ctx);

@@ -4,7 +4,6 @@
  */
 import { BinRoutingRequestSchema } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
-import type { SlidingWindowLimiter } from "../http/rate-limit";
 import type { RequestContext, Route } from "../http/server";
 import type { RoutingEngine } from "./engine";
 
@@ -12,11 +11,11 @@ import type { RoutingEngine } from "./engine";
  * `POST /api/bin-routing/route` (`route`) and the preview extension `POST /api/bin-routing/preview`
  * (`preview`): bearer auth (client headers optional), one rate-limit bucket for both.
  */
-export function routingRoute(engine: RoutingEngine, limiter: SlidingWindowLimiter, mode: "route" | "preview" = "route"): Route {
+export function routingRoute(engine: RoutingEngine, mode: "route" | "preview" = "route"): Route {
   return {
     method: "POST",
     auth: "bearer",
-    limiter,
+    bucket: "routing",
     async handle(body: unknown, ctx: RequestContext) {
       const req = ApiError.parse(BinRoutingRequestSchema, body);
       return { body: mode === "route" ? await engine.route(req, ctx.clientId, ctx.now) : engine.preview(req, ctx.now) };

@@ -30,6 +30,10 @@ export interface TestService {
   db: Database;
   dir: string;
   service: Service;
+  /** The ClickHouse the service reads (null on DuckDB). */
+  clickhouse: TestClickHouse | null;
+  /** The service's configuration (for instances started beside it). */
+  config: ServiceConfig;
   logLines: string[];
   client: { client_id: string; client_secret: string };
   token: string;
@@ -110,6 +114,8 @@ export async function startTestService(opts: {
     db,
     dir,
     service,
+    clickhouse,
+    config,
     logLines,
     client,
     token,

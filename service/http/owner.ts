@@ -1,0 +1,177 @@
+/**
+ * Several service instances over one data set (docs/scale.md). One instance, the *owner*, holds the
+ * DuckDB file and with it everything that must be counted in one place: clients, the routing state
+ * (sequences, windows, the journal) and every rate-limit window. Any number of *replicas* answer
+ * reports from ClickHouse and keep no state:
+ *
+ * - a report is first admitted by the owner: it checks the credentials and counts the call in the
+ *   client's window, so a client's 5 reports a minute hold however many instances it spreads its
+ *   calls over, and a client deactivated on the owner is refused everywhere at once;
+ * - every other call (tokens, routing, preview) is relayed to the owner whole, so routing is as
+ *   exact as on one instance: there is one sequence per group, in one process.
+ *
+ * Instances prove to each other that they are instances with a key derived from the token secret
+ * they already share; the owner trusts a relayed caller address (for the token endpoint's
+ * per-address limit) only from a request that carries it.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
+import { z } from "zod";
+import { ApiError } from "@/lib/contract/errors";
+import type { Admission, AuthMode, Bucket, Credentials, RequestContext } from "./server";
+
+/** The header an instance's calls to the owner carry. */
+export const INSTANCE_KEY_HEADER = "x-service-instance-key";
+/** The owner's admission endpoint (answers only instances; 404 to anyone else). */
+export const ADMIT_PATH = "/internal/admit";
+
+/** The key instances share: derived from the token secret, so no new secret is configured, and not the secret itself. */
+export function instanceKey(tokenSecret: string): string {
+  return createHmac("sha256", tokenSecret).update("service-instance-key-v1").digest("hex");
+}
+
+/** Whether a request comes from an instance (constant-time comparison). */
+export function isInstance(req: IncomingMessage, key: string): boolean {
+  const sent = req.headers[INSTANCE_KEY_HEADER];
+  if (typeof sent !== "string" || sent.length !== key.length) return false;
+  return timingSafeEqual(Buffer.from(sent), Buffer.from(key));
+}
+
+export const AdmitRequestSchema = z.object({
+  auth: z.enum(["client", "bearer"]),
+  bucket: z.enum(["report", "routing"]),
+  authorization: z.string().max(4096).optional(),
+  client_id: z.string().max(512).optional(),
+  client_secret: z.string().max(512).optional(),
+});
+export type AdmitRequest = z.infer<typeof AdmitRequestSchema>;
+
+const AdmitAnswerSchema = z.discriminatedUnion("admitted", [
+  z.object({ admitted: z.literal(true), client_id: z.string(), headers: z.record(z.string(), z.string()) }),
+  z.object({
+    admitted: z.literal(false),
+    status: z.union([z.literal(401), z.literal(429)]),
+    message: z.string(),
+    headers: z.record(z.string(), z.string()),
+    extra: z.record(z.string(), z.unknown()),
+  }),
+]);
+export type AdmitAnswer = z.infer<typeof AdmitAnswerSchema>;
+
+/** The owner's side of an admission: the decision of its own admission, as data. */
+export async function decideAdmission(local: Admission, req: AdmitRequest, ctx: RequestContext): Promise<AdmitAnswer> {
+  const credentials: Credentials = { authorization: req.authorization, clientId: req.client_id, clientSecret: req.client_secret };
+  const probe: RequestContext = { ...ctx, clientId: null, headers: {} };
+  try {
+    await local.admit({ auth: req.auth, bucket: req.bucket }, credentials, probe);
+    return { admitted: true, client_id: probe.clientId ?? "", headers: probe.headers };
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 429)) throw e;
+    return { admitted: false, status: e.status, message: e.message, headers: { ...probe.headers, ...e.headers }, extra: e.extra };
+  }
+}
+
+const ownerUnreachable = (detail: unknown) =>
+  new ApiError(503, "The service cannot reach its owner instance; try again shortly").withInternal(detail);
+
+/** Headers relayed from a caller to the owner, and back (no hop-by-hop header). */
+const RELAYED_REQUEST_HEADERS = ["content-type", "content-length", "authorization", "x-client-id", "x-client-secret", "accept"];
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
+
+/** A replica's link to the owner: admissions for its reports, and relays of every other call. */
+export class OwnerLink implements Admission {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly url: URL;
+
+  constructor(
+    ownerUrl: string,
+    private readonly key: string,
+  ) {
+    this.url = new URL(ownerUrl);
+  }
+
+  async admit(route: { auth: AuthMode; bucket?: Bucket }, credentials: Credentials, ctx: RequestContext): Promise<void> {
+    if (route.auth === "none") return;
+    const body: AdmitRequest = {
+      auth: route.auth,
+      bucket: route.bucket ?? "report",
+      ...(credentials.authorization !== undefined ? { authorization: credentials.authorization } : {}),
+      ...(credentials.clientId !== undefined ? { client_id: credentials.clientId } : {}),
+      ...(credentials.clientSecret !== undefined ? { client_secret: credentials.clientSecret } : {}),
+    };
+    const answer = await this.post(ADMIT_PATH, body, ctx.address);
+    Object.assign(ctx.headers, answer.headers);
+    if (!answer.admitted) throw new ApiError(answer.status, answer.message, undefined, {}, answer.extra);
+    ctx.clientId = answer.client_id;
+  }
+
+  private post(path: string, body: unknown, address: string): Promise<AdmitAnswer> {
+    const text = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const out = request(
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          path,
+          method: "POST",
+          agent: this.agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-forwarded-for": address, [INSTANCE_KEY_HEADER]: this.key },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const parsed = res.statusCode === 200 ? AdmitAnswerSchema.safeParse(safeJson(Buffer.concat(chunks).toString("utf8"))) : null;
+            if (parsed?.success) resolve(parsed.data);
+            else reject(ownerUnreachable(`admission answered ${res.statusCode ?? "?"}`));
+          });
+          res.on("error", (e) => reject(ownerUnreachable(e)));
+        },
+      );
+      out.on("error", (e) => reject(ownerUnreachable(e)));
+      out.end(text);
+    });
+  }
+
+  /**
+   * Relays a call to the owner as it came (method, path, body, credentials) and its answer back as
+   * the owner gave it; the owner sees the caller's address. Resolves to the status sent.
+   */
+  relay(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { "x-forwarded-for": ctx.address, [INSTANCE_KEY_HEADER]: this.key };
+      for (const name of RELAYED_REQUEST_HEADERS) {
+        const v = req.headers[name];
+        if (typeof v === "string") headers[name] = v;
+      }
+      const out = request({ host: this.url.hostname, port: this.url.port, path: req.url ?? "/", method: req.method ?? "GET", agent: this.agent, headers }, (answer) => {
+        const back: Record<string, string | string[]> = {};
+        for (const [name, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(name)) back[name] = v;
+        res.writeHead(answer.statusCode ?? 502, back);
+        answer.pipe(res);
+        answer.on("end", () => resolve(answer.statusCode ?? 502));
+        answer.on("error", (e) => reject(ownerUnreachable(e)));
+      });
+      // The caller's body goes on as it arrives; the owner applies its own limits to it.
+      out.on("error", (e) => {
+        if (!res.headersSent) return reject(ownerUnreachable(e));
+        // Cut off mid-answer: the caller sees a broken response, never a truncated one that looks whole.
+        res.destroy();
+        resolve(502);
+      });
+      req.pipe(out);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

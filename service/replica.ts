@@ -1,0 +1,55 @@
+/**
+ * A replica instance (`SERVICE_OWNER_URL` set; service/http/owner.ts): reports from ClickHouse,
+ * admitted by the owner; tokens and routing relayed to the owner. It opens no DuckDB file, so any
+ * number of replicas can run beside the owner, on any machine that reaches it and ClickHouse.
+ */
+import { OPERATION_ROWS } from "@/lib/contract";
+import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
+import type { Service } from "./app";
+import { ClickHouseServers } from "./clickhouse/connection";
+import { currentVersion } from "./clickhouse/publish";
+import { ClickHouseReports } from "./clickhouse/reports";
+import type { ServiceConfig } from "./config";
+import type { Logger } from "./http/log";
+import { instanceKey, OwnerLink } from "./http/owner";
+import { createApiServer, type Route } from "./http/server";
+import { reportRoute } from "./reports/route";
+
+/** What a replica relays to the owner whole: everything that reads or changes the owner's state. */
+export const RELAYED_PATHS = ["/api/auth/token", "/api/bin-routing/route", BIN_ROUTING_PREVIEW_PATH] as const;
+
+export async function createReplica(config: ServiceConfig, logger: Logger): Promise<Omit<Service, "clients">> {
+  const ownerUrl = config.SERVICE_OWNER_URL;
+  if (!ownerUrl) throw new Error("a replica needs SERVICE_OWNER_URL");
+  const ch = new ClickHouseServers({ urls: config.CLICKHOUSE_URL ?? [], cluster: config.CLICKHOUSE_CLUSTER ?? null, database: config.CLICKHOUSE_DATABASE });
+  const owner = new OwnerLink(ownerUrl, instanceKey(config.SERVICE_TOKEN_SECRET));
+  try {
+    // The owner publishes (it holds the data); a replica reads what it published, and follows later publishes.
+    const published = await currentVersion(ch).catch(() => null);
+    if (!published) throw new Error("ClickHouse holds no published version of the data yet: start the owner (the instance with the DuckDB file) first");
+    logger.info("replica", { message: `reports read ${published.database}; tokens and routing go to the owner`, owner: ownerUrl });
+    const reports = new ClickHouseReports(ch, published);
+    const openapi = buildOpenApiDocument();
+    const routes: Record<string, Route[]> = {
+      ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [reportRoute(o.op, reports)]])),
+      "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
+      "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
+    };
+    const server = createApiServer({ routes, admission: owner, logger, relay: { paths: new Set(RELAYED_PATHS), to: owner } });
+    return {
+      server,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        owner.close();
+        await ch.close();
+      },
+    };
+  } catch (e) {
+    owner.close();
+    await ch.close();
+    throw e;
+  }
+}
