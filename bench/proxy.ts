@@ -1,14 +1,44 @@
 // Proxy benchmark (issue 5): `npm run bench:proxy`. Starts the real service and the built dashboard
 // (run `npx next build` first), signs in as an analyst, and measures in one run:
-//  1. cache-hit latency of POST /api/reports/order-summary (p50, p99 over 200 calls);
+//  1. cache-hit latency of POST /api/reports/order-summary (p50, p99 over 200 calls), with where the
+//     time goes (issue 21): the medians of the route's Server-Timing metrics (session check, body,
+//     parse, cache lookup, serialization, the handler's total) and of what is outside the handler,
+//     split by two measurements interleaved with the hits: the same hits asking for no compression
+//     (Accept-Encoding: identity; Next.js gzips every route answer otherwise), and the same POST to a
+//     bare node:http server (the floor of HTTP on loopback and the client);
 //  2. the time the dashboard adds to a cache miss beyond the upstream's own time (median of the
 //     difference between a miss through the dashboard and the same request sent straight upstream);
 //  3. upstream calls spent by a scripted session of 20 typical interactions, against a plain
 //     pass-through that forwards each interaction (every page of it) to the upstream.
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
+import { parseServerTiming } from "../lib/api/server-timing";
+import { spawn } from "node:child_process";
+import { freePort } from "../lib/testing/free-port";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
+
+const METRIC_MEANING: Record<string, string> = {
+  session: "the session check (requireUser: cookie → signed-in user, store re-check included)",
+  "session-store": "of which the store's re-check (revoked? user disabled, role, password changed?)",
+  body: "reading the request body and JSON.parse",
+  parse: "contract validation (zod) and the canonical query",
+  cache: "the cache lookup (gateway.submit; since issue 21 gateway.cachedAnswer, the kept bytes of an exact hit)",
+  submit: "a derived hit or a miss: gateway.submit",
+  serialize: "serializing the answer and building the Response (since issue 21 an exact hit's bytes are kept)",
+  total: "the route handler, start to Response",
+  "session-decode": "of which decrypting the session cookie (kept per cookie value since issue 21)",
+  outside: "client time minus the handler's total: Next.js routing, gzip, HTTP on loopback, fetch and res.json() in the bench",
+};
+
+/** A bare node:http server answering any POST with a small JSON: the floor of one call on loopback. */
+async function bareServer(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const code = `require("node:http").createServer((q, s) => { let n = 0; q.on("data", (d) => (n += d.length)); q.on("end", () => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify({ bytes: n })); }); }).listen(${port}, "127.0.0.1", () => console.log("up"));`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+}
 
 async function main(): Promise<void> {
   const { env, cookie, stop } = await startStack(".bench-proxy", 4700, 3700);
@@ -17,10 +47,10 @@ async function main(): Promise<void> {
 
     const upstreamCalls = async () =>
       ((await (await fetch(`${env.dashboardUrl}/api/upstream/status`, { headers })).json()) as { upstream_report_calls: number }).upstream_report_calls;
-    /** Runs a report through the dashboard to completion; returns ms and the answer's source. */
-    const viaDashboard = async (op: "order-summary" | "cohort", body: object) => {
+    /** Runs a report through the dashboard to completion; returns ms, the answer's source and the last answer's Server-Timing. */
+    const viaDashboard = async (op: "order-summary" | "cohort", body: object, extra: Record<string, string> = {}) => {
       const t = performance.now();
-      let res = await fetch(`${env.dashboardUrl}/api/reports/${op}?wait=10000`, { method: "POST", headers, body: JSON.stringify(body) });
+      let res = await fetch(`${env.dashboardUrl}/api/reports/${op}?wait=10000`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) });
       let job = (await res.json()) as { id?: string; status: { state: string; result?: { source: string } } };
       if (res.status >= 400) throw new Error(JSON.stringify(job));
       while (job.status.state !== "done") {
@@ -28,7 +58,8 @@ async function main(): Promise<void> {
         res = await fetch(`${env.dashboardUrl}/api/reports/jobs/${job.id}?wait=10000`, { headers });
         job = (await res.json()) as typeof job;
       }
-      return { ms: performance.now() - t, source: job.status.result?.source ?? "?" };
+      const ms = performance.now() - t;
+      return { ms, source: job.status.result?.source ?? "?", timing: parseServerTiming(res.headers.get("server-timing")) };
     };
     const tokenRes = await fetch(`${env.serviceUrl}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(env.client) });
     const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
@@ -54,11 +85,34 @@ async function main(): Promise<void> {
     await viaDashboard("order-summary", hitBody);
     for (let i = 0; i < 20; i++) await viaDashboard("order-summary", hitBody); // warm-up
     const hits: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const r = await viaDashboard("order-summary", hitBody);
-      if (r.source !== "cache") throw new Error(`expected a cache hit, got ${r.source}`);
-      hits.push(r.ms);
+    const identityHits: number[] = [];
+    const floor: number[] = [];
+    const timings: Record<string, number>[] = [];
+    const bare = await bareServer();
+    try {
+      for (let i = 0; i < 200; i++) {
+        const r = await viaDashboard("order-summary", hitBody);
+        if (r.source !== "cache") throw new Error(`expected a cache hit, got ${r.source}`);
+        if (r.timing.total === undefined) throw new Error("the answer has no Server-Timing header");
+        hits.push(r.ms);
+        timings.push({ ...r.timing, outside: r.ms - r.timing.total });
+        identityHits.push((await viaDashboard("order-summary", hitBody, { "accept-encoding": "identity" })).ms);
+        const t = performance.now();
+        await (await fetch(bare.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(hitBody) })).json();
+        floor.push(performance.now() - t);
+      }
+    } finally {
+      bare.stop();
     }
+    const metricNames = [...new Set(timings.flatMap((t) => Object.keys(t)))];
+    const breakdown = metricNames
+      .map((name) => {
+        const v = timings.map((t) => t[name] ?? 0);
+        return `| ${name} | ${median(v).toFixed(2)} | ${percentile(v, 99).toFixed(2)} | ${METRIC_MEANING[name] ?? ""} |`;
+      })
+      .join("\n");
+    const gzipMs = median(hits) - median(identityHits);
+    const frameworkMs = median(identityHits) - median(floor) - median(timings.map((t) => t.total!));
 
     // 2. Added time on a miss: distinct requests, each through the dashboard and straight upstream.
     const added: number[] = [];
@@ -119,6 +173,21 @@ Machine: ${machine()}. Real service (150 days × 60 orders/day) and the built da
 | upstream calls for a scripted session of 20 interactions | ${spent} | ≤ ⅓ of pass-through |
 | the same session through a plain pass-through | ${passThrough} | |
 | ratio | ${(spent / passThrough).toFixed(2)} | ≤ 0.33 |
+
+Where a cache hit's time goes (Server-Timing of the 200 hits, ms; the parts are medians each, so they need not add up to the p50):
+
+| part | median | p99 | what |
+|---|---:|---:|---|
+${breakdown}
+
+What is outside the handler, from measurements interleaved with the hits (medians):
+
+| part | ms | how |
+|---|---:|---|
+| the same hits without compression (Accept-Encoding: identity), p50 | ${median(identityHits).toFixed(2)} | |
+| Next.js's gzip of the answer and the client's gunzip | ${gzipMs.toFixed(2)} | hit p50 − identity p50 |
+| the same POST to a bare node:http server (HTTP on loopback, the client) | ${median(floor).toFixed(2)} | |
+| Next.js's own request handling (routing, request/response adapters) | ${frameworkMs.toFixed(2)} | identity p50 − bare − handler total |
 `);
   } finally {
     stop();

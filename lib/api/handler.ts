@@ -12,6 +12,7 @@ import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { refuseCrossSite } from "./cross-site";
+import { measure, ServerTiming, withTiming } from "./server-timing";
 
 /** Who may call a route: a minimum role, exactly the listed roles, or anyone ("public": share links). */
 export type Access = Role | readonly Role[] | "public";
@@ -33,6 +34,8 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
   json?: boolean;
   /** Reads the JSON body and parses it; a mismatch is a 400 naming each field, before the handler runs. */
   schema?: S;
+  /** Answers with a `Server-Timing` header of where the time went (./server-timing.ts). */
+  timing?: boolean;
 }
 
 type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
@@ -61,10 +64,11 @@ export function apiRoute<A extends Access, K extends string = never, S extends z
 ) {
   return async (request: Request, context: { params: Promise<Record<K, string>> }): Promise<Response> => {
     const requestId = randomUUID();
-    try {
+    const timing = options.timing ? new ServerTiming() : null;
+    const handle = async (): Promise<Response> => {
       refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
-      const user = options.role === "public" ? null : await requireUser(options.role);
-      const raw = options.json || options.schema ? await readJson(request) : undefined;
+      const user = options.role === "public" ? null : await measure("session", () => requireUser(options.role as Role | readonly Role[]));
+      const raw = options.json || options.schema ? await measure("body", () => readJson(request)) : undefined;
       const body = options.schema ? ApiError.parse(options.schema, raw) : raw;
       const params = (await context.params) ?? ({} as Record<K, string>);
       // The casts restate what the option types already say: a public route's user is null, and the
@@ -72,6 +76,12 @@ export function apiRoute<A extends Access, K extends string = never, S extends z
       const out = await fn({ user: user as UserFor<A>, body: body as BodyFor<S>, params, request });
       if (out instanceof Response) return out;
       return NextResponse.json(out, { headers: { "Cache-Control": "no-store" } });
+    };
+    try {
+      if (!timing) return await handle();
+      const res = await withTiming(timing, handle);
+      res.headers.set("Server-Timing", timing.header());
+      return res;
     } catch (e) {
       if (e instanceof ApiError) return errorResponse(e, requestId);
       console.error(JSON.stringify({ level: "error", msg: "api route failed", request_id: requestId, error: e instanceof Error ? e.message : String(e) }));

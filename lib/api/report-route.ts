@@ -2,6 +2,7 @@ import "server-only";
 import type { Operation } from "@/lib/contract";
 import { NextResponse } from "next/server";
 import { getGateway } from "@/lib/upstream";
+import { measure } from "./server-timing";
 
 const MAX_WAIT_MS = 25_000;
 
@@ -17,11 +18,16 @@ export function waitParam(request: Request): number {
  */
 export async function submitReport(op: Operation, body: unknown, waitMs: number, owner: string): Promise<NextResponse> {
   const gateway = getGateway();
-  const query = gateway.parse(op, body);
-  const out = gateway.submit(op, query, owner);
+  const query = measure("parse", () => gateway.parse(op, body));
+  const out = measure("cache", () => gateway.submit(op, query, owner));
   const headers = { "Cache-Control": "no-store" };
-  if ("cached" in out) return NextResponse.json({ status: { state: "done", result: out.cached }, query }, { headers });
+  if ("cached" in out) return measure("serialize", () => jsonResponse({ status: { state: "done", result: out.cached }, query }, 200, headers));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;
   const finished = job.status.state !== "queued" && job.status.state !== "fetching";
-  return NextResponse.json(job, { status: finished ? 200 : 202, headers: finished ? headers : { ...headers, Location: `/api/reports/jobs/${job.id}` } });
+  return measure("serialize", () => jsonResponse(job, finished ? 200 : 202, finished ? headers : { ...headers, Location: `/api/reports/jobs/${job.id}` }));
+}
+
+/** `NextResponse.json`, with the serialization here, where `measure` times it. */
+function jsonResponse(body: unknown, status: number, headers: Record<string, string>): NextResponse {
+  return new NextResponse(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 }

@@ -7,6 +7,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { measure } from "../api/server-timing";
 import { serverEnv } from "../env";
 import { getStore } from "../store";
 import { sessionsRepo } from "../store/sessions";
@@ -70,10 +71,12 @@ export const authOptions: NextAuthOptions = {
       const signedInAt = token.signedInAt ?? 0;
       // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
       if (Date.now() - signedInAt > SESSION_MAX_AGE_SECONDS * 1000) throw new SessionRevokedError();
-      const db = await getStore();
-      // Signed out: the cookie may have been copied, but the session it names is over.
-      if (!token.sid || (await sessionsRepo(db).isRevoked(token.sid))) throw new SessionRevokedError();
-      const current = await revalidateSession(db, token.sub ?? "", signedInAt);
+      const current = await measure("session-store", async () => {
+        const db = await getStore();
+        // Signed out: the cookie may have been copied, but the session it names is over.
+        if (!token.sid || (await sessionsRepo(db).isRevoked(token.sid))) return null;
+        return revalidateSession(db, token.sub ?? "", signedInAt);
+      });
       // Throwing makes next-auth answer "no session" (and clear the cookie where it can).
       if (!current) throw new SessionRevokedError();
       return { ...token, email: current.email, role: current.role };

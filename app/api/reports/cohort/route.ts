@@ -2,4 +2,4 @@
 import { apiRoute } from "@/lib/api/handler";
 import { submitReport, waitParam } from "@/lib/api/report-route";
 
-export const POST = apiRoute({ role: "analyst", json: true }, async ({ user, body, request }) => submitReport("cohort", body, waitParam(request), user.id));
+export const POST = apiRoute({ role: "analyst", json: true, timing: true }, async ({ user, body, request }) => submitReport("cohort", body, waitParam(request), user.id));

@@ -6,7 +6,7 @@ import { waitParam } from "@/lib/api/report-route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 
-export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ params, request }) => {
+export const GET = apiRoute({ role: "analyst", params: ["id"], timing: true }, async ({ params, request }) => {
   const job = await getGateway().settle(params.id, waitParam(request));
   if (!job) throw notFound();
   return job;
