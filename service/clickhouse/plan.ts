@@ -23,11 +23,11 @@ import {
 } from "@/lib/contract";
 import { exactCents } from "@/lib/contract/money";
 import { DIMENSION_COLUMNS, type Reference } from "../reports/columns";
-import { GRAINS } from "../reports/grain";
+import { GRAINS, grainTables } from "../reports/grain";
 import { asList, keyOf, orderDimensions } from "../reports/plan";
 import { ident } from "./dialect";
 import { DATE_RANGE, type Literal } from "./literals";
-import { grainTables, readable } from "./schema";
+import { readable } from "./schema";
 
 export interface ClickHousePlan {
   dimensions: DimensionName[];

@@ -18,7 +18,7 @@ import { startTestClickHouse, type TestClickHouse } from "../testing/clickhouse"
 import { VALID_IMPORT, writeCsvDir } from "../testing/import-fixture";
 import { ClickHouseServers } from "./connection";
 import { ident } from "./dialect";
-import { grainTables } from "./schema";
+import { grainTables } from "../reports/grain";
 import { currentVersion, ensurePublished, type Published } from "./publish";
 import { ClickHouseReports } from "./reports";
 

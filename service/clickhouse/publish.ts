@@ -16,9 +16,9 @@ import type { Database } from "../db";
 import { dataVersion } from "../data/derived";
 import type { ClickHouseServers } from "./connection";
 import { DATE_RANGE, renderLiteral } from "./literals";
-import { GRAINS } from "../reports/grain";
+import { GRAINS, grainTables } from "../reports/grain";
 import type { Operation } from "@/lib/contract";
-import { createStatements, grainTables, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
+import { createStatements, readable, schemaHash, SHIPPED_TABLES, sourceSql, viewNames } from "./schema";
 
 export interface Published {
   /** The data version and table definitions it holds. */

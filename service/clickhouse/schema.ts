@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import type { Operation } from "@/lib/contract";
 import { FACT_TABLES } from "../data/facts";
-import { GRAINS } from "../reports/grain";
+import { GRAINS, grainTables, type Grain } from "../reports/grain";
 import { METRIC_COLUMNS, type FactSource } from "../reports/columns";
 import { DIMENSION_COLUMNS } from "../reports/columns";
 import type { DimensionName } from "@/lib/contract";
@@ -174,33 +174,8 @@ function branches(op: Operation): Branch[] {
   return out;
 }
 
-/**
- * The keys with thousands of values or more: BINs and affiliates. Almost every finest-grain row
- * differs by them, so a table without them is an order of magnitude smaller.
- */
-const HIGH_CARDINALITY_KEYS: readonly DimensionName[] = ["bin", "affid", "sub_affid"];
-
-/** A table of an operation's metrics summed by some of its grain's keys. */
-export interface GrainTable {
-  table: string;
-  keys: readonly DimensionName[];
-}
-
-/**
- * Each operation's pre-aggregates, smallest first: the grain without the high-cardinality keys (its
- * rollup), then the grain itself. A report reads the first whose keys hold every key it groups or
- * filters by (plan.ts).
- */
-export function grainTables(op: Operation): GrainTable[] {
-  const grain = GRAINS[op];
-  return [
-    { table: `${grain.table}_rollup`, keys: grain.keys.filter((k) => !HIGH_CARDINALITY_KEYS.includes(k)) },
-    { table: grain.table, keys: grain.keys },
-  ];
-}
-
 /** The SELECT of a branch's aggregate over `from` (a fact table aliased `a`), shaped like `t`. */
-function branchSelect(op: Operation, t: GrainTable, b: Branch, from: string): string {
+function branchSelect(op: Operation, t: Grain, b: Branch, from: string): string {
   const grain = GRAINS[op];
   // Each column exactly of its target's type: a Distributed target (on a cluster) converts nothing.
   const keys = t.keys.map((k) => `CAST(${keyExpression(op, k, b.source, b.byEventDate) ?? "NULL"} AS ${keyType(k)}) AS ${ident(k)}`);
@@ -217,7 +192,7 @@ function branchSelect(op: Operation, t: GrainTable, b: Branch, from: string): st
   return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${t.keys.map(ident).join(", ")} HAVING ${nonZero}`;
 }
 
-const viewName = (t: GrainTable, b: Branch) => `${t.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
+const viewName = (t: Grain, b: Branch) => `${t.table}_from_${b.source}${b.byEventDate ? "_by_event_date" : ""}`;
 
 /**
  * The statements that create one version's tables in `db` on one node. `cluster`: the cluster the

@@ -15,7 +15,7 @@ import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
 import { EVENT_FACTS, EVENT_TABLES_LIST, type EventTable } from "./facts";
-import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, type FactTables } from "../reports/grain";
+import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, grainTables, ROLLUPS, rollupSql, type FactTables } from "../reports/grain";
 
 const ATTEMPT_COLUMNS =
   "a.attempt_id, a.customer_id, a.attempt_date, a.attempt_no, a.billing_cycle, a.sales_type, a.campaign_id, a.product_id, " +
@@ -58,11 +58,13 @@ export async function rebuildDerived(tx: Tx): Promise<void> {
     if (ofAttempts === null || ofEvents === null) {
       // Metrics all from attempts, or all from events: there is one aggregate and nothing to add.
       await tx.run(`${grain} ${grainSql(op)} ORDER BY "date"`);
-      continue;
+    } else {
+      await tx.run(`CREATE TEMP TABLE grain_of_events AS ${ofEvents}`);
+      await tx.run(`${grain} ${grainSumSql(op, `(${ofAttempts})`, "grain_of_events", "FULL")} ORDER BY "date"`);
+      await tx.run("DROP TABLE grain_of_events");
     }
-    await tx.run(`CREATE TEMP TABLE grain_of_events AS ${ofEvents}`);
-    await tx.run(`${grain} ${grainSumSql(op, `(${ofAttempts})`, "grain_of_events", "FULL")} ORDER BY "date"`);
-    await tx.run("DROP TABLE grain_of_events");
+    // The rollup from the grain: a tenth of its rows, read by reports that need no BIN or affiliate.
+    await tx.run(`CREATE OR REPLACE TABLE ${ROLLUPS[op].table} AS ${rollupSql(op, GRAINS[op].table)} ORDER BY "date"`);
   }
 }
 
@@ -94,7 +96,11 @@ export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, str
     const delta = `added_${GRAINS[op].table}`;
     await tx.run(`CREATE TEMP TABLE ${delta} AS ${sql}`);
     for (const statement of grainMergeSql(op, delta)) await tx.run(statement);
-    temp.push(delta);
+    // The rollup gets the same rows rolled up: its cost follows the import too.
+    const rolledUp = `added_${ROLLUPS[op].table}`;
+    await tx.run(`CREATE TEMP TABLE ${rolledUp} AS ${rollupSql(op, delta)}`);
+    for (const statement of grainMergeSql(op, rolledUp, ROLLUPS[op])) await tx.run(statement);
+    temp.push(delta, rolledUp);
   }
   for (const t of temp) await tx.run(`DROP TABLE ${t}`);
 }
@@ -113,7 +119,7 @@ export async function dataVersion(db: { all: Tx["all"] }): Promise<string | null
   return rows[0]?.value ?? null;
 }
 
-const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ...OPERATIONS.map((op) => GRAINS[op].table)];
+const DERIVED_TABLES = [...Object.values(EVENT_FACT_TABLES).map((d) => d.facts), ...OPERATIONS.flatMap((op) => grainTables(op).map((t) => t.table))];
 
 /**
  * True when the derived tables exist and each grain has the catalog's columns: a file from before a
@@ -124,8 +130,7 @@ export async function hasDerived(tx: Tx): Promise<boolean> {
     `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name IN (${DERIVED_TABLES.map((t) => `'${t}'`).join(", ")})`,
   );
   if (tables[0]?.n !== DERIVED_TABLES.length) return false;
-  for (const op of OPERATIONS) {
-    const { table, keys, metrics } = GRAINS[op];
+  for (const { table, keys, metrics } of OPERATIONS.flatMap(grainTables)) {
     const columns = await tx.all<{ name: string }>(
       `SELECT column_name AS name FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`,
     );

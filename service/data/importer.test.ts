@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Database, type Row } from "../db";
 import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
-import { GRAINS, grainSql } from "../reports/grain";
+import { GRAINS, grainSql, ROLLUPS, rollupSql } from "../reports/grain";
 import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
 import { importDirectory, TABLES, type ImportResult } from "./importer";
@@ -466,6 +466,7 @@ describe("importDirectory and the grains", () => {
     const expected: [string, string][] = [
       ...Object.entries(EVENT_FACT_TABLES).map(([t, d]): [string, string] => [d.facts, eventFactsSql(t as keyof typeof EVENT_FACT_TABLES)]),
       ...(["orders", "cohort"] as const).map((op): [string, string] => [GRAINS[op].table, grainSql(op)]),
+      ...(["orders", "cohort"] as const).map((op): [string, string] => [ROLLUPS[op].table, rollupSql(op, `(${grainSql(op)})`)]),
     ];
     const drift: unknown[] = [];
     for (const [table, full] of expected) {

@@ -43,6 +43,35 @@ function grainOf(op: Operation, table: string): Grain {
 
 export const GRAINS: Record<Operation, Grain> = { orders: grainOf("orders", "order_grain"), cohort: grainOf("cohort", "cohort_grain") };
 
+/**
+ * The keys with thousands of values or more: BINs and affiliates. Almost every grain row differs by
+ * them, so a table without them is an order of magnitude smaller.
+ */
+const HIGH_CARDINALITY_KEYS: readonly DimensionName[] = ["bin", "affid", "sub_affid"];
+
+/** Each operation's rollup: its grain summed without the high-cardinality keys. */
+export const ROLLUPS: Record<Operation, Grain> = {
+  orders: { ...GRAINS.orders, table: "order_grain_rollup", keys: GRAINS.orders.keys.filter((k) => !HIGH_CARDINALITY_KEYS.includes(k)) },
+  cohort: { ...GRAINS.cohort, table: "cohort_grain_rollup", keys: GRAINS.cohort.keys.filter((k) => !HIGH_CARDINALITY_KEYS.includes(k)) },
+};
+
+/**
+ * Each operation's pre-aggregates, smallest first: its rollup, then its grain. A report reads the
+ * first whose keys hold every key it groups or filters by (both engines' planners).
+ */
+export function grainTables(op: Operation): Grain[] {
+  return [ROLLUPS[op], GRAINS[op]];
+}
+
+/**
+ * The SELECT of an operation's rollup from `from`, a table shaped like its grain (the grain, or rows
+ * to add to it): no all-zero row, since no grain row is one and metrics are never negative.
+ */
+export function rollupSql(op: Operation, from: string): string {
+  const { keys, metrics } = ROLLUPS[op];
+  return `SELECT ${[...keys.map(q), ...metrics.map((m) => `SUM(${q(m)})::BIGINT AS ${q(m)}`)].join(", ")} FROM ${from} GROUP BY ${keys.map(q).join(", ")}`;
+}
+
 /** The table each fact source is read from: a fact table, or a table of only some of its rows. */
 export type FactTables = Partial<Record<FactSource, string>>;
 
@@ -138,8 +167,7 @@ export function grainSql(op: Operation, facts: FactTables = ALL_FACTS): string |
  * `RIGHT` only the key combinations of `y`, with what `x` holds for them added. Metrics are never
  * negative, so no sum is all zero.
  */
-export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | "RIGHT"): string {
-  const grain = GRAINS[op];
+export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | "RIGHT", grain: Grain = GRAINS[op]): string {
   // A grain's date is never null, so a null x.date means the row comes from y alone.
   const keys = grain.keys.map((k) => `CASE WHEN x."date" IS NULL THEN y.${q(k)} ELSE x.${q(k)} END AS ${q(k)}`);
   const sums = grain.metrics.map((m) => `COALESCE(x.${q(m)}, 0) + COALESCE(y.${q(m)}, 0) AS ${q(m)}`);
@@ -147,14 +175,14 @@ export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | 
 }
 
 /**
- * Statements that add `delta` (a table shaped like the grain, unique keys) into an operation's
- * grain in place: the grain's rows with the same keys as a delta row are replaced by their sum, the
- * other delta rows are added (in date order, so date ranges keep skipping whole row groups).
+ * Statements that add `delta` (a table shaped like the grain, or like `grain`, unique keys) into an
+ * operation's grain (or `grain`, its rollup) in place: the rows with the same keys as a delta row are
+ * replaced by their sum, the other delta rows are added (in date order, so date ranges keep skipping
+ * whole row groups).
  */
-export function grainMergeSql(op: Operation, delta: string): string[] {
-  const grain = GRAINS[op];
+export function grainMergeSql(op: Operation, delta: string, grain: Grain = GRAINS[op]): string[] {
   return [
-    `CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, grain.table, delta, "RIGHT")}`,
+    `CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, grain.table, delta, "RIGHT", grain)}`,
     `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${sameKeys(grain, "g", "d")}`,
     `INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`,
     `DROP TABLE ${delta}_sum`,

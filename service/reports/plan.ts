@@ -19,7 +19,7 @@ import {
 } from "@/lib/contract";
 import { exactCents } from "@/lib/contract/money";
 import type { SqlParam } from "../db";
-import { GRAINS, dimColumn, q } from "./grain";
+import { dimColumn, grainTables, q } from "./grain";
 
 export interface ReportPlan {
   dimensions: DimensionName[];
@@ -118,8 +118,10 @@ export function planReport(op: Operation, req: ReportRequest): ReportPlan {
   for (const d of dims) if (!keys.includes(keyOf(d))) keys.push(keyOf(d));
   const keyList = keys.map(q).join(", ");
 
-  // The grain is filtered, and re-aggregated unless the request asks for its own grain.
-  const grain = GRAINS[op];
+  // The smallest pre-aggregate holding every key the request groups or filters by (the rollup unless
+  // it needs a BIN or an affiliate), filtered, and re-aggregated unless the request asks for its own grain.
+  const needed = [...keys, ...filters.map(([d]) => keyOf(d))];
+  const grain = grainTables(op).find((t) => needed.every((k) => t.keys.includes(k)))!;
   const where = [`g."date" BETWEEN ${p.add(req.start_date, "DATE")} AND ${p.add(req.end_date, "DATE")}`];
   where.push(...filterConditions(filters, p));
   /** Each row of `agg` is one grain row, read as is: there is no aggregate to share. */
