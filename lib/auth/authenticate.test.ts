@@ -137,6 +137,21 @@ describe("revalidateSession", () => {
   });
 });
 
+describe("revalidateSession with the session's id", () => {
+  it("also drops a signed-out session, in the same read, and otherwise answers as without it", async () => {
+    const users = usersRepo(store);
+    const ok = (await users.findByEmail("ok@example.com"))!;
+    const now = Date.now();
+    expect(await revalidateSession(store, ok.id, now, "live-session")).toEqual(await revalidateSession(store, ok.id, now));
+    await sessionsRepo(store).revoke("ended-session", new Date(now + 60_000));
+    expect(await revalidateSession(store, ok.id, now, "ended-session")).toBeNull();
+    expect(await revalidateSession(store, "not-a-uuid", now, "live-session")).toBeNull();
+    expect(await revalidateSession(store, "00000000-0000-0000-0000-000000000000", now, "live-session")).toBeNull();
+    const off = (await users.findByEmail("off@example.com"))!;
+    expect(await revalidateSession(store, off.id, now + 1000, "live-session")).toBeNull();
+  });
+});
+
 describe("clientAddress", () => {
   it("takes the x-forwarded-for entry the trusted proxies wrote, not what the client sent; then x-real-ip", () => {
     // A client sends "203.0.113.66"; the proxy in front appends the address it saw.

@@ -87,10 +87,14 @@ export async function authenticate(
 
 /**
  * The session re-check: the user as the store has it now, or null when the account is gone,
- * disabled, or its sessions were voided after `signedInAt` (password change, disable).
+ * disabled, or its sessions were voided after `signedInAt` (password change, disable); given the
+ * session's id, also null when that session was signed out (read in the same query).
  */
-export async function revalidateSession(db: Sql, userId: string, signedInAt: number): Promise<SessionUser | null> {
-  const user = await usersRepo(db).findById(userId);
+export async function revalidateSession(db: Sql, userId: string, signedInAt: number, sessionId?: string): Promise<SessionUser | null> {
+  const users = usersRepo(db);
+  const found = sessionId === undefined ? { user: await users.findById(userId), sessionRevoked: false } : await users.findForSession(userId, sessionId);
+  if (!found || found.sessionRevoked) return null;
+  const user = found.user;
   if (!user || user.disabled) return null;
   if (user.sessionsValidAfter && signedInAt < user.sessionsValidAfter.getTime()) return null;
   return { id: user.id, email: user.email, role: user.role };

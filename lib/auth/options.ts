@@ -1,20 +1,39 @@
 import "server-only";
 /**
  * next-auth v4 configuration: e-mail and password against the dashboard's store, JWT sessions of
- * 12 hours carrying the user id and role. Every use of a session re-reads the user, so disabling an
- * account, changing its role or its password takes effect on the next request.
+ * 12 hours carrying the user id and role. Every use of a session re-reads the user
+ * (`currentSessionUser`), so disabling an account, changing its role or its password takes effect on
+ * the next request.
  */
 import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { measure } from "../api/server-timing";
 import { serverEnv } from "../env";
 import { getStore } from "../store";
 import { sessionsRepo } from "../store/sessions";
-import { authenticate, clientAddress, revalidateSession } from "./authenticate";
+import { authenticate, clientAddress, revalidateSession, type SessionUser } from "./authenticate";
 import { throttledError } from "./messages";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+/**
+ * Whether a session (its decrypted cookie) still holds, and its user as the store has them now:
+ * null past the absolute 12 hours, after signing out (its id recorded as revoked), or when the user
+ * is gone, disabled, or their sessions were voided after it began (password change). Read on every
+ * use of a session, by next-auth's jwt callback and by the API's session check (./session-token.ts).
+ */
+export async function currentSessionUser(token: JWT): Promise<SessionUser | null> {
+  const signedInAt = token.signedInAt ?? 0;
+  // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
+  if (Date.now() - signedInAt > SESSION_MAX_AGE_SECONDS * 1000) return null;
+  // Signed out: the cookie may have been copied, but the session it names is over.
+  const sid = token.sid;
+  if (!sid) return null;
+  // The user and the session's revocation in one query: the store is read on every request.
+  return measure("session-store", async () => revalidateSession(await getStore(), token.sub ?? "", signedInAt, sid));
+}
 
 class SessionRevokedError extends Error {
   constructor() {
@@ -68,15 +87,7 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         return { ...token, sub: user.id, email: user.email, role: user.role, signedInAt: Date.now(), sid: randomUUID() };
       }
-      const signedInAt = token.signedInAt ?? 0;
-      // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
-      if (Date.now() - signedInAt > SESSION_MAX_AGE_SECONDS * 1000) throw new SessionRevokedError();
-      const current = await measure("session-store", async () => {
-        const db = await getStore();
-        // Signed out: the cookie may have been copied, but the session it names is over.
-        if (!token.sid || (await sessionsRepo(db).isRevoked(token.sid))) return null;
-        return revalidateSession(db, token.sub ?? "", signedInAt);
-      });
+      const current = await currentSessionUser(token);
       // Throwing makes next-auth answer "no session" (and clear the cookie where it can).
       if (!current) throw new SessionRevokedError();
       return { ...token, email: current.email, role: current.role };

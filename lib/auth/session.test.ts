@@ -1,15 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../contract/errors";
 
-const getServerSession = vi.fn();
-vi.mock("next-auth", () => ({ getServerSession: (...args: unknown[]) => getServerSession(...args) }));
+// The session check's own parts (cookie → token → the store's user) are tested in
+// session-token.test.ts; here the store's answer is what varies.
+const currentSessionUser = vi.fn();
+vi.mock("./options", () => ({ currentSessionUser: (...args: unknown[]) => currentSessionUser(...args) }));
+vi.mock("next-auth/jwt", () => ({ decode: async () => ({ sub: "u1", sid: "s1", signedInAt: Date.now(), exp: Date.now() / 1000 + 60 }) }));
+vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [{ name: "next-auth.session-token", value: "a-cookie" }] }) }));
 vi.mock("next/server", () => ({ connection: async () => undefined }));
-vi.mock("./options", () => ({ authOptions: {} }));
+vi.mock("../env", () => ({ serverEnv: () => ({ NEXTAUTH_URL: "http://localhost:3000", NEXTAUTH_SECRET: "x".repeat(32) }) }));
 
 const { requireUser, getSessionUser } = await import("./session");
 
 function signedInAs(role: string | null) {
-  getServerSession.mockResolvedValue(role ? { user: { id: "u1", email: "a@example.com", role }, expires: "" } : null);
+  currentSessionUser.mockResolvedValue(role ? { id: "u1", email: "a@example.com", role } : null);
 }
 
 async function statusOf(p: Promise<unknown>): Promise<number | "ok"> {
@@ -23,7 +27,7 @@ async function statusOf(p: Promise<unknown>): Promise<number | "ok"> {
 }
 
 describe("requireUser", () => {
-  beforeEach(() => getServerSession.mockReset());
+  beforeEach(() => currentSessionUser.mockReset());
 
   it("answers 401 without a session and 403 with too small a role", async () => {
     signedInAs(null);

@@ -4,26 +4,26 @@ import "server-only";
  * `requireUser` (401/403 as the contract's error envelope); pages call `requirePageUser`, which
  * redirects to the sign-in page instead.
  */
-import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
 import { ApiError } from "../contract/errors";
 import type { SessionUser } from "./authenticate";
-import { authOptions } from "./options";
-import { hasRole, isRole, type Role } from "../users/roles";
+import { sessionUserFrom } from "./session-token";
+import { hasRole, type Role } from "../users/roles";
 
 export type { Role } from "../users/roles";
 export type { SessionUser } from "./authenticate";
 
-/** Once per request however many components ask (layout and page both do). */
+/**
+ * Once per request however many components ask (layout and page both do). The check is next-auth's
+ * session with our callbacks, without its per-request cryptography (./session-token.ts).
+ */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   // Marks the render as dynamic before anything reads the environment, so `next build` never does.
   await connection();
-  const session = await getServerSession(authOptions);
-  const u = session?.user;
-  if (!u || !u.id || !u.email || !isRole(u.role)) return null;
-  return { id: u.id, email: u.email, role: u.role };
+  return sessionUserFrom(await cookies());
 });
 
 /**

@@ -30,6 +30,7 @@ interface UserRow {
 
 const PUBLIC_COLUMNS = "id, email, role, disabled, created_at, last_login_at";
 const ALL_COLUMNS = `${PUBLIC_COLUMNS}, password_hash, sessions_valid_after`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class UserExistsError extends Error {
   constructor(email: string) {
@@ -73,9 +74,22 @@ export function usersRepo(db: Sql) {
 
     async findById(id: string): Promise<UserWithCredentials | null> {
       // A malformed id (not a uuid) is simply unknown rather than a SQL error.
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      if (!UUID.test(id)) return null;
       const rows = await db.query<UserRow>(`SELECT ${ALL_COLUMNS} FROM users WHERE id = $1`, [id]);
       return rows[0] ? toUserWithCredentials(rows[0]) : null;
+    },
+
+    /**
+     * The session re-check's one read, made on every request: the user as `findById` has them, and
+     * whether the session `sessionId` was signed out (lib/store/sessions.ts); null without such a user.
+     */
+    async findForSession(id: string, sessionId: string): Promise<{ user: UserWithCredentials; sessionRevoked: boolean } | null> {
+      if (!UUID.test(id)) return null;
+      const rows = await db.query<UserRow & { session_revoked: boolean }>(
+        `SELECT ${ALL_COLUMNS}, EXISTS (SELECT 1 FROM revoked_sessions WHERE session_id = $2) AS session_revoked FROM users WHERE id = $1`,
+        [id, sessionId],
+      );
+      return rows[0] ? { user: toUserWithCredentials(rows[0]), sessionRevoked: rows[0].session_revoked === true } : null;
     },
 
     async list(): Promise<User[]> {
