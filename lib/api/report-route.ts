@@ -2,6 +2,7 @@ import "server-only";
 import type { Operation } from "@/lib/contract";
 import { NextResponse } from "next/server";
 import { getGateway } from "@/lib/upstream";
+import { answerBody } from "@/lib/upstream/gateway";
 import { measure } from "./server-timing";
 
 const MAX_WAIT_MS = 25_000;
@@ -14,14 +15,17 @@ export function waitParam(request: Request): number {
 
 /**
  * Shared body of the two report routes: an answer at once from cache; otherwise a job, answered 200
- * if it finishes within `wait` ms, else 202 with the job to poll.
+ * if it finishes within `wait` ms, else 202 with the job to poll. An exact cache hit is sent as the
+ * bytes the cache keeps for it, serialized at its first hit.
  */
 export async function submitReport(op: Operation, body: unknown, waitMs: number, owner: string): Promise<NextResponse> {
   const gateway = getGateway();
   const query = measure("parse", () => gateway.parse(op, body));
-  const out = measure("cache", () => gateway.submit(op, query, owner));
   const headers = { "Cache-Control": "no-store" };
-  if ("cached" in out) return measure("serialize", () => jsonResponse({ status: { state: "done", result: out.cached }, query }, 200, headers));
+  const hit = measure("cache", () => gateway.cachedAnswer(op, query));
+  if (hit) return measure("serialize", () => new NextResponse(hit.json, { headers: { "Content-Type": "application/json", ...headers } }));
+  const out = measure("submit", () => gateway.submit(op, query, owner));
+  if ("cached" in out) return measure("serialize", () => jsonResponse(answerBody(out.cached, query), 200, headers));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;
   const finished = job.status.state !== "queued" && job.status.state !== "fetching";
   return measure("serialize", () => jsonResponse(job, finished ? 200 : 202, finished ? headers : { ...headers, Location: `/api/reports/jobs/${job.id}` }));

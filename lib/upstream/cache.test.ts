@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ReportRecord } from "@/lib/contract";
-import { ReportCache } from "./cache";
-import type { ReportQuery } from "./records";
+import { answerBody, ReportCache } from "./cache";
+import { canonicalQuery, type ReportQuery } from "./records";
 
 const TTL_PAST = 100; // seconds; every range here ended before today
 const config = { ttlPastSeconds: TTL_PAST, ttlTodaySeconds: 10, timeZone: "UTC" };
@@ -80,5 +80,56 @@ describe("the answer cache", () => {
     expect(cache.bytes).toBeLessThanOrEqual(Math.floor(one * 2.5));
     expect(cache.latest("orders", q("approvals"), later)).toBeNull(); // pushed out
     expect(cache.latest("orders", q("attempts"), later)).not.toBeNull();
+  });
+
+  it("keeps an exact hit's body as bytes: the same JSON the routes made, serialized once", () => {
+    const cache = new ReportCache(config);
+    const many: ReportRecord[] = Array.from({ length: 200 }, (_, i) => ({ date: `2025-07-${String((i % 3) + 1).padStart(2, "0")}`, attempts: i }));
+    // Spelled differently from its canonical form: the body carries the canonical one.
+    const query: ReportQuery = { ...byDate, metrics: ["attempts"], filters: { gateway_id: [7, 3] } };
+    cache.store("orders", query, many, 1);
+    const before = cache.bytes;
+    const first = cache.serialized("orders", query)!;
+    const expected = JSON.stringify(answerBody(cache.lookup("orders", query)!, canonicalQuery("orders", query)));
+    expect(first.json.toString()).toBe(expected);
+    expect(cache.bytes).toBe(before + first.json.length);
+    expect(cache.serialized("orders", query)).toBe(first); // not serialized again
+    // Storing the answer again replaces its bytes too.
+    cache.store("orders", query, records, 1);
+    expect(cache.bytes).toBe(JSON.stringify(records).length);
+    expect(cache.serialized("orders", query)!.json.toString()).toContain('"total":3');
+  });
+
+  it("keeps bytes only for a fresh exact answer", () => {
+    const cache = new ReportCache(config);
+    cache.store("orders", byDate, records, 1);
+    expect(cache.serialized("orders", { ...byDate, start_date: "2025-07-02" })).toBeNull(); // derived: lookup's job
+    expect(cache.serialized("orders", byDate, Date.now() + (TTL_PAST + 1) * 1000)).toBeNull(); // expired
+    expect(cache.serialized("orders", byDate)).not.toBeNull();
+  });
+
+  it("counts kept bytes toward its size bound, pushing out the least recently used", () => {
+    const one = JSON.stringify(records).length;
+    const q = (metric: string): ReportQuery => ({ ...byDate, metrics: [metric] });
+    const scratch = new ReportCache(config);
+    scratch.store("orders", q("attempts"), records, 1);
+    const body = scratch.serialized("orders", q("attempts"))!.json.length;
+    const max = one * 2 + body + 10; // room for two answers and one body
+    const cache = new ReportCache({ ...config, cacheMaxBytes: max });
+    cache.store("orders", q("attempts"), records, 1);
+    cache.store("orders", q("approvals"), records, 1);
+    expect(cache.serialized("orders", q("approvals"))).not.toBeNull();
+    expect(cache.size).toBe(2);
+    cache.serialized("orders", q("attempts")); // a second body does not fit beside both answers
+    expect(cache.bytes).toBeLessThanOrEqual(max);
+    expect(cache.size).toBe(1);
+    expect(cache.lookup("orders", q("approvals"))).toBeNull(); // the least recently used went
+    // A body that could never fit beside its own answer is served, not kept.
+    const tiny = new ReportCache({ ...config, cacheMaxBytes: one + 5 });
+    tiny.store("orders", byDate, records, 1);
+    const served = tiny.serialized("orders", byDate)!;
+    expect(JSON.parse(served.json.toString()).status.result.data).toEqual(records);
+    expect(tiny.bytes).toBe(one);
+    expect(tiny.size).toBe(1);
   });
 });

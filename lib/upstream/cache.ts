@@ -6,11 +6,15 @@ import "server-only";
  * expired answer no longer answers a lookup but stays, for `latest`, until the bounds push it out.
  * Separate from jobs and fetching because it knows nothing of queues or the upstream: it only holds
  * answers and says whether one fits a query.
+ *
+ * An answer asked for again exactly is also kept as the bytes the report routes send
+ * (`serialized`), made at its first such hit, so a repeated report is not serialized again. Those
+ * bytes count toward the size bound like the records do.
  */
 import { todayIn, type Operation, type ReportRecord } from "@/lib/contract";
 import { canDerive, derive } from "./derive";
 import type { JobResult } from "./jobs";
-import { queryKey, type ReportQuery } from "./records";
+import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 
 /** The cache's part of the gateway's configuration. */
 export interface CacheConfig {
@@ -24,6 +28,16 @@ export interface CacheConfig {
 export const CACHE_DEFAULTS = { cacheMaxBytes: 256 * 1024 * 1024 } as const;
 
 const MAX_CACHE_ENTRIES = 500;
+
+/** The body of an answer from cache, exact or derived, as the report routes send it. */
+export function answerBody(result: JobResult, query: ReportQuery) {
+  return { status: { state: "done" as const, result }, query };
+}
+
+/** A cached answer's body as sent: `answerBody` as UTF-8 JSON. */
+export interface SerializedAnswer {
+  json: Buffer<ArrayBuffer>;
+}
 
 /** The freshest answer the cache holds for a query, with how old it is; see `ReportCache.latest`. */
 export interface LatestAnswer {
@@ -43,7 +57,9 @@ interface CacheEntry {
   fetchedAt: number;
   expiresAt: number;
   upstreamCalls: number;
+  /** The records' JSON size, plus the serialized body's bytes once made. */
   bytes: number;
+  serialized?: SerializedAnswer;
 }
 
 export class ReportCache {
@@ -83,6 +99,42 @@ export class ReportCache {
       }
     }
     return null;
+  }
+
+  /**
+   * The exact answer to `query` still fresh at `now`, as the bytes of its body (`answerBody`), or
+   * null when there is none (a derived answer is not kept as bytes: `lookup` makes it). Serialized
+   * at its first hit and kept. Counts as a use for the least-recently-used order, as `lookup` does.
+   */
+  serialized(op: Operation, query: ReportQuery, now = Date.now()): SerializedAnswer | null {
+    const key = queryKey(op, query);
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= now) return null;
+    this.touch(key, entry);
+    if (entry.serialized) return entry.serialized;
+    // The canonical query is what the routes answer with: one spelling per key.
+    const serialized: SerializedAnswer = { json: Buffer.from(JSON.stringify(answerBody(this.answer(entry), canonicalQuery(op, entry.query)))) };
+    if (this.grow(key, entry, serialized.json.length)) entry.serialized = serialized; // else too large to keep twice: served, not kept
+    return serialized;
+  }
+
+  /**
+   * Counts `bytes` more for the entry under `key` (the most recently used) and evicts the least
+   * recently used past the bounds; false (nothing counted) when that alone would take the entry
+   * past the size bound.
+   */
+  private grow(key: string, entry: CacheEntry, bytes: number): boolean {
+    const max = this.config.cacheMaxBytes ?? CACHE_DEFAULTS.cacheMaxBytes;
+    if (entry.bytes + bytes > max) return false;
+    entry.bytes += bytes;
+    this.totalBytes += bytes;
+    this.enforceBounds();
+    return this.entries.get(key) === entry;
+  }
+
+  private enforceBounds(): void {
+    const max = this.config.cacheMaxBytes ?? CACHE_DEFAULTS.cacheMaxBytes;
+    while (this.entries.size > MAX_CACHE_ENTRIES || this.totalBytes > max) this.evict(this.entries.keys().next().value!);
   }
 
   /**
@@ -136,7 +188,7 @@ export class ReportCache {
     this.evict(key);
     this.entries.set(key, { op, query, records, fetchedAt: now, expiresAt, upstreamCalls: calls, bytes });
     this.totalBytes += bytes;
-    while (this.entries.size > MAX_CACHE_ENTRIES || this.totalBytes > max) this.evict(this.entries.keys().next().value!);
+    this.enforceBounds();
     return expiresAt;
   }
 

@@ -14,7 +14,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
 import type { SharedState } from "./shared";
 import { CancelledError } from "./quota";
-import { CACHE_DEFAULTS, ReportCache, type CacheConfig, type LatestAnswer } from "./cache";
+import { CACHE_DEFAULTS, ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
 import { JOB_DEFAULTS, JobRegistry, type Job, type JobResult, type JobView, type JobsConfig } from "./jobs";
@@ -22,7 +22,8 @@ import { QuotaQueue } from "./quota";
 import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
 
-export type { LatestAnswer } from "./cache";
+export type { LatestAnswer, SerializedAnswer } from "./cache";
+export { answerBody } from "./cache";
 export { BACKGROUND_OWNER } from "./quota";
 export { explain, type CallProgress, type JobResult, type JobSource, type JobStatus, type JobView } from "./jobs";
 
@@ -110,6 +111,15 @@ export class ReportGateway {
   /** Cached or derivable answer still fresh at `now`, or null. */
   lookup(op: Operation, query: ReportQuery, now = Date.now()): JobResult | null {
     return this.cache.lookup(op, query, now);
+  }
+
+  /**
+   * The exact cached answer still fresh, as the bytes the report routes send (`answerBody` as JSON),
+   * or null; a null here may still be a derived hit for `submit`. A repeated report is then neither
+   * derived nor serialized again.
+   */
+  cachedAnswer(op: Operation, query: ReportQuery, now = Date.now()): SerializedAnswer | null {
+    return this.cache.serialized(op, query, now);
   }
 
   /**
