@@ -1,12 +1,17 @@
 // Report benchmark (issue 3): `npm run bench:reports` (or `npx tsx bench/reports.ts`).
+// With BENCH_SIZES (e.g. 1m,10m,100m; issue 21): the cost curve over data sizes, each generated once in
+// a process of its own (time and peak memory), and a failure when any process passes
+// BENCH_MEMORY_CEILING_MIB (default 4096).
 // Generates ≥ 10 M attempts once (timed), then for four report shapes measures, in one run, the
 // service over HTTP on loopback (20 runs after a warm-up: p50, p95) and the same aggregate written by
 // hand in DuckDB SQL (p50), and reports the ratio and the service's peak memory.
-import { existsSync, mkdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import type { Operation } from "../lib/contract/catalog";
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
 import { createClient } from "../service/clients";
+import { duckDbOptions, loadDuckDbConfig } from "../service/config";
 import { Database, type SqlParam } from "../service/db";
 import { generate } from "../service/data/generator";
 import { hasDerived, rebuildDerived } from "../service/data/derived";
@@ -338,7 +343,117 @@ ${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.sta
   console.error(JSON.stringify(results));
 }
 
-main().catch((e: unknown) => {
+// ---------------------------------------------------------------------------------------------
+// The cost curve (issue 21): `BENCH_SIZES=1m,10m,100m npm run bench:reports`
+
+/** Orders per day for each size over the same 400 days (about 1 M, 10 M and 100 M attempts). */
+const SIZE_ORDERS: Record<string, number> = { "1m": 985, "10m": 9850, "100m": 98500 };
+/** Runs per case at a size (a 100 M page by hand over the grain takes seconds). */
+const runsAt = (size: string) => (size === "100m" ? 5 : RUNS);
+/** The process peak (VmHWM) any generation or service may reach; above it the run fails. */
+const CEILING_MIB = Number(process.env.BENCH_MEMORY_CEILING_MIB ?? 4096);
+
+interface SizeRun {
+  size: string;
+  attempts: number;
+  generation: { seconds: number; peakMiB: number } | null;
+  fileMiB: number;
+  servicePeakMiB: number;
+  p50: Record<string, number>;
+  p95: Record<string, number>;
+  grain: Record<string, number>;
+}
+
+/** Generates a size with the service's CLI in a process of its own, so its time and peak are its own. */
+function generateInChild(file: string, ordersPerDay: number): Promise<{ seconds: number; peakMiB: number }> {
+  return new Promise((resolve, reject) => {
+    const args = ["--import", "tsx", "service/cli.ts", "generate", "--db", file, "--days", "400", "--orders-per-day", String(ordersPerDay), "--seed", "1234", "--end-date", END];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`generation of ${file} exited with ${code}`));
+      const summary = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { seconds: number; peak_rss_mib: number };
+      resolve({ seconds: summary.seconds, peakMiB: summary.peak_rss_mib });
+    });
+  });
+}
+
+async function measureSize(size: string): Promise<SizeRun> {
+  const ordersPerDay = SIZE_ORDERS[size];
+  if (!ordersPerDay) throw new Error(`BENCH_SIZES: ${size} is not one of ${Object.keys(SIZE_ORDERS).join(", ")}`);
+  const file = size === "10m" ? DB : `data/bench-${size}.duckdb`;
+  let generation: SizeRun["generation"] = null;
+  if (!existsSync(file) || process.env.BENCH_REGENERATE === "1") {
+    console.error(`bench: generating ${size} (400 days × ${ordersPerDay} orders/day) into ${file}…`);
+    rmSync(file, { force: true });
+    rmSync(`${file}.wal`, { force: true });
+    generation = await generateInChild(file, ordersPerDay);
+  }
+  const runs = runsAt(size);
+  let client: { client_id: string; client_secret: string };
+  let attempts: number;
+  const grainMs: Record<string, number> = {};
+  {
+    const db = await Database.open(file, { connections: 1, ...duckDbOptions(loadDuckDbConfig()) });
+    try {
+      await migrate(db);
+      await db.transaction(async (tx) => {
+        if (!(await hasDerived(tx))) await rebuildDerived(tx);
+      });
+      attempts = Number((await db.all<{ n: string }>("SELECT count(*)::BIGINT AS n FROM attempts"))[0]?.n ?? 0);
+      client = await createClient(db, `bench ${new Date().toISOString()}`);
+      for (const c of CASES) {
+        if (!c.grainSql) continue;
+        await db.all(c.grainSql, c.params);
+        const ms: number[] = [];
+        for (let i = 0; i < runs; i++) ms.push(await timeIt(() => db.all(c.grainSql!, c.params)));
+        grainMs[c.id] = median(ms);
+      }
+    } finally {
+      db.close();
+    }
+  }
+  const svc = await startServiceProcess({ SERVICE_DB: file, SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123", REPORT_RATE_LIMIT: "100000", SERVICE_LOG: "json" }, 10 * 60_000);
+  try {
+    const measured = await measureCases(svc.url, client, runs);
+    return { size, attempts, generation, fileMiB: statSync(file).size / 2 ** 20, servicePeakMiB: peakRssMiB(svc.child.pid!), p50: measured.p50, p95: measured.p95, grain: grainMs };
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function curve(sizes: string[]): Promise<void> {
+  mkdirSync("data", { recursive: true });
+  const runs: SizeRun[] = [];
+  for (const size of sizes) runs.push(await measureSize(size));
+  const row = (label: string, cell: (r: SizeRun) => string) => `| ${label} | ${runs.map(cell).join(" | ")} |`;
+  const over = runs.flatMap((r) => [
+    ...(r.generation && r.generation.peakMiB > CEILING_MIB ? [`${r.size} generation peaked at ${r.generation.peakMiB} MiB`] : []),
+    ...(r.servicePeakMiB > CEILING_MIB ? [`${r.size} service peaked at ${r.servicePeakMiB.toFixed(0)} MiB`] : []),
+  ]);
+  console.log(`### Reports by data size (${new Date().toISOString().slice(0, 10)})
+
+Machine: ${machine()}. DUCKDB_MEMORY_LIMIT ${loadDuckDbConfig().DUCKDB_MEMORY_LIMIT}; memory ceiling ${CEILING_MIB} MiB.
+Each size: 400 days ending ${END}, seed 1234; each case 1 warm-up then ${sizes.map((s) => `${runsAt(s)} (${s})`).join(", ")} sequential runs through the service
+over HTTP; "× grain SQL": the service's p50 over the same answer written by hand over the operation's grain, in the same run.
+
+| | ${runs.map((r) => r.size).join(" | ")} |
+|---|${runs.map(() => "---:").join("|")}|
+${row("attempts", (r) => r.attempts.toLocaleString("en-US"))}
+${row("generation", (r) => (r.generation ? `${r.generation.seconds.toFixed(1)} s` : "reused"))}
+${row("generation peak memory", (r) => (r.generation ? `${r.generation.peakMiB} MiB` : "reused"))}
+${row("file size", (r) => `${r.fileMiB.toFixed(0)} MiB`)}
+${row("service peak memory", (r) => `${r.servicePeakMiB.toFixed(0)} MiB`)}
+${CASES.map((c) => row(`(${c.id}) p50 / p95 ms (× grain SQL)`, (r) => `${r.p50[c.id]!.toFixed(0)} / ${r.p95[c.id]!.toFixed(0)}${r.grain[c.id] ? ` (${(r.p50[c.id]! / r.grain[c.id]!).toFixed(2)}×)` : ""}`)).join("\n")}
+
+${over.length ? `**Over the ceiling:** ${over.join("; ")}.` : `Every generation and service stayed under the ${CEILING_MIB} MiB ceiling.`}`);
+  if (over.length) process.exitCode = 1;
+}
+
+const sizesAsked = process.env.BENCH_SIZES?.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+(sizesAsked?.length ? curve(sizesAsked) : main()).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { todayIn } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
+import { duckDbOptions, loadDuckDbConfig } from "../service/config";
 import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
@@ -36,7 +37,7 @@ function saveSecrets(s: DemoSecrets): void {
 
 async function prepareData(secrets: DemoSecrets): Promise<void> {
   mkdirSync("data", { recursive: true });
-  const db = await Database.open(DB_PATH, { connections: 2 });
+  const db = await Database.open(DB_PATH, { connections: 2, ...duckDbOptions(loadDuckDbConfig()) });
   try {
     await migrate(db);
     const today = todayIn("UTC");

@@ -55,8 +55,10 @@ const dump = (path: string): Promise<Record<string, unknown[]>> =>
 describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]", () => {
   it("gives identical data for the same seed and end date, different data for another seed", async () => {
     expect(generated.status, generated.stderr).toBe(0);
-    const summary = JSON.parse(lastLine(generated.stdout)) as { attempts: number; startDate: string; endDate: string };
+    const summary = JSON.parse(lastLine(generated.stdout)) as { attempts: number; startDate: string; endDate: string; peak_rss_mib: number };
     expect(summary).toMatchObject({ startDate: "2025-07-20", endDate: "2025-07-31" });
+    // What the run cost in memory, for operators and bench:reports.
+    expect(summary.peak_rss_mib).toBeGreaterThan(50);
     expect(summary.attempts).toBeGreaterThan(12 * 15);
     expect(generateInto("b.duckdb", "5").status).toBe(0);
     expect(generateInto("c.duckdb", "6").status).toBe(0);

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isCalendarDate, todayIn } from "@/lib/contract/dates";
 import { createClient, listClients, setClientActive } from "./clients";
+import { duckDbOptions, loadDuckDbConfig } from "./config";
 import { Database, DatabaseBusyError } from "./db";
 import { generate } from "./data/generator";
 import { importDirectory } from "./data/importer";
@@ -32,6 +33,9 @@ const USAGE = `Usage: npm run service:cli -- <command> [options]
 
 class UsageError extends Error {}
 
+/** This process's peak resident memory so far, in MiB. */
+const peakRssMiB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
 function need(values: Record<string, string | boolean | undefined>, name: string): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
@@ -45,7 +49,7 @@ function int(values: Record<string, string | boolean | undefined>, name: string,
 }
 
 async function withDb<T>(path: string, fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = await Database.open(path, { connections: 2 });
+  const db = await Database.open(path, { connections: 2, ...duckDbOptions(loadDuckDbConfig()) });
   try {
     await migrate(db);
     return await fn(db);
@@ -93,13 +97,14 @@ async function main(argv: string[]): Promise<number> {
           return s;
         }),
       );
-      console.log(JSON.stringify(summary));
+      // The process's peak memory, so an operator (and bench:reports) can see what a size costs.
+      console.log(JSON.stringify({ ...summary, peak_rss_mib: peakRssMiB() }));
       return 0;
     }
     case "import": {
       const result = await withDb(need(values, "db"), (db) => importDirectory(db, need(values, "dir")));
       for (const r of result.rejections) console.error(`${r.file}:${r.line}: ${r.reason}`);
-      console.log(JSON.stringify({ ok: result.ok, inserted: result.inserted, skipped_duplicates: result.skippedDuplicates, rejected: result.rejections.length }));
+      console.log(JSON.stringify({ ok: result.ok, inserted: result.inserted, skipped_duplicates: result.skippedDuplicates, rejected: result.rejections.length, peak_rss_mib: peakRssMiB() }));
       return result.ok ? 0 : 1;
     }
     case "create-client": {

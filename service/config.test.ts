@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EnvError } from "@/lib/contract/env";
 import { parseServerEnv } from "@/lib/env-schema";
-import { loadServiceConfig } from "./config";
+import { duckDbOptions, loadDuckDbConfig, loadServiceConfig } from "./config";
 
 const secret = "s".repeat(40);
 
@@ -29,6 +29,13 @@ describe("the service's configuration", () => {
     expect(() => loadServiceConfig(replica)).toThrow(/a replica \(SERVICE_OWNER_URL\) answers reports from ClickHouse: set SERVICE_ENGINE=clickhouse/);
     expect(loadServiceConfig({ ...replica, SERVICE_ENGINE: "clickhouse", CLICKHOUSE_URL: "http://10.0.0.9:8123" }).SERVICE_OWNER_URL).toBe("http://10.0.0.5:4000");
     expect(() => loadServiceConfig({ ...replica, SERVICE_ENGINE: "clickhouse", CLICKHOUSE_URL: "http://10.0.0.9:8123", SERVICE_OWNER_URL: "http://10.0.0.5:4000/api" })).toThrow(/SERVICE_OWNER_URL must be/);
+  });
+
+  it("bounds DuckDB's memory by default (2GB) and takes a size or refuses it by name", () => {
+    expect(loadServiceConfig({ SERVICE_TOKEN_SECRET: secret }).DUCKDB_MEMORY_LIMIT).toBe("2GB");
+    expect(loadDuckDbConfig({ DUCKDB_MEMORY_LIMIT: "1536MiB", DUCKDB_TEMP_DIRECTORY: "/var/tmp/duck" })).toMatchObject({ DUCKDB_MEMORY_LIMIT: "1536MiB", DUCKDB_TEMP_DIRECTORY: "/var/tmp/duck" });
+    expect(duckDbOptions(loadDuckDbConfig({ DUCKDB_THREADS: "2" }))).toEqual({ memoryLimit: "2GB", threads: 2 });
+    expect(() => loadDuckDbConfig({ DUCKDB_MEMORY_LIMIT: "lots" })).toThrow(/DUCKDB_MEMORY_LIMIT must be a size such as 2GB or 1536MiB/);
   });
 
   it("is parsed by the one parser the dashboard uses too", () => {

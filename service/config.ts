@@ -2,7 +2,34 @@
 import { z } from "zod";
 import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
 
+/**
+ * DuckDB's resources, bounded on purpose (docs/scale.md): without a limit DuckDB takes up to 80 % of
+ * the machine's memory, and a 100 M-attempt generation grew past it. Past the limit, sorts,
+ * aggregates and joins spill to the temporary directory (by default `<file>.tmp` beside the file).
+ * Read by the service, its CLI, `npm start` and the benches alike.
+ */
+const DuckDbEnvShape = {
+  DUCKDB_THREADS: z.coerce.number({ error: "DUCKDB_THREADS must be a whole number" }).int({ error: "DUCKDB_THREADS must be a whole number" }).min(1, { error: "DUCKDB_THREADS must be at least 1" }).optional(),
+  DUCKDB_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, { error: "DUCKDB_MEMORY_LIMIT must be a size such as 2GB or 1536MiB" })
+    .default("2GB"),
+  DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
+};
+export type DuckDbConfig = z.infer<z.ZodObject<typeof DuckDbEnvShape>>;
+
+/** DuckDB's settings alone (for the CLI and scripts, which need no token secret). */
+export function loadDuckDbConfig(env: Record<string, string | undefined> = process.env): DuckDbConfig {
+  return parseEnv(z.object(DuckDbEnvShape), env, "DuckDB configuration");
+}
+
+/** The options `Database.open` takes for a configuration. */
+export function duckDbOptions(c: DuckDbConfig): { threads?: number; memoryLimit: string; tempDirectory?: string } {
+  return { memoryLimit: c.DUCKDB_MEMORY_LIMIT, ...(c.DUCKDB_THREADS ? { threads: c.DUCKDB_THREADS } : {}), ...(c.DUCKDB_TEMP_DIRECTORY ? { tempDirectory: c.DUCKDB_TEMP_DIRECTORY } : {}) };
+}
+
 const ServiceEnvSchema = z.object({
+  ...DuckDbEnvShape,
   SERVICE_DB: z.string().min(1).default("data/service.duckdb"),
   SERVICE_HOST: z.string().min(1).default("127.0.0.1"),
   SERVICE_PORT: intInRange("SERVICE_PORT", 0, 65535, 4000, "a port number, 0 to 65535"),
@@ -17,7 +44,6 @@ const ServiceEnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: positiveInt("RATE_LIMIT_WINDOW_SECONDS", 60),
   TOKEN_TTL_SECONDS: positiveInt("TOKEN_TTL_SECONDS", 3600),
   SERVICE_LOG: z.enum(["json", "silent"]).default("json"),
-  DUCKDB_THREADS: z.coerce.number({ error: "DUCKDB_THREADS must be a whole number" }).int({ error: "DUCKDB_THREADS must be a whole number" }).min(1, { error: "DUCKDB_THREADS must be at least 1" }).optional(),
   /** "1" adds `POST /bench/bare` (no auth, no routing; a routing-sized answer) for bench/routing.ts. */
   SERVICE_BENCH_ENDPOINTS: z.enum(["0", "1"]).default("0"),
   /** Where reports are answered: the DuckDB file itself, or ClickHouse (docs/scale.md). */

@@ -30,10 +30,11 @@ export class Database {
     this.idle.push(...connections);
   }
 
-  static async open(path: string, options: { connections?: number; threads?: number; memoryLimit?: string } = {}): Promise<Database> {
+  static async open(path: string, options: { connections?: number; threads?: number; memoryLimit?: string; tempDirectory?: string } = {}): Promise<Database> {
     const config: Record<string, string> = {};
     if (options.threads) config.threads = String(options.threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    if (options.tempDirectory) config.temp_directory = options.tempDirectory;
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(path, config);

@@ -1,5 +1,5 @@
 // `npm run service`: the Order Summary and BIN Routing service, configured by the environment.
-import { loadServiceConfig } from "./config";
+import { duckDbOptions, loadServiceConfig } from "./config";
 import { Database } from "./db";
 import { createService } from "./app";
 import { createReplica } from "./replica";
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   }
   const logger = config.SERVICE_LOG === "silent" ? silentLogger : jsonLogger();
   // A replica opens no DuckDB file: the owner holds it (service/http/owner.ts).
-  const db = config.SERVICE_OWNER_URL ? null : await Database.open(config.SERVICE_DB, config.DUCKDB_THREADS ? { threads: config.DUCKDB_THREADS } : {});
+  const db = config.SERVICE_OWNER_URL ? null : await Database.open(config.SERVICE_DB, duckDbOptions(config));
   const service = db ? await createService(db, config, logger) : await createReplica(config, logger);
   const addr = await listen(service.server, config.SERVICE_PORT, config.SERVICE_HOST);
   logger.info("listening", { url: `http://${config.SERVICE_HOST}:${addr.port}`, ...(db ? { db: config.SERVICE_DB } : { owner: config.SERVICE_OWNER_URL ?? "" }) });
