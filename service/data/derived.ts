@@ -11,6 +11,7 @@
  *   (docs/benchmarks.md has the measurements), and coarser ones re-aggregate it. The grains are built from the event facts, so they come after them.
  */
 import { randomUUID } from "node:crypto";
+import { addDays, daysBetween } from "../../lib/contract/dates";
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
@@ -37,12 +38,21 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
 }
 
 /**
+ * Days of dates a grain is rebuilt from at a time. Every grain row has one date, so a grain is the
+ * union of its rows date range by date range: each chunk's aggregate, join and sort hold a month of
+ * rows, not the whole history, and memory stays flat as the data grows (issue 21).
+ */
+export const REBUILD_CHUNK_DAYS = 31;
+
+/**
  * Rebuilds every derived table from all the facts (generation, and files that lack them). Each grain
  * is the attempts' own aggregate plus the (much smaller) events' aggregate, joined on the keys:
  * aggregating every branch together ran all of the grain's sums over every wide union row, once per
- * attempt and event (docs/benchmarks.md compares the two).
+ * attempt and event (docs/benchmarks.md compares the two). `chunkDays`: the dates built at a time
+ * (the result is the same for any).
  */
-export async function rebuildDerived(tx: Tx): Promise<void> {
+export async function rebuildDerived(tx: Tx, opts: { chunkDays?: number } = {}): Promise<void> {
+  const chunkDays = opts.chunkDays ?? REBUILD_CHUNK_DAYS;
   await stampDataVersion(tx);
   for (const table of EVENT_TABLE_NAMES) {
     // Ordered by event date so the date-range filters skip whole row groups.
@@ -50,21 +60,53 @@ export async function rebuildDerived(tx: Tx): Promise<void> {
     await tx.run(`CREATE OR REPLACE TABLE ${d.facts} AS ${eventFactsSql(table)} ORDER BY e.${d.date}, e.attempt_id`);
   }
   const { attempts, ...events } = ALL_FACTS;
+  const chunks = dateChunks(await dateSpan(tx), chunkDays);
+  const within = (sql: string) => `(SELECT * FROM (${sql}) WHERE "date" BETWEEN $1::DATE AND $2::DATE)`;
   for (const op of OPERATIONS) {
     const ofAttempts = grainSql(op, { attempts });
     const ofEvents = grainSql(op, events);
-    // Ordered by date so the date-range filters skip whole row groups.
-    const grain = `CREATE OR REPLACE TABLE ${GRAINS[op].table} AS`;
-    if (ofAttempts === null || ofEvents === null) {
-      // Metrics all from attempts, or all from events: there is one aggregate and nothing to add.
-      await tx.run(`${grain} ${grainSql(op)} ORDER BY "date"`);
-    } else {
-      await tx.run(`CREATE TEMP TABLE grain_of_events AS ${ofEvents}`);
-      await tx.run(`${grain} ${grainSumSql(op, `(${ofAttempts})`, "grain_of_events", "FULL")} ORDER BY "date"`);
-      await tx.run("DROP TABLE grain_of_events");
+    const { table } = GRAINS[op];
+    const rollup = ROLLUPS[op].table;
+    // Empty tables of their shape, filled a chunk of dates at a time, in date order (so date ranges
+    // skip whole row groups).
+    await tx.run(`CREATE OR REPLACE TABLE ${table} AS ${grainSql(op)} LIMIT 0`);
+    await tx.run(`CREATE OR REPLACE TABLE ${rollup} AS ${rollupSql(op, table)} LIMIT 0`);
+    for (const range of chunks) {
+      if (ofAttempts === null || ofEvents === null) {
+        // Metrics all from attempts, or all from events: there is one aggregate and nothing to add.
+        await tx.run(`INSERT INTO ${table} SELECT * FROM ${within(grainSql(op))} ORDER BY "date"`, range);
+      } else {
+        await tx.run(`CREATE OR REPLACE TEMP TABLE grain_of_events AS SELECT * FROM ${within(ofEvents)}`, range);
+        await tx.run(`INSERT INTO ${table} ${grainSumSql(op, within(ofAttempts), "grain_of_events", "FULL")} ORDER BY "date"`, range);
+      }
+      // The rollup from the grain's chunk: a tenth of its rows, read by reports that need no BIN or affiliate.
+      await tx.run(`INSERT INTO ${rollup} ${rollupSql(op, within(`SELECT * FROM ${table}`))} ORDER BY "date"`, range);
     }
-    // The rollup from the grain: a tenth of its rows, read by reports that need no BIN or affiliate.
-    await tx.run(`CREATE OR REPLACE TABLE ${ROLLUPS[op].table} AS ${rollupSql(op, GRAINS[op].table)} ORDER BY "date"`);
+    await tx.run("DROP TABLE IF EXISTS grain_of_events");
+  }
+}
+
+/** The first and last date of any fact (attempt, initial order or event), or null without facts. */
+async function dateSpan(tx: Tx): Promise<[string, string] | null> {
+  const spans = [
+    "SELECT min(attempt_date) AS lo, max(attempt_date) AS hi FROM attempts",
+    "SELECT min(initial_date), max(initial_date) FROM attempts",
+    ...Object.values(EVENT_FACT_TABLES).map((d) => `SELECT min(event_date), max(event_date) FROM ${d.facts}`),
+  ];
+  const [row] = await tx.all<{ lo: string | null; hi: string | null }>(`SELECT min(lo)::VARCHAR AS lo, max(hi)::VARCHAR AS hi FROM (${spans.join(" UNION ALL ")})`);
+  return row?.lo && row.hi ? [row.lo, row.hi] : null;
+}
+
+/** [first, last] date ranges of `days` days covering `span`, in order. */
+function dateChunks(span: [string, string] | null, days: number): [string, string][] {
+  if (!span) return [];
+  const [lo, hi] = span;
+  const out: [string, string][] = [];
+  for (let from = lo; ; ) {
+    const to = daysBetween(from, hi) < days ? hi : addDays(from, days - 1);
+    out.push([from, to]);
+    if (to === hi) return out;
+    from = addDays(to, 1);
   }
 }
 
