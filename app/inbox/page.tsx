@@ -4,7 +4,6 @@ import { reportTimeZone } from "@/lib/report-timezone";
 import { getStore } from "@/lib/store";
 import { inboxRepo } from "@/lib/store/inbox";
 import { InboxList } from "@/components/inbox/inbox-list";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Inbox" };
@@ -20,9 +19,7 @@ export default async function InboxPage() {
       <h1 className="text-2xl font-semibold">Inbox</h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">Messages from alert rules and scheduled reports that name you. Times are in the reporting time zone ({timeZone}).</p>
       <div className="mt-4 max-w-4xl">
-        <Providers>
-          <InboxList initial={{ messages, unread }} timeZone={timeZone} />
-        </Providers>
+        <InboxList initial={{ messages, unread }} timeZone={timeZone} />
       </div>
     </main>
   );

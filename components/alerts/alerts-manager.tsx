@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
-import { INBOX_KEY } from "@/components/inbox/inbox-query";
+import { refreshInbox } from "@/components/inbox/inbox-query";
 import { AlertRuleForm } from "./alert-rule-form";
 import { AlertRuleList } from "./alert-rule-list";
 import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";
@@ -64,7 +64,7 @@ export function AlertsManager({ initial, programmes, selfId, timeZone }: { initi
     setRuleStatus(message);
     void queryClient.invalidateQueries({ queryKey: KEYS.rules });
     // An evaluation may have told the user: the top bar's count follows.
-    void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
+    void refreshInbox();
   };
   const subsChanged = (message: string) => {
     setSubStatus(message);

@@ -2,14 +2,17 @@
 /**
  * The user's messages from alerts and scheduled reports, newest first: unread ones marked by a bar,
  * bold title and the word "Unread"; each can be marked read, or all at once. The top bar's count
- * follows (the same query).
+ * follows (the same store).
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
 import { formatInstant } from "@/lib/metrics/format";
 import { Button } from "@/components/ui/button";
-import { INBOX_KEY, INBOX_REFRESH_MS, fetchInbox, type InboxAnswer, type InboxMessage } from "./inbox-query";
+import { refreshInbox, seedInbox, setInboxReader, updateInbox, useInbox, type InboxAnswer, type InboxMessage } from "./inbox-query";
+
+// Once the list is loaded, the inbox is read through the API client: the list shows a failed read's
+// message as every other page does. (Set as the module loads, before any component reads.)
+setInboxReader(() => apiFetch<InboxAnswer>("/api/inbox"));
 
 const SOURCE: Record<string, string> = { alert: "Alert", subscription: "Scheduled report" };
 
@@ -21,12 +24,12 @@ function safeLink(link: string | null): string | null {
 }
 
 export function InboxList({ initial, timeZone }: { initial: InboxAnswer; timeZone: string }) {
-  const queryClient = useQueryClient();
-  const q = useQuery({ queryKey: INBOX_KEY, queryFn: ({ signal }) => fetchInbox(signal), initialData: initial, refetchInterval: INBOX_REFRESH_MS });
+  const inbox = useInbox();
+  useEffect(() => seedInbox(initial), [initial]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
-  const { messages, unread } = q.data;
+  const { messages, unread } = inbox.data ?? initial;
 
   const markRead = async (m: InboxMessage | null) => {
     setBusy(true);
@@ -34,10 +37,11 @@ export function InboxList({ initial, timeZone }: { initial: InboxAnswer; timeZon
     try {
       const r = await apiFetch<{ marked: number; unread: number }>("/api/inbox/read", { method: "POST", body: m ? { id: m.id } : {} });
       // Shown at once, then confirmed by a fresh read.
-      queryClient.setQueryData<InboxAnswer>(INBOX_KEY, (cur) =>
-        cur ? { unread: r.unread, messages: cur.messages.map((x) => (!m || x.id === m.id ? { ...x, readAt: x.readAt ?? new Date().toISOString() } : x)) } : cur,
-      );
-      void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
+      updateInbox((cur) => {
+        const shown: InboxAnswer = cur ?? initial;
+        return { unread: r.unread, messages: shown.messages.map((x) => (!m || x.id === m.id ? { ...x, readAt: x.readAt ?? new Date().toISOString() } : x)) };
+      });
+      void refreshInbox();
       setStatus(m ? `“${m.title}” marked read.` : `${r.marked} message${r.marked === 1 ? "" : "s"} marked read.`);
     } catch (e) {
       setError(e instanceof Error ? e.message : "Could not mark it read.");
@@ -61,9 +65,9 @@ export function InboxList({ initial, timeZone }: { initial: InboxAnswer; timeZon
       <p role="status" className="min-h-5 text-sm text-slate-900">
         {status}
       </p>
-      {error || q.error ? (
+      {error || inbox.error ? (
         <p role="alert" className="text-sm text-red-800">
-          {error ?? `Could not refresh the inbox: ${q.error instanceof Error ? q.error.message : String(q.error)}`}
+          {error ?? `Could not refresh the inbox: ${inbox.error instanceof Error ? inbox.error.message : String(inbox.error)}`}
         </p>
       ) : null}
       {messages.length === 0 ? (

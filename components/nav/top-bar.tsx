@@ -4,7 +4,6 @@ import { hasRole } from "@/lib/users/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SECTIONS } from "@/lib/nav/sections";
 import { InboxLink } from "@/components/inbox/inbox-link";
-import { Providers } from "@/components/providers";
 import { SignOutButton } from "./sign-out-button";
 
 /** The signed-in user's bar: product link, the sections their role opens, the inbox, who is signed in, sign out. */
@@ -25,9 +24,7 @@ export function TopBar({ user }: { user: SessionUser }) {
           </nav>
         </div>
         <div className="flex min-w-0 items-center gap-3 text-sm">
-          <Providers>
-            <InboxLink />
-          </Providers>
+          <InboxLink />
           <span className="truncate">
             <span className="sr-only">Signed in as </span>
             {user.email}
