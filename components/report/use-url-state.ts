@@ -1,7 +1,7 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
-import type { Parsed } from "@/lib/report-state/explore";
+import type { Parsed } from "@/lib/report-state/encoding";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 
 /**

@@ -5,7 +5,8 @@
  * cool-down, recovered once).
  */
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
-import { formatDimensionValue, formatValue } from "@/lib/metrics/format";
+import { formatValue } from "@/lib/metrics/format";
+import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { evaluate, measureFor, measureMetrics, sumRecords, type Evaluation, type Measure } from "@/lib/metrics/kpis";
 import { comparisonRange } from "@/lib/periods/compare";
 import { requestFilters } from "@/lib/report-state/filters";

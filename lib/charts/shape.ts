@@ -17,7 +17,8 @@
 import { getDimension } from "@/lib/contract/catalog";
 import { compareValues } from "@/lib/contract/order";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { formatDimensionValue, type ValueFormat } from "@/lib/metrics/format";
+import type { ValueFormat } from "@/lib/metrics/format";
+import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { addInto, evaluate, mergeSums, measureMetrics, type Measure, type Sums } from "@/lib/metrics/kpis";
 import { comparedSpan, type CompareSelection } from "@/lib/periods/compare";
 import { dayCount, periodsIn, type DayRange, type Period, type TimeGrain } from "@/lib/periods/grain";

@@ -6,8 +6,9 @@
  * Adding a dimension or metric here is the whole change for the wire format.
  */
 
-export const OPERATIONS = ["orders", "cohort"] as const;
-export type Operation = (typeof OPERATIONS)[number];
+import type { Operation } from "./operation-ids";
+
+export { OPERATIONS, type Operation } from "./operation-ids";
 
 export type DimensionType = "date" | "integer" | "string" | "decimal";
 

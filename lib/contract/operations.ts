@@ -6,7 +6,7 @@
  * keyed by the same operations: this table is imported by pages in the browser, which need a label,
  * not zod (about 30 KB gzipped on every report page).
  */
-import { OPERATIONS, type Operation } from "./catalog";
+import { OPERATIONS, type Operation } from "./operation-ids";
 
 export interface OperationDef {
   /** The report form's name for it. */

@@ -18,20 +18,8 @@ import { customComparisonProblem, type CompareSelection } from "@/lib/periods/co
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import { cohortRequest, comparisonRequest, exploreRequest, type ReportRequestSpec } from "@/lib/report-state/request";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
-import { buildQuery, toParams, type ParamsLike } from "@/lib/report-state/encoding";
-import {
-  decodeCompare,
-  decodeFilters,
-  encodeCompare,
-  encodeFilters,
-  encodeRange,
-  normalizeExplore,
-  parseExplore,
-  serializeExplore,
-  visibleMeasures,
-  type ExploreState,
-  type Parsed,
-} from "@/lib/report-state/explore";
+import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type Parsed, type ParamsLike } from "@/lib/report-state/encoding";
+import { decodeCompare, encodeCompare, normalizeExplore, parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
 import { normalizeFilters, type FilterValue, type Filters } from "@/lib/report-state/filters";
 import { COHORT_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "@/lib/report-state/range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "@/lib/report-state/url-check";

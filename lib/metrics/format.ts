@@ -1,10 +1,9 @@
 /**
  * Number, currency, percent and dimension-value formats, shared by the table, the chart, the cohort
  * grid and the CSV export so a value reads the same everywhere. The locale is fixed ("en-US") so the
- * server render and the browser agree character for character.
+ * server render and the browser agree character for character. Dimension values are formatted in
+ * format-dimension.ts, which needs the catalog: numbers, money and instants here do not.
  */
-import { getDimension } from "@/lib/contract/catalog";
-
 /** "points": a difference of two percentages, in percentage points (0.021 reads "+2.10 pp"). */
 export type ValueFormat = "count" | "currency" | "percent" | "points";
 
@@ -82,13 +81,6 @@ export function round2(v: number): number {
 
 /** How an empty dimension value (e.g. refund_type on an attempt row) is shown. */
 export const EMPTY_DIMENSION = "(none)";
-
-/** A dimension value as text: ids without separators, price points with 2 decimals. */
-export function formatDimensionValue(dimension: string, v: string | number | null | undefined): string {
-  if (v === null || v === undefined || v === "") return EMPTY_DIMENSION;
-  if (typeof v === "number" && getDimension(dimension)?.type === "decimal") return v.toFixed(2);
-  return String(v);
-}
 
 /** An ISO instant shown in the report time zone, e.g. "2025-07-31 14:03:05 Europe/Berlin". */
 export function formatInstant(iso: string, timeZone: string): string {

@@ -12,7 +12,8 @@ import {
   sumValue,
 } from "./kpis";
 import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "./table";
-import { exportValue, formatValue, formatDimensionValue, formatInstant } from "./format";
+import { exportValue, formatValue, formatInstant } from "./format";
+import { formatDimensionValue } from "./format-dimension";
 
 describe("the KPI registry", () => {
   it("maps every base measure to a metric the operation offers", () => {

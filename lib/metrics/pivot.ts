@@ -12,7 +12,8 @@ import { getDimension, getMetric } from "@/lib/contract/catalog";
 import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/csv";
 import { GRAIN_LABELS, type Period, type TimeGrain } from "@/lib/periods/grain";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
-import { exportValue, formatDimensionValue, formatValue, type ValueFormat } from "./format";
+import { exportValue, formatValue, type ValueFormat } from "./format";
+import { formatDimensionValue } from "./format-dimension";
 import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "./kpis";
 import { TOTALS_LABEL } from "./table";
 

@@ -6,8 +6,7 @@
  * `range` and the filters change the request; the rest only changes how the grid is drawn, and is
  * left out of the URL at its default.
  */
-import { buildQuery, toParams, type ParamsLike } from "./encoding";
-import { decodeFilters, encodeFilters, encodeRange, type Parsed } from "./explore";
+import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type Parsed, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
 import { COHORT_PRESETS, normalizeRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "./url-check";

@@ -4,6 +4,10 @@
  * and `%25` before the query string is built, so any string round-trips.
  */
 
+import type { Filters } from "./filters";
+import type { RangeSelection } from "./range";
+import type { UrlProblem } from "./url-check";
+
 /** Query parameters `f.<dimension>` hold filters. */
 export const FILTER_PREFIX = "f.";
 
@@ -59,4 +63,31 @@ export function searchParamsOf(searchParams: Record<string, string | string[] | 
 export function pathWithQuery(path: string, searchParams: Record<string, string | string[] | undefined>): string {
   const qs = searchParamsOf(searchParams).toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** A range in a URL: its preset's id, or `start..end`. */
+export function encodeRange(r: RangeSelection): string {
+  return "preset" in r ? r.preset : `${r.start}..${r.end}`;
+}
+
+export function encodeFilters(filters: Filters): [string, string][] {
+  return Object.entries(filters).map(([k, v]) => [`${FILTER_PREFIX}${k}`, encodeList(v)]);
+}
+
+export function decodeFilters(p: ParamsLike): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const key of new Set(p.keys())) {
+    if (key.startsWith(FILTER_PREFIX)) out[key.slice(FILTER_PREFIX.length)] = decodeList(p.get(key));
+  }
+  return out;
+}
+
+/** What a report page makes of its URL (each page's parser: parseExplore, parseCohort, parseDashboard). */
+export interface Parsed<S> {
+  /** The report the URL asks for or, when it has problems, the nearest valid one. */
+  state: S;
+  /** False when the URL names no report (first visit): show the form, run nothing. */
+  hasReport: boolean;
+  /** What the URL asks for that the page cannot apply; when any, the page runs nothing. */
+  problems: UrlProblem[];
 }

@@ -10,7 +10,7 @@
 import { LIMITS, OPERATIONS, dimensionsFor, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import { comparedId, COMPARED_SUFFIXES, type SortSpec } from "@/lib/metrics/table";
-import { FILTER_PREFIX, buildQuery, decodeList, encodeList, toParams, type ParamsLike } from "./encoding";
+import { buildQuery, decodeFilters, decodeList, encodeFilters, encodeList, encodeRange, toParams, type Parsed, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
 import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlProblem } from "./url-check";
@@ -167,22 +167,6 @@ export function decodeCompare(raw: string): CompareSelection | null {
   return m ? { kind: "custom", start: m[1]!, end: m[2]! } : null;
 }
 
-export function encodeRange(r: RangeSelection): string {
-  return "preset" in r ? r.preset : `${r.start}..${r.end}`;
-}
-
-export function encodeFilters(filters: Filters): [string, string][] {
-  return Object.entries(filters).map(([k, v]) => [`${FILTER_PREFIX}${k}`, encodeList(v)]);
-}
-
-export function decodeFilters(p: ParamsLike): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const key of new Set(p.keys())) {
-    if (key.startsWith(FILTER_PREFIX)) out[key.slice(FILTER_PREFIX.length)] = decodeList(p.get(key));
-  }
-  return out;
-}
-
 function encodeSort(s: SortSpec): string {
   return s.dir === "desc" ? `-${s.key}` : s.key;
 }
@@ -218,15 +202,6 @@ export function serializeExplore(state: ExploreState): string {
 /** Only the parameters the form edits: its identity (view settings such as sort and chart left out). */
 export function exploreQueryString(state: ExploreState): string {
   return serializeExplore({ ...state, sort: null, table: "rows", pivotMeasure: null, chart: "auto", chartMeasure: null, chartMeasure2: null });
-}
-
-export interface Parsed<S> {
-  /** The report the URL asks for or, when it has problems, the nearest valid one. */
-  state: S;
-  /** False when the URL names no report (first visit): show the form, run nothing. */
-  hasReport: boolean;
-  /** What the URL asks for that the page cannot apply; when any, the page runs nothing. */
-  problems: UrlProblem[];
 }
 
 const EXPLORE_PARAMS = ["op", "range", "by", "grain", "cmp", "m", "kpi", "sort", "table", "pm", "chart", "cm", "cm2"] as const;

@@ -6,7 +6,7 @@
 import { DIMENSIONS, LIMITS, dimensionsFor, getDimension, type DimensionDef, type Operation } from "@/lib/contract/catalog";
 import { compareValues } from "@/lib/contract/order";
 import { isCalendarDate } from "@/lib/contract/dates";
-import { formatDimensionValue } from "@/lib/metrics/format";
+import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 
 export type FilterValue = string | number;
 export type Filters = Record<string, FilterValue[]>;

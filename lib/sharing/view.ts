@@ -10,7 +10,7 @@ import { chooseChart, buildChartData, type ChartData } from "@/lib/charts/shape"
 import { measureFor } from "@/lib/metrics/kpis";
 import { buildTable, buildViewTable, type TableModel } from "@/lib/metrics/table";
 import { buildReportView as buildPeriodView, describePeriods } from "@/lib/periods/view";
-import { formatDimensionValue } from "@/lib/metrics/format";
+import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import {
   COHORT_PRESETS,
   EXPLORE_PRESETS,
