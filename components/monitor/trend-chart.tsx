@@ -2,7 +2,7 @@
 /** The daily trend of a programme's ratio for one MID, with the thresholds in force drawn as lines. */
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
-import { STATUS_LABELS } from "@/lib/programs/definitions";
+import { STATUS_LABELS } from "@/lib/programs/status";
 import type { DrillAnswer } from "@/lib/monitor/drill";
 
 type Ok = Extract<DrillAnswer, { kind: "ok" }>;

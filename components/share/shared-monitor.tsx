@@ -1,9 +1,8 @@
-"use client";
-import { MonitorBody } from "@/components/monitor/monitor-report";
+import { MonitorBody } from "@/components/monitor/monitor-body";
 import type { SharedView } from "@/lib/sharing/view";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
-/** A shared Monitor: the same tables as the page, read-only, without the drill-down (it needs an account). */
+/** A shared Monitor: the same tables as the page, read-only, without the drill-down (it needs an account); drawn on the server. */
 export function SharedMonitor({ view }: { view: Extract<SharedView, { kind: "monitor" }> }) {
   return (
     <main className={`${PAGE_WIDTH} space-y-4 py-4 sm:py-6`}>
@@ -14,7 +13,7 @@ export function SharedMonitor({ view }: { view: Extract<SharedView, { kind: "mon
         </p>
       </header>
       <div className="flex flex-col gap-6">
-        <MonitorBody answer={view.answer} open={null} setOpen={null} />
+        <MonitorBody answer={view.answer} onOpen={null} />
       </div>
     </main>
   );

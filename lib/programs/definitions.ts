@@ -9,14 +9,7 @@ import { ALERT_TYPES, CARD_BRANDS } from "@/lib/contract/catalog";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
 import { exactCents } from "@/lib/contract/money";
 
-export const STATUS_LEVELS = ["ok", "monitored", "excessive", "high_excessive"] as const;
-export type StatusLevel = (typeof STATUS_LEVELS)[number];
-export const STATUS_LABELS: Readonly<Record<StatusLevel, string>> = {
-  ok: "Below every threshold",
-  monitored: "Monitored",
-  excessive: "Excessive",
-  high_excessive: "High excessive",
-};
+export { STATUS_LABELS, STATUS_LEVELS, type StatusLevel } from "./status";
 
 const day = z.string().refine(isCalendarDate, { error: "must be a date, YYYY-MM-DD" });
 // A threshold applies to the months it covers whole (thresholdsInForce): a change dated inside a month

@@ -1,0 +1,111 @@
+"use client";
+/** One MID's month opened from the Monitor: the ratio day by day, and its chargebacks by BIN and bank. Loaded when first opened. */
+import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import type { MonitorRow } from "@/lib/monitor/load";
+import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
+import { STATUS_LABELS } from "@/lib/programs/status";
+import { apiFetch } from "@/lib/report-client/api";
+import { cn } from "@/components/ui/cn";
+import { WAIT_MS } from "./monitor-report";
+import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
+
+const TrendChart = dynamic(() => import("./trend-chart"), { ssr: false, loading: () => <p className="text-sm text-slate-700">Loading the chart…</p> });
+
+function PartsTable({ title, parts, dimension }: { title: string; parts: { top: DrillPart[]; rest: DrillPart | null }; dimension: string }) {
+  const rows = parts.rest ? [...parts.top, parts.rest] : parts.top;
+  return (
+    <table className="w-full text-sm">
+      <caption className="py-1 text-left font-medium">{title}</caption>
+      <thead className="bg-slate-100 text-left">
+        <tr>
+          <th scope="col" className="px-2 py-1">{dimension}</th>
+          <th scope="col" className="px-2 py-1 text-right">Chargebacks</th>
+          <th scope="col" className="px-2 py-1 text-right">Amount</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={3} className="px-2 py-2 text-slate-700">No chargebacks this month.</td>
+          </tr>
+        ) : (
+          rows.map((p, i) => (
+            <tr key={p.key} className={cn("border-t border-slate-200", parts.rest && i === rows.length - 1 && "italic")}>
+              <th scope="row" className="px-2 py-1 text-left font-normal">{p.key}</th>
+              <td className="px-2 py-1 text-right tabular-nums">{count(p.chargebacks)}</td>
+              <td className="px-2 py-1 text-right tabular-nums">{money(p.cents)}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export default function DrillDown({ answer, row, onClose, canExplore }: { answer: OkAnswer; row: MonitorRow; onClose: () => void; canExplore: boolean }) {
+  const program = answer.programs.find((p) => p.id === row.programId)!;
+  const params = new URLSearchParams({ program: row.programId, gateway: String(row.gatewayId), brand: row.cardBrand, month: row.month });
+  const drill = useQuery({
+    queryKey: ["monitor-drill", params.toString()],
+    queryFn: ({ signal }) => apiFetch<DrillAnswer>(`/api/monitor/drill?${params.toString()}&wait=${WAIT_MS}`, { signal }),
+    refetchInterval: (q) => (q.state.data?.kind === "pending" ? 1 : false),
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  const [box, setBox] = useState<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const key = params.toString();
+  // The drill-down opens above the tables: bring it into view and move focus to it.
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, [key]);
+  const width = Math.max(280, Math.min(900, (box?.clientWidth ?? 600) - 8));
+  const d = drill.data;
+  return (
+    <section aria-labelledby="drill-heading" className="rounded-lg border border-slate-300 bg-white p-4">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id="drill-heading" ref={heading} tabIndex={-1} className="text-lg font-semibold">
+          {midName(row)}, {row.cardBrand}, {monthLabel(row.month)}
+        </h2>
+        <button type="button" onClick={onClose} className="rounded border border-slate-400 px-3 py-1 text-sm">
+          Close
+        </button>
+      </div>
+      <p className="mt-1 text-sm text-slate-700">
+        {program.name}: {count(row.actual.numerator)} ÷ {count(row.actual.denominator)} = {pct(row.actual.ratio)} —{" "}
+        {row.actual.level === "ok" ? "below every threshold in force" : STATUS_LABELS[row.actual.level].toLowerCase()}.
+      </p>
+      {drill.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-800">{drill.error instanceof Error ? drill.error.message : "The drill-down could not be loaded."}</p>
+      ) : !d || d.kind === "pending" ? (
+        <p role="status" className="mt-2 text-sm text-slate-700">Fetching this MID&apos;s days, BINs and banks…</p>
+      ) : (
+        <div className="mt-3 flex flex-col gap-4">
+          <figure ref={setBox} className="min-w-0">
+            <figcaption className="text-sm text-slate-700">
+              The ratio to date, day by day (the last day&apos;s is the table&apos;s ratio), with the thresholds in force for {monthLabel(d.month.month)} dashed.
+            </figcaption>
+            <TrendChart trend={d.trend} thresholds={d.thresholds} width={width} />
+          </figure>
+          <div className="grid gap-4 md:grid-cols-2">
+            <PartsTable title="Chargebacks by BIN (the 10 largest, then the rest)" parts={d.byBin} dimension="BIN" />
+            <PartsTable title="Chargebacks by issuing bank (the 10 largest, then the rest)" parts={d.byBank} dimension="Issuing bank" />
+          </div>
+          {canExplore ? (
+          <p className="text-sm">
+            The same numbers in Explore:{" "}
+            <Link href={d.links.byDay} className="text-blue-800 underline underline-offset-2">by day</Link>,{" "}
+            <Link href={d.links.byBin} className="text-blue-800 underline underline-offset-2">by BIN</Link>,{" "}
+            <Link href={d.links.byBank} className="text-blue-800 underline underline-offset-2">by issuing bank</Link>.
+          </p>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}
+
