@@ -1,8 +1,8 @@
 "use client";
 import { Fragment, useId, useRef, useState } from "react";
-import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence";
+import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence-core";
 import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
-import { BinRoutingRequestSchema, ROUTING_SALES_TYPES } from "@/lib/contract/schemas";
+import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/api";
@@ -14,7 +14,7 @@ import { Select } from "@/components/ui/select";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { EvidenceTable, evidenceStatus, rangeText, useBinEvidence, type EvidenceQuery } from "./evidence";
 import { LookupModePicker } from "./lookup-mode";
-import { SALES_TYPE_LABELS } from "./single-lookup";
+import { SALES_TYPE_LABELS, loadRoutingSchema } from "./single-lookup";
 
 interface BulkRow {
   n: number;
@@ -83,6 +83,7 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
   const canRun = !running && list.bins.length > 0 && !list.tooMany;
 
   const run = async () => {
+    const schema = await loadRoutingSchema();
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
@@ -94,7 +95,7 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
     setOpen(new Set());
     for (let i = 0; i < bins.length; i++) {
       if (controller.signal.aborted) break;
-      const body = BinRoutingRequestSchema.parse({ bin: bins[i], ...(salesType ? { sales_type: salesType } : {}) });
+      const body = schema.parse({ bin: bins[i], ...(salesType ? { sales_type: salesType } : {}) });
       let row: BulkRow = { n: i + 1, bin: bins[i]! };
       for (let attempt = 0; ; attempt++) {
         try {
@@ -184,6 +185,7 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
           e.preventDefault();
           if (canRun) void run();
         }}
+        onFocus={() => void loadRoutingSchema()}
       >
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-bins`} className="text-sm font-medium">

@@ -13,7 +13,7 @@ import {
   type EvidenceDone,
   type EvidenceRange,
   type EvidenceRow,
-} from "@/lib/bin-evidence";
+} from "@/lib/bin-evidence-core";
 import { formatInstant, formatValue, formatWait } from "@/lib/metrics/format";
 import { apiFetch, RequestError } from "@/lib/report-client/api";
 import { Button } from "@/components/ui/button";

@@ -4,11 +4,10 @@
  * `message` or `data`.
  */
 import { z } from "zod";
+import { ROUTING_SALES_TYPES, SELECTION_METHODS } from "./routing-values";
 import { Timestamp, caseInsensitiveEnum } from "./scalars";
 
-export const ROUTING_SALES_TYPES = ["INITIALS", "REBILLS"] as const;
-export const SELECTION_METHODS = ["ROUND_ROBIN", "WEIGHTAGE", "RANDOM"] as const;
-export type SelectionMethod = (typeof SELECTION_METHODS)[number];
+export { ROUTING_SALES_TYPES, SELECTION_METHODS, type SelectionMethod } from "./routing-values";
 
 export const BinRoutingRequestSchema = z.strictObject({
   bin: z.string().regex(/^\d{6,8}$/, { error: "bin must be a string of 6 to 8 digits" }),
