@@ -4,7 +4,6 @@ import { requirePageUser } from "@/lib/auth/session";
 import { savedReportItems } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
 import { SavedReportList } from "@/components/saved/saved-report-list";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Dashboards" };
@@ -24,9 +23,7 @@ export default async function DashboardsPage() {
         ) : null}
       </header>
       <div className="mt-4">
-        <Providers>
-          <SavedReportList initial={items} empty="No dashboards yet. An analyst creates one with “New dashboard”." />
-        </Providers>
+        <SavedReportList initial={items} empty="No dashboards yet. An analyst creates one with “New dashboard”." />
       </div>
     </main>
   );

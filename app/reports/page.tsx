@@ -3,7 +3,6 @@ import { requirePageUser } from "@/lib/auth/session";
 import { savedReportItems } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
 import { SavedReportList } from "@/components/saved/saved-report-list";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Saved reports" };
@@ -16,9 +15,7 @@ export default async function ReportsPage() {
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <h1 className="text-2xl font-semibold">Saved reports</h1>
       <div className="mt-4">
-        <Providers>
         <SavedReportList initial={items} />
-        </Providers>
       </div>
     </main>
   );

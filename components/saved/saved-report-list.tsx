@@ -3,7 +3,7 @@
 import { apiFetch } from "@/lib/report-client/api";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { ShareLinks } from "./share-links";
+import { LazyShareLinks } from "./lazy-share-links";
 import type { SavedReportItem } from "@/lib/saved-reports/view-model";
 
 
@@ -104,7 +104,7 @@ export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]
                 </div>
               ) : null}
             </div>
-            {sharing === r.id ? <ShareLinks reportId={r.id} page={r.page} /> : null}
+            {sharing === r.id ? <LazyShareLinks reportId={r.id} page={r.page} /> : null}
           </li>
         ))}
       </ul>

@@ -9,6 +9,7 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report-state/range";
 import type { SavedPage } from "@/lib/store/saved-reports";
+import { Providers } from "@/components/providers";
 
 interface LinkView {
   id: string;
@@ -171,5 +172,14 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
         <p className="text-sm text-slate-700">No share links yet.</p>
       ) : null}
     </div>
+  );
+}
+
+/** The panel with its query client, for pages that have none (lazy-share-links.tsx loads it). */
+export function ShareLinksPanel(props: { reportId: string; page: SavedPage }) {
+  return (
+    <Providers>
+      <ShareLinks {...props} />
+    </Providers>
   );
 }

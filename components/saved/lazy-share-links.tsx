@@ -1,0 +1,14 @@
+"use client";
+import dynamic from "next/dynamic";
+
+/**
+ * The share links panel, loaded when it is first opened: with react-query, which the lists of saved
+ * reports and dashboards need for nothing else. The placeholder is the panel's own box.
+ */
+export const LazyShareLinks = dynamic(() => import("./share-links").then((m) => m.ShareLinksPanel), {
+  loading: () => (
+    <div className="mt-3 min-h-48 rounded border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+      Loading the share links…
+    </div>
+  ),
+});
