@@ -6,6 +6,7 @@
  * it has, so the page simply asks again until every tile is drawn.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
@@ -36,10 +37,15 @@ import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/url-problems";
 import { useUrlState } from "@/components/report/use-url-state";
-import { ShareLinks } from "@/components/saved/share-links";
+import { LazyShareLinks } from "@/components/saved/lazy-share-links";
 import { DashboardGrid } from "./dashboard-grid";
 import { FetchPanel } from "./fetch-panel";
-import { TileEditor } from "./tile-editor";
+import { preloadTileChart } from "./lazy-tile-chart";
+
+// A tile's editor is loaded when a tile is first edited.
+const TileEditor = dynamic(() => import("./tile-editor").then((m) => m.TileEditor), {
+  loading: () => <div className="min-h-64 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-slate-700">Loading the tile editor…</div>,
+});
 
 export interface SavedDashboard {
   id: string;
@@ -102,6 +108,11 @@ export function DashboardPage({
   }, [hasReport, state, write]);
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);
+  // A chart tile's code is fetched beside its answer, not after it.
+  const hasChart = state.tiles.some((t) => t.kind === "chart");
+  useEffect(() => {
+    if (hasChart) preloadTileChart();
+  }, [hasChart]);
 
   const [editing, setEditing] = useState(false);
   const [editingTile, setEditingTile] = useState<number | null>(null);
@@ -236,7 +247,7 @@ export function DashboardPage({
           </span>
         ) : null}
       </div>
-      {sharing && saved ? <ShareLinks reportId={saved.id} page="dashboard" /> : null}
+      {sharing && saved ? <LazyShareLinks reportId={saved.id} page="dashboard" /> : null}
       <p ref={announce} role="status" aria-live="polite" className="sr-only" />
 
       {problems.length > 0 ? <UrlProblems problems={problems} onOpenNearest={() => write(state, "replace")} /> : null}

@@ -4,7 +4,7 @@ import { TOTALS_LABEL, type TableCell, type TableModel } from "@/lib/metrics/tab
 import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { cn } from "@/components/ui/cn";
-import { TileChart } from "./tile-chart";
+import { TileChart } from "./lazy-tile-chart";
 
 /** A change's verdict as colour; the text says it in words too ("(better)", "(worse)"). */
 const toneClass = (tone: TableCell["tone"]) => (tone === "good" ? "text-emerald-800" : tone === "bad" ? "text-red-800" : undefined);

@@ -2,10 +2,9 @@ import { formatInstant } from "@/lib/metrics/format";
 import type { SharedView } from "@/lib/sharing/view";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
+import { SharedGridDownloads, SharedTable } from "./lazy";
 import { SharedChart } from "./shared-chart";
-import { SharedGridDownloads } from "./shared-grid-downloads";
 import { PresetChips } from "./preset-chips";
-import { SharedTable } from "./shared-table";
 
 
 /**

@@ -1,23 +1,18 @@
-"use client";
-import dynamic from "next/dynamic";
-import { useId } from "react";
 import { describeChart } from "@/lib/charts/caption";
 import type { ChartData } from "@/lib/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
-
-const ResultsChart = dynamic(() => import("@/components/explore/results-chart"), {
-  ssr: false,
-  loading: () => <div className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
-});
+import { SharedChartDrawing } from "./lazy";
 
 /**
  * The shared report's chart, drawn as Explore draws it. The data is computed on the server
  * (lib/sharing/view.ts) by the same buildChartData, from the share's records made into a day-grain
  * ReportView with buildReportView (a share carries no comparison); the caption names what is drawn
- * and the legend each series.
+ * and the legend each series. Caption and legend are drawn on the server; only the drawing is the
+ * browser's (recharts, loaded after the page).
  */
 export function SharedChart({ chart }: { chart: ChartData }) {
-  const id = useId();
+  // One chart on a shared report's page.
+  const id = "shared-chart";
   const caption = describeChart(chart);
   return (
     <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2 rounded border border-slate-200 bg-white p-3">
@@ -26,7 +21,7 @@ export function SharedChart({ chart }: { chart: ChartData }) {
         {caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
       </figcaption>
       <div className="min-h-64 sm:min-h-80">
-        <ResultsChart chart={chart} />
+        <SharedChartDrawing chart={chart} />
       </div>
       <ChartLegend chart={chart} small />
     </figure>

@@ -2,7 +2,7 @@ import type { SharedDashboard } from "@/lib/sharing/dashboard";
 import { formatInstant } from "@/lib/metrics/format";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
-import { PendingRefresh } from "./pending-refresh";
+import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
 
 /**

@@ -1,7 +1,8 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
-import { sortRows, type SortSpec, type TableModel } from "@/lib/metrics/table";
+import { sortRows, type SortSpec } from "@/lib/metrics/sort";
+import type { TableModel } from "@/lib/metrics/table";
 import { Button } from "@/components/ui/button";
 
 /**

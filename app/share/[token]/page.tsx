@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { requestAddress } from "@/lib/sharing/http";
 import { loadSharedView } from "@/lib/sharing/view";
 import { SharedMonitor } from "@/components/share/shared-monitor";
-import { PendingRefresh } from "@/components/share/pending-refresh";
+import { PendingRefresh } from "@/components/share/lazy";
 import { ReportView } from "@/components/share/report-view";
 import { SharedDashboardView } from "@/components/share/shared-dashboard";
 
