@@ -1,6 +1,7 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
-import { useCallback, useMemo, useState } from "react";
+import dynamic from "next/dynamic";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, cycleOffsetDays } from "@/lib/cohorts/grid";
 import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
@@ -18,8 +19,17 @@ import { useReport } from "@/components/report/use-report";
 import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { CohortForm } from "./cohort-form";
-import { CohortGridTable } from "./cohort-grid";
 import { CohortOptions } from "./cohort-options";
+
+// The grid's code is loaded when there is a grid to draw (fetched beside the report's answer); the
+// box keeps the placeholder's size meanwhile.
+const CohortGridTable = dynamic(() => import("./cohort-grid").then((m) => m.CohortGridTable), {
+  loading: () => (
+    <div className="flex h-96 items-center justify-center gap-2 text-sm text-slate-700">
+      <Spinner /> Loading the grid…
+    </div>
+  ),
+});
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
@@ -30,6 +40,10 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
   const spec = hasReport && problems.length === 0 ? cohortRequest(state, today) : null;
   const report = useReport(spec);
   const data = report.data;
+  const requested = spec !== null;
+  useEffect(() => {
+    if (requested) void import("./cohort-grid");
+  }, [requested]);
 
   const run = (draft: CohortState) => {
     const now = todayIn(timeZone);

@@ -1,24 +1,39 @@
 "use client";
 import dynamic from "next/dynamic";
-import { useId, useMemo } from "react";
-import { describeChart } from "@/lib/charts/caption";
-import { buildChartData, chooseChart } from "@/lib/charts/shape";
+import { useId, useMemo, type ReactNode } from "react";
 import { measureFor } from "@/lib/metrics/kpis";
 import type { ReportView } from "@/lib/periods/view";
 import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore";
-import { ChartLegend } from "@/components/charts/chart-legend";
-import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 
-const ResultsChart = dynamic(() => import("./results-chart"), {
-  ssr: false,
+/** The figure's frame: the caption, the box the chart (or what stands for it) sits in, the legend's row. */
+export function ChartFrame({ id, title, notes = [], drawn, dimmed, legend = null, children }: { id: string; title: string; notes?: readonly string[]; drawn: boolean; dimmed: boolean; legend?: ReactNode; children: ReactNode }) {
+  return (
+    <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2" data-testid="results-chart">
+      <figcaption id={`${id}-caption`} className="flex flex-col gap-0.5">
+        <span className="text-sm font-medium text-slate-900">{title}</span>
+        {notes.length > 0 ? <span className="text-xs text-slate-700">{notes.join(" ")}</span> : null}
+      </figcaption>
+      <div className={`rounded-md border border-slate-300 bg-white p-2 transition-opacity ${drawn ? "min-h-72 sm:min-h-80" : "h-72 sm:h-80"} ${dimmed ? "opacity-50" : ""}`}>{children}</div>
+      {legend ?? <div className="min-h-6" />}
+    </figure>
+  );
+}
+
+// The chart's data, caption, legend and drawing: loaded when there is a report to draw (and fetched
+// beside its answer, see preloadResults in explore-report.tsx), in the frame the figure keeps.
+const ChartFigure = dynamic(() => import("./chart-figure").then((m) => m.ChartFigure), {
   loading: () => (
-    <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
-      <Spinner /> Loading the chart…
-    </div>
+    <ChartFrame id="chart-loading" title="Chart" drawn dimmed={false}>
+      <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
+        <Spinner /> Loading the chart…
+      </div>
+    </ChartFrame>
   ),
 });
+
+export const loadChartFigure = () => import("./chart-figure");
 
 const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
 
@@ -62,15 +77,6 @@ export function ChartPanel({
   const measure = useMemo(() => (plotted ? measureFor(plotted, op) : undefined), [plotted, op]);
   const measure2 = useMemo(() => (second ? (measureFor(second, op) ?? null) : null), [second, op]);
 
-  const chart = useMemo(() => {
-    if (!view || !measure) return null;
-    const plan = chooseChart(view.groupBy, chartKind);
-    if (plan.type === "none") return { none: plan.reason };
-    if (view.rows.length === 0) return { none: "No records in this range with these filters." };
-    return buildChartData(view, plan, measure, { measure2 });
-  }, [view, measure, measure2, chartKind]);
-
-  const caption = chart && !("none" in chart) ? describeChart(chart) : null;
   const label = (m: string) => measureFor(m, op)?.label ?? m;
 
   return (
@@ -119,24 +125,13 @@ export function ChartPanel({
           />
         </div>
       </div>
-      <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2" data-testid="results-chart">
-        <figcaption id={`${id}-caption`} className="flex flex-col gap-0.5">
-          <span className="text-sm font-medium text-slate-900">{caption ? caption.title : "Chart"}</span>
-          {caption && caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
-        </figcaption>
-        <div
-          className={`rounded-md border border-slate-300 bg-white p-2 transition-opacity ${chart && !("none" in chart) ? "min-h-72 sm:min-h-80" : "h-72 sm:h-80"} ${dimmed ? "opacity-50" : ""}`}
-        >
-          {!chart ? (
-            placeholder
-          ) : "none" in chart ? (
-            <EmptyState title="No chart">{chart.none}</EmptyState>
-          ) : (
-            <ResultsChart chart={chart} />
-          )}
-        </div>
-        {chart && !("none" in chart) ? <ChartLegend chart={chart} /> : <div className="min-h-6" />}
-      </figure>
+      {view && measure ? (
+        <ChartFigure view={view} measure={measure} measure2={measure2} chartKind={chartKind} dimmed={dimmed} />
+      ) : (
+        <ChartFrame id={id} title="Chart" drawn={false} dimmed={dimmed}>
+          {placeholder}
+        </ChartFrame>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { getDimension } from "@/lib/contract/catalog";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
@@ -13,7 +13,6 @@ import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseExplore, serializeExplore, TABLE_LAYOUTS, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
-import { buildPivot, isPivotError, pivotToCsv } from "@/lib/metrics/pivot";
 import { describeFilters, type Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
 import { comparisonRequest, exploreRequest } from "@/lib/report-state/request";
@@ -26,8 +25,7 @@ import { useUrlState } from "@/components/report/use-url-state";
 import { UrlProblems } from "@/components/report/url-problems";
 import { ChartPanel } from "./chart-panel";
 import { ReportForm } from "./report-form";
-import { PivotTable } from "./pivot-table";
-import { ResultsTable } from "./results-table";
+import { PivotTable, ResultsTable, preloadResults } from "./lazy-results";
 
 /** Measures of the state that can be computed from what a report fetched. */
 function computable(state: ExploreState, data: ReportData): string[] {
@@ -59,6 +57,11 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   // A link with anything the page cannot apply runs nothing (the problems are shown instead).
   const spec = hasReport && problems.length === 0 ? exploreRequest(state, today) : null;
   const report = useReport(spec);
+  // The results' code is fetched beside the first answer, not after it.
+  const requested = spec !== null;
+  useEffect(() => {
+    if (requested) preloadResults();
+  }, [requested]);
   // The comparison is the same request over other days: one more answer at most, none when cached.
   const comparison = useReport(hasReport && problems.length === 0 ? comparisonRequest(state, today) : null);
   const comparing = state.compare.kind !== "none";
@@ -114,7 +117,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     setView({ sort: next });
   };
 
-  const exportCsv = (dataOnly: boolean) => {
+  const exportCsv = async (dataOnly: boolean) => {
     if (!model || !data) return;
     const { start_date: start, end_date: end } = data.request;
     const preset = "preset" in state.range ? state.range.preset : null;
@@ -126,7 +129,9 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
     const status = describeStatus({ kind: "done", result: data.result }, timeZone);
     const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
-    const pivot = pivotShown && view && pivotMeasure ? buildPivot(view, pivotMeasure) : null;
+    // The pivot's code is loaded already when the pivot is on screen.
+    const pivots = pivotShown && view && pivotMeasure ? await import("@/lib/metrics/pivot") : null;
+    const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure) : null;
     const lines: [string, string][] = [
         ["Report", OPERATION_TABLE[data.op].label],
         ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
@@ -138,8 +143,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
         ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
     ];
     // The export is what is shown: the pivot when the pivot is on screen.
-    if (pivot && !isPivotError(pivot)) {
-      return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivotToCsv(pivot, { lines }));
+    if (pivots && pivot && !pivots.isPivotError(pivot)) {
+      return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivots.pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivots.pivotToCsv(pivot, { lines }));
     }
     if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
     downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
@@ -223,10 +228,10 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
                 </div>
               ) : null}
               <SaveReportButton page="explore" disabled={!model} />
-              <Button onClick={() => exportCsv(false)} disabled={!model || stale}>
+              <Button onClick={() => void exportCsv(false)} disabled={!model || stale}>
                 Download CSV
               </Button>
-              <Button onClick={() => exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
+              <Button onClick={() => void exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
                 Data only CSV
               </Button>
             </div>

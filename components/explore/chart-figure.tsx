@@ -1,0 +1,46 @@
+"use client";
+import dynamic from "next/dynamic";
+import { useId, useMemo } from "react";
+import { describeChart } from "@/lib/charts/caption";
+import { buildChartData, chooseChart } from "@/lib/charts/shape";
+import type { Measure } from "@/lib/metrics/kpis";
+import type { ReportView } from "@/lib/periods/view";
+import type { ChartKind } from "@/lib/report-state/explore";
+import { ChartLegend } from "@/components/charts/chart-legend";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Spinner } from "@/components/ui/spinner";
+import { ChartFrame } from "./chart-panel";
+
+const ResultsChart = dynamic(() => import("./results-chart"), {
+  ssr: false,
+  loading: () => (
+    <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
+      <Spinner /> Loading the chart…
+    </div>
+  ),
+});
+
+/** The chart of a report's view: its data, the caption naming what is drawn, the drawing and the legend. */
+export function ChartFigure({ view, measure, measure2, chartKind, dimmed }: { view: ReportView; measure: Measure; measure2: Measure | null; chartKind: ChartKind; dimmed: boolean }) {
+  const id = useId();
+  const chart = useMemo(() => {
+    const plan = chooseChart(view.groupBy, chartKind);
+    if (plan.type === "none") return { none: plan.reason };
+    if (view.rows.length === 0) return { none: "No records in this range with these filters." };
+    return buildChartData(view, plan, measure, { measure2 });
+  }, [view, measure, measure2, chartKind]);
+
+  if ("none" in chart) {
+    return (
+      <ChartFrame id={id} title="Chart" drawn={false} dimmed={dimmed}>
+        <EmptyState title="No chart">{chart.none}</EmptyState>
+      </ChartFrame>
+    );
+  }
+  const caption = describeChart(chart);
+  return (
+    <ChartFrame id={id} title={caption.title} notes={caption.notes} drawn dimmed={dimmed} legend={<ChartLegend chart={chart} />}>
+      <ResultsChart chart={chart} />
+    </ChartFrame>
+  );
+}
