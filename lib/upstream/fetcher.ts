@@ -33,6 +33,8 @@ export interface FetchRun {
   readonly owner: string;
   /** Checked before every call: once set, no further call is made. */
   readonly cancelled: boolean;
+  /** Aborted on cancellation, so a call waiting for the shared window stops waiting. */
+  readonly signal?: AbortSignal;
   status: JobStatus;
   /** The queue ticket of the call waiting now, if one is. */
   ticket: QueueTicket | null;
@@ -116,7 +118,7 @@ export class ReportFetcher {
           async () => {
             run.ticket = null;
             // Several instances: the shared window has the last word on when a call may go.
-            if (this.shared?.quota) await this.shared.quota.acquire();
+            if (this.shared?.quota) await this.shared.quota.acquire(run.signal);
             run.status = { state: "fetching", ...progress, ...run.calls };
             return this.client.report(run.op, request);
           },

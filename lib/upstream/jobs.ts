@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Operation, ReportRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { translateUpstream } from "./errors";
-import { BACKGROUND_OWNER, type QuotaQueue, type QueueTicket } from "./quota";
+import { BACKGROUND_OWNER, CancelledError, type QuotaQueue, type QueueTicket } from "./quota";
 import type { ReportQuery } from "./records";
 
 /** The jobs' part of the gateway's configuration. */
@@ -82,6 +82,9 @@ export interface Job {
   ticket: QueueTicket | null;
   subscribers: number;
   cancelled: boolean;
+  /** Aborted when the job is cancelled: a call waiting for the shared window stops waiting. */
+  readonly signal: AbortSignal;
+  readonly abort: AbortController;
   promise: Promise<JobResult>;
   finishedAt?: number;
   owner: string;
@@ -93,6 +96,13 @@ export interface Job {
 }
 
 const JOB_RETENTION_MS = 15 * 60_000;
+
+/** No further call for the job: its queued call leaves the queue, and one waiting for the shared window stops waiting. */
+function cancelJob(job: Job): void {
+  job.cancelled = true;
+  job.ticket?.cancel();
+  job.abort.abort(new CancelledError());
+}
 
 export class JobRegistry {
   private readonly jobs = new Map<string, Job>();
@@ -131,8 +141,7 @@ export class JobRegistry {
       // rightly wait far longer than the idle time behind people's calls.
       if (job.owner === BACKGROUND_OWNER) continue;
       if (job.waiters > 0 || now - job.seenAt < idleMs) continue;
-      job.cancelled = true;
-      job.ticket?.cancel();
+      cancelJob(job);
       n++;
     }
     return n;
@@ -194,6 +203,7 @@ export class JobRegistry {
     if (this.inflight.size >= maxJobs) {
       throw new ApiError(429, `The dashboard already has ${this.inflight.size} reports waiting or running, the most it takes at once (${maxJobs}). Try again in a minute.`, undefined, { "Retry-After": String(this.config.rateWindowSeconds) }, { retry_after: this.config.rateWindowSeconds });
     }
+    const abort = new AbortController();
     const job: Job = {
       // A job taken over from a stopped instance keeps its id, so its callers' polls keep working.
       id: id ?? randomBytes(16).toString("base64url"),
@@ -205,6 +215,8 @@ export class JobRegistry {
       ticket: null,
       subscribers: 1,
       cancelled: false,
+      abort,
+      signal: abort.signal,
       promise: Promise.resolve() as unknown as Promise<JobResult>,
       owner,
       seenAt: Date.now(),
@@ -287,10 +299,7 @@ export class JobRegistry {
     if (!job) return null;
     if (job.status.state === "queued" || job.status.state === "fetching") {
       job.subscribers = Math.max(0, job.subscribers - 1);
-      if (job.subscribers === 0) {
-        job.cancelled = true;
-        job.ticket?.cancel();
-      }
+      if (job.subscribers === 0) cancelJob(job);
     }
     return this.view(job);
   }

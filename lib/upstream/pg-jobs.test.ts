@@ -117,6 +117,26 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(reportingCalls() - before).toBe(pages);
   }, 90_000);
 
+  it("a job cancelled while it waits for the shared window makes no call", async () => {
+    // One call per 3 s over all instances; earlier tests' calls are out of the window first.
+    await new Promise((r) => setTimeout(r, 3_500));
+    const [a, b] = [instance(0, 1, 3), instance(1, 1, 3)];
+    const before = reportingCalls();
+    const x = b.submit("orders", b.parse("orders", { start_date: "2025-04-02", end_date: "2025-04-20", group_by: ["date"], metrics: ["attempts"] }), "u1");
+    if (!("job" in x)) throw new Error("expected a job");
+    expect((await settleDone(b, x.job.id)).status.state).toBe("done");
+    // Instance a's own queue lets the call go at once; the shared window, spent by b, holds it.
+    const y = a.submit("orders", a.parse("orders", { start_date: "2025-04-03", end_date: "2025-04-21", group_by: ["date"], metrics: ["revenue"] }), "u2");
+    if (!("job" in y)) throw new Error("expected a job");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.get(y.job.id)?.status.state).toBe("queued");
+    a.cancel(y.job.id);
+    expect((await settleDone(a, y.job.id)).status.state).toBe("cancelled");
+    // Past the window: still only b's call.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(reportingCalls() - before).toBe(1);
+  }, 60_000);
+
   it("keeps a job its callers poll only on other instances (its own instance does not cancel it as forgotten)", async () => {
     // Idle after 2 s on its own instance, which nobody asks; a 4-page report at one call per 2 s.
     const a = instance(0, 1, 2, 2);
