@@ -71,6 +71,9 @@ export async function decideAdmission(local: Admission, req: AdmitRequest, ctx: 
   }
 }
 
+/** How long a replica waits, by default, for its owner's answer to an admission or a relayed call. */
+const OWNER_TIMEOUT_MS = 30_000;
+
 const ownerUnreachable = (detail: unknown) =>
   new ApiError(503, "The service cannot reach its owner instance; try again shortly").withInternal(detail);
 
@@ -86,6 +89,7 @@ export class OwnerLink implements Admission {
   constructor(
     ownerUrl: string,
     private readonly key: string,
+    private readonly timeoutMs = OWNER_TIMEOUT_MS,
   ) {
     this.url = new URL(ownerUrl);
   }
@@ -128,6 +132,7 @@ export class OwnerLink implements Admission {
           res.on("error", (e) => reject(ownerUnreachable(e)));
         },
       );
+      out.setTimeout(this.timeoutMs, () => out.destroy(new Error(`the owner did not answer an admission within ${this.timeoutMs} ms`)));
       out.on("error", (e) => reject(ownerUnreachable(e)));
       out.end(text);
     });
@@ -152,6 +157,7 @@ export class OwnerLink implements Admission {
         answer.on("end", () => resolve(answer.statusCode ?? 502));
         answer.on("error", (e) => reject(ownerUnreachable(e)));
       });
+      out.setTimeout(this.timeoutMs, () => out.destroy(new Error(`the owner did not answer a relayed call within ${this.timeoutMs} ms`)));
       // The caller's body goes on as it arrives; the owner applies its own limits to it.
       out.on("error", (e) => {
         if (!res.headersSent) return reject(ownerUnreachable(e));
