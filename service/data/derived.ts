@@ -39,10 +39,10 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
 
 /**
  * Days of dates a grain is rebuilt from at a time. Every grain row has one date, so a grain is the
- * union of its rows date range by date range: each chunk's aggregate, join and sort hold a month of
+ * union of its rows date range by date range: each chunk's aggregate, join and sort hold two weeks of
  * rows, not the whole history, and memory stays flat as the data grows (issue 21).
  */
-export const REBUILD_CHUNK_DAYS = 31;
+export const REBUILD_CHUNK_DAYS = 14;
 
 /**
  * Rebuilds every derived table from all the facts (generation, and files that lack them). Each grain

@@ -150,6 +150,20 @@ function validate(opts: GenerateOptions): void {
 
 let worldCache: World | undefined;
 
+/** Runs the simulation day by day; returns what it made. */
+async function simulate(sim: Simulation, startDay: number, days: number, volumes: ArrayLike<number>, progress: (msg: string) => void) {
+  const every = Math.max(1, Math.round(days / 20));
+  for (let i = 0; i < days; i++) {
+    sim.runDay(startDay + i, volumes[i] ?? 0);
+    if ((i + 1) % every === 0 || i === days - 1) {
+      progress(`generated ${fromEpochDay(startDay + i)} (${i + 1}/${days} days, ${sim.attempts.toLocaleString("en-US")} attempts)`);
+    }
+    // A day is a few tens of milliseconds at most; let other work on the event loop run between days.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { customers: sim.customers, attempts: sim.attempts, refunds: sim.refunds, chargebacks: sim.chargebacks, alerts: sim.alerts };
+}
+
 /**
  * Replaces all payment and reference data with a synthetic data set (api_clients untouched).
  * Assumes migrations were applied. Same options ⇒ identical table contents.
@@ -170,16 +184,9 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
     const conn = tx.connection;
     const stages = await openStages(conn);
     try {
-      const sim = new Simulation(world, stages, opts.seed, endDay, totalCustomers);
-      const every = Math.max(1, Math.round(opts.days / 20));
-      for (let i = 0; i < opts.days; i++) {
-        sim.runDay(startDay + i, volumes[i] ?? 0);
-        if ((i + 1) % every === 0 || i === opts.days - 1) {
-          progress(`generated ${fromEpochDay(startDay + i)} (${i + 1}/${opts.days} days, ${sim.attempts.toLocaleString("en-US")} attempts)`);
-        }
-        // A day is a few tens of milliseconds at most; let other work on the event loop run between days.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      // The simulation's per-customer state (hundreds of MB at 100 M attempts) is garbage once its
+      // rows are staged: only its counts are kept through the loading and the rebuild.
+      const counts = await simulate(new Simulation(world, stages, opts.seed, endDay, totalCustomers), startDay, opts.days, volumes, progress);
       for (const s of Object.values(stages)) s.close();
 
       progress("replacing tables");
@@ -197,11 +204,7 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
       progress("rebuilding derived tables");
       await rebuildDerived(tx);
       return {
-        customers: sim.customers,
-        attempts: sim.attempts,
-        refunds: sim.refunds,
-        chargebacks: sim.chargebacks,
-        alerts: sim.alerts,
+        ...counts,
         startDate: fromEpochDay(startDay),
         endDate: opts.endDate,
       };
