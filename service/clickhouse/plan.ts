@@ -148,6 +148,14 @@ export function planClickHouseReport(
     : `SELECT * FROM (SELECT ${[...keys.map((k) => `g.${ident(k)} AS ${ident(k)}`), ...metrics.map((m) => `sum(g.${ident(m)}) AS ${ident(m)}`)].join(", ")} ` +
       `FROM ${table} AS g WHERE ${where.join(" AND ")}${keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : ""})${nonZero("").map((c) => ` WHERE ${c}`).join("")}`;
 
+  // The key combinations alone, when no metric decides whether one is a record: what counting needs,
+  // without summing every metric (each sum reads a column).
+  const keyCombinations = everyMetric
+    ? scan
+      ? `SELECT 1 FROM ${table} AS g WHERE ${where.join(" AND ")}`
+      : `SELECT 1 FROM ${table} AS g WHERE ${where.join(" AND ")}${keys.length ? ` GROUP BY ${keys.map((k) => `g.${ident(k)}`).join(", ")}` : ""}`
+    : keyRows;
+
   // Reference names, one join at a time (ANY LEFT JOIN: one name row per key, so no row is added or lost).
   const refs = new Map<string, { ref: Reference; key: DimensionName; columns: string[] }>();
   for (const d of dims) {
@@ -187,10 +195,10 @@ export function planClickHouseReport(
     // The order needs only keys: page the key rows first and name just the page (then sort the page
     // again, as a join keeps no order).
     sql = `SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${withNames(`SELECT * FROM (${keyRows})${order} ${page()}`)})${order}`;
-    countSql = `SELECT count() AS n FROM (${keyRows})`;
+    countSql = `SELECT count() AS n FROM (${keyCombinations})`;
   } else {
     sql = `SELECT * FROM (SELECT ${[...named, ...metrics.map(ident)].join(", ")} FROM (${withNames(keyRows)}))${order} ${page()}`;
-    countSql = `SELECT count() AS n FROM (${keyRows})`;
+    countSql = `SELECT count() AS n FROM (${keyCombinations})`;
   }
   // Ordered by date first, each record one row: the page lies within the dates that hold it.
   const perDate =

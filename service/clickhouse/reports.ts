@@ -64,10 +64,12 @@ export class ClickHouseReports {
       const page = await this.ch.first.columns(bindLiterals(narrowed.sql, narrowed.params), settings);
       return answer(toRecords(narrowed, page.rows, page.columns), total);
     }
-    const [page, counted] = await Promise.all([
-      this.ch.first.columns(bindLiterals(plan.sql, plan.params), settings),
-      this.ch.first.columns(bindLiterals(plan.countSql, plan.countParams), settings),
-    ]);
-    return answer(toRecords(plan, page.rows, page.columns), Number(counted.columns.n?.[0] ?? 0));
+    const page = await this.ch.first.columns(bindLiterals(plan.sql, plan.params), settings);
+    const data = toRecords(plan, page.rows, page.columns);
+    // A page short of its limit is the last, so the total is known: no second query. (A page past
+    // the end, empty, says nothing of where the end is.)
+    if (data.length < plan.limit && (data.length > 0 || plan.offset === 0)) return answer(data, plan.offset + data.length);
+    const counted = await this.ch.first.columns(bindLiterals(plan.countSql, plan.countParams), settings);
+    return answer(data, Number(counted.columns.n?.[0] ?? 0));
   }
 }
