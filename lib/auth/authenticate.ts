@@ -87,8 +87,9 @@ export async function authenticate(
 
 /**
  * The session re-check: the user as the store has it now, or null when the account is gone,
- * disabled, or its sessions were voided after `signedInAt` (password change, disable); given the
- * session's id, also null when that session was signed out (read in the same query).
+ * disabled, or its sessions were voided at or after `signedInAt` (password change, disable: a session
+ * signed in within the same millisecond is voided too); given the session's id, also null when that
+ * session was signed out (read in the same query).
  */
 export async function revalidateSession(db: Sql, userId: string, signedInAt: number, sessionId?: string): Promise<SessionUser | null> {
   const users = usersRepo(db);
@@ -96,7 +97,7 @@ export async function revalidateSession(db: Sql, userId: string, signedInAt: num
   if (!found || found.sessionRevoked) return null;
   const user = found.user;
   if (!user || user.disabled) return null;
-  if (user.sessionsValidAfter && signedInAt < user.sessionsValidAfter.getTime()) return null;
+  if (user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime()) return null;
   return { id: user.id, email: user.email, role: user.role };
 }
 

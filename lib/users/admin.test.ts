@@ -75,6 +75,15 @@ describe("user administration", () => {
     expect(await signIn("vic@test.local", password)).toMatchObject({ ok: true });
   });
 
+  it("voids a session signed in within the very millisecond the account was disabled, even once it is enabled again", async () => {
+    const { user } = await createUser(store, { email: "milli@test.local", role: "analyst" });
+    const at = Date.now();
+    await usersRepo(store).disable("milli@test.local", new Date(at));
+    await usersRepo(store).enable("milli@test.local");
+    expect(await revalidateSession(store, user.id, at)).toBeNull();
+    expect(await revalidateSession(store, user.id, at + 1)).toMatchObject({ role: "analyst" });
+  });
+
   it("resets a password: the new one signs in, the old one and old sessions do not", async () => {
     const { user, password: old } = await createUser(store, { email: "rita@test.local", role: "analyst" });
     const signedInAt = Date.now() - 1000;
