@@ -1,7 +1,7 @@
 /** Wires the service together: database, clients, tokens, limits, and the routes of SPEC.md §1–4. */
 import type { Server } from "node:http";
-import { OPERATION_ROWS, TokenRequestSchema } from "@/lib/contract";
-import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
+import { TokenRequestSchema } from "@/lib/contract";
+import { BIN_ROUTING_PREVIEW_PATH } from "@/lib/contract/openapi";
 import { ApiError } from "@/lib/contract/errors";
 import { ClientRegistry } from "./clients";
 import type { ServiceConfig } from "./config";
@@ -11,10 +11,11 @@ import { migrate } from "./data/schema";
 import type { Logger } from "./http/log";
 import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { AdmitRequestSchema, ADMIT_PATH, decideAdmission, instanceKey } from "./http/owner";
-import { createApiServer, LocalAdmission, type Route } from "./http/server";
+import { closeServer, createApiServer, LocalAdmission, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { openReportEngine } from "./reports/engine";
-import { reportRoute } from "./reports/route";
+import { reportRoutes } from "./reports/route";
+import { infoRoutes } from "./http/info";
 import { RoutingEngine } from "./routing/engine";
 import { bareRoute, routingRoute } from "./routing/routes";
 
@@ -39,7 +40,6 @@ export async function createService(db: Database, config: ServiceConfig, logger:
   const routingLimiter = new SlidingWindowLimiter(config.ROUTING_RATE_LIMIT, windowMs);
   const reports = await openReportEngine(db, config, logger);
   const routing = await RoutingEngine.open(db, logger);
-  const openapi = buildOpenApiDocument();
   const admission = new LocalAdmission(clients, tokens, { report: reportLimiter, routing: routingLimiter });
 
   const routes: Record<string, Route[]> = {
@@ -77,7 +77,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         },
       },
     ],
-    ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [reportRoute(o.op, reports)]])),
+    ...reportRoutes(reports),
     "/api/bin-routing/route": [routingRoute(routing)],
     [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, "preview")],
     // A replica's reports are admitted here, in this instance's windows (service/http/owner.ts).
@@ -91,8 +91,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         },
       },
     ],
-    "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
-    "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
+    ...infoRoutes(),
   };
 
   if (config.SERVICE_BENCH_ENDPOINTS === "1") routes["/bench/bare"] = [bareRoute()];
@@ -111,10 +110,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     clients,
     async close() {
       clearInterval(sweeper);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeServer(server);
       // Writes the calls still queued and folds the routing journal into the database.
       await routing.close();
       await reports.close();

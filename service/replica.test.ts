@@ -38,8 +38,7 @@ async function startReplica(ownerUrl: string) {
   const logLines: string[] = [];
   const replica = await createReplica(replicaConfig(ownerUrl), jsonLogger((s) => logLines.push(s)));
   const { port } = (await listen(replica.server, 0, "127.0.0.1")) as AddressInfo;
-  const r = { url: `http://127.0.0.1:${port}`, logLines, close: () => replica.close() };
-  return r;
+  return { url: `http://127.0.0.1:${port}`, logLines, close: () => replica.close() };
 }
 
 describe.skipIf(!clickhouseServerBinary())("an owner and two replicas", () => {

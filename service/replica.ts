@@ -3,8 +3,7 @@
  * admitted by the owner; tokens and routing relayed to the owner. It opens no DuckDB file, so any
  * number of replicas can run beside the owner, on any machine that reaches it and ClickHouse.
  */
-import { OPERATION_ROWS } from "@/lib/contract";
-import { BIN_ROUTING_PREVIEW_PATH, buildOpenApiDocument } from "@/lib/contract/openapi";
+import { BIN_ROUTING_PREVIEW_PATH } from "@/lib/contract/openapi";
 import type { Service } from "./app";
 import { ClickHouseServers } from "./clickhouse/connection";
 import { currentVersion } from "./clickhouse/publish";
@@ -12,8 +11,9 @@ import { ClickHouseReports } from "./clickhouse/reports";
 import type { ServiceConfig } from "./config";
 import type { Logger } from "./http/log";
 import { instanceKey, OwnerLink } from "./http/owner";
-import { createApiServer, type Route } from "./http/server";
-import { reportRoute } from "./reports/route";
+import { infoRoutes } from "./http/info";
+import { closeServer, createApiServer, type Route } from "./http/server";
+import { reportRoutes } from "./reports/route";
 
 /** What a replica relays to the owner whole: everything that reads or changes the owner's state. */
 export const RELAYED_PATHS = ["/api/auth/token", "/api/bin-routing/route", BIN_ROUTING_PREVIEW_PATH] as const;
@@ -29,20 +29,12 @@ export async function createReplica(config: ServiceConfig, logger: Logger): Prom
     if (!published) throw new Error("ClickHouse holds no published version of the data yet: start the owner (the instance with the DuckDB file) first");
     logger.info("replica", { message: `reports read ${published.database}; tokens and routing go to the owner`, owner: ownerUrl });
     const reports = new ClickHouseReports(ch, published);
-    const openapi = buildOpenApiDocument();
-    const routes: Record<string, Route[]> = {
-      ...Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [reportRoute(o.op, reports)]])),
-      "/healthz": [{ method: "GET", auth: "none", handle: async () => ({ body: { status: "ok" } }) }],
-      "/openapi.json": [{ method: "GET", auth: "none", handle: async () => ({ body: openapi }) }],
-    };
+    const routes: Record<string, Route[]> = { ...reportRoutes(reports), ...infoRoutes() };
     const server = createApiServer({ routes, admission: owner, logger, relay: { paths: new Set(RELAYED_PATHS), to: owner } });
     return {
       server,
       async close() {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await closeServer(server);
         owner.close();
         await ch.close();
       },

@@ -276,6 +276,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   }
 }
 
+/** Stops taking connections and drops the open ones (idle keep-alive sockets would hold close() up). */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -1,5 +1,5 @@
 /** A report operation's route (SPEC.md §2–3), on the owner and on every replica alike. */
-import { OPERATION_SCHEMAS, OPERATION_TABLE, type Operation } from "@/lib/contract";
+import { OPERATION_ROWS, OPERATION_SCHEMAS, OPERATION_TABLE, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import type { Route } from "../http/server";
 import type { ReportEngine } from "./engine";
@@ -23,4 +23,9 @@ export function reportRoute(op: Operation, reports: Pick<ReportEngine, "run">): 
       };
     },
   };
+}
+
+/** Every report operation's route, by its path. */
+export function reportRoutes(reports: Pick<ReportEngine, "run">): Record<string, Route[]> {
+  return Object.fromEntries(OPERATION_ROWS.map((o) => [o.servicePath, [reportRoute(o.op, reports)]]));
 }
