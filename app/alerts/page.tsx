@@ -8,7 +8,9 @@ import { listSavedReports } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
 import { usersRepo } from "@/lib/store/users";
 import { listSubscriptions } from "@/lib/subscriptions";
-import { AlertsManager, type AlertsInitial } from "@/components/alerts/alerts-manager";
+import { AlertsManager } from "@/components/alerts/alerts-manager";
+import { checkAlerts, checkSubscription } from "@/components/alerts/checked";
+import type { AlertsAnswer, SubscriptionView } from "@/components/alerts/model";
 import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
@@ -33,8 +35,9 @@ export default async function AlertsPage() {
         <Providers>
           <AlertsManager
             initial={{
-              alerts: asJson<AlertsInitial["alerts"]>({ rules, mail: mailStatusLine() }),
-              subscriptions: asJson<AlertsInitial["subscriptions"]>(subscriptions),
+              // Checked here, so the browser draws them without loading the schemas.
+              alerts: checkAlerts(asJson<AlertsAnswer>({ rules, mail: mailStatusLine() })),
+              subscriptions: asJson<SubscriptionView[]>(subscriptions).map(checkSubscription),
               users: users.filter((u) => !u.disabled).map((u) => ({ id: u.id, email: u.email, role: u.role })),
               saved: saved
                 .filter((r) => r.page !== "monitor")

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
 import { formatInstant } from "@/lib/metrics/format";
-import { describeSchedule } from "@/lib/schedule/spec";
+import { describeSchedule } from "@/lib/schedule/describe";
 import type { EvaluationRow } from "@/lib/store/alerts";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./alert-rule-form";
@@ -17,13 +17,10 @@ import {
   describeRecipients,
   describeRule,
   evaluationRecord,
-  parseDefinition,
-  parseRecipients,
-  parseSchedule,
   ruleDraft,
+  type CheckedRule,
   type DirectoryUser,
   type Programme,
-  type RuleView,
 } from "./model";
 
 export function AlertRuleList({
@@ -35,7 +32,7 @@ export function AlertRuleList({
   timeZone,
   onChanged,
 }: {
-  rules: RuleView[];
+  rules: CheckedRule[];
   programmes: readonly Programme[];
   users: readonly DirectoryUser[] | undefined;
   usersError: string | null;
@@ -47,7 +44,7 @@ export function AlertRuleList({
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const act = async (rule: RuleView, fn: () => Promise<string>) => {
+  const act = async (rule: CheckedRule, fn: () => Promise<string>) => {
     setBusy(rule.id);
     setError(null);
     try {
@@ -58,12 +55,12 @@ export function AlertRuleList({
       setBusy(null);
     }
   };
-  const togglePause = (rule: RuleView) =>
+  const togglePause = (rule: CheckedRule) =>
     act(rule, async () => {
       await apiFetch(`/api/alerts/${rule.id}`, { method: "PATCH", body: { paused: !rule.paused } });
       return rule.paused ? `“${rule.name}” resumed.` : `“${rule.name}” paused: it is not evaluated until resumed.`;
     });
-  const evaluateNow = (rule: RuleView) =>
+  const evaluateNow = (rule: CheckedRule) =>
     act(rule, async () => {
       const { evaluation } = await apiFetch<{ evaluation: unknown }>(`/api/alerts/${rule.id}/evaluate`, { method: "POST" });
       const r = evaluationRecord(evaluation);
@@ -74,7 +71,7 @@ export function AlertRuleList({
       if (r.notices.length === 0) return `“${rule.name}” evaluated: nothing new to tell.`;
       return `“${rule.name}” evaluated: ${[fired ? `${fired} firing` : "", recovered ? `${recovered} recovered` : ""].filter(Boolean).join(", ")}; the recipients were told.`;
     });
-  const remove = (rule: RuleView) => {
+  const remove = (rule: CheckedRule) => {
     if (!window.confirm(`Delete the alert rule “${rule.name}” and its history?`)) return;
     void act(rule, async () => {
       await apiFetch(`/api/alerts/${rule.id}`, { method: "DELETE" });
@@ -92,8 +89,7 @@ export function AlertRuleList({
       ) : null}
       <ul aria-label="Alert rules" className="flex flex-col gap-3">
         {rules.map((rule) => {
-          const def = parseDefinition(rule.definition);
-          const schedule = parseSchedule(rule.schedule);
+          const { definition: def, schedule, recipients } = rule.checked;
           const draft = editing === rule.id ? ruleDraft(rule) : null;
           return (
             <li key={rule.id} className={`rounded-md border bg-white p-4 ${rule.paused ? "border-dashed border-slate-400" : "border-slate-300"}`}>
@@ -135,7 +131,7 @@ export function AlertRuleList({
                 <dd>{schedule ? describeSchedule(schedule, timeZone) : "unreadable"}</dd>
                 <dt className="font-medium">Recipients</dt>
                 <dd className="break-words">
-                  {describeRecipients(parseRecipients(rule.recipients), users, "nobody else")}
+                  {describeRecipients(recipients, users, "nobody else")}
                   {rule.ownerId === selfId ? "; you are always told in the inbox" : `; its owner is always told in the inbox`}
                 </dd>
                 <dt className="font-medium">Cool-down</dt>

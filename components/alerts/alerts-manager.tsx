@@ -12,11 +12,21 @@ import { AlertRuleForm } from "./alert-rule-form";
 import { AlertRuleList } from "./alert-rule-list";
 import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";
 import { SubscriptionList } from "./subscription-list";
-import { emptyRuleDraft, type AlertsAnswer, type DirectoryUser, type Programme, type SavedChoice, type SubscriptionView } from "./model";
+import {
+  emptyRuleDraft,
+  type AlertsAnswer,
+  type CheckedAlerts,
+  type CheckedSubscription,
+  type DirectoryUser,
+  type Programme,
+  type SavedChoice,
+  type SubscriptionView,
+} from "./model";
 
+/** As the server's render checked it (./checked.ts), so the first paint needs no schemas. */
 export interface AlertsInitial {
-  alerts: AlertsAnswer;
-  subscriptions: SubscriptionView[];
+  alerts: CheckedAlerts;
+  subscriptions: CheckedSubscription[];
   users: DirectoryUser[];
   saved: SavedChoice[];
 }
@@ -32,10 +42,21 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : e ? String(e
 
 export function AlertsManager({ initial, programmes, selfId, timeZone }: { initial: AlertsInitial; programmes: Programme[]; selfId: string; timeZone: string }) {
   const queryClient = useQueryClient();
-  const rulesQ = useQuery({ queryKey: KEYS.rules, queryFn: ({ signal }) => apiFetch<AlertsAnswer>("/api/alerts", { signal }), initialData: initial.alerts });
+  // A refetch checks the stored JSON with the schemas, loaded then (not on the first load).
+  const rulesQ = useQuery({
+    queryKey: KEYS.rules,
+    queryFn: async ({ signal }) => {
+      const [answer, { checkAlerts }] = await Promise.all([apiFetch<AlertsAnswer>("/api/alerts", { signal }), import("./checked")]);
+      return checkAlerts(answer);
+    },
+    initialData: initial.alerts,
+  });
   const subsQ = useQuery({
     queryKey: KEYS.subscriptions,
-    queryFn: ({ signal }) => apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }).then((b) => b.subscriptions),
+    queryFn: async ({ signal }) => {
+      const [body, { checkSubscription }] = await Promise.all([apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }), import("./checked")]);
+      return body.subscriptions.map(checkSubscription);
+    },
     initialData: initial.subscriptions,
   });
   const usersQ = useQuery({

@@ -5,13 +5,15 @@
  * mapped back onto the forms' fields. Pure: no React.
  */
 import type { EvaluationRecord } from "@/lib/alerts/run";
-import { AlertDefinition, ALERT_WINDOWS, Recipients, WINDOW_LABELS, type AlertCondition, type AlertWindow } from "@/lib/alerts/definition";
-import { describeCondition } from "@/lib/alerts/evaluate";
+// Types only from the schemas' modules: their values (and zod) reach the browser through
+// ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
+import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/alerts/definition";
+import { ALERT_WINDOWS, WINDOW_LABELS, describeCondition, type AlertWindow } from "@/lib/alerts/words";
 import { getDimension, metricsFor } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { describeFilters, type Filters } from "@/lib/report-state/filters";
-import { ScheduleSpec } from "@/lib/schedule/spec";
+import type { ScheduleSpec } from "@/lib/schedule/spec";
 import type { AlertRuleRow, EvaluationRow } from "@/lib/store/alerts";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import type { SavedPage } from "@/lib/store/saved-reports";
@@ -56,6 +58,16 @@ export interface AlertsAnswer {
   mail: string;
 }
 export type SubscriptionView = Omit<SubscriptionRow, "shareTokenSealed"> & MailFate;
+
+/** A rule's stored JSON as its schemas read it (./checked.ts): null where it can no longer be read. */
+export interface CheckedRule extends RuleView {
+  checked: { definition: AlertDefinition | null; schedule: ScheduleSpec | null; recipients: Recipients };
+}
+export interface CheckedAlerts {
+  rules: CheckedRule[];
+  mail: string;
+}
+export type CheckedSubscription = SubscriptionView & { checked: { schedule: ScheduleSpec | null; recipients: Recipients } };
 export interface DirectoryUser {
   id: string;
   email: string;
@@ -131,19 +143,6 @@ export function describeRule(d: AlertDefinition, programmes: readonly Programme[
   const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${getDimension(d.group_by)?.label ?? d.group_by}` : "as a whole";
   const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFilters(d.filters as Filters)}` : "";
   return `${targetLabel(d.target, programmes)} ${describeCondition(d.condition, targetFormat(d.target))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
-}
-
-export function parseDefinition(raw: unknown): AlertDefinition | null {
-  const r = AlertDefinition.safeParse(raw);
-  return r.success ? r.data : null;
-}
-export function parseSchedule(raw: unknown): ScheduleSpec | null {
-  const r = ScheduleSpec.safeParse(raw);
-  return r.success ? r.data : null;
-}
-export function parseRecipients(raw: unknown): Recipients {
-  const r = Recipients.safeParse(raw);
-  return r.success ? r.data : { users: [], emails: [] };
 }
 
 /** "analyst@demo.local, ops@example.com" (users by their e-mail when the directory knows them). */
@@ -258,8 +257,8 @@ export function displayThreshold(value: number, format: ValueFormat): string {
   return String(Number(v.toPrecision(12)));
 }
 
-export function ruleDraft(rule: RuleView): RuleDraft | null {
-  const d = parseDefinition(rule.definition);
+export function ruleDraft(rule: CheckedRule): RuleDraft | null {
+  const d = rule.checked.definition;
   if (!d) return null;
   const format = targetFormat(d.target);
   const c = d.condition;
@@ -274,8 +273,8 @@ export function ruleDraft(rule: RuleView): RuleDraft | null {
     groupBy: d.group_by ?? "",
     filters: d.filters as Filters,
     window: d.window,
-    schedule: scheduleDraft(parseSchedule(rule.schedule)),
-    recipients: recipientsDraft(parseRecipients(rule.recipients)),
+    schedule: scheduleDraft(rule.checked.schedule),
+    recipients: recipientsDraft(rule.checked.recipients),
     cooldown: String(rule.cooldownMinutes),
   };
 }

@@ -2,20 +2,18 @@
 /** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/api";
-import { describeSchedule } from "@/lib/schedule/spec";
+import { describeSchedule } from "@/lib/schedule/describe";
 import { Button } from "@/components/ui/button";
 import { MailFateView } from "./mail-fate";
 import { SubscriptionForm } from "./subscription-form";
 import {
   describeRecipients,
-  parseRecipients,
-  parseSchedule,
   recipientsDraft,
   reportHref,
   scheduleDraft,
   type DirectoryUser,
   type SavedChoice,
-  type SubscriptionView,
+  type CheckedSubscription,
 } from "./model";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
@@ -29,7 +27,7 @@ export function SubscriptionList({
   timeZone,
   onChanged,
 }: {
-  subscriptions: SubscriptionView[];
+  subscriptions: CheckedSubscription[];
   saved: readonly SavedChoice[] | undefined;
   users: readonly DirectoryUser[] | undefined;
   usersError: string | null;
@@ -41,7 +39,7 @@ export function SubscriptionList({
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const act = async (s: SubscriptionView, fn: () => Promise<string>) => {
+  const act = async (s: CheckedSubscription, fn: () => Promise<string>) => {
     setBusy(s.id);
     setError(null);
     try {
@@ -52,12 +50,12 @@ export function SubscriptionList({
       setBusy(null);
     }
   };
-  const togglePause = (s: SubscriptionView) =>
+  const togglePause = (s: CheckedSubscription) =>
     act(s, async () => {
       await apiFetch(`/api/subscriptions/${s.id}`, { method: "PATCH", body: { paused: !s.paused } });
       return s.paused ? `The scheduled report of “${s.reportName}” resumed.` : `The scheduled report of “${s.reportName}” paused: nothing is sent until resumed.`;
     });
-  const remove = (s: SubscriptionView) => {
+  const remove = (s: CheckedSubscription) => {
     if (!window.confirm(`Stop sending “${s.reportName}”? Its share link is revoked too, so the links in e-mails already sent stop working.`)) return;
     void act(s, async () => {
       await apiFetch(`/api/subscriptions/${s.id}`, { method: "DELETE" });
@@ -75,8 +73,7 @@ export function SubscriptionList({
       ) : null}
       <ul aria-label="Scheduled reports" className="flex flex-col gap-3">
         {subscriptions.map((s) => {
-          const schedule = parseSchedule(s.schedule);
-          const recipients = parseRecipients(s.recipients);
+          const { schedule, recipients } = s.checked;
           return (
             <li key={s.id} className={`rounded-md border bg-white p-4 ${s.paused ? "border-dashed border-slate-400" : "border-slate-300"}`}>
               <div className="flex flex-wrap items-start justify-between gap-2">

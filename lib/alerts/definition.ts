@@ -7,18 +7,13 @@ import { z } from "zod";
 import { dimensionsFor, getDimension } from "@/lib/contract/catalog";
 import { measureFor } from "@/lib/metrics/kpis";
 import { normalizeFilters, type Filters } from "@/lib/report-state/filters";
-import { resolveRange, type RangePreset } from "@/lib/report-state/range";
+import { resolveRange } from "@/lib/report-state/range";
 import { ScheduleSpec } from "@/lib/schedule/spec";
 
-/** Date presets (lib/report-state/range.ts) an alert can be evaluated over. */
-export const ALERT_WINDOWS = ["today", "yesterday", "last7", "mtd"] as const satisfies readonly RangePreset[];
-export type AlertWindow = (typeof ALERT_WINDOWS)[number];
-export const WINDOW_LABELS: Record<AlertWindow, string> = {
-  today: "today so far",
-  yesterday: "yesterday",
-  last7: "the last 7 days",
-  mtd: "the month to date",
-};
+import { ALERT_WINDOWS, type AlertWindow } from "./words";
+
+// The windows and their words live in ./words.ts, which the browser imports without zod.
+export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow } from "./words";
 
 const Threshold = z.number().finite().min(-1e12).max(1e12);
 

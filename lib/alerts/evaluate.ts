@@ -209,15 +209,5 @@ export function describeValue(r: Pick<Reading, "measure">, g: Pick<GroupReading,
   return `${r.measure.label} ${v} (${g.numerator.toLocaleString("en-US")} ÷ ${g.denominator.toLocaleString("en-US")})`;
 }
 
-export function describeCondition(c: AlertCondition, format: Measure["format"]): string {
-  switch (c.kind) {
-    case "above":
-      return `above ${formatValue(c.value, format)}`;
-    case "below":
-      return `below ${formatValue(c.value, format)}`;
-    case "change": {
-      const dir = c.direction === "up" ? "up" : c.direction === "down" ? "down" : "up or down";
-      return `${dir} by more than ${c.by === "points" ? `${c.amount} points` : `${c.amount}%`} on the previous period`;
-    }
-  }
-}
+// In ./words.ts, which the browser imports without the schemas.
+export { describeCondition } from "./words";
