@@ -15,14 +15,16 @@ import { getStore } from "../store";
 import { sessionsRepo } from "../store/sessions";
 import { authenticate, clientAddress, revalidateSession, type SessionUser } from "./authenticate";
 import { throttledError } from "./messages";
+import { SessionChecks } from "./session-checks";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
 /**
  * Whether a session (its decrypted cookie) still holds, and its user as the store has them now:
  * null past the absolute 12 hours, after signing out (its id recorded as revoked), or when the user
- * is gone, disabled, or their sessions were voided after it began (password change). Read on every
- * use of a session, by next-auth's jwt callback and by the API's session check (./session-token.ts).
+ * is gone, disabled, or their sessions were voided after it began (password change). Asked on every
+ * use of a session, by next-auth's jwt callback and by the API's session check (./session-token.ts);
+ * the answer is always the store's as of now, kept in memory only while that is exact.
  */
 export async function currentSessionUser(token: JWT): Promise<SessionUser | null> {
   const signedInAt = token.signedInAt ?? 0;
@@ -31,8 +33,21 @@ export async function currentSessionUser(token: JWT): Promise<SessionUser | null
   // Signed out: the cookie may have been copied, but the session it names is over.
   const sid = token.sid;
   if (!sid) return null;
-  // The user and the session's revocation in one query: the store is read on every request.
-  return measure("session-store", async () => revalidateSession(await getStore(), token.sub ?? "", signedInAt, sid));
+  // The user and the session's revocation in one query, kept while the store says nothing of them
+  // changed (./session-checks.ts: with PGlite; PostgreSQL is read on every request).
+  return measure("session-store", async () => sessionChecks().check(await getStore(), token.sub ?? "", signedInAt, sid));
+}
+
+const checksKey = Symbol.for("payments-analytics.session-checks");
+type WithChecks = typeof globalThis & { [checksKey]?: SessionChecks };
+
+/** 1,000 signed-in sessions' users: well under a megabyte. */
+export const SESSION_CHECKS_KEPT = 1000;
+
+/** The process's one (on globalThis, so separately bundled routes share it and listen once). */
+function sessionChecks(): SessionChecks {
+  const g = globalThis as WithChecks;
+  return (g[checksKey] ??= new SessionChecks(revalidateSession, SESSION_CHECKS_KEPT));
 }
 
 class SessionRevokedError extends Error {

@@ -7,8 +7,9 @@ import "server-only";
  * does not send (next-auth renews it when the browser reads /api/auth/session).
  *
  * The decrypted cookie is kept per cookie value for a few minutes (./token-cache.ts). Whether the
- * session still holds is read from the store on every request (`currentSessionUser`): signing out,
- * disabling the user, a role or a password change take effect on the next request, as before.
+ * session still holds is the store's answer on every request (`currentSessionUser`; with PGlite kept
+ * until the store notifies a change, ./session-checks.ts): signing out, disabling the user, a role or
+ * a password change take effect on the next request, as before.
  */
 import { decode, type JWT } from "next-auth/jwt";
 import { measure } from "../api/server-timing";

@@ -6,7 +6,7 @@
  * at most `ttlMs` and never past its token's own expiry.
  *
  * Nothing that ends a session is decided here: signing out, disabling a user, a role or password
- * change live in the store, which the session check reads on every request (./session-token.ts).
+ * change live in the store, whose answer the session check takes on every request (./session-token.ts).
  * Keys are SHA-256 digests of the cookie values, so the cookies themselves are not kept; failed
  * decryptions are not kept either (a forged cookie costs its sender a decryption each time, as before).
  */

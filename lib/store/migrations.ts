@@ -284,6 +284,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX report_jobs_key ON report_jobs (key) WHERE finished_at IS NULL;
     `,
   },
+  {
+    version: 9,
+    name: "session change notifications",
+    up: `
+      -- Every statement that changes what the session check reads (users: disabled, role, e-mail,
+      -- sessions voided; revoked_sessions: signing out) notifies 'session_change'. The database says
+      -- so, not the code that wrote, so no write path can be missed. A PGlite store's process counts
+      -- these to know when a kept session check is still exact (lib/auth/session-checks.ts); with
+      -- PostgreSQL nobody listens and a notification costs next to nothing.
+      CREATE FUNCTION notify_session_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('session_change', '');
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER users_session_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON users
+        FOR EACH STATEMENT EXECUTE FUNCTION notify_session_change();
+      CREATE TRIGGER revoked_sessions_session_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON revoked_sessions
+        FOR EACH STATEMENT EXECUTE FUNCTION notify_session_change();
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -42,6 +42,11 @@ async function openPglite(dir: string, owner: string): Promise<Store> {
       kind: "pglite",
       ...sql,
       transaction: (fn) => db.transaction((tx) => fn(wrapPglite(tx))),
+      // PGlite runs the listeners while it reads the notifying statement's results (queued as
+      // microtasks), so they have run before that statement's caller resumes.
+      async listenInProcess(channel: string, fn: () => void) {
+        await db.listen(channel, () => fn());
+      },
       async close() {
         try {
           await db.close();

@@ -13,6 +13,14 @@ export interface Store extends Sql {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<R>(fn: (tx: Sql) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /**
+   * PGlite only: calls `fn` on every NOTIFY on `channel`, before the statement (or the COMMIT) that
+   * notified resolves for its caller. Every write to a PGlite store is made in this process, so what
+   * `fn` counts is exact as soon as any write's caller learns it is done. Absent for PostgreSQL, whose
+   * notifications from other instances arrive later than the next request may: nothing that must be
+   * exact can be built on them.
+   */
+  listenInProcess?(channel: string, fn: () => void): Promise<void>;
 }
 
 /** True for PostgreSQL's unique_violation (both drivers expose the SQLSTATE as `code`). */

@@ -80,8 +80,9 @@ export function usersRepo(db: Sql) {
     },
 
     /**
-     * The session re-check's one read, made on every request: the user as `findById` has them, and
-     * whether the session `sessionId` was signed out (lib/store/sessions.ts); null without such a user.
+     * The session re-check's one read (kept between requests only while exact:
+     * lib/auth/session-checks.ts): the user as `findById` has them, and whether the session
+     * `sessionId` was signed out (lib/store/sessions.ts); null without such a user.
      */
     async findForSession(id: string, sessionId: string): Promise<{ user: UserWithCredentials; sessionRevoked: boolean } | null> {
       if (!UUID.test(id)) return null;
