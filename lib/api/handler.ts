@@ -12,6 +12,7 @@ import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { refuseCrossSite } from "./cross-site";
+import { jsonResponse } from "./json-response";
 import { measure, ServerTiming, withTiming } from "./server-timing";
 
 /** Who may call a route: a minimum role, exactly the listed roles, or anyone ("public": share links). */
@@ -42,7 +43,7 @@ type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
 type BodyFor<S> = S extends z.ZodType ? z.output<S> : unknown;
 
 export function errorResponse(err: ApiError, requestId = randomUUID()): NextResponse {
-  return NextResponse.json(errorEnvelope(err, requestId), { status: err.status, headers: { "Cache-Control": "no-store", ...err.headers } });
+  return jsonResponse(JSON.stringify(errorEnvelope(err, requestId)), err.status, err.headers);
 }
 
 async function readJson(request: Request): Promise<unknown> {
@@ -75,7 +76,8 @@ export function apiRoute<A extends Access, K extends string = never, S extends z
       // body is the schema's output when there is a schema.
       const out = await fn({ user: user as UserFor<A>, body: body as BodyFor<S>, params, request });
       if (out instanceof Response) return out;
-      return NextResponse.json(out, { headers: { "Cache-Control": "no-store" } });
+      // Serialized here, where the handler's total times it; small answers go uncompressed.
+      return jsonResponse(JSON.stringify(out));
     };
     try {
       if (!timing) return await handle();

@@ -47,7 +47,7 @@ describe("POST /api/reports/order-summary", () => {
     const res = await post({ ...query, metrics: ["revenue", "attempts"] }); // another spelling of the same query
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform"); // small: sent uncompressed (./json-response.ts)
     const text = await res.text();
     // The same bytes each time, kept from the first hit.
     expect(await (await post(query)).text()).toBe(text);

@@ -3,6 +3,7 @@ import type { Operation } from "@/lib/contract";
 import { NextResponse } from "next/server";
 import { getGateway } from "@/lib/upstream";
 import { answerBody } from "@/lib/upstream/gateway";
+import { jsonResponse } from "./json-response";
 import { measure } from "./server-timing";
 
 const MAX_WAIT_MS = 25_000;
@@ -16,22 +17,17 @@ export function waitParam(request: Request): number {
 /**
  * Shared body of the two report routes: an answer at once from cache; otherwise a job, answered 200
  * if it finishes within `wait` ms, else 202 with the job to poll. An exact cache hit is sent as the
- * bytes the cache keeps for it, serialized at its first hit.
+ * bytes the cache keeps for it, serialized at its first hit. Small answers go uncompressed
+ * (./json-response.ts).
  */
 export async function submitReport(op: Operation, body: unknown, waitMs: number, owner: string): Promise<NextResponse> {
   const gateway = getGateway();
   const query = measure("parse", () => gateway.parse(op, body));
-  const headers = { "Cache-Control": "no-store" };
   const hit = measure("cache", () => gateway.cachedAnswer(op, query));
-  if (hit) return measure("serialize", () => new NextResponse(hit.json, { headers: { "Content-Type": "application/json", ...headers } }));
+  if (hit) return measure("serialize", () => jsonResponse(hit.json));
   const out = measure("submit", () => gateway.submit(op, query, owner));
-  if ("cached" in out) return measure("serialize", () => jsonResponse(answerBody(out.cached, query), 200, headers));
+  if ("cached" in out) return measure("serialize", () => jsonResponse(JSON.stringify(answerBody(out.cached, query))));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;
   const finished = job.status.state !== "queued" && job.status.state !== "fetching";
-  return measure("serialize", () => jsonResponse(job, finished ? 200 : 202, finished ? headers : { ...headers, Location: `/api/reports/jobs/${job.id}` }));
-}
-
-/** `NextResponse.json`, with the serialization here, where `measure` times it. */
-function jsonResponse(body: unknown, status: number, headers: Record<string, string>): NextResponse {
-  return new NextResponse(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+  return measure("serialize", () => jsonResponse(JSON.stringify(job), finished ? 200 : 202, finished ? {} : { Location: `/api/reports/jobs/${job.id}` }));
 }
