@@ -6,7 +6,7 @@
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
 import { useId, useState, type FormEvent } from "react";
-import { apiFetch, RequestError } from "@/lib/report-client/api";
+import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";

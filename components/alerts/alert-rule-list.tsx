@@ -5,7 +5,7 @@
  * not be evaluated), and Pause/Resume, Edit and Delete.
  */
 import { useState } from "react";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { formatInstant } from "@/lib/metrics/format";
 import { describeSchedule } from "@/lib/schedule/describe";
 import type { EvaluationRow } from "@/lib/store/alerts";

@@ -5,7 +5,7 @@
  * and in an announced summary; nothing chosen is cleared by them.
  */
 import { useId, useState, type FormEvent } from "react";
-import { apiFetch, RequestError } from "@/lib/report-client/api";
+import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { Select, type SelectGroup } from "@/components/ui/select";
 import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids } from "./form-parts";

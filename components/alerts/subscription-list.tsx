@@ -1,7 +1,7 @@
 "use client";
 /** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
 import { useState } from "react";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/schedule/describe";
 import { Button } from "@/components/ui/button";
 import { MailFateView } from "./mail-fate";

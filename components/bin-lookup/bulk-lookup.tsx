@@ -5,7 +5,7 @@ import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, t
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
-import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/api";
+import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/fetch";
 import { quote } from "@/lib/report-state/url-check";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";

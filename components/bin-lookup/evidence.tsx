@@ -15,7 +15,7 @@ import {
   type EvidenceRow,
 } from "@/lib/bin-evidence-core";
 import { formatInstant, formatValue, formatWait } from "@/lib/metrics/format";
-import { apiFetch, RequestError } from "@/lib/report-client/api";
+import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { StatusBanner } from "@/components/ui/status-banner";

@@ -1,6 +1,6 @@
 import { gatewayLabel, LOOKUP_MODES } from "@/lib/bin-lookup";
 import { formatInstant } from "@/lib/metrics/format";
-import type { BinAnswer } from "@/lib/report-client/api";
+import type { BinAnswer } from "@/lib/report-client/fetch";
 
 function Item({ id, label, children }: { id: string; label: string; children: React.ReactNode }) {
   return (

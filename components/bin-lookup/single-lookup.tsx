@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { BIN_MEANING, checkBin, gatewayLabel, LOOKUP_MODES, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
-import { routeBin, RequestError } from "@/lib/report-client/api";
+import { routeBin, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { describedBy, Field, inputClass } from "@/components/ui/field";

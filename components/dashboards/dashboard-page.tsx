@@ -9,7 +9,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import {

@@ -5,7 +5,7 @@
  * follows (the same store).
  */
 import { useEffect, useState } from "react";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { formatInstant } from "@/lib/metrics/format";
 import { Button } from "@/components/ui/button";
 import { refreshInbox, seedInbox, setInboxReader, updateInbox, useInbox, type InboxAnswer, type InboxMessage } from "./inbox-query";

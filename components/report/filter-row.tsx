@@ -1,7 +1,7 @@
 "use client";
 /** One filter of the filter editor: its dimension's values as checkboxes, or typed, pasted and suggested ones. */
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { useId, useState } from "react";
 import { LIMITS, type DimensionDef } from "@/lib/contract/catalog";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";

@@ -1,6 +1,6 @@
 "use client";
 /** Saves the report on screen (its page and URL state, the whole definition) under a name. */
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";

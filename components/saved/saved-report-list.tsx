@@ -1,6 +1,6 @@
 "use client";
 /** The saved reports a user can open; owners (and admins) rename, delete and share them. */
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { LazyShareLinks } from "./lazy-share-links";

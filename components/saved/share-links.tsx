@@ -3,7 +3,7 @@
  * Share links of one saved report: create (expiry, optional password, live or snapshot, presets the
  * viewer may switch to), list with views, revoke and rotate. The token is shown once, when made.
  */
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";

@@ -3,7 +3,7 @@
  * The admin's user list: add a user, change a role, disable or enable, reset a password. A generated
  * password is shown once, in a panel the admin dismisses; the server keeps only its hash.
  */
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { useId, useState, type FormEvent } from "react";
 import { ROLES, type Role } from "@/lib/users/roles";
 import type { UserView } from "@/lib/users/admin";

@@ -5,7 +5,7 @@
  */
 import { formatInstant, formatWait } from "@/lib/metrics/format";
 import type { JobResult, Progress } from "./api";
-import { RequestError } from "./api";
+import { RequestError } from "./fetch";
 
 export type ReportPhase =
   | { kind: "idle" }
