@@ -4,7 +4,6 @@ import { requirePageUser } from "@/lib/auth/session";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { hasRole } from "@/lib/users/roles";
 import { MonitorReport } from "@/components/monitor/monitor-report";
-import { Providers } from "@/components/providers";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
@@ -23,11 +22,10 @@ export default async function MonitorPage() {
           force for each month, and the disputes that alerts caught. Dates are in the reporting time zone, <strong>{timeZone}</strong>.
         </p>
       </header>
-      <Providers>
-        <Suspense fallback={<PageFallback />}>
-          <MonitorReport timeZone={timeZone} canExplore={hasRole(user.role, "analyst")} />
-        </Suspense>
-      </Providers>
+      {/* No react-query provider: the Monitor fetches with its own small hook (its drill-down brings one). */}
+      <Suspense fallback={<PageFallback />}>
+        <MonitorReport timeZone={timeZone} canExplore={hasRole(user.role, "analyst")} />
+      </Suspense>
     </main>
   );
 }

@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from "react";
 import type { MonitorRow } from "@/lib/monitor/load";
 import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
 import { STATUS_LABELS } from "@/lib/programs/status";
-import { apiFetch } from "@/lib/report-client/api";
+import { apiFetch } from "@/lib/report-client/fetch";
+import { Providers } from "@/components/providers";
 import { cn } from "@/components/ui/cn";
 import { WAIT_MS } from "./monitor-report";
 import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
@@ -45,7 +46,23 @@ function PartsTable({ title, parts, dimension }: { title: string; parts: { top: 
   );
 }
 
-export default function DrillDown({ answer, row, onClose, canExplore }: { answer: OkAnswer; row: MonitorRow; onClose: () => void; canExplore: boolean }) {
+interface DrillProps {
+  answer: OkAnswer;
+  row: MonitorRow;
+  onClose: () => void;
+  canExplore: boolean;
+}
+
+/** The Monitor's page loads no react-query; the drill-down brings it, with the browser's one client. */
+export default function DrillDown(props: DrillProps) {
+  return (
+    <Providers>
+      <DrillDownPanel {...props} />
+    </Providers>
+  );
+}
+
+function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
   const program = answer.programs.find((p) => p.id === row.programId)!;
   const params = new URLSearchParams({ program: row.programId, gateway: String(row.gatewayId), brand: row.cardBrand, month: row.month });
   const drill = useQuery({

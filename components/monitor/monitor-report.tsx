@@ -1,19 +1,18 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import type { MonitorAnswer, MonitorRow, MonthStatus } from "@/lib/monitor/load";
-import { apiFetch } from "@/lib/report-client/api";
+import type { MonitorRow, MonthStatus } from "@/lib/monitor/load";
 import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { MonitorBody, monthLabel } from "./monitor-body";
+import { useMonitorAnswer } from "./use-monitor";
 
-/** How long one request waits on the server for the months still being fetched. */
-export const WAIT_MS = 8_000;
+export { WAIT_MS } from "./use-monitor";
 
-// The drill-down's code (and its chart's) is loaded when a MID is first opened; until then its box.
+// The drill-down's code (and its chart's, and react-query's) is loaded when a MID is first opened;
+// until then its box.
 const DrillDown = dynamic(() => import("./drill-down"), {
   loading: () => <section className="min-h-32 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-700">Loading…</section>,
 });
@@ -27,20 +26,14 @@ function phaseOf(s: MonthStatus["status"]): ReportPhase {
 
 /** The Monitor: fetches the four monthly reports through the dashboard (long-polling while they run). */
 export function MonitorReport({ timeZone, canExplore }: { timeZone: string; canExplore: boolean }) {
-  const query = useQuery({
-    queryKey: ["monitor"],
-    queryFn: ({ signal }) => apiFetch<MonitorAnswer>(`/api/monitor?wait=${WAIT_MS}`, { signal }),
-    refetchInterval: (q) => (q.state.data?.kind === "pending" ? 1 : false),
-    refetchOnWindowFocus: false,
-    retry: false,
-  });
+  const query = useMonitorAnswer();
   const [open, setOpen] = useState<MonitorRow | null>(null);
   const answer = query.data;
 
-  if (query.isError) {
+  if (query.error) {
     return (
       <EmptyState tone="error" title="The Monitor could not be loaded">
-        {query.error instanceof Error ? query.error.message : "Try again in a minute."}
+        {query.error.message || "Try again in a minute."}
       </EmptyState>
     );
   }
