@@ -3,7 +3,6 @@ import { requirePageUser } from "@/lib/auth/session";
 import { pathWithQuery } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { BinLookup } from "@/components/bin-lookup/bin-lookup";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "BIN lookup" };
@@ -21,9 +20,8 @@ export default async function BinLookupPage({ searchParams }: { searchParams: Pr
           The gateway a card BIN is routed to, the routing group and rule that chose it, the group&apos;s rotation, and the card&apos;s issuer.
         </p>
       </header>
-      <Providers>
-        <BinLookup timeZone={timeZone} />
-      </Providers>
+      {/* No react-query provider here: the parts that use it (the last 90 days, the bulk tab) bring one when loaded. */}
+      <BinLookup timeZone={timeZone} />
     </main>
   );
 }

@@ -4,8 +4,9 @@ import { useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { SingleLookup } from "./single-lookup";
 
-// The bulk tab's code is loaded when the tab is first opened (its panel is hidden until then).
-const BulkLookup = dynamic(() => import("./bulk-lookup").then((m) => m.BulkLookup), {
+// The bulk tab's code is loaded when the tab is first opened (its panel is hidden until then), with
+// react-query (its evidence query), which the page's first load does without.
+const BulkLookup = dynamic(() => import("./bulk-lookup").then((m) => m.BulkLookupWithClient), {
   loading: () => <div className="min-h-96 rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">Loading the bulk lookup…</div>,
 });
 

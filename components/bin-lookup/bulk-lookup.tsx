@@ -7,6 +7,7 @@ import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/fetch";
 import { quote } from "@/lib/report-state/url-check";
+import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
@@ -345,5 +346,14 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
         )}
       </section>
     </div>
+  );
+}
+
+/** The bulk tab as the page loads it: with the browser's react-query client, which the page's first load does without. */
+export function BulkLookupWithClient({ timeZone }: { timeZone: string }) {
+  return (
+    <Providers>
+      <BulkLookup timeZone={timeZone} />
+    </Providers>
   );
 }

@@ -1,18 +1,25 @@
 "use client";
-import { useMutation } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useId, useState } from "react";
 import { BIN_MEANING, checkBin, gatewayLabel, LOOKUP_MODES, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
-import { routeBin, RequestError } from "@/lib/report-client/fetch";
+import { RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { describedBy, Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusBanner } from "@/components/ui/status-banner";
-import { SingleEvidence, useBinEvidence } from "./evidence";
 import { LookupModePicker } from "./lookup-mode";
 import { RouteResult } from "./route-result";
+import { loadRoutingSchema, useLookup } from "./use-lookup";
+
+export { loadRoutingSchema };
+
+// The last 90 days' code (with react-query, the evidence's formatting and the catalog it reads) is
+// loaded with the first lookup, which mounts it: it fetches beside the lookup and shows once the
+// route is in. Nothing to show while it loads.
+const EvidencePanel = dynamic(() => import("./evidence-panel"), { loading: () => null });
 
 type FormState = { bin: string; sales_type: string; customer_id: string; product_id: string; email: string };
 const EMPTY: FormState = { bin: "", sales_type: "", customer_id: "", product_id: "", email: "" };
@@ -20,12 +27,6 @@ export const SALES_TYPE_LABELS: Record<(typeof ROUTING_SALES_TYPES)[number], str
   INITIALS: "Initials (initial and straight sales)",
   REBILLS: "Rebills",
 };
-
-/**
- * The contract's routing request schema, which checks the form before anything is sent. Loaded (with
- * zod, about 30 KB gzipped) when the form is first used rather than with the page.
- */
-export const loadRoutingSchema = () => import("@/lib/contract/bin-routing").then((m) => m.BinRoutingRequestSchema);
 
 /** The request body: only the fields filled in. */
 export function routingBody(f: Pick<FormState, "bin" | "sales_type"> & Partial<FormState>): Record<string, string> {
@@ -43,12 +44,8 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [binTouched, setBinTouched] = useState(false);
   const [mode, setMode] = useState<LookupMode>("preview");
-  const mutation = useMutation({
-    mutationFn: async ({ body, mode: m }: { body: Record<string, string>; mode: LookupMode }) => routeBin((await loadRoutingSchema()).parse(body), m),
-  });
+  const mutation = useLookup();
   const answeredBin = mutation.variables?.body.bin;
-  // The last 90 days of the BIN asked, fetched beside the lookup (not after it).
-  const evidence = useBinEvidence(answeredBin ? [answeredBin] : null);
   // An answer stays on screen only as what it is: the answer for the BIN it was asked about.
   const stale = mutation.isSuccess && answeredBin !== undefined && answeredBin !== form.bin.trim();
 
@@ -169,10 +166,7 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
           action={mutation.error instanceof RequestError ? mutation.error.action : undefined}
         />
         {mutation.isSuccess ? (
-          <>
-            <RouteResult result={mutation.data} timeZone={timeZone} previous={stale ? (answeredBin ?? null) : null} />
-            {answeredBin ? <SingleEvidence bin={answeredBin} query={evidence} timeZone={timeZone} dimmed={stale} /> : null}
-          </>
+          <RouteResult result={mutation.data} timeZone={timeZone} previous={stale ? (answeredBin ?? null) : null} />
         ) : (
           <div className="h-64">
             {mutation.isPending ? (
@@ -188,6 +182,8 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
             )}
           </div>
         )}
+        {/* Mounted with the lookup, so the last 90 days are fetched beside it (not after it); shown with its answer. */}
+        {answeredBin ? <EvidencePanel bin={answeredBin} show={mutation.isSuccess} timeZone={timeZone} dimmed={stale} /> : null}
       </section>
     </div>
   );
