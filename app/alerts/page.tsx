@@ -11,7 +11,6 @@ import { listSubscriptions } from "@/lib/subscriptions";
 import { AlertsManager } from "@/components/alerts/alerts-manager";
 import { checkAlerts, checkSubscription } from "@/components/alerts/checked";
 import type { AlertsAnswer, SubscriptionView } from "@/components/alerts/model";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Alerts" };
@@ -32,22 +31,21 @@ export default async function AlertsPage() {
         {reportTimeZone()}).
       </p>
       <div className="mt-4">
-        <Providers>
-          <AlertsManager
-            initial={{
-              // Checked here, so the browser draws them without loading the schemas.
-              alerts: checkAlerts(asJson<AlertsAnswer>({ rules, mail: mailStatusLine() })),
-              subscriptions: asJson<SubscriptionView[]>(subscriptions).map(checkSubscription),
-              users: users.filter((u) => !u.disabled).map((u) => ({ id: u.id, email: u.email, role: u.role })),
-              saved: saved
-                .filter((r) => r.page !== "monitor")
-                .map((r) => ({ id: r.id, name: r.name, page: r.page, params: r.params, ownerEmail: r.ownerEmail })),
-            }}
-            programmes={programmes}
-            selfId={user.id}
-            timeZone={reportTimeZone()}
-          />
-        </Providers>
+        {/* No react-query provider: the lists refetch with a small hook; a filter's row brings its own. */}
+        <AlertsManager
+          initial={{
+            // Checked here, so the browser draws them without loading the schemas.
+            alerts: checkAlerts(asJson<AlertsAnswer>({ rules, mail: mailStatusLine() })),
+            subscriptions: asJson<SubscriptionView[]>(subscriptions).map(checkSubscription),
+            users: users.filter((u) => !u.disabled).map((u) => ({ id: u.id, email: u.email, role: u.role })),
+            saved: saved
+              .filter((r) => r.page !== "monitor")
+              .map((r) => ({ id: r.id, name: r.name, page: r.page, params: r.params, ownerEmail: r.ownerEmail })),
+          }}
+          programmes={programmes}
+          selfId={user.id}
+          timeZone={reportTimeZone()}
+        />
       </div>
     </main>
   );

@@ -4,7 +4,6 @@
  * scheduled reports with the form to subscribe. Lists come from the API (seeded by the server's
  * render) and are fetched again after every change.
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { refreshInbox } from "@/components/inbox/inbox-query";
@@ -12,6 +11,7 @@ import { AlertRuleForm } from "./alert-rule-form";
 import { AlertRuleList } from "./alert-rule-list";
 import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";
 import { SubscriptionList } from "./subscription-list";
+import { useRefetchable } from "./use-refetchable";
 import {
   emptyRuleDraft,
   type AlertsAnswer,
@@ -31,44 +31,19 @@ export interface AlertsInitial {
   saved: SavedChoice[];
 }
 
-const KEYS = {
-  rules: ["alerts", "rules"],
-  subscriptions: ["alerts", "subscriptions"],
-  users: ["alerts", "directory"],
-  saved: ["alerts", "saved-reports"],
-} as const;
-
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : e ? String(e) : null);
 
 export function AlertsManager({ initial, programmes, selfId, timeZone }: { initial: AlertsInitial; programmes: Programme[]; selfId: string; timeZone: string }) {
-  const queryClient = useQueryClient();
-  // A refetch checks the stored JSON with the schemas, loaded then (not on the first load).
-  const rulesQ = useQuery({
-    queryKey: KEYS.rules,
-    queryFn: async ({ signal }) => {
-      const [answer, { checkAlerts }] = await Promise.all([apiFetch<AlertsAnswer>("/api/alerts", { signal }), import("./checked")]);
-      return checkAlerts(answer);
-    },
-    initialData: initial.alerts,
+  // Each list is fetched again after a change to it; a refetch checks the stored JSON with the
+  // schemas, loaded then (not on the first load). The directory and the saved reports are the
+  // server's render's (nothing here changes them).
+  const rulesQ = useRefetchable(initial.alerts, async (signal) => {
+    const [answer, { checkAlerts }] = await Promise.all([apiFetch<AlertsAnswer>("/api/alerts", { signal }), import("./checked")]);
+    return checkAlerts(answer);
   });
-  const subsQ = useQuery({
-    queryKey: KEYS.subscriptions,
-    queryFn: async ({ signal }) => {
-      const [body, { checkSubscription }] = await Promise.all([apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }), import("./checked")]);
-      return body.subscriptions.map(checkSubscription);
-    },
-    initialData: initial.subscriptions,
-  });
-  const usersQ = useQuery({
-    queryKey: KEYS.users,
-    queryFn: ({ signal }) => apiFetch<{ users: DirectoryUser[] }>("/api/users/directory", { signal }).then((b) => b.users),
-    initialData: initial.users,
-  });
-  const savedQ = useQuery({
-    queryKey: KEYS.saved,
-    queryFn: ({ signal }) =>
-      apiFetch<{ reports: SavedChoice[] }>("/api/saved-reports", { signal }).then((b) => b.reports.filter((r) => r.page !== "monitor")),
-    initialData: initial.saved,
+  const subsQ = useRefetchable(initial.subscriptions, async (signal) => {
+    const [body, { checkSubscription }] = await Promise.all([apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }), import("./checked")]);
+    return body.subscriptions.map(checkSubscription);
   });
   const [ruleStatus, setRuleStatus] = useState("");
   const [subStatus, setSubStatus] = useState("");
@@ -76,20 +51,21 @@ export function AlertsManager({ initial, programmes, selfId, timeZone }: { initi
   const [ruleFormKey, setRuleFormKey] = useState(0);
   const [subFormKey, setSubFormKey] = useState(0);
 
-  const users = usersQ.data;
-  const usersError = messageOf(usersQ.error);
+  const users = initial.users;
+  // The directory comes with the page; there is no later fetch of it to fail.
+  const usersError = null;
   const mail = rulesQ.data.mail;
   const mailOff = mail.startsWith("E-mail is off");
 
   const rulesChanged = (message: string) => {
     setRuleStatus(message);
-    void queryClient.invalidateQueries({ queryKey: KEYS.rules });
+    rulesQ.refetch();
     // An evaluation may have told the user: the top bar's count follows.
     void refreshInbox();
   };
   const subsChanged = (message: string) => {
     setSubStatus(message);
-    void queryClient.invalidateQueries({ queryKey: KEYS.subscriptions });
+    subsQ.refetch();
   };
 
   return (
@@ -142,14 +118,14 @@ export function AlertsManager({ initial, programmes, selfId, timeZone }: { initi
             Could not refresh the scheduled reports: {messageOf(subsQ.error)}
           </p>
         ) : null}
-        <SubscriptionList subscriptions={subsQ.data} saved={savedQ.data} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={subsChanged} />
+        <SubscriptionList subscriptions={subsQ.data} saved={initial.saved} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={subsChanged} />
         <div className="rounded-md border border-slate-300 bg-white p-4">
           <h3 className="mb-3 text-lg font-semibold text-slate-900">Subscribe</h3>
           <SubscriptionForm
             key={subFormKey}
             initial={emptySubscriptionDraft(selfId)}
-            saved={savedQ.data}
-            savedError={messageOf(savedQ.error)}
+            saved={initial.saved}
+            savedError={null}
             users={users}
             usersError={usersError}
             selfId={selfId}

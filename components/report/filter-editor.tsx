@@ -7,7 +7,7 @@ import { Select, type SelectGroup } from "@/components/ui/select";
 
 // One filter's editor (values, checkboxes, pasting, suggestions) is loaded with the first filter;
 // a filter in the page's link is drawn on the server and its code comes with the page.
-const FilterRow = dynamic(() => import("./filter-row").then((m) => m.FilterRow), {
+const FilterRow = dynamic(() => import("./filter-row").then((m) => m.FilterRowWithClient), {
   loading: () => <div className="min-h-28 text-sm text-slate-700">Loading the filter…</div>,
 });
 

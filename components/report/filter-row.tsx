@@ -7,9 +7,25 @@ import { LIMITS, type DimensionDef } from "@/lib/contract/catalog";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { SUGGESTED_DIMENSIONS, filterValueHint, parseFilterInput, type FilterInput, type FilterValue } from "@/lib/report-state/filters";
 import { quote } from "@/lib/report-state/url-check";
+import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+
+type FilterRowProps = Parameters<typeof FilterRow>[0];
+
+/**
+ * The row with the browser's react-query client (its suggestions query): the Alerts page's first
+ * load has no react-query and gets it with the first filter; under a page's own provider it is the
+ * same client.
+ */
+export function FilterRowWithClient(props: FilterRowProps) {
+  return (
+    <Providers>
+      <FilterRow {...props} />
+    </Providers>
+  );
+}
 
 export function FilterRow({
   dimension: d,
