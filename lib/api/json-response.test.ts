@@ -25,7 +25,7 @@ beforeAll(async () => {
     void (async () => {
       const answer = answers.get(req.url ?? "")!;
       res.statusCode = answer.status;
-      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      answer.headers.forEach((value, name) => res.appendHeader(name, value));
       const reader = answer.body!.getReader();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
       res.end();
