@@ -6,7 +6,7 @@
 // service over HTTP on loopback (20 runs after a warm-up: p50, p95) and the same aggregate written by
 // hand in DuckDB SQL (p50), and reports the ratio and the service's peak memory.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import type { Operation } from "../lib/contract/catalog";
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
@@ -183,39 +183,60 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Runs per case on the other engines (their slowest cases take seconds; BENCH_ENGINE_RUNS). */
-const ENGINE_RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 5);
+/** Runs per case in the side-by-side comparison of engines (BENCH_ENGINE_RUNS). */
+const ENGINE_RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 11);
 
-/** Each case through the service at `url`: 1 warm-up, then `runs` sequential calls. */
-async function measureCases(url: string, client: { client_id: string; client_secret: string }, runs = RUNS) {
+/** A signed-in caller of the service at `url`: `call(c)` runs a case and gives its record count. */
+async function caller(url: string, client: { client_id: string; client_secret: string }) {
   const tokenRes = await fetch(`${url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(client) });
   const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "x-client-id": client.client_id, "x-client-secret": client.client_secret };
-  const p50: Record<string, number> = {};
-  const p95: Record<string, number> = {};
-  const records: Record<string, number> = {};
-  const failed: Record<string, string> = {};
+  return async (c: Case): Promise<number> => {
+    const r = await fetch(`${url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
+    const j = (await r.json()) as { data?: unknown[] };
+    if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
+    return j.data?.length ?? 0;
+  };
+}
+
+interface Measured {
+  p50: Record<string, number>;
+  p95: Record<string, number>;
+  records: Record<string, number>;
+  failed: Record<string, string>;
+}
+
+/**
+ * Each case through each of the services at `urls`, interleaved: 1 warm-up each, then `runs` rounds
+ * of one call to every service in turn, so a load spike on this shared machine falls on all of them
+ * alike and the ratios between them hold (one service alone is the plain measurement).
+ */
+async function measureCases(urls: string[], client: { client_id: string; client_secret: string }, runs = RUNS): Promise<Measured[]> {
+  const calls = await Promise.all(urls.map((url) => caller(url, client)));
+  const out: Measured[] = urls.map(() => ({ p50: {}, p95: {}, records: {}, failed: {} }));
   for (const c of CASES) {
-    const call = async () => {
-      const r = await fetch(`${url}${OPERATION_TABLE[c.op].servicePath}`, { method: "POST", headers, body: JSON.stringify(c.body) });
-      const j = (await r.json()) as { data?: unknown[] };
-      if (!r.ok) throw new Error(`${c.id}: HTTP ${r.status} ${JSON.stringify(j)}`);
-      return j.data?.length ?? 0;
+    const ms: number[][] = urls.map(() => []);
+    const live = new Set(urls.keys());
+    const attempt = async (i: number, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+      } catch (e) {
+        // Reported in the table (the service's log has the cause), and the other cases still run.
+        out[i]!.failed[c.id] = e instanceof Error ? e.message.slice(0, 120) : String(e);
+        live.delete(i);
+      }
     };
-    try {
-      records[c.id] = await call(); // warm-up
-      const ms: number[] = [];
-      for (let i = 0; i < runs; i++) ms.push(await timeIt(call));
-      p50[c.id] = median(ms);
-      p95[c.id] = percentile(ms, 95);
-    } catch (e) {
-      // Reported in the table (the service's log has the cause), and the other cases still run.
-      failed[c.id] = e instanceof Error ? e.message.slice(0, 120) : String(e);
-      p50[c.id] = NaN;
-      p95[c.id] = NaN;
+    for (const i of live) await attempt(i, async () => (out[i]!.records[c.id] = await calls[i]!(c))); // warm-up
+    for (let round = 0; round < runs; round++) {
+      for (const i of live) await attempt(i, async () => ms[i]!.push(await timeIt(() => calls[i]!(c))));
     }
+    out.forEach((m, i) => {
+      const ok = live.has(i);
+      m.p50[c.id] = ok ? median(ms[i]!) : NaN;
+      m.p95[c.id] = ok ? percentile(ms[i]!, 95) : NaN;
+    });
   }
-  return { p50, p95, records, failed };
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -253,16 +274,30 @@ async function main(): Promise<void> {
     db.close();
   }
 
-  // Each engine in turn over the same file (it belongs to one process at a time): DuckDB first, then
-  // any of BENCH_ENGINES' ClickHouse set-ups, each started fresh and published to at the service's start.
-  const engineRuns: { engine: TestEngine; startSeconds: number; p50: Record<string, number>; p95: Record<string, number>; failed: Record<string, string>; peak: number }[] = [];
-  for (const engine of ENGINES.filter((e) => e !== "duckdb")) {
-    const ch = await startTestClickHouse({ shards: engine === "clickhouse-2-shards" ? 2 : 1 });
-    try {
+  // A DuckDB file belongs to one process at a time, so each ClickHouse set-up's service (which keeps
+  // its clients and rate limits in DuckDB, and publishes from it at its start) gets a copy of the file
+  // made after the bench's client was added. Then every service runs at once and the comparison
+  // interleaves them.
+  const engines: { engine: TestEngine; startSeconds: number; url: string; pid: number; stop: () => Promise<void> }[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    for (const engine of ENGINES.filter((e) => e !== "duckdb")) {
+      // 2 GiB of decompressed blocks (a production server's default is 8 GiB): the rollups fit, as
+      // they would on a server sized for reports.
+      const ch = await startTestClickHouse({ shards: engine === "clickhouse-2-shards" ? 2 : 1, uncompressedCacheBytes: 2 * 1024 ** 3 });
+      stops.push(() => ch.stop());
+      const copy = `data/bench-${engine}-copy.duckdb`;
+      rmSync(`${copy}.wal`, { force: true });
+      copyFileSync(DB, copy);
+      if (existsSync(`${DB}.wal`)) copyFileSync(`${DB}.wal`, `${copy}.wal`);
+      stops.push(async () => {
+        rmSync(copy, { force: true });
+        rmSync(`${copy}.wal`, { force: true });
+      });
       const started = performance.now();
       const svc = await startServiceProcess(
         {
-          SERVICE_DB: DB,
+          SERVICE_DB: copy,
           SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
           REPORT_RATE_LIMIT: "100000",
           SERVICE_LOG: "json",
@@ -272,26 +307,28 @@ async function main(): Promise<void> {
         },
         30 * 60_000,
       );
+      stops.push(() => svc.stop());
       const startSeconds = (performance.now() - started) / 1000;
       console.error(`bench: ${engine} published and listening after ${startSeconds.toFixed(1)} s`);
-      try {
-        const measured = await measureCases(svc.url, client, ENGINE_RUNS);
-        engineRuns.push({ engine, startSeconds, ...measured, peak: peakRssMiB(svc.child.pid!) });
-      } finally {
-        await svc.stop();
-      }
-    } finally {
-      await ch.stop();
+      engines.push({ engine, startSeconds, url: svc.url, pid: svc.child.pid!, stop: svc.stop });
     }
+
+    const svc = await startServiceProcess({
+      SERVICE_DB: DB,
+      SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
+      REPORT_RATE_LIMIT: "100000",
+      SERVICE_LOG: "json",
+    });
+    stops.push(() => svc.stop());
+    const [duck] = await measureCases([svc.url], client);
+    const side = engines.length > 0 ? await measureCases([svc.url, ...engines.map((e) => e.url)], client, ENGINE_RUNS) : [];
+    const engineRuns = engines.map((e, i) => ({ ...e, ...side[i + 1]!, peak: peakRssMiB(e.pid) }));
+    report(duck!, side[0], engineRuns, peakRssMiB(svc.child.pid!));
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
   }
 
-  const svc = await startServiceProcess({
-    SERVICE_DB: DB,
-    SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123",
-    REPORT_RATE_LIMIT: "100000",
-    SERVICE_LOG: "json",
-  });
-  const duck = await measureCases(svc.url, client);
+  function report(duck: Measured, duckSide: Measured | undefined, engineRuns: (Measured & { engine: TestEngine; startSeconds: number; peak: number })[], peak: number): void {
   const rows: string[] = [];
   const results: Record<string, { p50: number; p95: number; hand: number | null; ratio: number | null; grain: number | null; grainRatio: number | null; records: number }> = {};
   for (const c of CASES) {
@@ -309,9 +346,6 @@ async function main(): Promise<void> {
         `${cell(grain, 0)} | ${cell(grainRatio, 2)} |`,
     );
   }
-  const peak = peakRssMiB(svc.child.pid!);
-  await svc.stop();
-
   const date = new Date().toISOString().slice(0, 10);
   console.log(`### Reports (${date})
 
@@ -331,16 +365,17 @@ ${
   engineRuns.length === 0
     ? ""
     : `
-The same cases through the service on each engine (${ENGINE_RUNS} runs after a warm-up; ratio: the engine's p50 over DuckDB's, in this run):
+The same cases through the service on each engine, all running at once over copies of the file, interleaved call by call (${ENGINE_RUNS} rounds after a warm-up; ratio: the engine's p50 over DuckDB's in the same rounds):
 
 | case | DuckDB p50 ms | ${engineRuns.map((r) => `${r.engine} p50 / p95 ms | ratio`).join(" | ")} |
 |---|---:|${engineRuns.map(() => "---:|---:").join("|")}|
-${CASES.map((c) => `| (${c.id}) | ${duck.p50[c.id]!.toFixed(0)} | ${engineRuns.map((r) => (r.failed[c.id] ? `failed: ${r.failed[c.id]} | n/a` : `${r.p50[c.id]!.toFixed(0)} / ${r.p95[c.id]!.toFixed(0)} | ${(r.p50[c.id]! / duck.p50[c.id]!).toFixed(2)}`)).join(" | ")} |`).join("\n")}
+${CASES.map((c) => `| (${c.id}) | ${duckSide!.p50[c.id]!.toFixed(1)} | ${engineRuns.map((r) => (r.failed[c.id] ? `failed: ${r.failed[c.id]} | n/a` : `${r.p50[c.id]!.toFixed(1)} / ${r.p95[c.id]!.toFixed(1)} | ${(r.p50[c.id]! / duckSide!.p50[c.id]!).toFixed(2)}`)).join(" | ")} |`).join("\n")}
 
 ${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.startSeconds.toFixed(1)} s; service peak memory ${r.peak.toFixed(0)} MiB.`).join("\n")}
 `
 }`);
   console.error(JSON.stringify(results));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -417,7 +452,8 @@ async function measureSize(size: string): Promise<SizeRun> {
   }
   const svc = await startServiceProcess({ SERVICE_DB: file, SERVICE_TOKEN_SECRET: "bench-token-secret-bench-token-secret-0123", REPORT_RATE_LIMIT: "100000", SERVICE_LOG: "json" }, 10 * 60_000);
   try {
-    const measured = await measureCases(svc.url, client, runs);
+    const [measured] = await measureCases([svc.url], client, runs);
+    if (!measured) throw new Error("no measurement");
     return { size, attempts, generation, fileMiB: statSync(file).size / 2 ** 20, servicePeakMiB: peakRssMiB(svc.child.pid!), p50: measured.p50, p95: measured.p95, grain: grainMs };
   } finally {
     await svc.stop();

@@ -84,7 +84,7 @@ async function freePorts(count: number): Promise<Ports[]> {
 
 const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-function serverConfig(dir: string, ports: Ports, all: Ports[]): string {
+function serverConfig(dir: string, ports: Ports, all: Ports[], cacheBytes: number): string {
   const p = (sub: string) => xmlEscape(join(dir, sub) + "/");
   const cluster =
     all.length > 1
@@ -118,7 +118,7 @@ function serverConfig(dir: string, ports: Ports, all: Ports[]): string {
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <mark_cache_size>67108864</mark_cache_size>
-  <uncompressed_cache_size>67108864</uncompressed_cache_size>
+  <uncompressed_cache_size>${cacheBytes}</uncompressed_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
   <keep_alive_timeout>3</keep_alive_timeout>
   <mlock_executable>false</mlock_executable>
@@ -258,7 +258,7 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-async function attempt(binary: string, shards: number): Promise<TestClickHouse | { retry: string }> {
+async function attempt(binary: string, shards: number, cacheBytes: number): Promise<TestClickHouse | { retry: string }> {
   const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
   writeFileSync(join(dir, "owner.pid"), String(process.pid));
   const all = await freePorts(shards);
@@ -277,7 +277,7 @@ async function attempt(binary: string, shards: number): Promise<TestClickHouse |
   all.forEach((ports, i) => {
     const nodeDir = join(dir, `node${i}`);
     for (const sub of ["data", "tmp", "user_files", "format_schemas", "log"]) mkdirSync(join(nodeDir, sub), { recursive: true });
-    writeFileSync(join(nodeDir, "config.xml"), serverConfig(nodeDir, ports, all));
+    writeFileSync(join(nodeDir, "config.xml"), serverConfig(nodeDir, ports, all, cacheBytes));
     writeFileSync(join(nodeDir, "users.xml"), USERS_XML);
     const node = startNode(binary, nodeDir);
     nodes.push(node);
@@ -309,7 +309,12 @@ async function attempt(binary: string, shards: number): Promise<TestClickHouse |
   return { url: first, urls, tcpPorts: all.map((p) => p.tcp), cluster: shards > 1 ? CLUSTER : null, stop };
 }
 
-export async function startTestClickHouse(opts: { shards?: 1 | 2 } = {}): Promise<TestClickHouse> {
+/**
+ * `uncompressedCacheBytes`: the server's cache of decompressed blocks, which reports use
+ * (service/clickhouse/reports.ts). Tests keep the default 64 MiB; the benchmark gives it what a
+ * production server would have room for (ClickHouse's own default is 8 GiB).
+ */
+export async function startTestClickHouse(opts: { shards?: 1 | 2; uncompressedCacheBytes?: number } = {}): Promise<TestClickHouse> {
   const binary = clickhouseServerBinary();
   if (!binary) throw new Error(`no ClickHouse server at ${BINARY_CANDIDATES.join(" or ")} (apt-get install clickhouse-server)`);
   installExitHook();
@@ -317,7 +322,7 @@ export async function startTestClickHouse(opts: { shards?: 1 | 2 } = {}): Promis
   const shards = opts.shards ?? 1;
   let last = "";
   for (let i = 0; i < 3; i++) {
-    const r = await attempt(binary, shards);
+    const r = await attempt(binary, shards, opts.uncompressedCacheBytes ?? 64 * 1024 * 1024);
     if (!("retry" in r)) return r;
     last = r.retry;
   }
