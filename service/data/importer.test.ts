@@ -299,6 +299,19 @@ describe("importDirectory", () => {
     ]);
   });
 
+  it("reports each repeat of an id against its first row, and only that", async () => {
+    const products = (...rows: string[]) => ({ "products.csv": ["product_id,product_name,product_group", ...rows].join("\n") });
+    expect((await importDirectory(db, writeDir(products("3,Toner,Skin")))).ok).toBe(true);
+    const r = await expectRejected(products("4,Oil,Skin", "3,Toner,Skin", "3,Toner again,Skin", "4,Oil,Skin", "3,Toner,Skin"));
+    // Line 4 would also differ from product 3 in the database: a repeated row is reported as a
+    // repeat only, as the later rows of the same id never reach the other checks.
+    expect(r.rejections).toEqual([
+      { file: "products.csv", line: 4, reason: "product_id 3 already appears on line 3" },
+      { file: "products.csv", line: 5, reason: "product_id 4 already appears on line 2" },
+      { file: "products.csv", line: 6, reason: "product_id 3 already appears on line 3" },
+    ]);
+  });
+
   it("rejects a file without a required column", async () => {
     const r = await expectRejected({
       ...VALID,

@@ -123,7 +123,6 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
   const ncols = spec.columns.length;
   const keyIndex = indexOf(spec, spec.key);
   const rowCheck = ROW_CHECKS[spec.table];
-  const seen = new Map<Key, number>(); // id → line of its first occurrence
   /** For each spec column, its position in the file's records (-1: column absent). */
   let positions: number[] | null = null;
   let width = 0;
@@ -166,7 +165,7 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
   const noteRejectedKey = (fields: string[], pos: number[]): void => {
     const p = pos[keyIndex] as number;
     const key = parseField(spec.columns[keyIndex] as ColumnSpec, fields[p], []);
-    if (key !== undefined && key !== null && typeof key !== "boolean" && !seen.has(key)) outcome.rejectedKeys.add(key);
+    if (key !== undefined && key !== null && typeof key !== "boolean") outcome.rejectedKeys.add(key);
   };
 
   const onRow = (r: CsvRecord, pos: number[]): void => {
@@ -192,15 +191,12 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
       } else values[i] = parsed;
     }
     if (valid && rowCheck) rowCheck(values, errs);
+    // The same id twice in the file is found in the staging table (checkDuplicates): a map of every
+    // id seen would grow with the file, and a JavaScript Map stops at 2^24 entries.
     const key = values[keyIndex] as Key | null;
-    if (key !== null && errs.length === 0) {
-      const first = seen.get(key);
-      if (first !== undefined) errs.push(`${spec.key} ${key} already appears on line ${first}`);
-      else seen.set(key, r.line);
-    }
     if (errs.length > 0) {
       rejections.add(file, r.line, errs.join("; "));
-      if (key !== null && !seen.has(key)) outcome.rejectedKeys.add(key);
+      if (key !== null) outcome.rejectedKeys.add(key);
       return;
     }
     outFields[0] = String(r.line);
@@ -252,6 +248,7 @@ export async function checkStaged(
   rejections: Rejections,
 ): Promise<void> {
   for (const o of staged) {
+    await checkDuplicates(tx, o, rejections);
     await checkConflicts(tx, o, rejections);
     await checkReferences(tx, o, outcomes, rejections);
     await checkEvents(tx, o, outcomes, rejections);
@@ -265,6 +262,28 @@ const EVENT_DATE: Partial<Record<ImportTable, string>> = Object.fromEntries(EVEN
 function formatCents(cents: string | number): string {
   const s = String(cents).padStart(3, "0");
   return `${s.slice(0, -2)}.${s.slice(-2)}`;
+}
+
+/**
+ * Rows whose id an earlier valid row of the same file has: rejected, and taken out of the staging
+ * table so that the checks after this one see each id once (as the first row's).
+ */
+async function checkDuplicates(tx: Tx, o: FileOutcome, rejections: Rejections): Promise<void> {
+  const s = stagingTable(o.spec.table);
+  const key = o.spec.key;
+  await tx.run(
+    `CREATE TEMP TABLE import_duplicates AS
+     SELECT s.line, s.${key}::VARCHAR AS k, f.first
+     FROM ${s} s JOIN (SELECT ${key}, min(line) AS first FROM ${s} GROUP BY ${key} HAVING count(*) > 1) f ON f.${key} = s.${key}
+     WHERE s.line > f.first`,
+  );
+  try {
+    const rows = await tx.all<{ line: number; k: string; first: number }>("SELECT line, k, first FROM import_duplicates ORDER BY line");
+    for (const r of rows) rejections.add(o.spec.file, r.line, `${key} ${r.k} already appears on line ${r.first}`);
+    if (rows.length > 0) await tx.run(`DELETE FROM ${s} WHERE line IN (SELECT line FROM import_duplicates)`);
+  } finally {
+    await tx.run("DROP TABLE import_duplicates");
+  }
 }
 
 /** Rows in the staging table whose id exists in the table with different content. */
