@@ -111,20 +111,21 @@ function factBranches(op: Operation, grain: Grain, facts: FactTables): { selects
   for (const b of branches) {
     const table = facts[b.source];
     if (table === undefined) continue;
-    const cols = grain.keys.map((k) => {
+    const groupBy: number[] = [];
+    const cols = grain.keys.map((k, i) => {
       const e = keyExpr(k, b);
       const c = dimColumn(k);
       const nullType = c.kind === "key" && c.sqlType !== "CENTS" ? c.sqlType : "BIGINT";
+      // A key the branch lacks is the same null in every row: grouping by it would only cost hashing.
+      if (e !== null) groupBy.push(i + 1);
       return `${e ?? `NULL::${nullType}`} AS ${q(k)}`;
     });
-    const keyCount = cols.length;
     for (const m of b.metrics) cols.push(`COALESCE(${METRIC_COLUMNS[m].agg}, 0)::BIGINT AS ${q(m)}`);
 
     let from = `${table} a`;
     if (b.metrics.some((m) => "needsCampaign" in METRIC_COLUMNS[m])) from += " JOIN campaigns cp ON cp.campaign_id = a.campaign_id";
     if (op === "cohort" && cols.some((s) => s.includes("cu."))) from += " JOIN customers cu ON cu.customer_id = a.customer_id";
-    const groupBy = Array.from({ length: keyCount }, (_, i) => i + 1).join(", ");
-    selects.push(`SELECT ${cols.join(", ")} FROM ${from} GROUP BY ${groupBy}`);
+    selects.push(`SELECT ${cols.join(", ")} FROM ${from} GROUP BY ${groupBy.join(", ")}`);
     for (const m of b.metrics) produced.add(m);
   }
   return { selects, produced };
