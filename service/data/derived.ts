@@ -86,6 +86,11 @@ export async function rebuildDerived(tx: Tx, opts: { chunkDays?: number } = {}):
   }
 }
 
+/** Drops every derived table: `hasDerived` is then false, and whoever opens the file rebuilds them. */
+export async function dropDerived(tx: Tx): Promise<void> {
+  for (const t of DERIVED_TABLES) await tx.run(`DROP TABLE IF EXISTS ${t}`);
+}
+
 /** The first and last date of any fact (attempt, initial order or event), or null without facts. */
 async function dateSpan(tx: Tx): Promise<[string, string] | null> {
   const spans = [

@@ -6,7 +6,12 @@ import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from 
 import { addDays } from "../../lib/contract/dates";
 import { Database, type Row } from "../db";
 import { generate, type GenerateOptions, type GenerateSummary } from "./generator";
-import { dataVersion } from "./derived";
+import { createService } from "../app";
+import { loadServiceConfig } from "../config";
+import { jsonLogger } from "../http/log";
+import { TEST_TOKEN_SECRET } from "../testing/harness";
+import { GRAINS, ROLLUPS } from "../reports/grain";
+import { dataVersion, EVENT_FACT_TABLES, hasDerived } from "./derived";
 import { CAMPAIGN_TYPES } from "./reference-data";
 import { migrate } from "./schema";
 
@@ -139,6 +144,30 @@ describe("determinism", () => {
     await expect(generate(a, { ...OPTS, ordersPerDay: -1 })).rejects.toThrow(/ordersPerDay/);
     await expect(generate(a, { ...OPTS, seed: 1.5 })).rejects.toThrow(/seed/);
     expect(await fingerprint(a, "attempts")).toEqual(before);
+  });
+});
+
+describe("a generation stopped between its two transactions", () => {
+  it("leaves the new facts without derived tables, which the service builds when it opens the file", async () => {
+    const d = await fresh("stopped.duckdb");
+    try {
+      await generate(d, { ...OPTS, seed: 7, days: 40 }); // an earlier data set, derived tables and all
+      const stopAtRebuild = (msg: string) => {
+        if (msg === "rebuilding derived tables") throw new Error("stopped");
+      };
+      await expect(generate(d, { ...OPTS, onProgress: stopAtRebuild })).rejects.toThrow("stopped");
+      // The facts are the new data set's; no derived table of the earlier one is left to answer for them.
+      for (const t of FACT_TABLES) expect(await fingerprint(d, t)).toEqual(await fingerprint(b, t));
+      expect(await d.transaction((tx) => hasDerived(tx))).toBe(false);
+
+      const service = await createService(d, loadServiceConfig({ SERVICE_DB: join(dir, "stopped.duckdb"), SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET }), jsonLogger(() => undefined));
+      await service.close();
+      const derived = [...Object.values(EVENT_FACT_TABLES).map((e) => e.facts), ...Object.values(GRAINS).map((g) => g.table), ...Object.values(ROLLUPS).map((g) => g.table)];
+      const rows = (db: Database, table: string) => db.all(`SELECT * FROM ${table} ORDER BY ALL`);
+      for (const table of derived) expect(await rows(d, table), table).toEqual(await rows(b, table));
+    } finally {
+      d.close();
+    }
   });
 });
 

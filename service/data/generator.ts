@@ -1,8 +1,12 @@
 /**
  * Deterministic synthetic payment data (SPEC.md §5). This is the entry point: it checks the options,
  * runs the simulation, and replaces the payment and reference tables with its output (one
- * INSERT … SELECT per table from the staging tables), all in one transaction, so readers see either
- * the old data set or the new one.
+ * INSERT … SELECT per table from the staging tables) in one transaction, then rebuilds the derived
+ * tables in a second one. The first transaction drops the derived tables, so a file whose generation
+ * stopped between the two has none, and the service builds them when it opens the file
+ * (`createService`); no one reads the file meanwhile, since generation holds it (one process per
+ * DuckDB file). Rebuilding inside the first transaction, over facts it had just written and not yet
+ * committed, took twice the time and 1.3 GB more memory (docs/benchmarks.md, issue 21).
  *
  * The parts, in generator/: the reference world, the same for every `seed` (world.ts); the
  * customers and events drawn from `seed` (simulation.ts); and the staging tables their rows go
@@ -13,7 +17,7 @@
  * table contents.
  */
 import { INTEGER, VARCHAR, BIGINT, type DuckDBConnection } from "@duckdb/node-api";
-import { rebuildDerived } from "./derived";
+import { dropDerived, rebuildDerived } from "./derived";
 import type { Database, Tx } from "../db";
 import { ALERT_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { fromEpochDay, isCalendarDate, toEpochDay } from "../../lib/contract/dates";
@@ -201,8 +205,7 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
         ["end_date", opts.endDate],
       ];
       for (const [k, v] of info) await tx.run("INSERT INTO dataset_info (key, value) VALUES (?, ?)", [k, v]);
-      progress("rebuilding derived tables");
-      await rebuildDerived(tx);
+      await dropDerived(tx);
       return {
         ...counts,
         startDate: fromEpochDay(startDay),
@@ -213,6 +216,8 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
       for (const name of Object.keys(STAGES) as StageName[]) await tx.run(`DROP TABLE IF EXISTS ${stageTable(name)}`).catch(() => undefined);
     }
   });
+  progress("rebuilding derived tables");
+  await db.transaction((tx) => rebuildDerived(tx));
   // Folds the WAL into the file so it is compact on disk. Best effort: DuckDB refuses a checkpoint
   // while another connection has a transaction open, and the data is committed either way.
   progress("checkpointing");
