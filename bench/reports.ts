@@ -322,13 +322,17 @@ async function main(): Promise<void> {
     stops.push(() => svc.stop());
     const [duck] = await measureCases([svc.url], client);
     const side = engines.length > 0 ? await measureCases([svc.url, ...engines.map((e) => e.url)], client, ENGINE_RUNS) : [];
-    const engineRuns = engines.map((e, i) => ({ ...e, ...side[i + 1]!, peak: peakRssMiB(e.pid) }));
+    // Each engine alone too, calls back to back as DuckDB's own table above: interleaving leaves every
+    // engine's caches cold for the next call, which costs the fastest calls the most.
+    const alone: Measured[] = [];
+    for (const e of engines) alone.push((await measureCases([e.url], client, ENGINE_RUNS))[0]!);
+    const engineRuns = engines.map((e, i) => ({ ...e, ...side[i + 1]!, alone: alone[i]!, peak: peakRssMiB(e.pid) }));
     report(duck!, side[0], engineRuns, peakRssMiB(svc.child.pid!));
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   }
 
-  function report(duck: Measured, duckSide: Measured | undefined, engineRuns: (Measured & { engine: TestEngine; startSeconds: number; peak: number })[], peak: number): void {
+  function report(duck: Measured, duckSide: Measured | undefined, engineRuns: (Measured & { engine: TestEngine; startSeconds: number; alone: Measured; peak: number })[], peak: number): void {
   const rows: string[] = [];
   const results: Record<string, { p50: number; p95: number; hand: number | null; ratio: number | null; grain: number | null; grainRatio: number | null; records: number }> = {};
   for (const c of CASES) {
@@ -370,6 +374,12 @@ The same cases through the service on each engine, all running at once over copi
 | case | DuckDB p50 ms | ${engineRuns.map((r) => `${r.engine} p50 / p95 ms | ratio`).join(" | ")} |
 |---|---:|${engineRuns.map(() => "---:|---:").join("|")}|
 ${CASES.map((c) => `| (${c.id}) | ${duckSide!.p50[c.id]!.toFixed(1)} | ${engineRuns.map((r) => (r.failed[c.id] ? `failed: ${r.failed[c.id]} | n/a` : `${r.p50[c.id]!.toFixed(1)} / ${r.p95[c.id]!.toFixed(1)} | ${(r.p50[c.id]! / duckSide!.p50[c.id]!).toFixed(2)}`)).join(" | ")} |`).join("\n")}
+
+Each engine alone, calls back to back (${ENGINE_RUNS} runs after a warm-up; ratio: over DuckDB's p50 alone, in the first table):
+
+| case | DuckDB p50 ms | ${engineRuns.map((r) => `${r.engine} p50 ms | ratio`).join(" | ")} |
+|---|---:|${engineRuns.map(() => "---:|---:").join("|")}|
+${CASES.map((c) => `| (${c.id}) | ${duck.p50[c.id]!.toFixed(1)} | ${engineRuns.map((r) => (r.alone.failed[c.id] ? `failed | n/a` : `${r.alone.p50[c.id]!.toFixed(1)} | ${(r.alone.p50[c.id]! / duck.p50[c.id]!).toFixed(2)}`)).join(" | ")} |`).join("\n")}
 
 ${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.startSeconds.toFixed(1)} s; service peak memory ${r.peak.toFixed(0)} MiB.`).join("\n")}
 `
