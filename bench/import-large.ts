@@ -1,0 +1,129 @@
+// Large-import benchmark (issue 21): `npm run bench:import-large`. Exports the last BENCH_IMPORT_DAYS
+// days (default 80) of the 100 M-attempt file that `BENCH_SIZES=100m npm run bench:reports` made
+// (about 20 M attempts: more ids in one file than a JavaScript Map can hold, 2^24) as the CSV files of
+// docs/import-format.md: every reference table, the attempts, the customers they belong to, and the
+// refunds, chargebacks and alerts of those attempts. Then imports them into a new, empty file with
+// `service:cli import` in a process of its own, and reports its time, its peak memory (failing above
+// BENCH_MEMORY_CEILING_MIB, default 4096) and that every row arrived with the same content.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { addDays } from "../lib/contract/dates";
+import { Database } from "../service/db";
+import { machine } from "./lib";
+
+const SOURCE = process.env.BENCH_DB ?? "data/bench-100m.duckdb";
+const DAYS = Number(process.env.BENCH_IMPORT_DAYS ?? 80);
+const CEILING_MIB = Number(process.env.BENCH_MEMORY_CEILING_MIB ?? 4096);
+
+/** Cents as the import format's decimal text. */
+const money = (col: string) => `printf('%d.%02d', ${col} // 100, ${col} % 100)`;
+
+/**
+ * One CSV file of the import format per table, each a SELECT over the rows of database `db` (a
+ * catalog name and a dot, or "" for the file opened).
+ */
+function exports(from: string, db = ""): Record<string, string> {
+  const attempts = `(SELECT * FROM ${db}attempts WHERE attempt_date >= DATE '${from}')`;
+  const ofAttempts = (table: string) => `${db}${table} e WHERE e.attempt_id IN (SELECT attempt_id FROM ${attempts})`;
+  return {
+    gateways: `SELECT gateway_id, gateway_alias, acquirer, mcc FROM ${db}gateways ORDER BY gateway_id`,
+    campaigns: `SELECT campaign_id, campaign_name, campaign_type, ${money("cpa_cents")} AS cpa FROM ${db}campaigns ORDER BY campaign_id`,
+    products: `SELECT product_id, product_name, product_group FROM ${db}products ORDER BY product_id`,
+    bins: `SELECT bin, bank, card_brand, card_type FROM ${db}bins ORDER BY bin`,
+    customers: `SELECT customer_id, initial_date, campaign_id, product_id, affid, sub_affid, ${money("price_point_cents")} AS price_point
+                FROM ${db}customers WHERE customer_id IN (SELECT customer_id FROM ${attempts}) ORDER BY customer_id`,
+    attempts: `SELECT attempt_id, order_id, customer_id, strftime(attempted_at, '%Y-%m-%dT%H:%M:%SZ') AS attempted_at, attempt_date, attempt_no,
+                      is_cascade, approved, ${money("amount_cents")} AS amount, billing_cycle, sales_type, campaign_id, product_id, gateway_id,
+                      bin, affid, sub_affid, ${money("price_point_cents")} AS price_point, initial_date
+               FROM ${attempts} ORDER BY attempt_id`,
+    refunds: `SELECT refund_id, attempt_id, refund_date, ${money("amount_cents")} AS amount, refund_type FROM ${ofAttempts("refunds")} ORDER BY refund_id`,
+    chargebacks: `SELECT chargeback_id, attempt_id, cb_date, ${money("amount_cents")} AS amount FROM ${ofAttempts("chargebacks")} ORDER BY chargeback_id`,
+    alerts: `SELECT alert_id, attempt_id, alert_date, ${money("amount_cents")} AS amount, alert_type FROM ${ofAttempts("alerts")} ORDER BY alert_id`,
+  };
+}
+
+/** `service:cli import` in a process of its own: its wall time and its last line (the summary). */
+function importInChild(db: string, dir: string): Promise<{ seconds: number; summary: { ok: boolean; inserted: Record<string, number>; rejected: number; peak_rss_mib: number } }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["--import", "tsx", "service/cli.ts", "import", "--db", db, "--dir", dir], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`import exited with ${code}: ${out.slice(-2000)}`));
+      resolve({ seconds: (performance.now() - started) / 1000, summary: JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as never });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SOURCE)) throw new Error(`${SOURCE} is missing: run BENCH_SIZES=100m npm run bench:reports first`);
+  const work = mkdtempSync(join("data", "bench-import-large-"));
+  try {
+    const csv = join(work, "csv");
+    const target = join(work, "target.duckdb");
+    const tables = Object.keys(exports("1970-01-01"));
+    const expected: Record<string, number> = {};
+    let from = "";
+    {
+      const source = await Database.open(SOURCE, { connections: 1 });
+      try {
+        const end = (await source.all<{ d: string }>("SELECT max(attempt_date)::VARCHAR AS d FROM attempts"))[0]!.d;
+        from = addDays(end, -(DAYS - 1));
+        const started = performance.now();
+        mkdirSync(csv);
+        for (const [table, sql] of Object.entries(exports(from))) {
+          await source.run(`COPY (${sql}) TO '${join(csv, `${table}.csv`)}' (HEADER)`);
+          expected[table] = Number((await source.all<{ n: string }>(`SELECT count(*)::BIGINT AS n FROM (${sql})`))[0]!.n);
+        }
+        console.error(`bench: exported ${DAYS} days from ${from} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      } finally {
+        source.close();
+      }
+    }
+    const bytes = readdirSync(csv).reduce((sum, f) => sum + statSync(join(csv, f)).size, 0);
+
+    const { seconds, summary } = await importInChild(target, csv);
+    const problems: string[] = [];
+    if (!summary.ok) problems.push(`the import was rejected (${summary.rejected} rows)`);
+    for (const t of tables) if (summary.inserted[t] !== expected[t]) problems.push(`${t}: ${summary.inserted[t]} inserted, ${expected[t]} exported`);
+    // Every row arrived as it was: the same fingerprint of each table's content in both files.
+    if (problems.length === 0) {
+      const db = await Database.open(target, { connections: 1 });
+      try {
+        await db.run(`ATTACH '${SOURCE}' AS source (READ_ONLY)`);
+        const imported = exports(from);
+        const exported = exports(from, "source.");
+        // An order-free fingerprint of every row's exported text (the row as a struct, hashed).
+        const fp = async (sql: string) => (await db.all<{ h: string }>(`SELECT bit_xor(hash(t))::VARCHAR AS h FROM (${sql}) t`))[0]!.h;
+        for (const t of tables) if ((await fp(imported[t]!)) !== (await fp(exported[t]!))) problems.push(`${t}: content differs`);
+      } finally {
+        db.close();
+      }
+    }
+    const peak = summary.peak_rss_mib;
+    if (peak > CEILING_MIB) problems.push(`peak memory ${peak} MiB is over the ${CEILING_MIB} MiB ceiling`);
+
+    console.log(`### Large import (${new Date().toISOString().slice(0, 10)})
+
+Machine: ${machine()}. Source: ${SOURCE}, the ${DAYS} days from ${from}, exported as ${(bytes / 2 ** 30).toFixed(2)} GiB of CSV;
+imported with \`service:cli import\` into an empty file, in a process of its own.
+
+| table | rows |
+|---|---:|
+${tables.map((t) => `| ${t} | ${expected[t]!.toLocaleString("en-US")} |`).join("\n")}
+
+Import (validation, load, checks, derived tables): ${seconds.toFixed(1)} s, peak memory ${peak} MiB (ceiling ${CEILING_MIB}).
+Every row arrived with the same content: ${problems.length === 0 ? "yes" : "no"}.`);
+    if (problems.length > 0) {
+      console.error(problems.join("\n"));
+      process.exitCode = 1;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
