@@ -61,6 +61,7 @@ function importInChild(db: string, dir: string): Promise<{ seconds: number; summ
 async function main(): Promise<void> {
   if (!existsSync(SOURCE)) throw new Error(`${SOURCE} is missing: run BENCH_SIZES=100m npm run bench:reports first`);
   const work = mkdtempSync(join("data", "bench-import-large-"));
+  let keep = false;
   try {
     const csv = join(work, "csv");
     const target = join(work, "target.duckdb");
@@ -85,7 +86,10 @@ async function main(): Promise<void> {
     }
     const bytes = readdirSync(csv).reduce((sum, f) => sum + statSync(join(csv, f)).size, 0);
 
-    const { seconds, summary } = await importInChild(target, csv);
+    const { seconds, summary } = await importInChild(target, csv).catch((e: unknown) => {
+      keep = true; // the files, to run the import again by hand
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\nkept ${csv}: npm run service:cli -- import --db <new file> --dir ${csv}`);
+    });
     const problems: string[] = [];
     if (!summary.ok) problems.push(`the import was rejected (${summary.rejected} rows)`);
     for (const t of tables) if (summary.inserted[t] !== expected[t]) problems.push(`${t}: ${summary.inserted[t]} inserted, ${expected[t]} exported`);
@@ -122,7 +126,7 @@ Every row arrived with the same content: ${problems.length === 0 ? "yes" : "no"}
       process.exitCode = 1;
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (!keep) rmSync(work, { recursive: true, force: true });
   }
 }
 
