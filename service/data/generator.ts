@@ -6,7 +6,7 @@
  * stopped between the two has none, and the service builds them when it opens the file
  * (`createService`); no one reads the file meanwhile, since generation holds it (one process per
  * DuckDB file). Rebuilding inside the first transaction, over facts it had just written and not yet
- * committed, took twice the time and 1.3 GB more memory (docs/benchmarks.md, issue 21).
+ * committed, took twice the time and up to 1.3 GB more memory (docs/benchmarks.md, issue 21).
  *
  * The parts, in generator/: the reference world, the same for every `seed` (world.ts); the
  * customers and events drawn from `seed` (simulation.ts); and the staging tables their rows go
