@@ -5,12 +5,11 @@
 // refunds, chargebacks and alerts of those attempts. Then imports them into a new, empty file with
 // `service:cli import` in a process of its own, and reports its time, its peak memory (failing above
 // BENCH_MEMORY_CEILING_MIB, default 4096) and that every row arrived with the same content.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { addDays } from "../lib/contract/dates";
 import { Database } from "../service/db";
-import { machine } from "./lib";
+import { machine, runCliInChild } from "./lib";
 
 const SOURCE = process.env.BENCH_DB ?? "data/bench-100m.duckdb";
 const DAYS = Number(process.env.BENCH_IMPORT_DAYS ?? 80);
@@ -43,21 +42,6 @@ function exports(from: string, db = ""): Record<string, string> {
   };
 }
 
-/** `service:cli import` in a process of its own: its wall time and its last line (the summary). */
-function importInChild(db: string, dir: string): Promise<{ seconds: number; summary: { ok: boolean; inserted: Record<string, number>; rejected: number; peak_rss_mib: number } }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "service/cli.ts", "import", "--db", db, "--dir", dir], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`import exited with ${code}: ${out.slice(-2000)}`));
-      resolve({ seconds: (performance.now() - started) / 1000, summary: JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as never });
-    });
-  });
-}
-
 async function main(): Promise<void> {
   if (!existsSync(SOURCE)) throw new Error(`${SOURCE} is missing: run BENCH_SIZES=100m npm run bench:reports first`);
   const work = mkdtempSync(join("data", "bench-import-large-"));
@@ -86,7 +70,7 @@ async function main(): Promise<void> {
     }
     const bytes = readdirSync(csv).reduce((sum, f) => sum + statSync(join(csv, f)).size, 0);
 
-    const { seconds, summary } = await importInChild(target, csv).catch((e: unknown) => {
+    const { seconds, summary } = await runCliInChild<{ ok: boolean; inserted: Record<string, number>; rejected: number; peak_rss_mib: number }>(["import", "--db", target, "--dir", csv]).catch((e: unknown) => {
       keep = true; // the files, to run the import again by hand
       throw new Error(`${e instanceof Error ? e.message : String(e)}\nkept ${csv}: npm run service:cli -- import --db <new file> --dir ${csv}`);
     });

@@ -51,3 +51,21 @@ export async function startServiceProcess(env: Record<string, string>, startTime
       }),
   };
 }
+
+/**
+ * `service:cli <args>` in a process of its own, so its time and peak memory are its own: its wall
+ * time and its last line of output, the command's JSON summary.
+ */
+export function runCliInChild<T>(args: readonly string[]): Promise<{ seconds: number; summary: T }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["--import", "tsx", "service/cli.ts", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`service:cli ${args[0]} exited with ${code}: ${out.slice(-2000)}`));
+      resolve({ seconds: (performance.now() - started) / 1000, summary: JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as T });
+    });
+  });
+}

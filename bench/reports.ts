@@ -5,7 +5,6 @@
 // Generates ≥ 10 M attempts once (timed), then for four report shapes measures, in one run, the
 // service over HTTP on loopback (20 runs after a warm-up: p50, p95) and the same aggregate written by
 // hand in DuckDB SQL (p50), and reports the ratio and the service's peak memory.
-import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import type { Operation } from "../lib/contract/catalog";
 import { addDays } from "../lib/contract/dates";
@@ -19,7 +18,7 @@ import { migrate } from "../service/data/schema";
 import { GRAINS } from "../service/reports/grain";
 import { startTestClickHouse } from "../service/testing/clickhouse";
 import { TEST_ENGINES, type TestEngine } from "../service/testing/harness";
-import { machine, median, peakRssMiB, percentile, startServiceProcess } from "./lib";
+import { machine, median, peakRssMiB, percentile, runCliInChild, startServiceProcess } from "./lib";
 
 const DB = process.env.BENCH_DB ?? "data/bench-10m.duckdb";
 const END = "2026-06-30";
@@ -278,7 +277,7 @@ async function main(): Promise<void> {
   // its clients and rate limits in DuckDB, and publishes from it at its start) gets a copy of the file
   // made after the bench's client was added. Then every service runs at once and the comparison
   // interleaves them.
-  const engines: { engine: TestEngine; startSeconds: number; url: string; pid: number; stop: () => Promise<void> }[] = [];
+  const engines: { engine: TestEngine; startSeconds: number; url: string; pid: number }[] = [];
   const stops: (() => Promise<void>)[] = [];
   try {
     for (const engine of ENGINES.filter((e) => e !== "duckdb")) {
@@ -310,7 +309,7 @@ async function main(): Promise<void> {
       stops.push(() => svc.stop());
       const startSeconds = (performance.now() - started) / 1000;
       console.error(`bench: ${engine} published and listening after ${startSeconds.toFixed(1)} s`);
-      engines.push({ engine, startSeconds, url: svc.url, pid: svc.child.pid!, stop: svc.stop });
+      engines.push({ engine, startSeconds, url: svc.url, pid: svc.child.pid! });
     }
 
     const svc = await startServiceProcess({
@@ -410,19 +409,10 @@ interface SizeRun {
 }
 
 /** Generates a size with the service's CLI in a process of its own, so its time and peak are its own. */
-function generateInChild(file: string, ordersPerDay: number): Promise<{ seconds: number; peakMiB: number }> {
-  return new Promise((resolve, reject) => {
-    const args = ["--import", "tsx", "service/cli.ts", "generate", "--db", file, "--days", "400", "--orders-per-day", String(ordersPerDay), "--seed", "1234", "--end-date", END];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`generation of ${file} exited with ${code}`));
-      const summary = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { seconds: number; peak_rss_mib: number };
-      resolve({ seconds: summary.seconds, peakMiB: summary.peak_rss_mib });
-    });
-  });
+async function generateInChild(file: string, ordersPerDay: number): Promise<{ seconds: number; peakMiB: number }> {
+  const args = ["generate", "--db", file, "--days", "400", "--orders-per-day", String(ordersPerDay), "--seed", "1234", "--end-date", END];
+  const { summary } = await runCliInChild<{ seconds: number; peak_rss_mib: number }>(args);
+  return { seconds: summary.seconds, peakMiB: summary.peak_rss_mib };
 }
 
 async function measureSize(size: string): Promise<SizeRun> {
