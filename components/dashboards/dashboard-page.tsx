@@ -5,11 +5,12 @@
  * URL holds the whole dashboard; the server plans the tiles' queries and answers each look with what
  * it has, so the page simply asks again until every tile is drawn.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { cacheKey } from "@/lib/report-client/cache";
 import { apiFetch } from "@/lib/report-client/fetch";
+import { useAnswer } from "@/lib/report-client/use-answer";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import {
@@ -57,20 +58,20 @@ export interface SavedDashboard {
 /** How long one look may wait on the server for the next answer. */
 const LOOK_WAIT_MS = 2_000;
 
+/** Ask again while any tile waits; each look is held open on the server until an answer arrives. */
+const askAgain = (answer: DashboardAnswer) => (answer.tiles.some((t) => t.outcome.status === "pending") ? 200 : false);
+
 function useDashboardAnswer(params: string | null, savedId: string | null, first: FirstLook | null) {
-  return useQuery({
-    queryKey: ["dashboard", params, savedId],
-    enabled: params !== null,
-    queryFn: ({ signal }) =>
+  return useAnswer<DashboardAnswer, never>({
+    key: params === null ? null : cacheKey(["dashboard", params, savedId]),
+    fetcher: (signal) =>
       apiFetch<DashboardAnswer>(`/api/dashboards/run?wait=${LOOK_WAIT_MS}`, { method: "POST", body: { params, ...(savedId ? { id: savedId } : {}) }, signal }),
-    // Ask again while any tile waits; each look is held open on the server until an answer arrives.
-    refetchInterval: (q) => (q.state.data?.tiles.some((t) => t.outcome.status === "pending") ? 200 : false),
+    refetchMs: askAgain,
     // The grid on screen stays while the next answer loads, so an arranging button keeps its place.
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
-    retry: false,
+    keepPrevious: true,
+    staleMs: 60_000,
     // The server's look at these very settings, drawn into the page's HTML.
-    initialData: first !== null && first.params === params ? first.answer : undefined,
+    initial: first !== null && first.params === params ? first.answer : undefined,
   });
 }
 

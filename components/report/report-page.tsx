@@ -4,7 +4,6 @@ import { todayIn } from "@/lib/contract/dates";
 import { requirePageUser } from "@/lib/auth/session";
 import { pathWithQuery } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
-import { Providers } from "@/components/providers";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
@@ -37,9 +36,7 @@ export async function ReportPage({
         <h1 className="text-2xl font-semibold">{title}</h1>
         <p className="mt-1 text-sm text-slate-700">{intro(<strong>{timeZone}</strong>, today)}</p>
       </header>
-      <Providers>
-        <Suspense fallback={<PageFallback />}>{report(timeZone, today)}</Suspense>
-      </Providers>
+      <Suspense fallback={<PageFallback />}>{report(timeZone, today)}</Suspense>
     </main>
   );
 }

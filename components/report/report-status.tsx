@@ -1,7 +1,7 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
-import { UPSTREAM_STATUS_KEY, upstreamStatusOptions } from "@/lib/report-client/queries";
+import { useEffect, useRef } from "react";
+import { UPSTREAM_STATUS_KEY, upstreamStatusDelay, upstreamStatusFetcher } from "@/lib/report-client/queries";
+import { useAnswer } from "@/lib/report-client/use-answer";
 import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
@@ -39,6 +39,8 @@ export function ReportStatus({
   );
 }
 
+const QUOTA_DELAY = upstreamStatusDelay(10_000);
+
 /** A key that changes whenever the report moves on (a call is spent, a page arrives, it ends). */
 function phaseMoment(phase: ReportPhase): string {
   if (phase.kind !== "running") return phase.kind;
@@ -52,11 +54,14 @@ function phaseMoment(phase: ReportPhase): string {
  * it: read again when this report spends a call and when the window frees one; quiet when unavailable.
  */
 function QuotaLine({ moment }: { moment: string }) {
-  const client = useQueryClient();
-  const { data } = useQuery(upstreamStatusOptions(10_000));
+  const { data, refetch } = useAnswer({ key: UPSTREAM_STATUS_KEY, fetcher: upstreamStatusFetcher, staleMs: 0, refetchMs: QUOTA_DELAY });
+  // Read on mount (above), then again at each move of the report.
+  const seen = useRef(moment);
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: UPSTREAM_STATUS_KEY });
-  }, [moment, client]);
+    if (seen.current === moment) return;
+    seen.current = moment;
+    refetch();
+  }, [moment, refetch]);
   return (
     <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
       {data

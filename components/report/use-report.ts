@@ -1,11 +1,14 @@
 "use client";
-import { hashKey, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { reportProgressOptions, reportQueryOptions, type ReportData } from "@/lib/report-client/queries";
+import { cacheKey } from "@/lib/report-client/cache";
+import { REPORT_STALE_MS, reportFetcher, type ReportData } from "@/lib/report-client/queries";
+import type { Progress } from "@/lib/report-client/api";
 import type { ReportPhase } from "@/lib/report-client/status";
+import { useAnswer } from "@/lib/report-client/use-answer";
 import type { ReportRequestSpec } from "@/lib/report-state/request";
 
-const NONE: ReportRequestSpec = { op: "orders", request: { start_date: "1970-01-01", end_date: "1970-01-01" } };
+/** The fetcher of no report (never called: a null key fetches nothing). */
+const nothing = () => Promise.reject(new Error("No report to run."));
 
 export interface UseReport {
   phase: ReportPhase;
@@ -20,38 +23,40 @@ export interface UseReport {
 
 /** A report by its request (null: nothing to run yet), with its phase for the status line. */
 export function useReport(spec: ReportRequestSpec | null): UseReport {
-  const client = useQueryClient();
-  const { op, request } = spec ?? NONE;
-  const options = reportQueryOptions(op, request);
-  const query = useQuery({ ...options, enabled: spec !== null });
-  const progress = useQuery(reportProgressOptions(op, request));
-  const hash = hashKey(options.queryKey);
-  const [cancelledHash, setCancelledHash] = useState<string | null>(null);
+  // The key is the canonical request: two screens asking the same thing share one answer and one job.
+  const key = spec === null ? null : cacheKey(["report", spec.op, spec.request]);
+  const query = useAnswer<ReportData, Progress>({
+    key,
+    fetcher: spec ? reportFetcher(spec.op, spec.request) : nothing,
+    staleMs: REPORT_STALE_MS,
+    // The previous answer stays on screen (dimmed) while the next one is fetched: no layout jump.
+    keepPrevious: true,
+  });
+  const [cancelledKey, setCancelledKey] = useState<string | null>(null);
 
-  const running = spec !== null && query.fetchStatus !== "idle";
+  const running = key !== null && query.fetching;
   let phase: ReportPhase;
-  if (spec === null) phase = { kind: "idle" };
-  else if (running) phase = { kind: "running", progress: progress.data ?? null };
-  else if (query.isError) phase = { kind: "failed", error: query.error };
-  else if (query.data && !query.isPlaceholderData) phase = { kind: "done", result: query.data.result };
-  else if (cancelledHash === hash || progress.data?.status.state === "cancelled") phase = { kind: "cancelled" };
+  if (key === null) phase = { kind: "idle" };
+  else if (running) phase = { kind: "running", progress: query.progress };
+  else if (query.error) phase = { kind: "failed", error: query.error };
+  else if (query.data && !query.placeholder) phase = { kind: "done", result: query.data.result };
+  else if (cancelledKey === key || query.progress?.status.state === "cancelled") phase = { kind: "cancelled" };
   else phase = { kind: "idle" };
 
-  const { refetch } = query;
+  const { cancel: stop, refetch } = query;
   const cancel = useCallback(() => {
-    setCancelledHash(hash);
-    void client.cancelQueries({ queryKey: options.queryKey });
-  }, [client, hash, options.queryKey]);
+    setCancelledKey(key);
+    stop();
+  }, [key, stop]);
   const rerun = useCallback(() => {
-    setCancelledHash(null);
-    client.setQueryData(reportProgressOptions(op, request).queryKey, null);
-    void refetch();
-  }, [client, op, request, refetch]);
+    setCancelledKey(null);
+    refetch();
+  }, [refetch]);
 
   return {
     phase,
-    data: spec === null ? null : (query.data ?? null),
-    stale: query.isPlaceholderData,
+    data: key === null ? null : (query.data ?? null),
+    stale: query.placeholder,
     running,
     cancel,
     rerun,

@@ -12,7 +12,6 @@ import { getGateway } from "@/lib/upstream";
 import { getStore } from "@/lib/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { PageFallback } from "@/components/report/page-fallback";
-import { Providers } from "@/components/providers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -45,17 +44,15 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           By {report.ownerEmail}, changed {report.updatedAt.slice(0, 10)}. Dates are in the reporting time zone, <strong>{timeZone}</strong>; today there is {today}.
         </p>
       </header>
-      <Providers>
-        <Suspense fallback={<PageFallback />}>
-          <DashboardPage
-            timeZone={timeZone}
-            today={today}
-            saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
-            canBuild={user.role !== "viewer"}
-            first={first}
-          />
-        </Suspense>
-      </Providers>
+      <Suspense fallback={<PageFallback />}>
+        <DashboardPage
+          timeZone={timeZone}
+          today={today}
+          saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
+          canBuild={user.role !== "viewer"}
+          first={first}
+        />
+      </Suspense>
     </main>
   );
 }
