@@ -3,13 +3,9 @@ import { SaveReportButton } from "@/components/saved/save-report-button";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
-import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, cycleOffsetDays } from "@/lib/cohorts/grid";
-import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
-import { downloadText } from "@/lib/csv";
-import { formatInstant } from "@/lib/metrics/format";
+import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
-import { describeFilters } from "@/lib/report-state/filters";
 import { cohortRequest } from "@/lib/report-state/request";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -31,6 +27,9 @@ const CohortGridTable = dynamic(() => import("./cohort-grid").then((m) => m.Coho
   ),
 });
 
+type CohortResults = typeof import("./cohort-results");
+const loadCohortResults = () => import("./cohort-results");
+
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
   const [today, setToday] = useState(serverToday);
@@ -41,11 +40,16 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
   const report = useReport(spec);
   const data = report.data;
   const requested = spec !== null;
+  // The grid's math and CSV come with the grid's code, beside the first answer.
+  const [lib, setLib] = useState<CohortResults | null>(null);
   useEffect(() => {
-    if (requested) void import("./cohort-grid");
+    if (!requested) return;
+    void import("./cohort-grid");
+    void loadCohortResults().then(setLib);
   }, [requested]);
 
   const run = (draft: CohortState) => {
+    void loadCohortResults().then(setLib);
     const now = todayIn(timeZone);
     const next = { ...state, range: draft.range, filters: draft.filters };
     if (now !== today) {
@@ -57,45 +61,21 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
   };
   const setView = (p: Partial<CohortState>) => write({ ...state, ...p }, "replace");
 
+  const { rows, cell, cycles, trialDays, periodDays } = state;
   const grid = useMemo(
-    () =>
-      data
-        ? buildCohortGrid({
-            records: data.result.data,
-            range: { start: data.request.start_date, end: data.request.end_date },
-            today,
-            rows: state.rows,
-            cell: state.cell,
-            cycles: state.cycles,
-            trialDays: state.trialDays,
-            periodDays: state.periodDays,
-          })
-        : null,
-    [data, today, state.rows, state.cell, state.cycles, state.trialDays, state.periodDays],
+    () => (lib && data ? lib.cohortGrid(data, today, { rows, cell, cycles, trialDays, periodDays }) : null),
+    [lib, data, today, rows, cell, cycles, trialDays, periodDays],
   );
 
   const caption = cohortCaption(state.cell, state.rows);
 
   const exportCsv = (dataOnly: boolean) => {
-    if (!grid || !data) return;
-    const file = `cohorts_${data.request.start_date}_${data.request.end_date}`;
-    if (dataOnly) return downloadText(`${file}_data.csv`, gridToCsv(grid, null));
-    const lines: [string, string][] = [
-      ["Report", "Cohort retention (by initial date)"],
-      ["Range", `${data.request.start_date} to ${data.request.end_date}`],
-      ["Timezone", timeZone],
-      ["Filters", describeFilters(state.filters)],
-      ["Cells", `${CELL_DEFINITIONS[state.cell].label}${gridUnit(grid)}`],
-      ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
-      ["Masked", "cycles a cohort has not reached yet are left empty"],
-      ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-    ];
-    downloadText(`${file}.csv`, gridToCsv(grid, { lines }));
+    if (lib && grid && data) lib.exportCohortCsv(grid, data, state, timeZone, dataOnly);
   };
 
   const p = report.phase;
   const placeholder =
-    p.kind === "running" ? (
+    p.kind === "running" || (data && !lib) ? (
       <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
         <Spinner /> Waiting for the report…
       </div>

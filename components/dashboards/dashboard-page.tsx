@@ -39,9 +39,18 @@ import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/url-problems";
 import { useUrlState } from "@/components/report/use-url-state";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
-import { DashboardGrid } from "./dashboard-grid";
-import { FetchPanel } from "./fetch-panel";
 import { preloadTileChart } from "./lazy-tile-chart";
+
+// The tiles' bodies and the fetch panel come with the first answer (asked for as soon as there are
+// settings, while that answer is on its way); a dashboard the server drew preloads them with its HTML.
+const DashboardGrid = dynamic(() => import("./dashboard-grid").then((m) => m.DashboardGrid), {
+  loading: () => (
+    <p role="status" className="min-h-24 text-sm text-slate-700">
+      Loading the tiles…
+    </p>
+  ),
+});
+const FetchPanel = dynamic(() => import("./fetch-panel").then((m) => m.FetchPanel));
 
 // A tile's editor is loaded when a tile is first edited.
 const TileEditor = dynamic(() => import("./tile-editor").then((m) => m.TileEditor), {
@@ -109,6 +118,12 @@ export function DashboardPage({
   }, [hasReport, state, write]);
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);
+  const asked = params !== null;
+  useEffect(() => {
+    if (!asked) return;
+    void import("./dashboard-grid");
+    if (canBuild) void import("./fetch-panel");
+  }, [asked, canBuild]);
   // A chart tile's code is fetched beside its answer, not after it.
   const hasChart = state.tiles.some((t) => t.kind === "chart");
   useEffect(() => {

@@ -1,6 +1,7 @@
-import { TOTAL_LABEL, type PivotCell, type PivotModel } from "@/lib/metrics/pivot";
+import type { PivotCell, PivotModel } from "@/lib/metrics/pivot";
 import { formatValue } from "@/lib/metrics/format";
-import { TOTALS_LABEL, type TableCell, type TableModel } from "@/lib/metrics/table";
+import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
+import type { TableCell, TableModel } from "@/lib/metrics/table";
 import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { cn } from "@/components/ui/cn";

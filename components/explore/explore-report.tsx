@@ -1,20 +1,12 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { getDimension } from "@/lib/contract/catalog";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
-import { formatInstant } from "@/lib/metrics/format";
-import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
-import { buildViewTable, effectiveSort, sortAfterRegroup, sortRows, type SortSpec } from "@/lib/metrics/table";
-import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
-import type { ReportData } from "@/lib/report-client/queries";
-import { describeStatus } from "@/lib/report-client/status";
+import { sortAfterRegroup } from "@/lib/metrics/sort";
+import type { ReportView } from "@/lib/periods/view";
 import type { ParamsLike } from "@/lib/report-state/encoding";
-import { parseExplore, serializeExplore, TABLE_LAYOUTS, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
-import { describeFilters, type Filters } from "@/lib/report-state/filters";
-import { presetLabel, resolveRange } from "@/lib/report-state/range";
+import { parseExplore, serializeExplore, TABLE_LAYOUTS, type ExploreState } from "@/lib/report-state/explore";
 import { comparisonRequest, exploreRequest } from "@/lib/report-state/request";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -27,23 +19,8 @@ import { ChartPanel } from "./chart-panel";
 import { ReportForm } from "./report-form";
 import { PivotTable, ResultsTable, preloadResults } from "./lazy-results";
 
-/** Measures of the state that can be computed from what a report fetched. */
-function computable(state: ExploreState, data: ReportData): string[] {
-  const fetched = new Set(data.request.metrics ?? []);
-  return visibleMeasures(state).filter((id) => {
-    const m = measureFor(id, data.op);
-    return m !== undefined && measureMetrics(m).every((x) => fetched.has(x));
-  });
-}
-
-function asFilters(f: ReportData["request"]["filters"]): Filters {
-  const out: Filters = {};
-  for (const [k, v] of Object.entries(f ?? {})) {
-    if (v === undefined) continue;
-    out[k] = (Array.isArray(v) ? v : [v]).filter((x): x is string | number => x !== null);
-  }
-  return out;
-}
+type ResultsModel = typeof import("./results-model");
+const loadResultsModel = () => import("./results-model");
 
 /**
  * Explore: the container. It reads the report from the URL, runs it, and lays out the form, the
@@ -59,8 +36,12 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   const report = useReport(spec);
   // The results' code is fetched beside the first answer, not after it.
   const requested = spec !== null;
+  // What turns an answer into a view, a table and a CSV comes with them.
+  const [lib, setLib] = useState<ResultsModel | null>(null);
   useEffect(() => {
-    if (requested) preloadResults();
+    if (!requested) return;
+    preloadResults();
+    void loadResultsModel().then(setLib);
   }, [requested]);
   // The comparison is the same request over other days: one more answer at most, none when cached.
   const comparison = useReport(hasReport && problems.length === 0 ? comparisonRequest(state, today) : null);
@@ -71,6 +52,8 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   const cmpData = comparing ? comparison.data : null;
 
   const run = (draft: ExploreState) => {
+    // The model comes with the first request (it is small and local).
+    void loadResultsModel().then(setLib);
     const now = todayIn(timeZone);
     const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
     if (now !== today) {
@@ -83,28 +66,13 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   };
   const setView = (p: Partial<ExploreState>) => write({ ...state, ...p }, "replace");
 
-  const measures = useMemo(() => (data ? computable(state, data) : []), [state, data]);
-  const view: ReportView | null = useMemo(() => {
-    if (!data) return null;
-    const range = { start: data.request.start_date, end: data.request.end_date };
-    const groupBy = data.request.group_by ?? [];
-    return buildReportView({
-      op: data.op,
-      groupBy,
-      metrics: data.request.metrics ?? [],
-      grain: groupBy.includes("date") ? state.grain : "day",
-      range,
-      records: data.result.data,
-      comparison:
-        cmpData && state.compare.kind !== "none"
-          ? { compare: state.compare, range: { start: cmpData.request.start_date, end: cmpData.request.end_date }, records: cmpData.result.data }
-          : null,
-    });
-  }, [data, cmpData, state.grain, state.compare]);
-  const model = useMemo(() => (view ? buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view) : null), [view, measures]);
+  const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
+  const { grain, compare } = state;
+  const view: ReportView | null = useMemo(() => (lib && data ? lib.reportView({ grain, compare }, data, cmpData) : null), [lib, data, cmpData, grain, compare]);
+  const model = useMemo(() => (lib && view ? lib.tableModel(view, measures) : null), [lib, view, measures]);
   const groupedBy = data?.request.group_by;
-  const sort = useMemo(() => effectiveSort(groupedBy ?? [], state.sort), [groupedBy, state.sort]);
-  const rows = useMemo(() => (model ? sortRows(model, sort) : []), [model, sort]);
+  const sort = useMemo(() => (lib ? lib.effectiveSort(groupedBy ?? [], state.sort) : null), [lib, groupedBy, state.sort]);
+  const rows = useMemo(() => (lib && model ? lib.sortRows(model, sort) : []), [lib, model, sort]);
 
   // A pivot needs two grouped dimensions: its last one becomes the columns.
   const canPivot = (view?.groupBy.length ?? 0) >= 2;
@@ -112,48 +80,19 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   const pivotMeasure = state.pivotMeasure !== null && measures.includes(state.pivotMeasure) ? state.pivotMeasure : (measures[0] ?? null);
 
   const onSort = (key: string) => {
-    const isDimension = getDimension(key) !== undefined || key === "_rows";
-    const next: SortSpec = sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
-    setView({ sort: next });
+    if (lib) setView({ sort: lib.nextSort(sort, key) });
   };
 
-  const exportCsv = async (dataOnly: boolean) => {
-    if (!model || !data) return;
-    const { start_date: start, end_date: end } = data.request;
-    const preset = "preset" in state.range ? state.range.preset : null;
-    const presetMatches = preset !== null && (() => {
-      const r = resolveRange({ preset }, today);
-      return r.start === start && r.end === end;
-    })();
-    const periods = view ? describePeriods(view) : null;
-    const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
-    const status = describeStatus({ kind: "done", result: data.result }, timeZone);
-    const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
-    // The pivot's code is loaded already when the pivot is on screen.
-    const pivots = pivotShown && view && pivotMeasure ? await import("@/lib/metrics/pivot") : null;
-    const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure) : null;
-    const lines: [string, string][] = [
-        ["Report", OPERATION_TABLE[data.op].label],
-        ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
-        ["Timezone", timeZone],
-        ["Group by", groupBy],
-        ...(periods ? [["Periods", periods] as [string, string]] : []),
-        ["Filters", describeFilters(asFilters(data.request.filters))],
-        ["Data", `${status.title}: ${status.detail}`],
-        ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-    ];
+  const exportCsv = (dataOnly: boolean) => {
+    if (!lib || !model || !data) return;
     // The export is what is shown: the pivot when the pivot is on screen.
-    if (pivots && pivot && !pivots.isPivotError(pivot)) {
-      return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivots.pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivots.pivotToCsv(pivot, { lines }));
-    }
-    if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
-    downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
+    void lib.exportCsv({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone, dataOnly });
   };
 
   const placeholder = (what: string) => {
     // The report may be done while its comparison still runs: the screen waits for both.
     const p = report.phase.kind === "done" && comparing ? comparison.phase : report.phase;
-    if (p.kind === "running")
+    if (p.kind === "running" || (data && !lib))
       return (
         <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
           <Spinner /> Waiting for the report…

@@ -15,15 +15,9 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { addInto, evaluate, measureFor, metricOf, sumValue, type Sums } from "@/lib/metrics/kpis";
 import type { CohortCell, CohortRows } from "@/lib/report-state/cohort";
+import { cycleOffsetDays, type CohortSchedule } from "./labels";
 
-export interface CohortSchedule {
-  trialDays: number;
-  periodDays: number;
-}
-
-export function cycleOffsetDays(k: number, s: CohortSchedule): number {
-  return k <= 0 ? 0 : s.trialDays + s.periodDays * (k - 1);
-}
+export { CELL_DEFINITIONS, ROW_LABELS, cohortCaption, cycleOffsetDays, type CohortSchedule } from "./labels";
 
 /** Whether customers whose initial date is `day` have reached billing cycle k by `today`. */
 export function hasReached(day: string, k: number, today: string, s: CohortSchedule): boolean {
@@ -97,24 +91,6 @@ const REVENUE = metricOf("revenue", "cohort");
 const NET = measureFor("net_revenue_per_customer", "cohort")!;
 const NET_NUMERATOR = { ...NET, denominator: null };
 export const COHORT_METRICS = [...new Set([APPROVALS, REVENUE, ...NET.numerator.map((t) => t.metric)])];
-
-/** What a cell of the retention grid shows: its label in pickers and exports, and its definition. */
-export const CELL_DEFINITIONS: Record<CohortCell, { label: string; description: string }> = {
-  retention: { label: "Approvals, % of cycle 0", description: "Retention: approvals in billing cycle k ÷ approvals in cycle 0 (the cohort's initial orders)." },
-  previous: { label: "Approvals, % of the previous cycle", description: "Step retention: approvals in cycle k ÷ approvals in cycle k − 1." },
-  revenue: { label: "Revenue", description: "Revenue of the cohort's approved attempts in cycle k." },
-  ltv: {
-    label: "Cumulative net revenue per customer",
-    description: "Lifetime value to date: (revenue − refunds − chargebacks − CPA) summed over cycles 0 to k ÷ the cohort's initial approvals.",
-  },
-};
-
-export const ROW_LABELS: Record<CohortRows, string> = { day: "Signup day", week: "Signup week", month: "Signup month" };
-
-/** "Approvals, % of cycle 0 by signup week and billing cycle": the grid's caption, on every page that draws it. */
-export function cohortCaption(cell: CohortCell, rows: CohortRows): string {
-  return `${CELL_DEFINITIONS[cell].label} by ${ROW_LABELS[rows].toLowerCase()} and billing cycle`;
-}
 
 export const CELL_FORMATS: Record<CohortCell, ValueFormat> = {
   retention: "percent",

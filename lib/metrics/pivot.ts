@@ -15,14 +15,14 @@ import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { exportValue, formatValue, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "./kpis";
-import { TOTALS_LABEL } from "./table";
+import { TOTAL_LABEL, TOTALS_LABEL } from "./labels";
 
 /** At most this many columns of values; beyond it the smallest are summed into one "Other". */
 export const PIVOT_MAX_COLUMNS = 24;
 export const OTHER_LABEL = "Other";
 /** The Other column's key: not JSON, so no value's key (always JSON) can equal it. */
 export const OTHER_KEY = "~other";
-export const TOTAL_LABEL = "Total";
+export { TOTAL_LABEL } from "./labels";
 /** What an empty cell (no records) tells assistive tech and a hover, beside its "—" or 0. */
 export const EMPTY_CELL_NOTE = "No records";
 

@@ -9,6 +9,8 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import { COMPARE_LABELS } from "@/lib/periods/compare";
 import { GRAIN_LABELS } from "@/lib/periods/grain";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
+import { comparedId } from "./compared";
+import { TOTALS_LABEL } from "./labels";
 import { formatValue, round2, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "./kpis";
@@ -54,15 +56,13 @@ export interface TableSpec {
   measures: readonly string[];
 }
 
-export const TOTALS_LABEL = "Totals";
+export { TOTALS_LABEL } from "./labels";
 
 /** With no group-by, one row holds everything; this column names it (and the totals row). */
 export const ALL_ROWS_COLUMN = "_rows";
 export const ALL_ROWS_TEXT = "All records";
 
-/** The id of a measure's comparison columns: `revenue~cmp`, `revenue~chg`, `revenue~pct`. */
-export const COMPARED_SUFFIXES = ["cmp", "chg", "pct"] as const;
-export const comparedId = (measure: string, part: (typeof COMPARED_SUFFIXES)[number]) => `${measure}~${part}`;
+export { COMPARED_SUFFIXES, comparedId } from "./compared";
 
 /** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
 const changesInPoints = (m: Measure) => m.format === "percent";

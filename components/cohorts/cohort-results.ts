@@ -1,0 +1,40 @@
+/**
+ * The Cohorts page's grid from an answer, and its CSV: loaded when a report is first requested
+ * (beside the grid's code), not with the page, which opens with a form and an empty grid.
+ */
+import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
+import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/cohorts/grid";
+import { downloadText } from "@/lib/csv";
+import { formatInstant } from "@/lib/metrics/format";
+import type { ReportData } from "@/lib/report-client/queries";
+import type { CohortState } from "@/lib/report-state/cohort";
+import { describeFilters } from "@/lib/report-state/filters";
+
+export function cohortGrid(data: ReportData, today: string, s: Pick<CohortState, "rows" | "cell" | "cycles" | "trialDays" | "periodDays">): CohortGrid {
+  return buildCohortGrid({
+    records: data.result.data,
+    range: { start: data.request.start_date, end: data.request.end_date },
+    today,
+    rows: s.rows,
+    cell: s.cell,
+    cycles: s.cycles,
+    trialDays: s.trialDays,
+    periodDays: s.periodDays,
+  });
+}
+
+export function exportCohortCsv(grid: CohortGrid, data: ReportData, state: CohortState, timeZone: string, dataOnly: boolean): void {
+  const file = `cohorts_${data.request.start_date}_${data.request.end_date}`;
+  if (dataOnly) return downloadText(`${file}_data.csv`, gridToCsv(grid, null));
+  const lines: [string, string][] = [
+    ["Report", "Cohort retention (by initial date)"],
+    ["Range", `${data.request.start_date} to ${data.request.end_date}`],
+    ["Timezone", timeZone],
+    ["Filters", describeFilters(state.filters)],
+    ["Cells", `${CELL_DEFINITIONS[state.cell].label}${gridUnit(grid)}`],
+    ["Billing schedule", `cycle 1 due ${state.trialDays} days after the initial date, then every ${state.periodDays} days`],
+    ["Masked", "cycles a cohort has not reached yet are left empty"],
+    ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
+  ];
+  downloadText(`${file}.csv`, gridToCsv(grid, { lines }));
+}

@@ -1,0 +1,119 @@
+/**
+ * Explore's results from an answer: the view at the report's grain (beside its comparison), the
+ * table's model and sorted rows, and the CSV export. Loaded with the results' code when a report
+ * is first requested (preloadResults), not with the page: a page opens with a form and empty panels.
+ */
+import { getDimension } from "@/lib/contract/catalog";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
+import { formatInstant } from "@/lib/metrics/format";
+import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
+import { buildViewTable, effectiveSort, sortRows, type SortSpec, type TableModel, type TableRow } from "@/lib/metrics/table";
+import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
+import type { ReportData } from "@/lib/report-client/queries";
+import { describeStatus } from "@/lib/report-client/status";
+import { visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
+import { describeFilters, type Filters } from "@/lib/report-state/filters";
+import { presetLabel, resolveRange } from "@/lib/report-state/range";
+
+/** Measures of the state that can be computed from what a report fetched. */
+export function computable(state: ExploreState, data: ReportData): string[] {
+  const fetched = new Set(data.request.metrics ?? []);
+  return visibleMeasures(state).filter((id) => {
+    const m = measureFor(id, data.op);
+    return m !== undefined && measureMetrics(m).every((x) => fetched.has(x));
+  });
+}
+
+export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "compare">, data: ReportData, cmpData: ReportData | null): ReportView {
+  const range = { start: data.request.start_date, end: data.request.end_date };
+  const groupBy = data.request.group_by ?? [];
+  return buildReportView({
+    op: data.op,
+    groupBy,
+    metrics: data.request.metrics ?? [],
+    grain: groupBy.includes("date") ? grain : "day",
+    range,
+    records: data.result.data,
+    comparison:
+      cmpData && compare.kind !== "none"
+        ? { compare, range: { start: cmpData.request.start_date, end: cmpData.request.end_date }, records: cmpData.result.data }
+        : null,
+  });
+}
+
+export function tableModel(view: ReportView, measures: string[]): TableModel {
+  return buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view);
+}
+
+export { effectiveSort, sortRows };
+
+/** What a click on a column's header sorts by next. */
+export function nextSort(sort: SortSpec | null, key: string): SortSpec {
+  const isDimension = getDimension(key) !== undefined || key === "_rows";
+  return sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
+}
+
+function asFilters(f: ReportData["request"]["filters"]): Filters {
+  const out: Filters = {};
+  for (const [k, v] of Object.entries(f ?? {})) {
+    if (v === undefined) continue;
+    out[k] = (Array.isArray(v) ? v : [v]).filter((x): x is string | number => x !== null);
+  }
+  return out;
+}
+
+/** Downloads what is shown: the pivot when the pivot is on screen, the rows otherwise. */
+export async function exportCsv({
+  state,
+  data,
+  view,
+  model,
+  rows,
+  pivotMeasure,
+  today,
+  timeZone,
+  dataOnly,
+}: {
+  state: ExploreState;
+  data: ReportData;
+  view: ReportView | null;
+  model: TableModel;
+  rows: TableRow[];
+  /** The pivot's measure when the pivot is on screen; null: the rows table. */
+  pivotMeasure: string | null;
+  today: string;
+  timeZone: string;
+  dataOnly: boolean;
+}): Promise<void> {
+  const { start_date: start, end_date: end } = data.request;
+  const preset = "preset" in state.range ? state.range.preset : null;
+  const presetMatches =
+    preset !== null &&
+    (() => {
+      const r = resolveRange({ preset }, today);
+      return r.start === start && r.end === end;
+    })();
+  const periods = view ? describePeriods(view) : null;
+  const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
+  const status = describeStatus({ kind: "done", result: data.result }, timeZone);
+  const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
+  // The pivot's code is loaded already when the pivot is on screen.
+  const pivots = view && pivotMeasure ? await import("@/lib/metrics/pivot") : null;
+  const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure) : null;
+  const lines: [string, string][] = [
+    ["Report", OPERATION_TABLE[data.op].label],
+    ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
+    ["Timezone", timeZone],
+    ["Group by", groupBy],
+    ...(periods ? [["Periods", periods] as [string, string]] : []),
+    ["Filters", describeFilters(asFilters(data.request.filters))],
+    ["Data", `${status.title}: ${status.detail}`],
+    ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
+  ];
+  if (pivots && pivot && !pivots.isPivotError(pivot)) {
+    return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivots.pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivots.pivotToCsv(pivot, { lines }));
+  }
+  if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
+  downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
+}
