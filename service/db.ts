@@ -99,17 +99,7 @@ export class Database {
 
   /** All-or-nothing: `fn` runs inside BEGIN/COMMIT on one connection, rolled back on any error. */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.withConnection(async (c) => {
-      await c.run("BEGIN TRANSACTION");
-      try {
-        const out = await fn(new Tx(c));
-        await c.run("COMMIT");
-        return out;
-      } catch (err) {
-        await c.run("ROLLBACK").catch(() => undefined);
-        throw err;
-      }
-    });
+    return this.withConnection((c) => transactionOn(c, fn));
   }
 
   async checkpoint(): Promise<void> {
@@ -121,6 +111,22 @@ export class Database {
     this.closed = true;
     for (const c of this.idle.splice(0)) c.closeSync();
     this.instance.closeSync();
+  }
+}
+
+/**
+ * `fn` inside BEGIN/COMMIT on connection `c`, rolled back on any error: for work that must share a
+ * connection with what came before it (its temporary tables), as generation's staging does.
+ */
+export async function transactionOn<T>(c: DuckDBConnection, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  await c.run("BEGIN TRANSACTION");
+  try {
+    const out = await fn(new Tx(c));
+    await c.run("COMMIT");
+    return out;
+  } catch (err) {
+    await c.run("ROLLBACK").catch(() => undefined);
+    throw err;
   }
 }
 

@@ -48,32 +48,59 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
 export const REBUILD_CHUNK_ATTEMPTS = 3_000_000;
 
 /**
- * Rebuilds every derived table from all the facts (generation, and files that lack them). Each grain
- * is the attempts' own aggregate plus the (much smaller) events' aggregate, joined on the keys:
- * aggregating every branch together ran all of the grain's sums over every wide union row, once per
- * attempt and event (docs/benchmarks.md compares the two). `chunkDays`: the dates built at a time
- * (the result is the same for any).
+ * Rebuilds every derived table from all the facts (the service's start on a file that lacks them,
+ * and an import into an empty file), in `tx`. `chunkDays`: the dates built at a time (the result is
+ * the same for any).
  */
 export async function rebuildDerived(tx: Tx, opts: { chunkDays?: number } = {}): Promise<void> {
-  const chunkDays = opts.chunkDays ?? (await chunkDaysFor(tx));
-  await stampDataVersion(tx);
-  for (const table of EVENT_TABLE_NAMES) {
-    // Ordered by event date so the date-range filters skip whole row groups.
-    const d = EVENT_FACT_TABLES[table];
-    await tx.run(`CREATE OR REPLACE TABLE ${d.facts} AS ${eventFactsSql(table)} ORDER BY e.${d.date}, e.attempt_id`);
-  }
+  await rebuildInSteps((_name, step) => step(tx), opts);
+}
+
+export type RebuildStep = "event facts" | "grains" | "rollups";
+
+/**
+ * The rebuild as three steps, each given to `run` in order with its name: the event facts; the
+ * grains; the rollups, from the grains. `rebuildDerived` runs them in one transaction; generation, which holds
+ * its file alone, commits each (`db.transaction`), because DuckDB scans the rows a transaction wrote
+ * itself on one thread and committed ones on all: the grains then read committed event facts and
+ * the rollups committed grains (docs/benchmarks.md). Generation drops every derived table first
+ * and the rollups are made last, so a file whose generation stops between two steps lacks them:
+ * `hasDerived` is false and the service rebuilds everything when it opens the file.
+ *
+ * Each grain is the attempts' own aggregate plus the (much smaller) events' aggregate, joined on
+ * the keys: aggregating every branch together ran all of the grain's sums over every wide union
+ * row, once per attempt and event (docs/benchmarks.md compares the two).
+ */
+export async function rebuildInSteps(
+  run: (name: RebuildStep, step: (tx: Tx) => Promise<void>) => Promise<void>,
+  opts: { chunkDays?: number } = {},
+): Promise<void> {
+  let chunks: [string, string][] = [];
+  await run("event facts", async (tx) => {
+    await stampDataVersion(tx);
+    for (const table of EVENT_TABLE_NAMES) {
+      // Ordered by event date so the date-range filters skip whole row groups.
+      const d = EVENT_FACT_TABLES[table];
+      await tx.run(`CREATE OR REPLACE TABLE ${d.facts} AS ${eventFactsSql(table)} ORDER BY e.${d.date}, e.attempt_id`);
+    }
+    chunks = dateChunks(await dateSpan(tx), opts.chunkDays ?? (await chunkDaysFor(tx)));
+  });
+  await run("grains", (tx) => buildGrains(tx, chunks));
+  await run("rollups", (tx) => buildRollups(tx, chunks));
+}
+
+/** Rows of `sql` (a grain-shaped SELECT) whose date is in the range of parameters $1 and $2. */
+const within = (sql: string) => `(SELECT * FROM (${sql}) WHERE "date" BETWEEN $1::DATE AND $2::DATE)`;
+
+async function buildGrains(tx: Tx, chunks: readonly [string, string][]): Promise<void> {
   const { attempts, ...events } = ALL_FACTS;
-  const chunks = dateChunks(await dateSpan(tx), chunkDays);
-  const within = (sql: string) => `(SELECT * FROM (${sql}) WHERE "date" BETWEEN $1::DATE AND $2::DATE)`;
   for (const op of OPERATIONS) {
     const ofAttempts = grainSql(op, { attempts });
     const ofEvents = grainSql(op, events);
     const { table } = GRAINS[op];
-    const rollup = ROLLUPS[op].table;
-    // Empty tables of their shape, filled a chunk of dates at a time, in date order (so date ranges
+    // An empty table of its shape, filled a chunk of dates at a time, in date order (so date ranges
     // skip whole row groups).
     await tx.run(`CREATE OR REPLACE TABLE ${table} AS ${grainSql(op)} LIMIT 0`);
-    await tx.run(`CREATE OR REPLACE TABLE ${rollup} AS ${rollupSql(op, table)} LIMIT 0`);
     for (const range of chunks) {
       if (ofAttempts === null || ofEvents === null) {
         // Metrics all from attempts, or all from events: there is one aggregate and nothing to add.
@@ -82,10 +109,19 @@ export async function rebuildDerived(tx: Tx, opts: { chunkDays?: number } = {}):
         await tx.run(`CREATE OR REPLACE TEMP TABLE grain_of_events AS SELECT * FROM ${within(ofEvents)}`, range);
         await tx.run(`INSERT INTO ${table} ${grainSumSql(op, within(ofAttempts), "grain_of_events", "FULL")} ORDER BY "date"`, range);
       }
-      // The rollup from the grain's chunk: a tenth of its rows, read by reports that need no BIN or affiliate.
-      await tx.run(`INSERT INTO ${rollup} ${rollupSql(op, within(`SELECT * FROM ${table}`))} ORDER BY "date"`, range);
     }
     await tx.run("DROP TABLE IF EXISTS grain_of_events");
+  }
+}
+
+/** Each rollup from its grain, a chunk of dates at a time: a tenth of its rows, read by reports that need no BIN or affiliate. */
+async function buildRollups(tx: Tx, chunks: readonly [string, string][]): Promise<void> {
+  for (const op of OPERATIONS) {
+    const rollup = ROLLUPS[op].table;
+    await tx.run(`CREATE OR REPLACE TABLE ${rollup} AS ${rollupSql(op, GRAINS[op].table)} LIMIT 0`);
+    for (const range of chunks) {
+      await tx.run(`INSERT INTO ${rollup} ${rollupSql(op, within(`SELECT * FROM ${GRAINS[op].table}`))} ORDER BY "date"`, range);
+    }
   }
 }
 

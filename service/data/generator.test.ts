@@ -147,20 +147,21 @@ describe("determinism", () => {
   });
 });
 
-describe("a generation stopped between its two transactions", () => {
-  it("leaves the new facts without derived tables, which the service builds when it opens the file", async () => {
-    const d = await fresh("stopped.duckdb");
+describe("a generation stopped between its transactions", () => {
+  // Before the rebuild's first step, and after each step but the last has committed.
+  it.each(["event facts", "grains", "rollups"])("before '%s' leaves derived tables missing, which the service builds when it opens the file", async (step) => {
+    const d = await fresh(`stopped-${step.replace(" ", "-")}.duckdb`);
     try {
       await generate(d, { ...OPTS, seed: 7, days: 40 }); // an earlier data set, derived tables and all
-      const stopAtRebuild = (msg: string) => {
-        if (msg === "rebuilding derived tables") throw new Error("stopped");
+      const stop = (msg: string) => {
+        if (msg === `rebuilding derived tables: ${step}`) throw new Error("stopped");
       };
-      await expect(generate(d, { ...OPTS, onProgress: stopAtRebuild })).rejects.toThrow("stopped");
+      await expect(generate(d, { ...OPTS, onProgress: stop })).rejects.toThrow("stopped");
       // The facts are the new data set's; no derived table of the earlier one is left to answer for them.
       for (const t of FACT_TABLES) expect(await fingerprint(d, t)).toEqual(await fingerprint(b, t));
       expect(await d.transaction((tx) => hasDerived(tx))).toBe(false);
 
-      const service = await createService(d, loadServiceConfig({ SERVICE_DB: join(dir, "stopped.duckdb"), SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET }), jsonLogger(() => undefined));
+      const service = await createService(d, loadServiceConfig({ SERVICE_DB: d.path, SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET }), jsonLogger(() => undefined));
       await service.close();
       const derived = [...Object.values(EVENT_FACT_TABLES).map((e) => e.facts), ...Object.values(GRAINS).map((g) => g.table), ...Object.values(ROLLUPS).map((g) => g.table)];
       const rows = (db: Database, table: string) => db.all(`SELECT * FROM ${table} ORDER BY ALL`);

@@ -2,11 +2,12 @@
  * Deterministic synthetic payment data (SPEC.md §5). This is the entry point: it checks the options,
  * runs the simulation, and replaces the payment and reference tables with its output (one
  * INSERT … SELECT per table from the staging tables) in one transaction, then rebuilds the derived
- * tables in a second one. The first transaction drops the derived tables, so a file whose generation
- * stopped between the two has none, and the service builds them when it opens the file
- * (`createService`); no one reads the file meanwhile, since generation holds it (one process per
- * DuckDB file). Rebuilding inside the first transaction, over facts it had just written and not yet
- * committed, took twice the time and up to 1.3 GB more memory (docs/benchmarks.md, issue 21).
+ * tables in transactions of their own (`rebuildInSteps`). The first transaction drops the derived
+ * tables, so a file whose generation stopped after it lacks some, and the service builds them all
+ * when it opens the file (`createService`); no one reads the file meanwhile, since generation holds
+ * it (one process per DuckDB file). Rebuilding inside the first transaction, over facts it had just
+ * written and not yet committed, took twice the time and up to 1.3 GB more memory: DuckDB scans a
+ * transaction's own rows on one thread (docs/benchmarks.md, issue 21).
  *
  * The parts, in generator/: the reference world, the same for every `seed` (world.ts); the
  * customers and events drawn from `seed` (simulation.ts); and the staging tables their rows go
@@ -17,8 +18,8 @@
  * table contents.
  */
 import { INTEGER, VARCHAR, BIGINT, type DuckDBConnection } from "@duckdb/node-api";
-import { dropDerived, rebuildDerived } from "./derived";
-import type { Database, Tx } from "../db";
+import { dropDerived, rebuildInSteps } from "./derived";
+import { transactionOn, type Database, type Tx } from "../db";
 import { ALERT_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
 import { fromEpochDay, isCalendarDate, toEpochDay } from "../../lib/contract/dates";
 import { buildWorld, type World } from "./generator/world";
@@ -184,8 +185,11 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
   const totalCustomers = volumes.reduce((a, b) => a + b, 0);
   if (totalCustomers > MAX_ID) throw new RangeError("too many customers for one data set");
 
-  const summary = await db.transaction(async (tx) => {
-    const conn = tx.connection;
+  const summary = await db.withConnection(async (conn) => {
+    // The staging tables are filled and committed before the transaction that replaces the tables
+    // begins: DuckDB scans rows a transaction wrote itself on one thread, committed ones on all of
+    // them, and the loading is mostly that scan (10 M attempts: 6.5 s on one core, 3.3 s on two;
+    // docs/benchmarks.md). They are temporary tables of this connection, dropped whatever happens.
     const stages = await openStages(conn);
     try {
       // The simulation's per-customer state (hundreds of MB at 100 M attempts) is garbage once its
@@ -194,18 +198,20 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
       for (const s of Object.values(stages)) s.close();
 
       progress("replacing tables");
-      for (const t of REPLACED_TABLES) await tx.run(`DELETE FROM ${t}`);
-      await loadReferenceTables(conn, world);
-      await loadFactTables(tx, world);
-      const info: [string, string][] = [
-        ["seed", String(opts.seed)],
-        ["days", String(opts.days)],
-        ["orders_per_day", String(opts.ordersPerDay)],
-        ["start_date", fromEpochDay(startDay)],
-        ["end_date", opts.endDate],
-      ];
-      for (const [k, v] of info) await tx.run("INSERT INTO dataset_info (key, value) VALUES (?, ?)", [k, v]);
-      await dropDerived(tx);
+      await transactionOn(conn, async (tx) => {
+        for (const t of REPLACED_TABLES) await tx.run(`DELETE FROM ${t}`);
+        await loadReferenceTables(conn, world);
+        await loadFactTables(tx, world);
+        const info: [string, string][] = [
+          ["seed", String(opts.seed)],
+          ["days", String(opts.days)],
+          ["orders_per_day", String(opts.ordersPerDay)],
+          ["start_date", fromEpochDay(startDay)],
+          ["end_date", opts.endDate],
+        ];
+        for (const [k, v] of info) await tx.run("INSERT INTO dataset_info (key, value) VALUES (?, ?)", [k, v]);
+        await dropDerived(tx);
+      });
       return {
         ...counts,
         startDate: fromEpochDay(startDay),
@@ -213,11 +219,13 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
       };
     } finally {
       for (const s of Object.values(stages)) s.dispose();
-      for (const name of Object.keys(STAGES) as StageName[]) await tx.run(`DROP TABLE IF EXISTS ${stageTable(name)}`).catch(() => undefined);
+      for (const name of Object.keys(STAGES) as StageName[]) await conn.run(`DROP TABLE IF EXISTS ${stageTable(name)}`).catch(() => undefined);
     }
   });
-  progress("rebuilding derived tables");
-  await db.transaction((tx) => rebuildDerived(tx));
+  await rebuildInSteps((name, step) => {
+    progress(`rebuilding derived tables: ${name}`);
+    return db.transaction(step);
+  });
   // Folds the WAL into the file so it is compact on disk. Best effort: DuckDB refuses a checkpoint
   // while another connection has a transaction open, and the data is committed either way.
   progress("checkpointing");

@@ -100,7 +100,7 @@ class Stage<C extends string> {
     this.closeAppender();
   }
 
-  /** Releases the appender after a failure; the transaction's rollback discards its rows. */
+  /** Releases the appender after a failure; the generator drops the staging tables. */
   dispose(): void {
     try {
       this.closeAppender();
