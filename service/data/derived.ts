@@ -174,9 +174,16 @@ function dateChunks(span: [string, string] | null, days: number): [string, strin
  * adds them to the derived tables: their event facts are appended, and each grain gets the sums of
  * the added facts added to its rows. Facts are only ever added, and every metric is a sum, so this
  * ends where a rebuild from scratch would, at a cost that follows the size of the import rather
- * than of the database.
+ * than of the database. The sums are made and merged a range of dates at a time, each range holding
+ * at most about REBUILD_CHUNK_ATTEMPTS added facts (or `chunkFacts`; `chunkDays` fixes the days per
+ * range instead), so a large import's memory stays bounded as a rebuild's does; a usual import is one
+ * range.
  */
-export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, string>>): Promise<void> {
+export async function addToDerived(
+  tx: Tx,
+  added: Partial<Record<FactSource, string>>,
+  opts: { chunkDays?: number; chunkFacts?: number } = {},
+): Promise<void> {
   if (!(await hasDerived(tx))) return rebuildDerived(tx);
   await stampDataVersion(tx);
   const facts: FactTables = {};
@@ -191,19 +198,60 @@ export async function addToDerived(tx: Tx, added: Partial<Record<FactSource, str
     facts[table] = addedFacts;
     temp.push(addedFacts);
   }
+  const chunks = await addedChunks(tx, facts, opts);
   for (const op of OPERATIONS) {
     const sql = grainSql(op, facts);
     if (sql === null) continue;
     const delta = `added_${GRAINS[op].table}`;
-    await tx.run(`CREATE TEMP TABLE ${delta} AS ${sql}`);
-    for (const statement of grainMergeSql(op, delta)) await tx.run(statement);
-    // The rollup gets the same rows rolled up: its cost follows the import too.
     const rolledUp = `added_${ROLLUPS[op].table}`;
-    await tx.run(`CREATE TEMP TABLE ${rolledUp} AS ${rollupSql(op, delta)}`);
-    for (const statement of grainMergeSql(op, rolledUp, ROLLUPS[op])) await tx.run(statement);
+    for (const range of chunks) {
+      await tx.run(`CREATE OR REPLACE TEMP TABLE ${delta} AS SELECT * FROM ${within(sql)}`, range);
+      for (const [statement, params] of grainMergeSql(op, delta, GRAINS[op], range)) await tx.run(statement, params);
+      // The rollup gets the same rows rolled up: its cost follows the import too.
+      await tx.run(`CREATE OR REPLACE TEMP TABLE ${rolledUp} AS ${rollupSql(op, delta)}`);
+      for (const [statement, params] of grainMergeSql(op, rolledUp, ROLLUPS[op], range)) await tx.run(statement, params);
+    }
     temp.push(delta, rolledUp);
   }
-  for (const t of temp) await tx.run(`DROP TABLE ${t}`);
+  for (const t of temp) await tx.run(`DROP TABLE IF EXISTS ${t}`);
+}
+
+/**
+ * Date ranges covering every date a grain row of the added facts can have (an attempt's date and
+ * initial date, an event's date and its attempt's), in order: each of `chunkDays` days, or else
+ * consecutive dates taken while their facts stay within `chunkFacts` (a busier date alone). A fact
+ * counts once per date it can give a row, so the bound holds for either grain.
+ */
+async function addedChunks(
+  tx: Tx,
+  facts: FactTables,
+  { chunkDays, chunkFacts = REBUILD_CHUNK_ATTEMPTS }: { chunkDays?: number; chunkFacts?: number },
+): Promise<[string, string][]> {
+  const perDate: string[] = [];
+  if (facts.attempts) for (const c of ["attempt_date", "initial_date"]) perDate.push(`SELECT ${c} AS d, count(*) AS n FROM ${facts.attempts} GROUP BY 1`);
+  for (const table of EVENT_TABLE_NAMES) {
+    const rows = facts[table];
+    if (rows) for (const c of ["event_date", "attempt_date", "initial_date"]) perDate.push(`SELECT ${c} AS d, count(*) AS n FROM ${rows} GROUP BY 1`);
+  }
+  if (perDate.length === 0) return [];
+  const dates = await tx.all<{ d: string; n: string }>(`SELECT d::VARCHAR AS d, sum(n)::VARCHAR AS n FROM (${perDate.join(" UNION ALL ")}) GROUP BY d ORDER BY d`);
+  const first = dates[0]?.d;
+  const last = dates.at(-1)?.d;
+  if (!first || !last) return [];
+  if (chunkDays !== undefined) return dateChunks([first, last], chunkDays);
+  const out: [string, string][] = [];
+  let from = first;
+  let n = 0;
+  dates.forEach(({ d, n: count }, i) => {
+    n += Number(count);
+    const next = dates[i + 1];
+    if (!next || n + Number(next.n) > chunkFacts) {
+      out.push([from, d]);
+      if (next) from = next.d;
+      n = 0;
+    }
+  });
+  return out;
 }
 
 /**

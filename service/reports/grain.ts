@@ -179,13 +179,16 @@ export function grainSumSql(op: Operation, x: string, y: string, join: "FULL" | 
  * Statements that add `delta` (a table shaped like the grain, or like `grain`, unique keys) into an
  * operation's grain (or `grain`, its rollup) in place: the rows with the same keys as a delta row are
  * replaced by their sum, the other delta rows are added (in date order, so date ranges keep skipping
- * whole row groups).
+ * whole row groups). Each statement comes with its parameters: `dates`, when every delta row's date
+ * is in that range, so that only the grain's rows of those dates are read.
  */
-export function grainMergeSql(op: Operation, delta: string, grain: Grain = GRAINS[op]): string[] {
+export function grainMergeSql(op: Operation, delta: string, grain: Grain = GRAINS[op], dates?: readonly [string, string]): [string, string[]][] {
+  const inRange = (alias: string) => (dates ? `${alias}."date" BETWEEN $1::DATE AND $2::DATE` : "TRUE");
+  const params = dates ? [...dates] : [];
   return [
-    `CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, grain.table, delta, "RIGHT", grain)}`,
-    `DELETE FROM ${grain.table} g USING ${delta} d WHERE ${sameKeys(grain, "g", "d")}`,
-    `INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`,
-    `DROP TABLE ${delta}_sum`,
+    [`CREATE TEMP TABLE ${delta}_sum AS ${grainSumSql(op, `(SELECT * FROM ${grain.table} g WHERE ${inRange("g")})`, delta, "RIGHT", grain)}`, params],
+    [`DELETE FROM ${grain.table} g USING ${delta} d WHERE ${inRange("g")} AND ${sameKeys(grain, "g", "d")}`, params],
+    [`INSERT INTO ${grain.table} SELECT * FROM ${delta}_sum ORDER BY "date"`, []],
+    [`DROP TABLE ${delta}_sum`, []],
   ];
 }
