@@ -10,6 +10,7 @@ import { usersRepo } from "@/lib/store/users";
 import { listSubscriptions } from "@/lib/subscriptions";
 import { AlertsManager } from "@/components/alerts/alerts-manager";
 import { checkAlerts, checkSubscription } from "@/components/alerts/checked";
+import { alertVocabulary } from "@/components/alerts/vocabulary";
 import type { AlertsAnswer, SubscriptionView } from "@/components/alerts/model";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
@@ -43,6 +44,7 @@ export default async function AlertsPage() {
               .map((r) => ({ id: r.id, name: r.name, page: r.page, params: r.params, ownerEmail: r.ownerEmail })),
           }}
           programmes={programmes}
+          words={alertVocabulary()}
           selfId={user.id}
           timeZone={reportTimeZone()}
         />

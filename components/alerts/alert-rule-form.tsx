@@ -5,25 +5,25 @@
  * evaluated per, filters, the window, the schedule, recipients and the cool-down. The server's
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
-import { useId, useState, type FormEvent } from "react";
+import { lazy, Suspense, useId, useState, type FormEvent } from "react";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
-import { FilterEditor, dimensionGroups } from "@/components/report/filter-editor";
+import { FilterFields, FilterRowLoading, groupsOf } from "@/components/report/filter-fields";
+import type { FilterRowProps } from "@/components/report/filter-row";
 import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids } from "./form-parts";
 import {
   ALERT_WINDOWS,
   RULE_FIELD_LABELS,
   WINDOW_LABELS,
   describeRule,
-  errorsByField,
   parseTarget,
   ruleBody,
-  ruleFieldOf,
   targetFormat,
   targetGroups,
+  type AlertVocabulary,
   type DirectoryUser,
   type FieldErrors,
   type Programme,
@@ -34,13 +34,26 @@ import {
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const WINDOW_OPTIONS = ALERT_WINDOWS.map((w) => ({ value: w, label: capital(WINDOW_LABELS[w]) }));
-const GROUP_OPTIONS = [{ label: "Nothing", options: [{ value: "", label: "Nothing: the whole, as one number" }] }, ...dimensionGroups("orders", ["date"])];
+// A filter's row is loaded with the first filter (a new rule has none; an edited one opens on a
+// click): React's own lazy, as nothing here draws a filter on the server, so the page needs no
+// next/dynamic.
+const LazyFilterRow = lazy(() => import("@/components/report/filter-row").then((m) => ({ default: m.FilterRowWithClient })));
+function FilterRow(props: FilterRowProps) {
+  return (
+    <Suspense fallback={<FilterRowLoading />}>
+      <LazyFilterRow {...props} />
+    </Suspense>
+  );
+}
+
+const groupOptions = (words: AlertVocabulary) => [{ label: "Nothing", options: [{ value: "", label: "Nothing: the whole, as one number" }] }, ...groupsOf(words.dimensions, ["date"])];
 
 export function AlertRuleForm({
   initial,
   ruleId,
   paused,
   programmes,
+  words,
   users,
   usersError,
   selfId,
@@ -54,6 +67,8 @@ export function AlertRuleForm({
   /** The edited rule's paused state, sent along so that saving keeps it. */
   paused?: boolean;
   programmes: readonly Programme[];
+  /** The catalog's words, from the server's render. */
+  words: AlertVocabulary;
   users: readonly DirectoryUser[] | undefined;
   usersError: string | null;
   selfId: string;
@@ -70,17 +85,17 @@ export function AlertRuleForm({
 
   const target = parseTarget(draft.target);
   const programme = target?.kind === "programme";
-  const format = targetFormat(target);
+  const format = targetFormat(target, words);
   const err = (f: RuleField) => errors[f];
   const errId = (f: RuleField) => `${id}-${f}-error`;
   const invalid = (f: RuleField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
 
-  const checked = ruleBody(draft);
-  const preview = checked.ok ? describeRule(checked.body.definition, programmes) : null;
+  const checked = ruleBody(draft, words);
+  const preview = checked.ok ? describeRule(checked.body.definition, programmes, words) : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const r = ruleBody(draft);
+    const r = ruleBody(draft, words);
     if (!r.ok) {
       setErrors(r.errors);
       setFailure({ message: "Correct the fields below and try again.", other: [] });
@@ -95,6 +110,7 @@ export function AlertRuleForm({
       onSaved({ ...rule, evaluations: rule.evaluations ?? [] }, !ruleId);
     } catch (x) {
       if (x instanceof RequestError && x.details.length > 0) {
+        const { errorsByField, ruleFieldOf } = await import("./server-errors");
         const mapped = errorsByField(x.details, ruleFieldOf, { sent: r.body.recipients, users });
         setErrors(mapped.fields);
         setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
@@ -143,14 +159,14 @@ export function AlertRuleForm({
           </label>
           <Select
             id={`${id}-target`}
-            groups={targetGroups(programmes)}
+            groups={targetGroups(programmes, words)}
             value={draft.target}
             aria-invalid={invalid("target")}
             aria-describedby={ids(`${id}-target-hint`, invalid("target") && errId("target"))}
             onChange={(e) => {
               const next = parseTarget(e.target.value);
               // Points are for rates: a switch to an amount or a count compares in percent.
-              set({ target: e.target.value, ...(targetFormat(next) !== "percent" ? { by: "percent" as const } : {}) });
+              set({ target: e.target.value, ...(targetFormat(next, words) !== "percent" ? { by: "percent" as const } : {}) });
             }}
           />
           <Hint id={`${id}-target-hint`}>A metric or KPI of the order summary (by event date), or a Monitor programme’s ratio per MID and card brand.</Hint>
@@ -272,7 +288,7 @@ export function AlertRuleForm({
           </label>
           <Select
             id={`${id}-group`}
-            groups={GROUP_OPTIONS}
+            groups={groupOptions(words)}
             value={programme ? "" : draft.groupBy}
             disabled={programme}
             aria-invalid={invalid("group_by")}
@@ -312,7 +328,7 @@ export function AlertRuleForm({
             <Hint>A programme ratio takes no filters: it counts what the programme counts.</Hint>
           </>
         ) : (
-          <FilterEditor op="orders" value={draft.filters} onChange={(filters) => set({ filters })} />
+          <FilterFields dimensions={words.dimensions} row={FilterRow} value={draft.filters} onChange={(filters) => set({ filters })} />
         )}
         <FieldMessages id={errId("filters")} messages={err("filters")} />
       </div>

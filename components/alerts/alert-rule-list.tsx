@@ -4,28 +4,31 @@
  * its last evaluations (when, whether late, what fired or recovered with its numbers, or why it could
  * not be evaluated), and Pause/Resume, Edit and Delete.
  */
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { formatInstant } from "@/lib/metrics/format";
 import { describeSchedule } from "@/lib/schedule/describe";
-import type { EvaluationRow } from "@/lib/store/alerts";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./alert-rule-form";
-import { MailFateView } from "./mail-fate";
 import {
   describeCooldown,
   describeRecipients,
   describeRule,
   evaluationRecord,
   ruleDraft,
+  type AlertVocabulary,
   type CheckedRule,
   type DirectoryUser,
   type Programme,
 } from "./model";
 
+// Display only, drawn by the server on first load: their code comes after the page's, and hydrates then.
+const Evaluations = lazy(() => import("./evaluations").then((m) => ({ default: m.Evaluations })));
+const MailFateView = lazy(() => import("./mail-fate").then((m) => ({ default: m.MailFateView })));
+
 export function AlertRuleList({
   rules,
   programmes,
+  words,
   users,
   usersError,
   selfId,
@@ -34,6 +37,8 @@ export function AlertRuleList({
 }: {
   rules: CheckedRule[];
   programmes: readonly Programme[];
+  /** The catalog's words, from the server's render. */
+  words: AlertVocabulary;
   users: readonly DirectoryUser[] | undefined;
   usersError: string | null;
   selfId: string;
@@ -90,7 +95,7 @@ export function AlertRuleList({
       <ul aria-label="Alert rules" className="flex flex-col gap-3">
         {rules.map((rule) => {
           const { definition: def, schedule, recipients } = rule.checked;
-          const draft = editing === rule.id ? ruleDraft(rule) : null;
+          const draft = editing === rule.id ? ruleDraft(rule, words) : null;
           return (
             <li key={rule.id} className={`rounded-md border bg-white p-4 ${rule.paused ? "border-dashed border-slate-400" : "border-slate-300"}`}>
               <div className="flex flex-wrap items-start justify-between gap-2">
@@ -126,7 +131,7 @@ export function AlertRuleList({
               </div>
               <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm text-slate-900 sm:grid-cols-[max-content_1fr]">
                 <dt className="font-medium">Watches</dt>
-                <dd>{def ? describeRule(def, programmes) : "This rule’s definition can no longer be read; edit or delete it."}</dd>
+                <dd>{def ? describeRule(def, programmes, words) : "This rule’s definition can no longer be read; edit or delete it."}</dd>
                 <dt className="font-medium">Schedule</dt>
                 <dd>{schedule ? describeSchedule(schedule, timeZone) : "unreadable"}</dd>
                 <dt className="font-medium">Recipients</dt>
@@ -137,8 +142,10 @@ export function AlertRuleList({
                 <dt className="font-medium">Cool-down</dt>
                 <dd>{describeCooldown(rule.cooldownMinutes)}</dd>
               </dl>
-              <Evaluations evaluations={rule.evaluations} timeZone={timeZone} paused={rule.paused} />
-              <MailFateView fate={rule} timeZone={timeZone} />
+              <Suspense fallback={null}>
+                <Evaluations evaluations={rule.evaluations} timeZone={timeZone} paused={rule.paused} />
+                <MailFateView fate={rule} timeZone={timeZone} />
+              </Suspense>
               {editing === rule.id ? (
                 <div className="mt-4 rounded-md border border-slate-300 bg-slate-50 p-4">
                   <h4 className="mb-3 text-sm font-semibold text-slate-900">Edit “{rule.name}”</h4>
@@ -148,6 +155,7 @@ export function AlertRuleList({
                       ruleId={rule.id}
                       paused={rule.paused}
                       programmes={programmes}
+                      words={words}
                       users={users}
                       usersError={usersError}
                       selfId={selfId}
@@ -167,72 +175,6 @@ export function AlertRuleList({
           );
         })}
       </ul>
-    </div>
-  );
-}
-
-function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
-  const r = evaluationRecord(e.result);
-  const firing = r?.reading ? r.reading.groups.filter((g) => g.fires).length : null;
-  return (
-    <div className="text-sm text-slate-900">
-      <p>
-        <span className="font-medium">{formatInstant(e.evaluatedAt, timeZone)}</span>
-        {e.late ? (
-          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">Late: for the slot of {formatInstant(e.slot, timeZone)}</span>
-        ) : null}
-      </p>
-      {!r ? (
-        <p className="text-slate-700">No result was recorded.</p>
-      ) : r.error ? (
-        <p className="text-red-800">
-          <span className="font-semibold">Not evaluated:</span> {r.error}
-        </p>
-      ) : r.notices.length > 0 ? (
-        <>
-          <ul className="list-disc pl-5">
-            {r.notices.map((n) => (
-              <li key={n.key}>{n.text}</li>
-            ))}
-          </ul>
-          <p className="text-xs text-slate-700">
-            Told {r.sent.inbox} in the inbox{r.sent.emails > 0 ? `, ${r.sent.emails} by e-mail` : ""}.
-          </p>
-        </>
-      ) : (
-        <p className="text-slate-700">
-          Nothing new to tell
-          {firing !== null && r.reading ? ` (${firing} of ${r.reading.groups.length} ${r.reading.groups.length === 1 ? "group meets" : "groups meet"} the condition)` : ""}.
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Evaluations({ evaluations, timeZone, paused }: { evaluations: EvaluationRow[]; timeZone: string; paused: boolean }) {
-  const [latest, ...earlier] = evaluations;
-  return (
-    <div className="mt-3 border-t border-slate-200 pt-2">
-      <h4 className="text-sm font-semibold text-slate-900">Last evaluations</h4>
-      {!latest ? (
-        <p className="text-sm text-slate-700">{paused ? "Not evaluated yet; it is paused." : "Not evaluated yet: it runs at its next scheduled time."}</p>
-      ) : (
-        <div className="mt-1 flex flex-col gap-2">
-          <Evaluation e={latest} timeZone={timeZone} />
-          {earlier.length > 0 ? (
-            <details>
-              <summary className="cursor-pointer text-sm text-blue-800 underline">Earlier evaluations ({earlier.length})</summary>
-              <ol className="mt-2 flex flex-col gap-2">
-                {earlier.map((e) => (
-                  <li key={e.id}>
-                    <Evaluation e={e} timeZone={timeZone} />
-                  </li>
-                ))}
-              </ol>
-            </details>
-          ) : null}
-        </div>
-      )}
     </div>
   );
 }

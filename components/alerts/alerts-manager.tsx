@@ -14,6 +14,7 @@ import { SubscriptionList } from "./subscription-list";
 import { useRefetchable } from "./use-refetchable";
 import {
   emptyRuleDraft,
+  type AlertVocabulary,
   type AlertsAnswer,
   type CheckedAlerts,
   type CheckedSubscription,
@@ -33,7 +34,20 @@ export interface AlertsInitial {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : e ? String(e) : null);
 
-export function AlertsManager({ initial, programmes, selfId, timeZone }: { initial: AlertsInitial; programmes: Programme[]; selfId: string; timeZone: string }) {
+export function AlertsManager({
+  initial,
+  programmes,
+  words,
+  selfId,
+  timeZone,
+}: {
+  initial: AlertsInitial;
+  programmes: Programme[];
+  /** The catalog's words the forms and descriptions need, derived by the server's render (./vocabulary.ts). */
+  words: AlertVocabulary;
+  selfId: string;
+  timeZone: string;
+}) {
   // Each list is fetched again after a change to it; a refetch checks the stored JSON with the
   // schemas, loaded then (not on the first load). The directory and the saved reports are the
   // server's render's (nothing here changes them).
@@ -87,13 +101,14 @@ export function AlertsManager({ initial, programmes, selfId, timeZone }: { initi
             Could not refresh the alert rules: {messageOf(rulesQ.error)}
           </p>
         ) : null}
-        <AlertRuleList rules={rulesQ.data.rules} programmes={programmes} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={rulesChanged} />
+        <AlertRuleList rules={rulesQ.data.rules} programmes={programmes} words={words} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={rulesChanged} />
         <div className="rounded-md border border-slate-300 bg-white p-4">
           <h3 className="mb-3 text-lg font-semibold text-slate-900">New alert rule</h3>
           <AlertRuleForm
             key={ruleFormKey}
             initial={emptyRuleDraft(selfId)}
             programmes={programmes}
+            words={words}
             users={users}
             usersError={usersError}
             selfId={selfId}

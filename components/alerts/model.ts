@@ -9,10 +9,11 @@ import type { EvaluationRecord } from "@/lib/alerts/run";
 // ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
 import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/alerts/definition";
 import { ALERT_WINDOWS, WINDOW_LABELS, describeCondition, type AlertWindow } from "@/lib/alerts/words";
-import { getDimension, metricsFor } from "@/lib/contract/catalog";
-import { kpisFor, measureFor } from "@/lib/metrics/kpis";
+// The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
+import type { DimensionDef } from "@/lib/contract/catalog";
 import type { ValueFormat } from "@/lib/metrics/format";
-import { describeFilters, type Filters } from "@/lib/report-state/filters";
+import type { Filters } from "@/lib/report-state/filters";
+import { describeFiltersBy } from "@/lib/report-state/filter-words";
 import type { ScheduleSpec } from "@/lib/schedule/spec";
 import type { AlertRuleRow, EvaluationRow } from "@/lib/store/alerts";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
@@ -112,37 +113,45 @@ export function parseTarget(value: string): AlertDefinition["target"] | null {
   return null;
 }
 
+/**
+ * What the alert forms and lists need of the catalog and the KPI registry for the order summary,
+ * derived by the server's render (./vocabulary.ts) and handed to the page as data.
+ */
+export interface AlertVocabulary {
+  /** KPIs and metrics by id: their label and the format of their values. */
+  measures: Record<string, { label: string; format: ValueFormat }>;
+  /** The target select's groups: KPIs, then the metrics by their group. */
+  measureGroups: SelectGroup[];
+  /** The order summary's dimensions (filters, "evaluated per", their labels). */
+  dimensions: readonly DimensionDef[];
+}
+
 /** The target select's groups: KPIs, the order summary's metrics by group, then the Monitor's programmes. */
-export function targetGroups(programmes: readonly Programme[]): SelectGroup[] {
-  const groups: SelectGroup[] = [{ label: "KPIs", options: kpisFor("orders").map((k) => ({ value: `measure:${k.id}`, label: k.label })) }];
-  const byGroup = new Map<string, SelectGroup>();
-  for (const m of metricsFor("orders")) {
-    let g = byGroup.get(m.group);
-    if (!g) byGroup.set(m.group, (g = { label: `Metrics: ${m.group}`, options: [] }));
-    g.options.push({ value: `measure:${m.name}`, label: m.label });
-  }
-  groups.push(...byGroup.values());
+export function targetGroups(programmes: readonly Programme[], words: AlertVocabulary): SelectGroup[] {
+  const groups = [...words.measureGroups];
   if (programmes.length > 0) groups.push({ label: "Monitor programmes", options: programmes.map((p) => ({ value: `programme:${p.id}`, label: `${p.name} (ratio per MID)` })) });
   return groups;
 }
 
 /** What a target's values are: a programme's ratio is a rate. */
-export function targetFormat(t: AlertDefinition["target"] | null): ValueFormat {
+export function targetFormat(t: AlertDefinition["target"] | null, words: AlertVocabulary): ValueFormat {
   if (!t) return "count";
   if (t.kind === "programme") return "percent";
-  return measureFor(t.measure, "orders")?.format ?? "count";
+  return words.measures[t.measure]?.format ?? "count";
 }
 
-export function targetLabel(t: AlertDefinition["target"], programmes: readonly Programme[]): string {
+export function targetLabel(t: AlertDefinition["target"], programmes: readonly Programme[], words: AlertVocabulary): string {
   if (t.kind === "programme") return `${programmes.find((p) => p.id === t.programme)?.name ?? `Programme “${t.programme}”`} ratio`;
-  return measureFor(t.measure, "orders")?.label ?? `“${t.measure}”`;
+  return words.measures[t.measure]?.label ?? `“${t.measure}”`;
 }
+
+const dimensionOf = (words: AlertVocabulary, name: string) => words.dimensions.find((d) => d.name === name);
 
 /** "Approval rate below 85.00%, over today so far, per Card brand; only Card brand: VISA". */
-export function describeRule(d: AlertDefinition, programmes: readonly Programme[]): string {
-  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${getDimension(d.group_by)?.label ?? d.group_by}` : "as a whole";
-  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFilters(d.filters as Filters)}` : "";
-  return `${targetLabel(d.target, programmes)} ${describeCondition(d.condition, targetFormat(d.target))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
+export function describeRule(d: AlertDefinition, programmes: readonly Programme[], words: AlertVocabulary): string {
+  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${dimensionOf(words, d.group_by)?.label ?? d.group_by}` : "as a whole";
+  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFiltersBy(d.filters as Filters, (k) => dimensionOf(words, k))}` : "";
+  return `${targetLabel(d.target, programmes, words)} ${describeCondition(d.condition, targetFormat(d.target, words))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
 }
 
 /** "analyst@demo.local, ops@example.com" (users by their e-mail when the directory knows them). */
@@ -257,10 +266,10 @@ export function displayThreshold(value: number, format: ValueFormat): string {
   return String(Number(v.toPrecision(12)));
 }
 
-export function ruleDraft(rule: CheckedRule): RuleDraft | null {
+export function ruleDraft(rule: CheckedRule, words: AlertVocabulary): RuleDraft | null {
   const d = rule.checked.definition;
   if (!d) return null;
-  const format = targetFormat(d.target);
+  const format = targetFormat(d.target, words);
   const c = d.condition;
   return {
     name: rule.name,
@@ -311,12 +320,12 @@ const numberOf = (s: string): number | null => (s.trim() === "" || !Number.isFin
  * not one, a count that is not whole). Everything else is the server's to judge. A programme sends
  * month to date, no grouping and no filters, whatever the draft remembers.
  */
-export function ruleBody(d: RuleDraft): { ok: true; body: RuleBody } | { ok: false; errors: FieldErrors<RuleField> } {
+export function ruleBody(d: RuleDraft, words: AlertVocabulary): { ok: true; body: RuleBody } | { ok: false; errors: FieldErrors<RuleField> } {
   const errors: FieldErrors<RuleField> = {};
   const add = (f: RuleField, m: string) => (errors[f] ??= []).push(m);
   const target = parseTarget(d.target);
   if (!target) add("target", "Choose what to watch.");
-  const format = targetFormat(target);
+  const format = targetFormat(target, words);
   let condition: AlertCondition | null = null;
   if (d.condition === "change") {
     const amount = numberOf(d.amount);
@@ -333,7 +342,7 @@ export function ruleBody(d: RuleDraft): { ok: true; body: RuleBody } | { ok: fal
   if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 10_080) add("cooldown", "Enter whole minutes from 0 to 10080 (a week).");
   const emptyFilters = Object.entries(d.filters)
     .filter(([, v]) => v.length === 0)
-    .map(([k]) => getDimension(k)?.label ?? k);
+    .map(([k]) => dimensionOf(words, k)?.label ?? k);
   if (target?.kind !== "programme" && emptyFilters.length > 0) add("filters", `Choose at least one value for ${emptyFilters.join(", ")}, or remove ${emptyFilters.length === 1 ? "that filter" : "those filters"}.`);
   if (!target || !condition || Object.keys(errors).length > 0) return { ok: false, errors };
   const programme = target.kind === "programme";
@@ -347,61 +356,6 @@ export function ruleBody(d: RuleDraft): { ok: true; body: RuleBody } | { ok: fal
       cooldown_minutes: cooldown!,
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The server's 400 details, back onto the fields
-
-/** "recipients.emails[2]" and "recipients.users.2" alike, as dot paths. */
-const dotted = (path: string) => path.replace(/\[(\d+)\]/g, ".$1");
-
-function recipientMessage(path: string, message: string, sent: Recipients | undefined, users: readonly DirectoryUser[] | undefined): string {
-  const m = /^recipients\.(users|emails)\.(\d+)/.exec(path);
-  if (!m) return path === "recipients" && message === "empty" ? "Name at least one recipient." : message;
-  const i = Number(m[2]);
-  if (m[1] === "emails") return `“${sent?.emails[i] ?? `address ${i + 1}`}”: ${message}`;
-  const id = sent?.users[i];
-  return `${users?.find((u) => u.id === id)?.email ?? id ?? `user ${i + 1}`}: ${message}`;
-}
-
-export function ruleFieldOf(path: string): RuleField | null {
-  const p = dotted(path);
-  if (p === "name") return "name";
-  if (p.startsWith("definition.target")) return "target";
-  if (p.startsWith("definition.condition")) return "condition";
-  if (p.startsWith("definition.group_by")) return "group_by";
-  if (p.startsWith("definition.filters")) return "filters";
-  if (p.startsWith("definition.window")) return "window";
-  if (p.startsWith("schedule")) return "schedule";
-  if (p.startsWith("recipients")) return "recipients";
-  if (p.startsWith("cooldown_minutes")) return "cooldown";
-  return null;
-}
-
-export function subscriptionFieldOf(path: string): SubscriptionField | null {
-  const p = dotted(path);
-  if (p.startsWith("report_id")) return "report";
-  if (p.startsWith("schedule")) return "schedule";
-  if (p.startsWith("recipients")) return "recipients";
-  return null;
-}
-
-/** Details by field (those of no field under "other"), in words a person can act on. */
-export function errorsByField<F extends string>(
-  details: readonly { path: string; message: string }[],
-  fieldOf: (path: string) => F | null,
-  ctx: { sent?: Recipients; users?: readonly DirectoryUser[] },
-): { fields: FieldErrors<F>; other: string[] } {
-  const fields: FieldErrors<F> = {};
-  const other: string[] = [];
-  for (const d of details) {
-    const f = fieldOf(d.path);
-    const p = dotted(d.path);
-    const message = p.startsWith("recipients") ? recipientMessage(p, d.message, ctx.sent, ctx.users) : d.message;
-    if (f) (fields[f] ??= []).push(message);
-    else other.push(`${d.path}: ${d.message}`);
-  }
-  return { fields, other };
 }
 
 /** Where a saved report opens, as the saved-reports list opens it. */

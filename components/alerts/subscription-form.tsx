@@ -12,10 +12,8 @@ import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids 
 import {
   DEFAULT_SCHEDULE,
   SUBSCRIPTION_FIELD_LABELS,
-  errorsByField,
   recipientsInput,
   scheduleSpec,
-  subscriptionFieldOf,
   type DirectoryUser,
   type FieldErrors,
   type RecipientsDraft,
@@ -100,6 +98,7 @@ export function SubscriptionForm({
       onSaved(subscription, !subscriptionId);
     } catch (x) {
       if (x instanceof RequestError && x.details.length > 0) {
+        const { errorsByField, subscriptionFieldOf } = await import("./server-errors");
         const mapped = errorsByField(x.details, subscriptionFieldOf, { sent: recipients, users });
         setErrors(mapped.fields);
         setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });

@@ -1,10 +1,9 @@
 "use client";
 /** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/schedule/describe";
 import { Button } from "@/components/ui/button";
-import { MailFateView } from "./mail-fate";
 import { SubscriptionForm } from "./subscription-form";
 import {
   describeRecipients,
@@ -17,6 +16,9 @@ import {
 } from "./model";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
+
+// Display only, drawn by the server on first load: its code comes after the page's, and hydrates then.
+const MailFateView = lazy(() => import("./mail-fate").then((m) => ({ default: m.MailFateView })));
 
 export function SubscriptionList({
   subscriptions,
@@ -117,7 +119,9 @@ export function SubscriptionList({
                 <dt className="font-medium">Link</dt>
                 <dd>{s.shareLinkId ? "Its own live share link, listed under the report’s share links; deleting this revokes it." : "No share link."}</dd>
               </dl>
-              <MailFateView fate={s} timeZone={timeZone} />
+              <Suspense fallback={null}>
+                <MailFateView fate={s} timeZone={timeZone} />
+              </Suspense>
               {editing === s.id ? (
                 <div className="mt-4 rounded-md border border-slate-300 bg-slate-50 p-4">
                   <h4 className="mb-3 text-sm font-semibold text-slate-900">Edit the scheduled report of “{s.reportName}”</h4>

@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
-type FilterRowProps = Parameters<typeof FilterRow>[0];
+export type FilterRowProps = Parameters<typeof FilterRow>[0];
 
 /**
  * The row with the browser's react-query client (its suggestions query): the Alerts page's first

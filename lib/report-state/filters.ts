@@ -6,7 +6,7 @@
 import { DIMENSIONS, LIMITS, dimensionsFor, getDimension, type DimensionDef, type Operation } from "@/lib/contract/catalog";
 import { compareValues } from "@/lib/contract/order";
 import { isCalendarDate } from "@/lib/contract/dates";
-import { formatDimensionValue } from "@/lib/metrics/format-dimension";
+import { describeFiltersBy } from "./filter-words";
 
 export type FilterValue = string | number;
 export type Filters = Record<string, FilterValue[]>;
@@ -118,9 +118,5 @@ export function requestFilters(filters: Filters): Record<string, FilterValue[]> 
 
 /** "Card brand: VISA or MASTERCARD; Product ID: 903" (or "none"). */
 export function describeFilters(filters: Filters): string {
-  const parts = Object.entries(filters).map(([k, values]) => {
-    const label = getDimension(k)?.label ?? k;
-    return `${label}: ${values.map((v) => formatDimensionValue(k, v)).join(" or ")}`;
-  });
-  return parts.length === 0 ? "none" : parts.join("; ");
+  return describeFiltersBy(filters, getDimension);
 }
