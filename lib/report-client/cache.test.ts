@@ -82,10 +82,12 @@ describe("AnswerCache", () => {
     const run = cache.fetch("k", fetcher);
     one();
     expect(calls[0]!.signal.aborted).toBe(false);
+    calls[0]!.progress("cancelled");
     two();
     expect(calls[0]!.signal.aborted).toBe(true);
     await run;
-    expect(cache.peek("k").fetching).toBe(false);
+    // As if never asked: a screen showing it again starts afresh (no "cancelled" left behind).
+    expect(cache.peek("k")).toMatchObject({ data: undefined, error: null, fetching: false, progress: null });
   });
 
   it("restarts: a newer fetch supersedes the one running, whose late answer is ignored", async () => {

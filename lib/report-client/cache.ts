@@ -40,6 +40,9 @@ export function cacheKey(value: unknown): string {
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
+/** Why a fetch is stopped when nobody watches its entry any more (an AbortError, as fetch expects). */
+const abandoned = () => new DOMException("Nobody shows this answer any more.", "AbortError");
+
 export class AnswerCache {
   readonly #entries = new Map<string, Entry>();
 
@@ -61,7 +64,7 @@ export class AnswerCache {
     return () => {
       entry.listeners.delete(listener);
       if (entry.listeners.size === 0) {
-        entry.controller?.abort();
+        entry.controller?.abort(abandoned());
         this.#trim();
       }
     };
@@ -88,8 +91,12 @@ export class AnswerCache {
       },
       (e: unknown) => {
         if (!mine()) return;
-        // Cancelled: back to what it held before, keeping the progress that says so.
-        if (controller.signal.aborted) this.#set(entry, { data: before.data, error: before.error, updatedAt: before.updatedAt });
+        // Cancelled: back to what it held before, keeping the progress that says so; abandoned (its
+        // screen went): as if never asked, so a screen that shows it again starts it afresh.
+        if (controller.signal.aborted) {
+          const left = controller.signal.reason instanceof DOMException && controller.signal.reason.message === abandoned().message;
+          this.#set(entry, { data: before.data, error: before.error, updatedAt: before.updatedAt, ...(left ? { progress: null, ...(before.data === undefined ? { error: null } : {}) } : {}) });
+        }
         else this.#set(entry, { error: asError(e) });
       },
     ).finally(() => {
