@@ -104,7 +104,9 @@ async function main(argv: string[]): Promise<number> {
     case "import": {
       const result = await withDb(need(values, "db"), (db) => importDirectory(db, need(values, "dir")));
       for (const r of result.rejections) console.error(`${r.file}:${r.line}: ${r.reason}`);
-      console.log(JSON.stringify({ ok: result.ok, inserted: result.inserted, skipped_duplicates: result.skippedDuplicates, rejected: result.rejections.length, peak_rss_mib: peakRssMiB() }));
+      const more = result.rejected - result.rejections.length;
+      if (more > 0) console.error(`… and ${more.toLocaleString("en-US")} more rejected rows (the first ${result.rejections.length.toLocaleString("en-US")} are listed)`);
+      console.log(JSON.stringify({ ok: result.ok, inserted: result.inserted, skipped_duplicates: result.skippedDuplicates, rejected: result.rejected, peak_rss_mib: peakRssMiB() }));
       return result.ok ? 0 : 1;
     }
     case "create-client": {

@@ -8,7 +8,8 @@ import { CsvParser, parseCsv, readCsvFile, type CsvRecord } from "./csv";
 import { GRAINS, grainSql, ROLLUPS, rollupSql } from "../reports/grain";
 import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
-import { importDirectory, TABLES, type ImportResult } from "./importer";
+import { importDirectory, REPORTED_REJECTIONS, TABLES, type ImportResult } from "./importer";
+import { Rejections } from "./importer/validation";
 import { migrate } from "./schema";
 import { VALID_IMPORT as VALID, writeCsvDir } from "../testing/import-fixture";
 
@@ -166,6 +167,28 @@ describe("csv reader", () => {
 // Importer
 // ---------------------------------------------------------------------------------------------
 
+describe("Rejections", () => {
+  it("keeps exactly the first rows in file and line order, with all their reasons, whatever order they come in", () => {
+    const files = TABLES.slice(0, 3).map((t) => t.file);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 60 })), { maxLength: 300 }), fc.integer({ min: 1, max: 12 }), (adds, limit) => {
+        const rejections = new Rejections(limit);
+        const reasons = new Map<string, { file: string; line: number; reason: string }>();
+        adds.forEach(([f, line], i) => {
+          const file = files[f] as string;
+          rejections.add(file, line, `r${i}`);
+          const k = `${f}:${String(line).padStart(3, "0")}`;
+          const prev = reasons.get(k);
+          reasons.set(k, prev ? { ...prev, reason: `${prev.reason}; r${i}` } : { file, line, reason: `r${i}` });
+        });
+        const expected = [...reasons.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).slice(0, limit).map(([, r]) => r);
+        expect(rejections.sorted()).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("importDirectory", () => {
   it("imports a valid directory with exact cents and canonical values", async () => {
     const r = await importDirectory(db, writeDir(VALID));
@@ -271,6 +294,35 @@ describe("importDirectory", () => {
     expect(lines.get(17)).toBe("initial_date 2025-07-01 differs from customer 101's initial_date 2025-07-02");
     // Only attempts.csv had problems, yet nothing else was loaded either (expectRejected checked the snapshot).
     expect(new Set(r.rejections.map((x) => x.file))).toEqual(new Set(["attempts.csv"]));
+  });
+
+  it("counts every bad row of a large bad file and reports the first thousand, in line order", async () => {
+    // 2,500 customers with the date in the wrong format (every row), then 1,200 attempts of which
+    // each fails the database checks: a missing gateway, and every tenth a missing customer as well.
+    const customers = ["customer_id,initial_date,campaign_id,product_id,affid,sub_affid,price_point"];
+    for (let i = 0; i < 2500; i++) customers.push(`${1000 + i},01/07/2025,10,903,,,4.95`);
+    const attempts = [ATTEMPT_HEADER];
+    for (let i = 0; i < 1200; i++) {
+      attempts.push(attemptRow({ attempt_id: String(5000 + i), order_id: String(9000 + i), gateway_id: "99", ...(i % 10 === 0 ? { customer_id: "77" } : {}) }));
+    }
+    const { "customers.csv": _c, "attempts.csv": _a, "refunds.csv": _r, "chargebacks.csv": _cb, "alerts.csv": _al, ...references } = VALID;
+    const r = await expectRejected({ ...references, "customers.csv": customers.join("\n"), "attempts.csv": attempts.join("\n") });
+    expect(REPORTED_REJECTIONS).toBe(1000);
+    // Every rejected row counted once, however many reasons it has.
+    expect(r.rejected).toBe(2500 + 1200);
+    expect(r.rejections).toHaveLength(1000);
+    // customers.csv comes before attempts.csv: its first thousand lines fill the report.
+    expect(r.rejections.map((x) => `${x.file}:${x.line}`)).toEqual(Array.from({ length: 1000 }, (_, i) => `customers.csv:${i + 2}`));
+    expect(r.rejections[0]?.reason).toContain("01/07/2025");
+
+    // With good customers, the attempts are the first: both reasons of a row that has two.
+    const r2 = await expectRejected({ ...references, "customers.csv": VALID["customers.csv"] as string, "attempts.csv": attempts.join("\n") });
+    expect(r2.rejected).toBe(1200);
+    expect(r2.rejections.map((x) => x.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 2));
+    const lines = reasonsOf(r2, "attempts.csv");
+    expect(lines.get(2)).toContain("gateway_id 99 does not exist");
+    expect(lines.get(2)).toContain("customer_id 77 does not exist");
+    expect(lines.get(3)).toBe("gateway_id 99 does not exist: not in gateways.csv nor in the database");
   });
 
   it("counts physical lines through quoted fields with commas, quotes and line breaks", async () => {
@@ -458,9 +510,9 @@ describe("importDirectory", () => {
   });
 
   it("imports an empty directory as a no-op and a header-only file as zero rows", async () => {
-    expect(await importDirectory(db, writeDir({}))).toEqual({ ok: true, inserted: {}, skippedDuplicates: {}, rejections: [] });
+    expect(await importDirectory(db, writeDir({}))).toEqual({ ok: true, inserted: {}, skippedDuplicates: {}, rejected: 0, rejections: [] });
     expect(await importDirectory(db, writeDir({ "products.csv": "product_id,product_name,product_group\r\n" }))).toEqual({
-      ok: true, inserted: { products: 0 }, skippedDuplicates: { products: 0 }, rejections: [],
+      ok: true, inserted: { products: 0 }, skippedDuplicates: { products: 0 }, rejected: 0, rejections: [],
     });
   });
 });

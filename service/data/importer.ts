@@ -2,8 +2,8 @@
  * The CSV importer (SPEC.md §5): loads a directory of CSV files in the format of
  * docs/import-format.md into the payment tables of schema.ts.
  *
- * All or nothing: every rejected row is reported with its file, physical line and reason, and if
- * there is any, nothing is loaded. Re-importing the same files inserts nothing (rows are keyed by
+ * All or nothing: rejected rows are counted, the first thousand reported with their file, physical
+ * line and reason (REPORTED_REJECTIONS), and if there is any, nothing is loaded. Re-importing the same files inserts nothing (rows are keyed by
  * their id; an identical row is skipped, a different row with the same id is rejected).
  *
  * How it works, in two phases (the parts are in importer/):
@@ -24,9 +24,9 @@ import { join } from "node:path";
 import type { Database } from "../db";
 import { SPEC_BY_FILE, TABLES, type ImportTable, type TableSpec } from "./importer/format";
 import { loadStaged, stage } from "./importer/load";
-import { checkStaged, Rejections, validateFile, type FileOutcome, type ImportRejection } from "./importer/validation";
+import { checkStaged, Rejections, REPORTED_REJECTIONS, validateFile, type FileOutcome, type ImportRejection } from "./importer/validation";
 
-export { TABLES, type ImportTable, type ImportRejection };
+export { REPORTED_REJECTIONS, TABLES, type ImportTable, type ImportRejection };
 
 export interface ImportResult {
   ok: boolean;
@@ -34,6 +34,8 @@ export interface ImportResult {
   inserted: Record<string, number>;
   /** Rows already in the database with identical content, per table. All zero when `ok` is false. */
   skippedDuplicates: Record<string, number>;
+  /** Rows rejected (all of them); `rejections` reports the first REPORTED_REJECTIONS, in file and line order. */
+  rejected: number;
   rejections: ImportRejection[];
 }
 
@@ -53,12 +55,12 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
     const spec = SPEC_BY_FILE.get(e.name);
     if (!spec) {
       const hint = SPEC_BY_FILE.get(e.name.toLowerCase()) ? ` (file names are lower-case: ${e.name.toLowerCase()})` : "";
-      rejections.add(e.name, 0, `unexpected file; an import directory holds only ${TABLES.map((t) => t.file).join(", ")}${hint}`);
+      rejections.reject(e.name, 0, `unexpected file; an import directory holds only ${TABLES.map((t) => t.file).join(", ")}${hint}`);
       continue;
     }
     const st = await stat(join(dir, e.name));
     if (!st.isFile()) {
-      rejections.add(e.name, 0, "not a regular file");
+      rejections.reject(e.name, 0, "not a regular file");
       continue;
     }
     present.push(spec);
@@ -81,7 +83,7 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
     try {
       await db.transaction(async (tx) => {
         const staged = [...outcomes.values()].filter((o): o is FileOutcome & { stagingPath: string } => o.stagingPath !== null);
-        for (const o of staged) await stage(tx, o.spec, o.stagingPath);
+        for (const o of staged) await stage(tx, o.spec, o.stagingPath, o.rejectedKeysPath);
         await checkStaged(tx, staged, outcomes, rejections);
         if (rejections.size > 0) throw new RollbackImport();
         await loadStaged(tx, staged, inserted, skippedDuplicates);
@@ -91,9 +93,9 @@ export async function importDirectory(db: Database, dir: string): Promise<Import
     }
 
     if (rejections.size > 0) {
-      return { ok: false, inserted: zero(), skippedDuplicates: zero(), rejections: rejections.sorted() };
+      return { ok: false, inserted: zero(), skippedDuplicates: zero(), rejected: rejections.size, rejections: rejections.sorted() };
     }
-    return { ok: true, inserted, skippedDuplicates, rejections: [] };
+    return { ok: true, inserted, skippedDuplicates, rejected: 0, rejections: [] };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

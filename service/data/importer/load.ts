@@ -76,6 +76,8 @@ export function serialize(c: ColumnSpec, v: Value): string {
 // ---------------------------------------------------------------------------------------------
 
 export const stagingTable = (t: ImportTable) => `_import_${t}`;
+/** The ids of a file's rows that validation rejected (column `id`). */
+export const rejectedKeysTable = (t: ImportTable) => `_import_${t}_rejected`;
 
 /** Column types of the staging tables (those of schema.ts). */
 const SQL_TYPE: Record<Kind, string> = {
@@ -92,15 +94,18 @@ const SQL_TYPE: Record<Kind, string> = {
   mcc: "VARCHAR",
 };
 
-/** Reads a staging CSV (header: `line`, then the spec's db columns) into the table's staging table. */
-export async function stage(tx: Tx, spec: TableSpec, csvPath: string): Promise<void> {
+/**
+ * Reads a staging CSV (header: `line`, then the spec's db columns) into the table's staging table,
+ * and the CSV of its rejected rows' ids into `rejectedKeysTable`.
+ */
+export async function stage(tx: Tx, spec: TableSpec, csvPath: string, rejectedKeysPath: string): Promise<void> {
+  const read = (columns: string) =>
+    `SELECT * FROM read_csv(?, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', columns = {${columns}})`;
   const columns = [`'line': 'INTEGER'`, ...spec.columns.map((c) => `'${c.db}': '${SQL_TYPE[c.kind]}'`)].join(", ");
-  await tx.run(
-    `CREATE TEMP TABLE ${stagingTable(spec.table)} AS
-     SELECT * FROM read_csv(?, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-                            columns = {${columns}})`,
-    [csvPath],
-  );
+  await tx.run(`CREATE TEMP TABLE ${stagingTable(spec.table)} AS ${read(columns)}`, [csvPath]);
+  const key = spec.columns.find((c) => c.db === spec.key);
+  if (!key) throw new Error(`${spec.table}.${spec.key} is not a column`);
+  await tx.run(`CREATE TEMP TABLE ${rejectedKeysTable(spec.table)} AS ${read(`'id': '${SQL_TYPE[key.kind]}'`)}`, [rejectedKeysPath]);
 }
 
 /** A table whose staging table holds `rows` validated rows. */
@@ -141,6 +146,9 @@ export async function loadStaged(
     }
   }
   await addToDerived(tx, added);
-  for (const o of staged) await tx.run(`DROP TABLE ${stagingTable(o.spec.table)}`);
+  for (const o of staged) {
+    await tx.run(`DROP TABLE ${stagingTable(o.spec.table)}`);
+    await tx.run(`DROP TABLE ${rejectedKeysTable(o.spec.table)}`);
+  }
   for (const rows of Object.values(added)) await tx.run(`DROP TABLE ${rows}`);
 }

@@ -9,12 +9,12 @@
  * A row rejected in phase 1 is not reported again by the rows that reference it.
  */
 import { open } from "node:fs/promises";
-import type { Tx } from "../../db";
+import type { Row, SqlParam, Tx } from "../../db";
 import { CsvEncodingError, readCsvFile, type CsvRecord } from "../csv";
 import { EVENT_FACTS, EVENT_TABLES_LIST } from "../facts";
 import { parseField, type Value } from "./fields";
 import { csvName, specOf, TABLES, type ColumnSpec, type ImportTable, type TableSpec } from "./format";
-import { BufferedWriter, serialize, stagingTable } from "./load";
+import { BufferedWriter, rejectedKeysTable, serialize, stagingTable } from "./load";
 
 export interface ImportRejection {
   file: string;
@@ -23,24 +23,69 @@ export interface ImportRejection {
   reason: string;
 }
 
+/** Rejected rows reported with their reasons, at most: the first in file and line order. */
+export const REPORTED_REJECTIONS = 1000;
+
+/**
+ * The rejected rows: how many, and the first `limit` of them (in file and line order) with their
+ * reasons. A file of millions of bad rows (a date column in the wrong format) is one mistake to fix,
+ * and keeping every rejection would grow with the file: a JavaScript Map stops at 2^24 entries.
+ * Rows are counted where they are found: phase 1 as it rejects each (`reject`), phase 2 in SQL
+ * (`countRows`), a row failing several checks once.
+ */
 export class Rejections {
-  private readonly byKey = new Map<string, ImportRejection>();
+  private readonly kept = new Map<string, ImportRejection>();
+  /** Once trimmed: no row after this one can be among the first `limit`. */
+  private last: ImportRejection | null = null;
+  private counted = 0;
+
+  constructor(readonly limit = REPORTED_REJECTIONS) {}
+
+  /** A row rejected for the first time, and why: counted, and kept if among the first. */
+  reject(file: string, line: number, reason: string): void {
+    this.counted++;
+    this.add(file, line, reason);
+  }
+
+  /** A reason for a row counted elsewhere (`countRows`); added to its other reasons. */
   add(file: string, line: number, reason: string): void {
     const k = `${file}\u0000${line}`;
-    const prev = this.byKey.get(k);
-    if (prev) prev.reason += `; ${reason}`;
-    else this.byKey.set(k, { file, line, reason });
+    const prev = this.kept.get(k);
+    if (prev) {
+      prev.reason += `; ${reason}`;
+      return;
+    }
+    const r = { file, line, reason };
+    if (this.last && compareRejections(r, this.last) > 0) return;
+    this.kept.set(k, r);
+    if (this.kept.size >= 2 * this.limit) this.trim();
   }
+
+  countRows(n: number): void {
+    this.counted += n;
+  }
+
+  /** Rows rejected. */
   get size(): number {
-    return this.byKey.size;
+    return this.counted;
   }
+
+  /** The first `limit` rejected rows, in file and line order. */
   sorted(): ImportRejection[] {
-    const order = (f: string) => {
-      const i = TABLES.findIndex((t) => t.file === f);
-      return i < 0 ? -1 : i;
-    };
-    return [...this.byKey.values()].sort((a, b) => order(a.file) - order(b.file) || a.file.localeCompare(b.file) || a.line - b.line);
+    return [...this.kept.values()].sort(compareRejections).slice(0, this.limit);
   }
+
+  private trim(): void {
+    const first = this.sorted();
+    this.kept.clear();
+    for (const r of first) this.kept.set(`${r.file}\u0000${r.line}`, r);
+    this.last = first.at(-1) ?? null;
+  }
+}
+
+function compareRejections(a: ImportRejection, b: ImportRejection): number {
+  const order = (f: string) => TABLES.findIndex((t) => t.file === f);
+  return order(a.file) - order(b.file) || a.file.localeCompare(b.file) || a.line - b.line;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,18 +152,26 @@ export interface FileOutcome {
   stagingPath: string | null;
   /** Valid rows written to the staging CSV. */
   rows: number;
-  /** Ids of rows that were rejected here (so that references to them are not reported twice). */
-  rejectedKeys: Set<Key>;
+  /**
+   * Path of a CSV of the ids of rows rejected here (`id`), staged beside the rows so that references
+   * to them are not reported twice; written when `stagingPath` is.
+   */
+  rejectedKeysPath: string;
 }
 
 class AbortRead extends Error {}
 
 export async function validateFile(spec: TableSpec, path: string, stagingPath: string, rejections: Rejections): Promise<FileOutcome> {
   const file = spec.file;
-  const outcome: FileOutcome = { spec, stagingPath, rows: 0, rejectedKeys: new Set() };
+  const outcome: FileOutcome = { spec, stagingPath, rows: 0, rejectedKeysPath: `${stagingPath}.rejected` };
   const fh = await open(stagingPath, "w");
   const out = new BufferedWriter(fh);
   out.write(["line", ...spec.columns.map((c) => c.db)].join(",") + "\n");
+  const keysFh = await open(outcome.rejectedKeysPath, "w");
+  const rejectedKeys = new BufferedWriter(keysFh);
+  rejectedKeys.write("id\n");
+  const keyColumn = spec.columns[indexOf(spec, spec.key)] as ColumnSpec;
+  const noteKey = (key: Key) => rejectedKeys.write(`${serialize(keyColumn, key)}\n`);
 
   const ncols = spec.columns.length;
   const keyIndex = indexOf(spec, spec.key);
@@ -153,7 +206,7 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
     const missing = spec.columns.filter((c) => c.required && !at.has(c.name)).map((c) => c.name);
     if (missing.length > 0) problems.push(`missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
     if (problems.length > 0) {
-      rejections.add(file, r.line, `invalid header: ${problems.join("; ")}`);
+      rejections.reject(file, r.line, `invalid header: ${problems.join("; ")}`);
       fileFailed = true;
       throw new AbortRead();
     }
@@ -165,18 +218,18 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
   const noteRejectedKey = (fields: string[], pos: number[]): void => {
     const p = pos[keyIndex] as number;
     const key = parseField(spec.columns[keyIndex] as ColumnSpec, fields[p], []);
-    if (key !== undefined && key !== null && typeof key !== "boolean") outcome.rejectedKeys.add(key);
+    if (key !== undefined && key !== null && typeof key !== "boolean") noteKey(key);
   };
 
   const onRow = (r: CsvRecord, pos: number[]): void => {
     const fields = r.fields;
     if (r.error) {
-      rejections.add(file, r.line, r.error);
+      rejections.reject(file, r.line, r.error);
       noteRejectedKey(fields, pos);
       return;
     }
     if (fields.length !== width) {
-      rejections.add(file, r.line, `expected ${width} fields (as in the header), found ${fields.length}`);
+      rejections.reject(file, r.line, `expected ${width} fields (as in the header), found ${fields.length}`);
       noteRejectedKey(fields, pos);
       return;
     }
@@ -195,8 +248,8 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
     // id seen would grow with the file, and a JavaScript Map stops at 2^24 entries.
     const key = values[keyIndex] as Key | null;
     if (errs.length > 0) {
-      rejections.add(file, r.line, errs.join("; "));
-      if (key !== null) outcome.rejectedKeys.add(key);
+      rejections.reject(file, r.line, errs.join("; "));
+      if (key !== null) noteKey(key);
       return;
     }
     outFields[0] = String(r.line);
@@ -217,20 +270,25 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
         }
         onRow(r, positions as number[]);
       },
-      { afterChunk: () => out.flushIfLarge() },
+      { afterChunk: async () => {
+        await out.flushIfLarge();
+        await rejectedKeys.flushIfLarge();
+      } },
     );
     if (!sawHeader) {
-      rejections.add(file, 1, "the file is empty; a header row with the column names is required");
+      rejections.reject(file, 1, "the file is empty; a header row with the column names is required");
       fileFailed = true;
     }
     await out.flush();
+    await rejectedKeys.flush();
   } catch (err) {
     if (err instanceof CsvEncodingError) {
-      rejections.add(file, err.line, err.message);
+      rejections.reject(file, err.line, err.message);
       fileFailed = true;
     } else if (!(err instanceof AbortRead)) throw err;
   } finally {
     await fh.close();
+    await keysFh.close();
   }
   if (fileFailed) outcome.stagingPath = null;
   return outcome;
@@ -247,6 +305,7 @@ export async function checkStaged(
   outcomes: Map<ImportTable, FileOutcome>,
   rejections: Rejections,
 ): Promise<void> {
+  await tx.run("CREATE TEMP TABLE import_rejected_lines (file VARCHAR, line INTEGER)");
   for (const o of staged) {
     await checkDuplicates(tx, o, rejections);
     await checkConflicts(tx, o, rejections);
@@ -254,6 +313,24 @@ export async function checkStaged(
     await checkEvents(tx, o, outcomes, rejections);
   }
   await checkInitialDates(tx, outcomes, rejections);
+  const [row] = await tx.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT file, line FROM import_rejected_lines)");
+  rejections.countRows(row?.n ?? 0);
+  await tx.run("DROP TABLE import_rejected_lines");
+}
+
+/**
+ * The rows of `sql` (a SELECT with a `line` column), rows of `file` that a check rejects: every one
+ * is counted (in import_rejected_lines), and the first in line order are returned, as many as can be
+ * reported, for the check to give its reasons.
+ */
+async function rejectedRows<T extends Row>(tx: Tx, rejections: Rejections, file: string, sql: string, params: SqlParam[] = []): Promise<T[]> {
+  await tx.run(`CREATE TEMP TABLE import_check AS ${sql}`, params);
+  try {
+    await tx.run("INSERT INTO import_rejected_lines SELECT ?, line FROM import_check", [file]);
+    return await tx.all<T>(`SELECT * FROM import_check ORDER BY line LIMIT ?`, [rejections.limit]);
+  } finally {
+    await tx.run("DROP TABLE import_check");
+  }
 }
 
 /** The date column of the event tables (checked against the attempt's date). */
@@ -271,18 +348,18 @@ function formatCents(cents: string | number): string {
 async function checkDuplicates(tx: Tx, o: FileOutcome, rejections: Rejections): Promise<void> {
   const s = stagingTable(o.spec.table);
   const key = o.spec.key;
-  await tx.run(
-    `CREATE TEMP TABLE import_duplicates AS
-     SELECT s.line, s.${key}::VARCHAR AS k, f.first
+  const rows = await rejectedRows<{ line: number; k: string; first: number }>(
+    tx,
+    rejections,
+    o.spec.file,
+    `SELECT s.line, s.${key}::VARCHAR AS k, f.first
      FROM ${s} s JOIN (SELECT ${key}, min(line) AS first FROM ${s} GROUP BY ${key} HAVING count(*) > 1) f ON f.${key} = s.${key}
      WHERE s.line > f.first`,
   );
-  try {
-    const rows = await tx.all<{ line: number; k: string; first: number }>("SELECT line, k, first FROM import_duplicates ORDER BY line");
-    for (const r of rows) rejections.add(o.spec.file, r.line, `${key} ${r.k} already appears on line ${r.first}`);
-    if (rows.length > 0) await tx.run(`DELETE FROM ${s} WHERE line IN (SELECT line FROM import_duplicates)`);
-  } finally {
-    await tx.run("DROP TABLE import_duplicates");
+  for (const r of rows) rejections.add(o.spec.file, r.line, `${key} ${r.k} already appears on line ${r.first}`);
+  // This is each file's first check, so the file's rejected lines so far are its repeats.
+  if (rows.length > 0) {
+    await tx.run(`DELETE FROM ${s} WHERE line IN (SELECT line FROM import_rejected_lines WHERE file = ?)`, [o.spec.file]);
   }
 }
 
@@ -296,7 +373,10 @@ async function checkConflicts(tx: Tx, o: FileOutcome, rejections: Rejections): P
     .filter((c) => c.db !== key)
     .map((c) => `CASE WHEN t.${c.db} IS DISTINCT FROM s.${c.db} THEN '${c.name}' END`)
     .join(", ");
-  const rows = await tx.all<{ line: number; k: string | number; diff: string }>(
+  const rows = await rejectedRows<{ line: number; k: string | number; diff: string }>(
+    tx,
+    rejections,
+    spec.file,
     `SELECT s.line, s.${key}::VARCHAR AS k, min(concat_ws(', ', ${diff})) AS diff
      FROM ${s} s JOIN ${spec.table} t ON t.${key} = s.${key}
      WHERE NOT EXISTS (SELECT 1 FROM ${spec.table} t2 WHERE t2.${key} = s.${key} AND ${same})
@@ -319,23 +399,24 @@ async function checkReferences(
     const parentOutcome = outcomes.get(ref.table);
     // The parent file is present but could not be read at all: nothing can be said about its ids.
     if (parentOutcome && parentOutcome.stagingPath === null) continue;
-    const inImport = parentOutcome ? `EXCEPT SELECT ${parent.key} FROM ${stagingTable(ref.table)}` : "";
+    // Ids of parent rows rejected in this import are left out: those rows are reported there.
+    const inImport = parentOutcome
+      ? `EXCEPT SELECT ${parent.key} FROM ${stagingTable(ref.table)} EXCEPT SELECT id FROM ${rejectedKeysTable(ref.table)}`
+      : "";
     // The ids referenced and found nowhere first, then their rows: an anti-join of every row against
     // the parents held a hash table of millions of rows, which ran out of DuckDB's memory limit
     // inside the import's transaction (20 M attempts against 12 M customers: bench:import-large).
     // Reference columns are required, so never null.
     const s = stagingTable(spec.table);
-    const rows = await tx.all<{ line: number; k: string | number }>(
+    const rows = await rejectedRows<{ line: number; k: string | number }>(
+      tx,
+      rejections,
+      spec.file,
       `SELECT s.line, s.${ref.column} AS k FROM ${s} s
        WHERE s.${ref.column} IN (SELECT ${ref.column} FROM ${s} EXCEPT SELECT ${parent.key} FROM ${ref.table} ${inImport})`,
     );
     const where = parentOutcome ? `in ${parent.file} nor in the database` : `in the database (and no ${parent.file} was imported)`;
-    const rejected = parentOutcome?.rejectedKeys;
-    for (const r of rows) {
-      const k: Key = parent.key === "bin" ? String(r.k) : Number(r.k);
-      if (rejected?.has(k)) continue; // the referenced row is itself rejected, and reported there
-      rejections.add(spec.file, r.line, `${csvName(spec, ref.column)} ${r.k} does not exist: not ${where}`);
-    }
+    for (const r of rows) rejections.add(spec.file, r.line, `${csvName(spec, ref.column)} ${r.k} does not exist: not ${where}`);
   }
 }
 
@@ -350,7 +431,10 @@ async function checkInitialDates(tx: Tx, outcomes: Map<ImportTable, FileOutcome>
        SELECT customer_id, initial_date FROM customers c
        WHERE NOT EXISTS (SELECT 1 FROM ${stagingTable("customers")} s WHERE s.customer_id = c.customer_id)`
     : `SELECT customer_id, initial_date FROM customers`;
-  const rows = await tx.all<{ line: number; customer_id: string; mine: string; theirs: string }>(
+  const rows = await rejectedRows<{ line: number; customer_id: string; mine: string; theirs: string }>(
+    tx,
+    rejections,
+    "attempts.csv",
     `WITH c AS (${customers})
      SELECT a.line, a.customer_id, a.initial_date AS mine, min(c.initial_date) AS theirs
      FROM ${stagingTable("attempts")} a JOIN c ON c.customer_id = a.customer_id
@@ -378,7 +462,7 @@ async function checkEvents(tx: Tx, o: FileOutcome, outcomes: Map<ImportTable, Fi
        SELECT attempt_id, attempt_date, approved, amount_cents FROM attempts t
        WHERE NOT EXISTS (SELECT 1 FROM ${stagingTable("attempts")} s WHERE s.attempt_id = t.attempt_id)`
     : `SELECT attempt_id, attempt_date, approved, amount_cents FROM attempts`;
-  const rows = await tx.all<{
+  const rows = await rejectedRows<{
     line: number;
     attempt_id: string;
     d: string;
@@ -387,6 +471,9 @@ async function checkEvents(tx: Tx, o: FileOutcome, outcomes: Map<ImportTable, Fi
     approved: boolean;
     attempt_amount: string;
   }>(
+    tx,
+    rejections,
+    o.spec.file,
     `WITH a AS (${attempts})
      SELECT e.line, e.attempt_id, e.${dateCol} AS d, e.amount_cents AS amount,
             a.attempt_date, a.approved, a.amount_cents AS attempt_amount
