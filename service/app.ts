@@ -85,8 +85,8 @@ export async function createService(db: Database, config: ServiceConfig, logger:
       {
         method: "POST",
         auth: "none",
+        instanceOnly: true,
         async handle(body, ctx) {
-          if (!ctx.instance) throw new ApiError(404, `No such endpoint: POST ${ADMIT_PATH}`);
           return { body: await decideAdmission(admission, ApiError.parse(AdmitRequestSchema, body), ctx) };
         },
       },

@@ -142,6 +142,9 @@ describe.skipIf(!clickhouseServerBinary())("an owner and two replicas", () => {
     expect((await admit({})).status).toBe(404);
     expect((await admit({ [INSTANCE_KEY_HEADER]: instanceKey("another-secret-another-secret-0123456789") })).status).toBe(404);
     expect((await admit({ [INSTANCE_KEY_HEADER]: instanceKey(TEST_TOKEN_SECRET) })).status).toBe(200);
+    // Another method: still no such endpoint for anyone but an instance (a 405 would say there is one).
+    expect((await fetch(`${owner.url}${ADMIT_PATH}`)).status).toBe(404);
+    expect((await fetch(`${owner.url}${ADMIT_PATH}`, { headers: { [INSTANCE_KEY_HEADER]: instanceKey(TEST_TOKEN_SECRET) } })).status).toBe(405);
     // A caller naming other addresses is still one address: the per-address token limit holds.
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>

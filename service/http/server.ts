@@ -51,6 +51,8 @@ export interface Route {
   bucket?: Bucket;
   /** Accepts application/x-www-form-urlencoded besides JSON (the OAuth2 token endpoint). */
   acceptsForm?: boolean;
+  /** Only other instances of the service may call it (`ctx.instance`); to anyone else it does not exist. */
+  instanceOnly?: boolean;
   handle(body: unknown, ctx: RequestContext): Promise<RouteResult>;
 }
 
@@ -225,7 +227,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       return;
     }
     const candidates = deps.routes[path];
-    if (!candidates) throw new ApiError(404, `No such endpoint: ${req.method ?? "?"} ${path}`);
+    // An instance-only endpoint is not there for anyone else, whatever the method (a 405 would say it is).
+    if (!candidates || (!ctx.instance && candidates.every((r) => r.instanceOnly))) throw new ApiError(404, `No such endpoint: ${req.method ?? "?"} ${path}`);
     const route = candidates.find((r) => r.method === req.method);
     if (!route) {
       const allow = candidates.map((r) => r.method).join(", ");
