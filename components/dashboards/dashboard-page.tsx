@@ -7,7 +7,7 @@
  */
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { cacheKey } from "@/lib/report-client/cache";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useAnswer } from "@/lib/report-client/use-answer";
@@ -41,16 +41,17 @@ import { useUrlState } from "@/components/report/use-url-state";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
 import { preloadTileChart } from "./lazy-tile-chart";
 
-// The tiles' bodies and the fetch panel come with the first answer (asked for as soon as there are
-// settings, while that answer is on its way); a dashboard the server drew preloads them with its HTML.
-const DashboardGrid = dynamic(() => import("./dashboard-grid").then((m) => m.DashboardGrid), {
-  loading: () => (
-    <p role="status" className="min-h-24 text-sm text-slate-700">
-      Loading the tiles…
-    </p>
-  ),
-});
-const FetchPanel = dynamic(() => import("./fetch-panel").then((m) => m.FetchPanel));
+// The tiles' bodies and the fetch panel, display only (the arranging buttons appear in edit mode),
+// come with the first answer: asked for as soon as there are settings, while that answer is on its
+// way. A dashboard the server drew shows them from its HTML and hydrates them when their code has
+// come, after the page's (React's lazy: next/dynamic would preload them with the page).
+const DashboardGrid = lazy(() => import("./dashboard-grid").then((m) => ({ default: m.DashboardGrid })));
+const FetchPanel = lazy(() => import("./fetch-panel").then((m) => ({ default: m.FetchPanel })));
+const loadingTiles = (
+  <p role="status" className="min-h-24 text-sm text-slate-700">
+    Loading the tiles…
+  </p>
+);
 
 // A tile's editor is loaded when a tile is first edited.
 const TileEditor = dynamic(() => import("./tile-editor").then((m) => m.TileEditor), {
@@ -308,8 +309,14 @@ export function DashboardPage({
           <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
             {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)} (${timeZone}).` : "Fetching…"}
           </p>
-          <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} />
-          {canBuild ? <FetchPanel answer={answer.data} timeZone={timeZone} /> : null}
+          <Suspense fallback={loadingTiles}>
+            <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} />
+          </Suspense>
+          {canBuild ? (
+            <Suspense fallback={null}>
+              <FetchPanel answer={answer.data} timeZone={timeZone} />
+            </Suspense>
+          ) : null}
         </>
       ) : params ? (
         <p role="status" className="text-sm text-slate-700">
