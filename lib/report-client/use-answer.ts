@@ -5,7 +5,7 @@
  * cancelled when the last screen showing it goes (or moves to another key). What the report pages
  * used of react-query's useQuery, named as it names it.
  */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useId, useRef, useSyncExternalStore } from "react";
 import { answers, EMPTY, type EntryState, type Fetcher } from "./cache";
 
 export interface AnswerOptions<T, P> {
@@ -34,6 +34,14 @@ export interface Answer<T, P> {
 }
 
 const noop = () => undefined;
+
+/**
+ * The last answer each hook drew, by its useId, written after it is drawn: the answer kept on screen
+ * while the next key's is fetched. Outside React's state, as react-query's observer keeps it, so a
+ * new answer costs its screen one render, not two (its tables are built once). Never written by the
+ * server's render (effects do not run there).
+ */
+const lastShown = new Map<string, unknown>();
 
 /** Never asked for, so a screen's first look (the server's render too) will fetch it. */
 const untouched = (s: EntryState<unknown, unknown>) => s.data === undefined && s.error === null && !s.fetching && s.progress === null;
@@ -69,10 +77,13 @@ export function useAnswer<T, P = never>({ key, fetcher, staleMs, keepPrevious = 
     return () => clearInterval(timer);
   }, [key, data, state.fetching, refetchMs]);
 
-  // The last answer shown, kept across keys (state derived while rendering, as React advises).
-  const [previous, setPrevious] = useState<T | undefined>(undefined);
-  if (data !== undefined && data !== previous) setPrevious(data);
-  const shown = data ?? (keepPrevious && key !== null ? previous : undefined);
+  // The last answer shown, kept across keys.
+  const slot = useId();
+  useEffect(() => {
+    if (data !== undefined) lastShown.set(slot, data);
+  }, [slot, data]);
+  useEffect(() => () => void lastShown.delete(slot), [slot]);
+  const shown = data ?? (keepPrevious && key !== null ? (lastShown.get(slot) as T | undefined) : undefined);
 
   const refetch = useCallback(() => {
     if (key === null) return;
