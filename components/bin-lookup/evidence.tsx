@@ -114,7 +114,9 @@ export function EvidenceTable({ evidence: e, answer, timeZone }: { evidence: Bin
             aria-label={`Last 90 days for BIN ${e.bin} by gateway (scrollable)`}
             aria-describedby={`${id}-hint`}
             tabIndex={0}
-            className="overflow-x-auto rounded-md border border-slate-300 bg-white"
+            // relative: the rates' sr-only words (position: absolute) are placed and clipped in this box;
+            // without it they hang off the page at the table's full width and the page scrolls sideways.
+            className="relative overflow-x-auto rounded-md border border-slate-300 bg-white"
           >
             <table className="w-full text-sm">
               <caption className="px-3 pt-2 pb-1 text-left text-xs text-slate-700">
