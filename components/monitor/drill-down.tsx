@@ -15,6 +15,25 @@ import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor
 
 const TrendChart = dynamic(() => import("./trend-chart"), { ssr: false, loading: () => <p className="text-sm text-slate-700">Loading the chart…</p> });
 
+/**
+ * The content width of the element, followed as it changes (a phone turned, a window resized);
+ * null until it is measured.
+ */
+function useContentWidth(el: HTMLElement | null): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    if (!el) return;
+    // An observer reports the size it starts with, then every change.
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w !== undefined) setWidth(Math.floor(w));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return width;
+}
+
 function PartsTable({ title, parts, dimension }: { title: string; parts: { top: DrillPart[]; rest: DrillPart | null }; dimension: string }) {
   const rows = parts.rest ? [...parts.top, parts.rest] : parts.top;
   return (
@@ -80,7 +99,10 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
     heading.current?.scrollIntoView({ block: "start" });
     heading.current?.focus({ preventScroll: true });
   }, [key]);
-  const width = Math.max(280, Math.min(900, (box?.clientWidth ?? 600) - 8));
+  // The chart follows its box: measured once, it kept its first width (900 px opened on a desktop)
+  // when the window narrowed, and the page scrolled sideways; nor is it wider than a narrow phone's box.
+  const boxWidth = useContentWidth(box);
+  const width = boxWidth === null ? null : Math.max(0, Math.min(900, boxWidth - 8));
   const d = drill.data;
   return (
     <section aria-labelledby="drill-heading" className="rounded-lg border border-slate-300 bg-white p-4">
@@ -106,7 +128,7 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
             <figcaption className="text-sm text-slate-700">
               The ratio to date, day by day (the last day&apos;s is the table&apos;s ratio), with the thresholds in force for {monthLabel(d.month.month)} dashed.
             </figcaption>
-            <TrendChart trend={d.trend} thresholds={d.thresholds} width={width} />
+            {width ? <TrendChart trend={d.trend} thresholds={d.thresholds} width={width} /> : null}
           </figure>
           <div className="grid gap-4 md:grid-cols-2">
             <PartsTable title="Chargebacks by BIN (the 10 largest, then the rest)" parts={d.byBin} dimension="BIN" />
