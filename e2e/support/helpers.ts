@@ -75,12 +75,122 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
 }
 
-/** Desktop and phone screenshots of the current page, kept with the run's output. */
+/** One element that sticks out past the viewport's right edge, for a failure message. */
+export interface Overflowing {
+  tag: string;
+  testId: string | null;
+  label: string | null;
+  classes: string;
+  width: number;
+  right: number;
+  path: string;
+  text: string;
+}
+
+/**
+ * The elements that make the page wider than the viewport: those whose box ends past its right edge
+ * and that no ancestor clips (an `overflow-x: auto` box that scrolls its own table clips it; it does
+ * not clip an absolutely placed descendant whose containing block is outside it). Only the outermost
+ * of each is named: the one whose parent still fits (or is clipped).
+ */
+export async function overflowingElements(page: Page): Promise<{ scrollWidth: number; viewport: number; offenders: Overflowing[] }> {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const style = (el: Element) => getComputedStyle(el);
+    const makesContainingBlock = (s: CSSStyleDeclaration) =>
+      s.position !== "static" || s.transform !== "none" || s.filter !== "none" || s.perspective !== "none" || /paint|layout|strict|content/.test(s.contain);
+    /** True when an ancestor that clips horizontally (and contains it, as CSS decides containment) holds the element. */
+    const clipped = (el: Element): boolean => {
+      let position = style(el).position;
+      if (position === "fixed") return true; // never widens the page
+      let needContainingBlock = position === "absolute";
+      for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+        const s = style(a);
+        const isBlock = makesContainingBlock(s);
+        if ((!needContainingBlock || isBlock) && s.overflowX !== "visible") return true;
+        if (needContainingBlock && isBlock) {
+          position = s.position;
+          if (position === "fixed") return true;
+          needContainingBlock = position === "absolute";
+        }
+      }
+      return false;
+    };
+    const sticksOut = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return (r.width > 0 || r.height > 0) && r.right + window.scrollX > vw + 0.5 && !clipped(el);
+    };
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : "";
+      const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 3).join(".")}` : "";
+      return `${el.tagName.toLowerCase()}${id}${cls}`;
+    };
+    const offenders: Overflowing[] = [];
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
+      if (!sticksOut(el)) continue;
+      if (el.parentElement && el.parentElement !== document.body && sticksOut(el.parentElement)) continue;
+      const r = el.getBoundingClientRect();
+      const path: string[] = [];
+      for (let a = el.parentElement, i = 0; a && a !== document.body && i < 4; a = a.parentElement, i++) path.unshift(describe(a));
+      offenders.push({
+        tag: el.tagName.toLowerCase(),
+        testId: el.closest("[data-testid]")?.getAttribute("data-testid") ?? null,
+        label: el.getAttribute("aria-label") ?? el.closest("[aria-label]")?.getAttribute("aria-label") ?? null,
+        classes: typeof el.className === "string" ? el.className : (el.getAttribute("class") ?? ""),
+        width: Math.round(r.width),
+        right: Math.round(r.right + window.scrollX),
+        path: path.join(" > "),
+        text: (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 60),
+      });
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, offenders };
+  });
+}
+
+/** Resolves after the browser has drawn two more frames: resize observers have run and what they set has been laid out. */
+export async function settleLayout(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
+/**
+ * The page does not scroll sideways: everything fits the viewport's width, or scrolls inside a box
+ * of its own. Checked again for a moment (a chart that follows its box re-renders after a resize);
+ * a failure names the elements that stick out.
+ */
+export async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const first = await page.evaluate(() => document.documentElement.scrollWidth);
+  await settleLayout(page);
+  let last = await overflowingElements(page);
+  const deadline = Date.now() + 3_000;
+  while (last.scrollWidth > last.viewport && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    await settleLayout(page);
+    last = await overflowingElements(page);
+  }
+  const lines = last.offenders.map(
+    (o) =>
+      `  <${o.tag}> ${o.width}px wide, right edge at ${o.right}px; class="${o.classes.slice(0, 160)}"` +
+      `${o.testId ? ` in [data-testid=${o.testId}]` : ""}${o.label ? ` in "${o.label}"` : ""}\n    under ${o.path}${o.text ? `\n    text: ${o.text}` : ""}`,
+  );
+  expect(
+    last.scrollWidth,
+    `${name}: the page is ${last.scrollWidth}px wide in a ${last.viewport}px viewport (it scrolls sideways; ${first}px before the layout settled). Sticking out:\n${lines.join("\n") || "  (no element found)"}`,
+  ).toBeLessThanOrEqual(last.viewport);
+}
+
+/**
+ * Desktop and phone screenshots of the current page, kept with the run's output. At the phone's
+ * width the page must not scroll sideways.
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: `test-results/screenshots/${name}-desktop.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `test-results/screenshots/${name}-phone.png`, fullPage: true });
+  try {
+    await expectNoSidewaysScroll(page, `${name} at 390px`);
+  } finally {
+    await page.screenshot({ path: `test-results/screenshots/${name}-phone.png`, fullPage: true });
+  }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
