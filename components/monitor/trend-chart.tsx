@@ -4,13 +4,19 @@ import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } 
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { STATUS_LABELS } from "@/lib/programs/status";
 import type { DrillAnswer } from "@/lib/monitor/drill";
+import { labelOffsets, TREND_CHART_HEIGHT as HEIGHT } from "@/lib/monitor/chart-labels";
 
 type Ok = Extract<DrillAnswer, { kind: "ok" }>;
 
 export default function TrendChart({ trend, thresholds, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; width: number }) {
   const top = Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15;
+  const lines = [...thresholds].sort((a, b) => a.ratio - b.ratio);
+  const offsets = labelOffsets(
+    lines.map((t) => t.ratio),
+    top,
+  );
   return (
-    <LineChart width={width} height={220} data={trend} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+    <LineChart width={width} height={HEIGHT} data={trend} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
       <CartesianGrid stroke="#e2e8f0" vertical={false} />
       <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(8)} interval="preserveStartEnd" tick={{ fontSize: 12 }} />
       <YAxis domain={[0, top || 0.01]} tickFormatter={(v: number) => formatCompact(v, "percent")} width={52} tick={{ fontSize: 12 }} />
@@ -21,8 +27,14 @@ export default function TrendChart({ trend, thresholds, width }: { trend: Ok["tr
           return row ? `${String(d)}: ${formatValue(row.numerator, "count")} ÷ ${formatValue(row.denominator, "count")}` : String(d);
         }}
       />
-      {thresholds.map((t) => (
-        <ReferenceLine key={`${t.level}-${t.ratio}`} y={t.ratio} stroke="#b91c1c" strokeDasharray="6 4" label={{ value: `${STATUS_LABELS[t.level]} ${formatValue(t.ratio, "percent")}`, position: "insideTopRight", fontSize: 11, fill: "#7f1d1d" }} />
+      {lines.map((t, i) => (
+        <ReferenceLine
+          key={`${t.level}-${t.ratio}`}
+          y={t.ratio}
+          stroke="#b91c1c"
+          strokeDasharray="6 4"
+          label={{ value: `${STATUS_LABELS[t.level]} ${formatValue(t.ratio, "percent")}`, position: "insideBottomRight", offset: offsets[i], fontSize: 11, fill: "#7f1d1d" }}
+        />
       ))}
       <Line type="linear" dataKey="ratio" name="Ratio to date" stroke="#1e3a8a" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
     </LineChart>
