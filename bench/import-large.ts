@@ -68,8 +68,9 @@ async function main(): Promise<void> {
           mkdirSync(dir);
           for (const [table, sql] of Object.entries(files)) await source.run(`COPY (${sql}) TO '${join(dir, `${table}.csv`)}' (HEADER)`);
         };
-        await write(csv, exports(from));
-        for (const [table, sql] of Object.entries(exports(from))) {
+        const files = exports(from);
+        await write(csv, files);
+        for (const [table, sql] of Object.entries(files)) {
           expected[table] = Number((await source.all<{ n: string }>(`SELECT count(*)::BIGINT AS n FROM (${sql})`))[0]!.n);
         }
         if (BASE_DAYS > 0) {

@@ -1,8 +1,9 @@
 "use client";
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { useId } from "react";
 import { describeChart } from "@/lib/charts/caption";
 import type { ChartData } from "@/lib/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
+import { useBoxWidth } from "@/components/charts/use-box-width";
 
 import { LiteChart } from "@/components/charts/lite-chart";
 
@@ -12,29 +13,9 @@ import { LiteChart } from "@/components/charts/lite-chart";
  * arrives in: a dashboard paints many tiles at once, and loading and first-rendering the chart library
  * cost ~330 ms here (docs/benchmarks.md). No border of its own: the tile frames it.
  */
-/** The box's width in pixels, read before the first paint and followed on resize; undefined until then (the server). */
-function useBoxWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState<number | undefined>(undefined);
-  useLayoutEffect(() => {
-    if (ref.current) setWidth(ref.current.getBoundingClientRect().width);
-  }, []);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w) setWidth(w);
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
-}
-
 export function TileChart({ chart }: { chart: ChartData }) {
   const id = useId();
-  const [boxRef, boxWidth] = useBoxWidth();
+  const [boxRef, boxWidth] = useBoxWidth<HTMLDivElement>();
   const caption = describeChart(chart);
   return (
     <figure aria-labelledby={`${id}-caption`} className="m-0 flex min-w-0 flex-col gap-2">

@@ -5,35 +5,15 @@
  * lib/charts/labels.ts decides (level, slanted, bars on their side, cut or thinned labels, always
  * with a note when a label is not shown whole).
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useMemo, type ReactNode } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
 import { spanText, tickText, type ChartData, type ChartDatum } from "@/lib/charts/shape";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { chartSeriesColor } from "./series-colors";
+import { useBoxWidth } from "@/components/charts/use-box-width";
 
 const TICK_FILL = "#334155";
-
-function useWidth(ref: RefObject<HTMLDivElement | null>): number {
-  const [width, setWidth] = useState(0);
-  // Measured before the first paint, so the chart is drawn in the frame it mounts in rather than one
-  // observer callback later; the observer then follows resizes.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el) setWidth(Math.floor(el.getBoundingClientRect().width));
-  }, [ref]);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w !== undefined) setWidth(Math.floor(w));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
 
 /** What recharts passes a custom tick that is read here. */
 interface TickArgs {
@@ -114,8 +94,8 @@ function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: u
 }
 
 export default function ResultsChart({ chart }: { chart: ChartData }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const width = useWidth(ref);
+  const [ref, boxWidth] = useBoxWidth<HTMLDivElement>();
+  const width = boxWidth ?? 0;
   const maxLength = useMemo(() => chart.data.reduce((n, d) => Math.max(n, tickText(chart, d.x).length), 0), [chart]);
   const layout = useMemo(
     () =>

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import type { MonitorRow } from "@/lib/monitor/load";
 import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
 import { STATUS_LABELS } from "@/lib/programs/status";
@@ -12,27 +12,9 @@ import { Providers } from "@/components/providers";
 import { cn } from "@/components/ui/cn";
 import { WAIT_MS } from "./monitor-report";
 import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
+import { useBoxWidth } from "@/components/charts/use-box-width";
 
 const TrendChart = dynamic(() => import("./trend-chart"), { ssr: false, loading: () => <p className="text-sm text-slate-700">Loading the chart…</p> });
-
-/**
- * The content width of the element, followed as it changes (a phone turned, a window resized);
- * null until it is measured.
- */
-function useContentWidth(el: HTMLElement | null): number | null {
-  const [width, setWidth] = useState<number | null>(null);
-  useEffect(() => {
-    if (!el) return;
-    // An observer reports the size it starts with, then every change.
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w !== undefined) setWidth(Math.floor(w));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [el]);
-  return width;
-}
 
 function PartsTable({ title, parts, dimension }: { title: string; parts: { top: DrillPart[]; rest: DrillPart | null }; dimension: string }) {
   const rows = parts.rest ? [...parts.top, parts.rest] : parts.top;
@@ -91,7 +73,7 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
     refetchOnWindowFocus: false,
     retry: false,
   });
-  const [box, setBox] = useState<HTMLElement | null>(null);
+  const [box, boxWidth] = useBoxWidth<HTMLElement>();
   const heading = useRef<HTMLHeadingElement>(null);
   const key = params.toString();
   // The drill-down opens above the tables: bring it into view and move focus to it.
@@ -99,10 +81,8 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
     heading.current?.scrollIntoView({ block: "start" });
     heading.current?.focus({ preventScroll: true });
   }, [key]);
-  // The chart follows its box: measured once, it kept its first width (900 px opened on a desktop)
-  // when the window narrowed, and the page scrolled sideways; nor is it wider than a narrow phone's box.
-  const boxWidth = useContentWidth(box);
-  const width = boxWidth === null ? null : Math.max(0, Math.min(900, boxWidth - 8));
+  // The chart follows its box, and is never wider than a narrow phone's box.
+  const width = boxWidth === undefined ? null : Math.max(0, Math.min(900, boxWidth - 8));
   const d = drill.data;
   return (
     <section aria-labelledby="drill-heading" className="rounded-lg border border-slate-300 bg-white p-4">
@@ -124,7 +104,7 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
         <p role="status" className="mt-2 text-sm text-slate-700">Fetching this MID&apos;s days, BINs and banks…</p>
       ) : (
         <div className="mt-3 flex flex-col gap-4">
-          <figure ref={setBox} className="min-w-0">
+          <figure ref={box} className="min-w-0">
             <figcaption className="text-sm text-slate-700">
               The ratio to date, day by day (the last day&apos;s is the table&apos;s ratio), with the thresholds in force for {monthLabel(d.month.month)} dashed.
             </figcaption>

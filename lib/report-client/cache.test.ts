@@ -136,6 +136,21 @@ describe("AnswerCache", () => {
     expect(cache.size).toBe(3);
   });
 
+  it("holds 100 fetches at once of 20 reports to one call each, and to its bound once they settle", async () => {
+    const cache = new AnswerCache(8);
+    const { fetcher, calls } = manual<number>();
+    const keys = Array.from({ length: 100 }, (_, i) => `k${i % 20}`);
+    const runs = keys.map((k) => cache.fetch(k, fetcher));
+    expect(calls).toHaveLength(20);
+    // Entries being fetched are never dropped, so all 20 are held while they run.
+    expect(cache.size).toBe(20);
+    calls.forEach((c, i) => c.resolve(i));
+    await Promise.all(runs);
+    expect(cache.size).toBe(8);
+    // The eight kept are the last to settle, each with its own answer.
+    for (let i = 12; i < 20; i++) expect(cache.peek(`k${i}`).data).toBe(i);
+  });
+
   it("moves an entry to the back when it is used again", () => {
     const cache = new AnswerCache(2);
     cache.set("a", 1);

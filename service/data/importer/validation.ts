@@ -167,14 +167,13 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
   const fh = await open(stagingPath, "w");
   const out = new BufferedWriter(fh);
   out.write(["line", ...spec.columns.map((c) => c.db)].join(",") + "\n");
+  const ncols = spec.columns.length;
+  const keyIndex = indexOf(spec, spec.key);
+  const keyColumn = spec.columns[keyIndex] as ColumnSpec;
   const keysFh = await open(outcome.rejectedKeysPath, "w");
   const rejectedKeys = new BufferedWriter(keysFh);
   rejectedKeys.write("id\n");
-  const keyColumn = spec.columns[indexOf(spec, spec.key)] as ColumnSpec;
   const noteKey = (key: Key) => rejectedKeys.write(`${serialize(keyColumn, key)}\n`);
-
-  const ncols = spec.columns.length;
-  const keyIndex = indexOf(spec, spec.key);
   const rowCheck = ROW_CHECKS[spec.table];
   /** For each spec column, its position in the file's records (-1: column absent). */
   let positions: number[] | null = null;
@@ -217,7 +216,7 @@ export async function validateFile(spec: TableSpec, path: string, stagingPath: s
   /** For a row rejected before its fields were read: remember its id if one can be made out. */
   const noteRejectedKey = (fields: string[], pos: number[]): void => {
     const p = pos[keyIndex] as number;
-    const key = parseField(spec.columns[keyIndex] as ColumnSpec, fields[p], []);
+    const key = parseField(keyColumn, fields[p], []);
     if (key !== undefined && key !== null && typeof key !== "boolean") noteKey(key);
   };
 
