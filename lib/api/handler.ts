@@ -5,7 +5,6 @@ import "server-only";
  * never leak: an unexpected error is a generic 500 whose detail goes to the server log only.
  */
 import { randomUUID } from "node:crypto";
-import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/contract/errors";
@@ -27,12 +26,17 @@ export interface HandlerContext<P, B, U> {
   request: Request;
 }
 
-interface RouteOptions<A extends Access, K extends string, S extends z.ZodType | undefined> {
+interface RouteOptions<A extends Access, K extends string, S extends z.ZodType | undefined, T extends boolean> {
   role: A;
   /** The dynamic segments of the route's path, e.g. ["id", "linkId"]. */
   params?: readonly K[];
   /** Reads the JSON body without a schema (the handler validates it itself). */
   json?: boolean;
+  /**
+   * Passes the body as its text, with the JSON body's checks (type, size) but not parsed: the report
+   * routes parse it themselves only when they have not seen the same text (./body-keys.ts).
+   */
+  text?: T;
   /** Reads the JSON body and parses it; a mismatch is a 400 naming each field, before the handler runs. */
   schema?: S;
   /** Answers with a `Server-Timing` header of where the time went (./server-timing.ts). */
@@ -40,18 +44,24 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
 }
 
 type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
-type BodyFor<S> = S extends z.ZodType ? z.output<S> : unknown;
+type BodyFor<S, T extends boolean> = S extends z.ZodType ? z.output<S> : T extends true ? string : unknown;
 
-export function errorResponse(err: ApiError, requestId = randomUUID()): NextResponse {
+export function errorResponse(err: ApiError, requestId = randomUUID()): Response {
   return jsonResponse(JSON.stringify(errorEnvelope(err, requestId)), err.status, err.headers);
 }
 
-async function readJson(request: Request): Promise<unknown> {
+/** The body of a JSON request as text: 415 for another type, 413 past the contract's size. */
+async function readJsonText(request: Request): Promise<string> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new ApiError(415, "Content-Type must be application/json");
   const text = await request.text();
   // Bytes, not UTF-16 characters: the same bound, counted the same way, as the service's.
   if (Buffer.byteLength(text) > LIMITS.maxBodyBytes) throw new ApiError(413, `Request body must be at most ${LIMITS.maxBodyBytes / 1024} KiB`);
+  return text;
+}
+
+/** JSON.parse, a 400 when the text is not JSON. */
+export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -59,22 +69,29 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-export function apiRoute<A extends Access, K extends string = never, S extends z.ZodType | undefined = undefined>(
-  options: RouteOptions<A, K, S>,
-  fn: (ctx: HandlerContext<Record<K, string>, BodyFor<S>, UserFor<A>>) => Promise<Response | unknown>,
+async function readJson(request: Request): Promise<unknown> {
+  return parseJsonBody(await readJsonText(request));
+}
+
+export function apiRoute<A extends Access, K extends string = never, S extends z.ZodType | undefined = undefined, T extends boolean = false>(
+  options: RouteOptions<A, K, S, T>,
+  fn: (ctx: HandlerContext<Record<K, string>, BodyFor<S, T>, UserFor<A>>) => Promise<Response | unknown>,
 ) {
   return async (request: Request, context: { params: Promise<Record<K, string>> }): Promise<Response> => {
-    const requestId = randomUUID();
     const timing = options.timing ? new ServerTiming() : null;
     const handle = async (): Promise<Response> => {
       refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
       const user = options.role === "public" ? null : await measure("session", () => requireUser(options.role as Role | readonly Role[]));
-      const raw = options.json || options.schema ? await measure("body", () => readJson(request)) : undefined;
+      const raw = options.text
+        ? await measure("body", () => readJsonText(request))
+        : options.json || options.schema
+          ? await measure("body", () => readJson(request))
+          : undefined;
       const body = options.schema ? ApiError.parse(options.schema, raw) : raw;
       const params = (await context.params) ?? ({} as Record<K, string>);
       // The casts restate what the option types already say: a public route's user is null, and the
-      // body is the schema's output when there is a schema.
-      const out = await fn({ user: user as UserFor<A>, body: body as BodyFor<S>, params, request });
+      // body is the schema's output when there is a schema, the text when `text`.
+      const out = await fn({ user: user as UserFor<A>, body: body as BodyFor<S, T>, params, request });
       if (out instanceof Response) return out;
       // Serialized here, where the handler's total times it; small answers go uncompressed.
       return jsonResponse(JSON.stringify(out));
@@ -85,6 +102,8 @@ export function apiRoute<A extends Access, K extends string = never, S extends z
       res.headers.set("Server-Timing", timing.header());
       return res;
     } catch (e) {
+      // Made only for an error, the one answer that carries it (a UUID per request was ≈ 7 µs of a hit).
+      const requestId = randomUUID();
       if (e instanceof ApiError) return errorResponse(e, requestId);
       console.error(JSON.stringify({ level: "error", msg: "api route failed", request_id: requestId, error: e instanceof Error ? e.message : String(e) }));
       return errorResponse(new ApiError(500, `Internal error; quote request id ${requestId} when reporting it`), requestId);

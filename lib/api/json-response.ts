@@ -13,8 +13,6 @@
  * link. A larger answer (three months by date: 6.5 KB, 1.2 KB gzipped; by date and gateway: 190 KB,
  * 15 KB) is compressed as before, so a remote browser never gets several times the bytes of a big one.
  */
-import { NextResponse } from "next/server";
-
 /** Answers up to this many bytes go uncompressed. */
 export const UNCOMPRESSED_MAX_BYTES = 4096;
 
@@ -24,7 +22,9 @@ export function cacheControlFor(bytes: number): string {
 }
 
 /** A JSON answer of already-serialized bytes, never stored by a cache, compressed only when large. */
-export function jsonResponse(json: string | Buffer<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): NextResponse {
+export function jsonResponse(json: string | Buffer<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): Response {
   const bytes = typeof json === "string" ? Buffer.byteLength(json) : json.byteLength;
-  return new NextResponse(json, { status, headers: { "Content-Type": "application/json", "Cache-Control": cacheControlFor(bytes), ...headers } });
+  // A plain Response: NextResponse adds a cookie jar (parsed from the headers at construction) that
+  // no API answer uses.
+  return new Response(json, { status, headers: { "Content-Type": "application/json", "Cache-Control": cacheControlFor(bytes), ...headers } });
 }

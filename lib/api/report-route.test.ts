@@ -6,6 +6,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ReportRecord } from "@/lib/contract";
 import { ReportGateway } from "@/lib/upstream/gateway";
+import { queryKey } from "@/lib/upstream/records";
+import { BodyKeys } from "./body-keys";
 import { parseServerTiming } from "./server-timing";
 
 const SECRETS = { nextauth: "nextauth-secret-0123456789abcdef0123456789", client: "upstream-client-secret-0123456789", token: "upstream-access-token-0123456789" };
@@ -28,6 +30,7 @@ vi.mock("@/lib/auth/session", () => ({ requireUser: async () => USER }));
 vi.mock("@/lib/env", () => ({ serverEnv: () => ({ NEXTAUTH_URL: "http://localhost:3000", NEXTAUTH_SECRET: SECRETS.nextauth }) }));
 
 const { POST } = await import("@/app/api/reports/order-summary/route");
+const { submitReport } = await import("./report-route");
 
 const query = { start_date: "2025-06-01", end_date: "2025-06-30", group_by: ["date"], metrics: ["attempts", "revenue"] };
 const records: ReportRecord[] = Array.from({ length: 30 }, (_, i) => ({ date: `2025-06-${String(i + 1).padStart(2, "0")}`, attempts: 100 + i, revenue: 1234.5 + i }));
@@ -37,7 +40,7 @@ function post(body: unknown, headers: Record<string, string> = {}) {
   const request = new Request("http://localhost:3000/api/reports/order-summary?wait=1000", {
     method: "POST",
     headers: { "content-type": "application/json", cookie: `next-auth.session-token=${SECRETS.token}`, ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === "string" ? body : JSON.stringify(body),
   });
   return POST(request, { params: Promise.resolve({}) });
 }
@@ -77,5 +80,81 @@ describe("POST /api/reports/order-summary", () => {
     const bad = await post({ ...query, metrics: ["no_such_metric"] });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("server-timing")).toBeNull();
+  });
+
+  it("answers a body it has seen from the key kept for it, without validating it again: the same bytes", async () => {
+    const text = JSON.stringify({ ...query, metrics: ["revenue", "attempts"], group_by: ["date"] }) + " "; // a spelling no other test sends
+    const parse = vi.spyOn(gateway, "parse");
+    try {
+      const first = await post(text);
+      expect(parse).toHaveBeenCalledTimes(1);
+      const again = await post(text);
+      expect(parse).toHaveBeenCalledTimes(1); // not validated again
+      expect(await again.text()).toBe(await first.text());
+      expect(Object.keys(parseServerTiming(again.headers.get("server-timing")))).toEqual(["session", "body", "parse", "cache", "serialize", "total"]);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("keeps no body that fails: a bad body is refused every time, as before", async () => {
+    const parse = vi.spyOn(gateway, "parse");
+    try {
+      for (let i = 0; i < 2; i++) {
+        const bad = await post({ ...query, metrics: ["no_such_metric"] });
+        expect(bad.status).toBe(400);
+        expect(JSON.stringify(await bad.json())).toContain("no_such_metric");
+        const notJson = await post("{not json");
+        expect(notJson.status).toBe(400);
+        expect(JSON.stringify(await notJson.json())).toContain("Request body is not valid JSON");
+      }
+      expect(parse).toHaveBeenCalledTimes(2); // each bad body validated each time (the non-JSON one never gets that far)
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("keeps the key of the operation asked: the same text asked of the cohort summary is its own question", async () => {
+    const keys = new BodyKeys({ maxEntries: 10, maxTextLength: 2048 });
+    const text = JSON.stringify(query);
+    const orders = await submitReport("orders", text, 0, USER.id, keys);
+    expect(orders.status).toBe(200);
+    expect(keys.get("orders", text)).toBe(queryKey("orders", gateway.parse("orders", query)));
+    // "attempts" and "revenue" are not cohort metrics: refused, and nothing kept for the cohort.
+    await expect(submitReport("cohort", text, 0, USER.id, keys)).rejects.toMatchObject({ status: 400 });
+    expect(keys.get("cohort", text)).toBeUndefined();
+  });
+
+  it("answers 100 requests at once, some repeated, some spelled differently, some bad, each with its own answer, within the bound", async () => {
+    const keys = new BodyKeys({ maxEntries: 8, maxTextLength: 2048 });
+    const expected = await (await post(query)).text();
+    // 20 spellings of the cached query (metric order, key order, whitespace), 5 derived questions, 5 bad bodies.
+    const spellings = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? JSON.stringify({ ...query, metrics: ["revenue", "attempts"] }, null, i % 5) : JSON.stringify({ metrics: query.metrics, group_by: query.group_by, end_date: query.end_date, start_date: query.start_date }) + " ".repeat(i),
+    );
+    const derived = Array.from({ length: 5 }, (_, i) => JSON.stringify({ ...query, start_date: `2025-06-${String(10 + i)}` }));
+    const bad = Array.from({ length: 5 }, (_, i) => JSON.stringify({ ...query, metrics: [`nope_${i}`] }));
+    const texts = Array.from({ length: 100 }, (_, i) => (i % 10 === 9 ? bad[i % 5]! : i % 10 === 8 ? derived[i % 5]! : spellings[i % 20]!));
+    const answers = await Promise.all(
+      texts.map(async (text) => {
+        try {
+          const res = await submitReport("orders", text, 0, USER.id, keys);
+          return { status: res.status, text: await res.text() };
+        } catch (e) {
+          return { status: (e as { status?: number }).status ?? 0, text: "" };
+        }
+      }),
+    );
+    answers.forEach((a, i) => {
+      const text = texts[i]!;
+      if (bad.includes(text)) return expect(a.status).toBe(400);
+      expect(a.status).toBe(200);
+      if (spellings.includes(text)) return expect(a.text).toBe(expected);
+      const body = JSON.parse(a.text) as { status: { result: { source: string; data: ReportRecord[] } } };
+      expect(body.status.result.source).toBe("derived");
+      expect(body.status.result.data).toHaveLength(30 - (Number(JSON.parse(text).start_date.slice(-2)) - 1));
+    });
+    expect(keys.size).toBeLessThanOrEqual(8);
+    for (const text of bad) expect(keys.get("orders", text)).toBeUndefined();
   });
 });

@@ -1,8 +1,10 @@
 import "server-only";
 import type { Operation } from "@/lib/contract";
-import { NextResponse } from "next/server";
 import { getGateway } from "@/lib/upstream";
 import { answerBody } from "@/lib/upstream/gateway";
+import { queryKey } from "@/lib/upstream/records";
+import { BodyKeys } from "./body-keys";
+import { parseJsonBody } from "./handler";
 import { jsonResponse } from "./json-response";
 import { measure } from "./server-timing";
 
@@ -14,17 +16,30 @@ export function waitParam(request: Request): number {
   return Number.isFinite(raw) ? Math.min(MAX_WAIT_MS, Math.max(0, raw)) : 0;
 }
 
+/** The cache keys of the bodies this process has validated (./body-keys.ts). */
+const bodyKeys = new BodyKeys();
+
 /**
  * Shared body of the two report routes: an answer at once from cache; otherwise a job, answered 200
- * if it finishes within `wait` ms, else 202 with the job to poll. An exact cache hit is sent as the
- * bytes the cache keeps for it, serialized at its first hit. Small answers go uncompressed
- * (./json-response.ts).
+ * if it finishes within `wait` ms, else 202 with the job to poll. `text` is the request's body as
+ * sent. An exact cache hit is sent as the bytes the cache keeps for it, serialized at its first hit;
+ * a body seen before goes straight to them by its kept key, without being parsed again. Small
+ * answers go uncompressed (./json-response.ts).
  */
-export async function submitReport(op: Operation, body: unknown, waitMs: number, owner: string): Promise<NextResponse> {
+export async function submitReport(op: Operation, text: string, waitMs: number, owner: string, keys: BodyKeys = bodyKeys): Promise<Response> {
   const gateway = getGateway();
-  const query = measure("parse", () => gateway.parse(op, body));
-  const hit = measure("cache", () => gateway.cachedAnswer(op, query));
-  if (hit) return measure("serialize", () => jsonResponse(hit.json));
+  const kept = measure("parse", () => keys.get(op, text));
+  if (kept !== undefined) {
+    const hit = measure("cache", () => gateway.cachedAnswerByKey(kept));
+    if (hit) return measure("serialize", () => jsonResponse(hit.json));
+  }
+  const query = measure("parse", () => gateway.parse(op, parseJsonBody(text)));
+  const key = queryKey(op, query);
+  keys.set(op, text, key); // only now: the body validated, and this is its query's key
+  if (kept === undefined) {
+    const hit = measure("cache", () => gateway.cachedAnswerByKey(key));
+    if (hit) return measure("serialize", () => jsonResponse(hit.json));
+  }
   const out = measure("submit", () => gateway.submit(op, query, owner));
   if ("cached" in out) return measure("serialize", () => jsonResponse(JSON.stringify(answerBody(out.cached, query))));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReportRecord } from "@/lib/contract";
 import { answerBody, ReportCache } from "./cache";
-import { canonicalQuery, type ReportQuery } from "./records";
+import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 
 const TTL_PAST = 100; // seconds; every range here ended before today
 const config = { ttlPastSeconds: TTL_PAST, ttlTodaySeconds: 10, timeZone: "UTC" };
@@ -106,6 +106,11 @@ describe("the answer cache", () => {
     expect(cache.serialized("orders", { ...byDate, start_date: "2025-07-02" })).toBeNull(); // derived: lookup's job
     expect(cache.serialized("orders", byDate, Date.now() + (TTL_PAST + 1) * 1000)).toBeNull(); // expired
     expect(cache.serialized("orders", byDate)).not.toBeNull();
+    // By key (the routes' kept keys), the same bytes under the same conditions.
+    const key = queryKey("orders", byDate);
+    expect(cache.serializedByKey(key)).toBe(cache.serialized("orders", byDate));
+    expect(cache.serializedByKey(key, Date.now() + (TTL_PAST + 1) * 1000)).toBeNull();
+    expect(cache.serializedByKey(queryKey("orders", { ...byDate, start_date: "2025-07-02" }))).toBeNull();
   });
 
   it("counts kept bytes toward its size bound, pushing out the least recently used", () => {

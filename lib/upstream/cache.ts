@@ -107,13 +107,17 @@ export class ReportCache {
    * at its first hit and kept. Counts as a use for the least-recently-used order, as `lookup` does.
    */
   serialized(op: Operation, query: ReportQuery, now = Date.now()): SerializedAnswer | null {
-    const key = queryKey(op, query);
+    return this.serializedByKey(queryKey(op, query), now);
+  }
+
+  /** `serialized` for the query whose `queryKey` is `key` (the report routes keep keys per request body). */
+  serializedByKey(key: string, now = Date.now()): SerializedAnswer | null {
     const entry = this.entries.get(key);
     if (!entry || entry.expiresAt <= now) return null;
     this.touch(key, entry);
     if (entry.serialized) return entry.serialized;
     // The canonical query is what the routes answer with: one spelling per key.
-    const serialized: SerializedAnswer = { json: Buffer.from(JSON.stringify(answerBody(this.answer(entry), canonicalQuery(op, entry.query)))) };
+    const serialized: SerializedAnswer = { json: Buffer.from(JSON.stringify(answerBody(this.answer(entry), canonicalQuery(entry.op, entry.query)))) };
     if (this.grow(key, entry, serialized.json.length)) entry.serialized = serialized; // else too large to keep twice: served, not kept
     return serialized;
   }

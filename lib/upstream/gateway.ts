@@ -122,6 +122,11 @@ export class ReportGateway {
     return this.cache.serialized(op, query, now);
   }
 
+  /** `cachedAnswer` for the query whose `queryKey` is `key`. */
+  cachedAnswerByKey(key: string, now = Date.now()): SerializedAnswer | null {
+    return this.cache.serializedByKey(key, now);
+  }
+
   /**
    * The most recently fetched answer that fits the query (exact or derived), even expired, with
    * whether it is fresh and how old; null when the cache holds none. Costs no upstream call.

@@ -2,4 +2,8 @@
 import { apiRoute } from "@/lib/api/handler";
 import { submitReport, waitParam } from "@/lib/api/report-route";
 
-export const POST = apiRoute({ role: "analyst", json: true, timing: true }, async ({ user, body, request }) => submitReport("orders", body, waitParam(request), user.id));
+// Always answered per request (a POST); said outright so Next.js hands the handler its request as
+// is, rather than behind the proxy that watches a route that might be static (its "auto" mode).
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute({ role: "analyst", text: true, timing: true }, async ({ user, body, request }) => submitReport("orders", body, waitParam(request), user.id));
