@@ -81,7 +81,7 @@ export function apiRoute<A extends Access, K extends string = never, S extends z
     const timing = options.timing ? new ServerTiming() : null;
     const handle = async (): Promise<Response> => {
       refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
-      const user = options.role === "public" ? null : await measure("session", () => requireUser(options.role as Role | readonly Role[]));
+      const user = options.role === "public" ? null : await measure("session", () => requireUser(options.role as Role | readonly Role[], request));
       const raw = options.text
         ? await measure("body", () => readJsonText(request))
         : options.json || options.schema

@@ -50,6 +50,17 @@ describe("requireUser", () => {
     expect(await requireUser()).toEqual({ id: "u1", email: "a@example.com", role: "viewer" });
   });
 
+  it("reads a route's session from its request's cookies when the request has them (a NextRequest)", async () => {
+    signedInAs("analyst");
+    const withCookies = (cookies: { name: string; value: string }[]) => Object.assign(new Request("http://localhost:3000/api/x"), { cookies: { getAll: () => cookies } });
+    expect(await requireUser("analyst", withCookies([{ name: "next-auth.session-token", value: "a-cookie" }]))).toMatchObject({ role: "analyst" });
+    // next/headers has a session cookie (mocked above); the request's own cookies decide.
+    expect(await statusOf(requireUser("analyst", withCookies([{ name: "other", value: "x" }])))).toBe(401);
+    expect(await statusOf(requireUser("analyst", withCookies([])))).toBe(401);
+    // A plain Request carries no parsed cookies: next/headers' are read, as before.
+    expect(await statusOf(requireUser("analyst", new Request("http://localhost:3000/api/x")))).toBe("ok");
+  });
+
   it("treats a session without a known role as no session", async () => {
     signedInAs("root");
     expect(await getSessionUser()).toBeNull();

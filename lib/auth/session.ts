@@ -10,7 +10,7 @@ import { connection } from "next/server";
 import { cache } from "react";
 import { ApiError } from "../contract/errors";
 import type { SessionUser } from "./authenticate";
-import { sessionUserFrom } from "./session-token";
+import { sessionUserFrom, type CookieSource } from "./session-token";
 import { hasRole, type Role } from "../users/roles";
 
 export type { Role } from "../users/roles";
@@ -27,11 +27,25 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
 });
 
 /**
+ * The cookies a route handler's request already carries. Next.js hands a route a NextRequest, which
+ * parsed its `cookies` from the request's headers when it was made: the same headers, parsed the same
+ * way, that `cookies()` of next/headers reads in a route handler, without that call's request-store
+ * lookup, promise and proxies (≈ 0.05 ms of a cache hit, issue 21). Reading them through Next.js's
+ * request proxy marks a route dynamic as `cookies()` did. A plain Request (tests) has none: null.
+ */
+function cookiesOf(request: Request | undefined): CookieSource | null {
+  const jar = (request as { cookies?: Partial<CookieSource> } | undefined)?.cookies;
+  return jar && typeof jar.getAll === "function" ? (jar as CookieSource) : null;
+}
+
+/**
  * The session's user, or throws `ApiError(401)` without a session and `ApiError(403)` when the role
  * is insufficient. A single role is a minimum (admin ⊇ analyst ⊇ viewer); a list admits exactly those.
+ * A route handler passes its request, whose cookies are then read from it.
  */
-export async function requireUser(minRole: Role | readonly Role[] = "viewer"): Promise<SessionUser> {
-  const user = await getSessionUser();
+export async function requireUser(minRole: Role | readonly Role[] = "viewer", request?: Request): Promise<SessionUser> {
+  const jar = cookiesOf(request);
+  const user = jar ? await sessionUserFrom(jar) : await getSessionUser();
   if (!user) throw new ApiError(401, "Sign in to use this API");
   if (!hasRole(user.role, minRole)) {
     const need = typeof minRole === "string" ? `${minRole} or higher` : minRole.join(" or ");
