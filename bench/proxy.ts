@@ -6,7 +6,10 @@
 //     split by two measurements interleaved with the hits: the same hits asking for no compression
 //     (Accept-Encoding: identity; Next.js gzips every route answer not marked no-transform, which
 //     since issue 21 answers of at most 4 KiB are), the same POST to a bare node:http server (the
-//     floor of HTTP on loopback and the client), and a hit on a larger answer, which is gzipped;
+//     floor of HTTP on loopback and the client), and a hit on a larger answer, which is gzipped; and,
+//     as a second, separately labelled measurement (not the headline), the same hit and the same bare
+//     POST with node:http's keep-alive client instead of fetch + res.json(), to show what the client
+//     itself costs;
 //  2. the time the dashboard adds to a cache miss beyond the upstream's own time (median of the
 //     difference between a miss through the dashboard and the same request sent straight upstream);
 //  3. upstream calls spent by a scripted session of 20 typical interactions, against a plain
@@ -15,6 +18,7 @@ import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
 import { parseServerTiming } from "../lib/api/server-timing";
 import { spawn } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
 import { freePort } from "../lib/testing/free-port";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
@@ -39,6 +43,24 @@ async function bareServer(): Promise<{ url: string; stop(): void }> {
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+}
+
+/** One keep-alive connection of node:http's client, as a second client beside fetch. */
+const nodeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** POSTs `body` with node:http on `nodeAgent`, reads and parses the JSON answer; returns ms and the answer. */
+function nodePost(url: string, body: string, headers: Record<string, string>): Promise<{ ms: number; answer: unknown }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const req = httpRequest(url, { method: "POST", agent: nodeAgent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ ms: performance.now() - t, answer: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 async function main(): Promise<void> {
@@ -93,6 +115,8 @@ async function main(): Promise<void> {
     const largeHits: number[] = [];
     const largeIdentityHits: number[] = [];
     const floor: number[] = [];
+    const nodeHits: number[] = [];
+    const nodeFloor: number[] = [];
     const timings: Record<string, number>[] = [];
     const bare = await bareServer();
     try {
@@ -108,6 +132,10 @@ async function main(): Promise<void> {
         const t = performance.now();
         await (await fetch(bare.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(hitBody) })).json();
         floor.push(performance.now() - t);
+        const viaNode = await nodePost(`${env.dashboardUrl}/api/reports/order-summary?wait=10000`, JSON.stringify(hitBody), headers);
+        if ((viaNode.answer as { status?: { result?: { source?: string } } }).status?.result?.source !== "cache") throw new Error("expected a cache hit with node:http");
+        nodeHits.push(viaNode.ms);
+        nodeFloor.push((await nodePost(bare.url, JSON.stringify(hitBody), { "content-type": "application/json" })).ms);
       }
     } finally {
       bare.stop();
@@ -207,8 +235,18 @@ What is outside the handler, from measurements interleaved with the hits (median
 | Next.js's own request handling (routing, request/response adapters) | ${frameworkMs.toFixed(2)} | identity p50 − bare − handler total |
 | a larger hit (three months by date), p50 | ${median(largeHits).toFixed(2)} | ${large.bytes} bytes, sent ${large.encoding} |
 | the same without compression, p50 | ${median(largeIdentityHits).toFixed(2)} | gzip costs ${largeGzipMs.toFixed(2)} ms there |
+
+A second client, not the headline: the same measurements, interleaved, with node:http's keep-alive client (one connection, body read and JSON.parse) instead of fetch + res.json():
+
+| part | ms | how |
+|---|---:|---|
+| the same hits, p50 | ${median(nodeHits).toFixed(2)} | p99 ${percentile(nodeHits, 99).toFixed(2)} |
+| the same POST to the bare node:http server, p50 | ${median(nodeFloor).toFixed(2)} | |
+| what fetch + res.json() add over node:http, on the hits | ${(median(hits) - median(nodeHits)).toFixed(2)} | hit p50 − node:http hit p50 |
+| Next.js's own request handling, by this client | ${(median(nodeHits) - median(nodeFloor) - median(timings.map((t) => t.total!))).toFixed(2)} | node:http hit p50 − its bare p50 − handler total |
 `);
   } finally {
+    nodeAgent.destroy();
     stop();
   }
 }
