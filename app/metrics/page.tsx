@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/session";
 import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
-import { DIMENSIONS, METRICS, type Operation } from "@/lib/contract/catalog";
+import { DIMENSIONS, METRICS, dimensionDescription, type Operation } from "@/lib/contract/catalog";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { COHORT_CELLS } from "@/lib/report-state/cohort";
 import { KPIS, describeTerms, measureFor } from "@/lib/metrics/kpis";
@@ -93,7 +93,7 @@ export default async function MetricsPage() {
         id="dimensions"
         title="Dimensions"
         columns={["Name", "Label", "Type", "Reports", "Meaning"]}
-        rows={DIMENSIONS.map((d) => ({ key: d.name, cells: [d.name, d.label, d.type, reports(d.operations), d.description] }))}
+        rows={DIMENSIONS.map((d) => ({ key: d.name, cells: [d.name, d.label, d.type, reports(d.operations), dimensionDescription(d.name)] }))}
       />
     </main>
   );

@@ -10,7 +10,7 @@ import type { EvaluationRecord } from "@/lib/alerts/run";
 import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/alerts/definition";
 import { ALERT_WINDOWS, WINDOW_LABELS, describeCondition, type AlertWindow } from "@/lib/alerts/words";
 // The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
-import type { DimensionDef } from "@/lib/contract/catalog";
+import type { DimensionDef } from "@/lib/contract/dimensions";
 import type { ValueFormat } from "@/lib/metrics/format";
 import type { Filters } from "@/lib/report-state/filters";
 import { describeFiltersBy } from "@/lib/report-state/filter-words";

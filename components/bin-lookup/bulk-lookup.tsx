@@ -5,7 +5,8 @@ import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, t
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
-import { RequestError, routeBin, type BinAnswer } from "@/lib/report-client/fetch";
+import { RequestError, type BinAnswer } from "@/lib/report-client/fetch";
+import { routeBin } from "@/lib/report-client/route-bin";
 import { quote } from "@/lib/report-state/url-check";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";

@@ -7,7 +7,8 @@
  */
 import { useRef, useState } from "react";
 import type { LookupMode } from "@/lib/bin-lookup";
-import { routeBin, type BinAnswer } from "@/lib/report-client/fetch";
+import type { BinAnswer } from "@/lib/report-client/fetch";
+import { routeBin } from "@/lib/report-client/route-bin";
 
 /**
  * The contract's routing request schema, which checks the form before anything is sent. Loaded (with

@@ -1,7 +1,7 @@
 "use client";
 import { useId, useState } from "react";
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows, type CohortState } from "@/lib/report-state/cohort";
-import { CELL_DEFINITIONS, ROW_LABELS } from "@/lib/cohorts/labels";
+import { CELL_LABELS, ROW_LABELS } from "@/lib/cohorts/labels";
 import { quote } from "@/lib/report-state/url-check";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -31,7 +31,7 @@ export function CohortOptions({ state, onChange }: { state: CohortState; onChang
           id={`${id}-cell`}
           value={state.cell}
           onChange={(e) => onChange({ cell: e.target.value as CohortCell })}
-          options={COHORT_CELLS.map((c) => ({ value: c, label: CELL_DEFINITIONS[c].label }))}
+          options={COHORT_CELLS.map((c) => ({ value: c, label: CELL_LABELS[c] }))}
         />
       </div>
       <NumberSetting label="Billing cycles shown" value={state.cycles} limits={COHORT_LIMITS.cycles} onCommit={(cycles) => onChange({ cycles })} />

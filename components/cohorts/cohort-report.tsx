@@ -1,12 +1,11 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
-import dynamic from "next/dynamic";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";
 import type { ParamsLike } from "@/lib/report-state/encoding";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
-import { cohortRequest } from "@/lib/report-state/request";
+import { cohortRequest } from "@/lib/report-state/cohort-request";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -18,14 +17,14 @@ import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
 
 // The grid's code is loaded when there is a grid to draw (fetched beside the report's answer); the
-// box keeps the placeholder's size meanwhile.
-const CohortGridTable = dynamic(() => import("./cohort-grid").then((m) => m.CohortGridTable), {
-  loading: () => (
-    <div className="flex h-96 items-center justify-center gap-2 text-sm text-slate-700">
-      <Spinner /> Loading the grid…
-    </div>
-  ),
-});
+// box keeps the placeholder's size meanwhile. React's own lazy: the server never draws the grid (the
+// answer is fetched in the browser), so next/dynamic's preloading would only add its code to the page.
+const CohortGridTable = lazy(() => import("./cohort-grid").then((m) => ({ default: m.CohortGridTable })));
+const gridLoading = (
+  <div className="flex h-96 items-center justify-center gap-2 text-sm text-slate-700">
+    <Spinner /> Loading the grid…
+  </div>
+);
 
 type CohortResults = typeof import("./cohort-results");
 const loadCohortResults = () => import("./cohort-results");
@@ -123,7 +122,9 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
             not shown as 0.
           </p>
           {grid && grid.rows.length > 0 ? (
-            <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
+            <Suspense fallback={gridLoading}>
+              <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
+            </Suspense>
           ) : grid ? (
             <div className="h-96">
               <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>

@@ -8,7 +8,7 @@ import { downloadText } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import type { ReportData } from "@/lib/report-client/queries";
 import type { CohortState } from "@/lib/report-state/cohort";
-import { describeFilters } from "@/lib/report-state/filters";
+import { describeFilters } from "@/lib/report-state/describe-filters";
 
 export function cohortGrid(data: ReportData, today: string, s: Pick<CohortState, "rows" | "cell" | "cycles" | "trialDays" | "periodDays">): CohortGrid {
   return buildCohortGrid({

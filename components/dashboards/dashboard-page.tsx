@@ -5,9 +5,8 @@
  * URL holds the whole dashboard; the server plans the tiles' queries and answers each look with what
  * it has, so the page simply asks again until every tile is drawn.
  */
-import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentProps } from "react";
 import { cacheKey } from "@/lib/report-client/cache";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useAnswer } from "@/lib/report-client/use-answer";
@@ -30,7 +29,7 @@ import {
   type TileKind,
 } from "@/lib/dashboards/state";
 import type { DashboardAnswer } from "@/lib/dashboards/run";
-import { formatInstant } from "@/lib/metrics/format";
+import { formatInstant } from "@/lib/metrics/format-time";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
@@ -53,10 +52,15 @@ const loadingTiles = (
   </p>
 );
 
-// A tile's editor is loaded when a tile is first edited.
-const TileEditor = dynamic(() => import("./tile-editor").then((m) => m.TileEditor), {
-  loading: () => <div className="min-h-64 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-slate-700">Loading the tile editor…</div>,
-});
+// A tile's editor is loaded when a tile is first edited (React's lazy too: the server never draws it).
+const LazyTileEditor = lazy(() => import("./tile-editor").then((m) => ({ default: m.TileEditor })));
+function TileEditor(props: ComponentProps<typeof LazyTileEditor>) {
+  return (
+    <Suspense fallback={<div className="min-h-64 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-slate-700">Loading the tile editor…</div>}>
+      <LazyTileEditor {...props} />
+    </Suspense>
+  );
+}
 
 export interface SavedDashboard {
   id: string;

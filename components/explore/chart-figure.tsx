@@ -1,6 +1,5 @@
 "use client";
-import dynamic from "next/dynamic";
-import { useId, useMemo } from "react";
+import { lazy, Suspense, useId, useMemo } from "react";
 import { describeChart } from "@/lib/charts/caption";
 import { buildChartData, chooseChart } from "@/lib/charts/shape";
 import type { Measure } from "@/lib/metrics/kpis";
@@ -11,14 +10,14 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { ChartFrame } from "./chart-panel";
 
-const ResultsChart = dynamic(() => import("./results-chart"), {
-  ssr: false,
-  loading: () => (
-    <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
-      <Spinner /> Loading the chart…
-    </div>
-  ),
-});
+// The figure is drawn only in the browser (it needs an answer, fetched there), so React's own lazy
+// does what next/dynamic's `ssr: false` did, without next/dynamic's code on the page.
+const LazyResultsChart = lazy(() => import("./results-chart"));
+const chartLoading = (
+  <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
+    <Spinner /> Loading the chart…
+  </div>
+);
 
 /** The chart of a report's view: its data, the caption naming what is drawn, the drawing and the legend. */
 export function ChartFigure({ view, measure, measure2, chartKind, dimmed }: { view: ReportView; measure: Measure; measure2: Measure | null; chartKind: ChartKind; dimmed: boolean }) {
@@ -40,7 +39,9 @@ export function ChartFigure({ view, measure, measure2, chartKind, dimmed }: { vi
   const caption = describeChart(chart);
   return (
     <ChartFrame id={id} title={caption.title} notes={caption.notes} drawn dimmed={dimmed} legend={<ChartLegend chart={chart} />}>
-      <ResultsChart chart={chart} />
+      <Suspense fallback={chartLoading}>
+        <LazyResultsChart chart={chart} />
+      </Suspense>
     </ChartFrame>
   );
 }

@@ -1,6 +1,5 @@
 "use client";
-import dynamic from "next/dynamic";
-import { useId, useMemo, type ReactNode } from "react";
+import { lazy, Suspense, useId, useMemo, type ComponentProps, type ReactNode } from "react";
 import { measureFor } from "@/lib/metrics/kpis";
 import type { ReportView } from "@/lib/periods/view";
 import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore";
@@ -22,18 +21,26 @@ export function ChartFrame({ id, title, notes = [], drawn, dimmed, legend = null
 }
 
 // The chart's data, caption, legend and drawing: loaded when there is a report to draw (and fetched
-// beside its answer, see preloadResults in explore-report.tsx), in the frame the figure keeps.
-const ChartFigure = dynamic(() => import("./chart-figure").then((m) => m.ChartFigure), {
-  loading: () => (
-    <ChartFrame id="chart-loading" title="Chart" drawn dimmed={false}>
-      <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
-        <Spinner /> Loading the chart…
-      </div>
-    </ChartFrame>
-  ),
-});
-
+// beside its answer, see preloadResults in explore-report.tsx), in the frame the figure keeps. React's
+// own lazy: the server never draws the chart (it has no answer), so next/dynamic's preloading would
+// only add its code to the page.
 export const loadChartFigure = () => import("./chart-figure");
+const LazyChartFigure = lazy(() => loadChartFigure().then((m) => ({ default: m.ChartFigure })));
+function ChartFigure(props: ComponentProps<typeof LazyChartFigure>) {
+  return (
+    <Suspense
+      fallback={
+        <ChartFrame id="chart-loading" title="Chart" drawn dimmed={false}>
+          <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
+            <Spinner /> Loading the chart…
+          </div>
+        </ChartFrame>
+      }
+    >
+      <LazyChartFigure {...props} />
+    </Suspense>
+  );
+}
 
 const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
 

@@ -1,7 +1,7 @@
 "use client";
 import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { OPERATION_TABLE } from "@/lib/contract/operations";
+import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
 import { todayIn } from "@/lib/contract/dates";
 import { sortAfterRegroup } from "@/lib/metrics/sort";
 import type { ReportView } from "@/lib/periods/view";
@@ -109,7 +109,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
   };
 
   const tableLabel = data
-    ? `${OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
+    ? `${BROWSER_OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
     : "Report results";
 
   return (

@@ -1,6 +1,8 @@
 "use client";
 import { useId } from "react";
-import { LIMITS, getDimension, type Operation } from "@/lib/contract/catalog";
+import { getDimension } from "@/lib/contract/dimensions";
+import { LIMITS } from "@/lib/contract/limits";
+import type { Operation } from "@/lib/contract/operation-ids";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { dimensionGroups } from "@/components/report/filter-editor";

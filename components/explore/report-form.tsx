@@ -1,7 +1,8 @@
 "use client";
 import { useId, useState } from "react";
-import { dimensionsFor, type Operation } from "@/lib/contract/catalog";
-import { OPERATION_ROWS } from "@/lib/contract/operations";
+import { dimensionsFor } from "@/lib/contract/dimensions";
+import type { Operation } from "@/lib/contract/operation-ids";
+import { BROWSER_OPERATION_ROWS } from "@/lib/contract/operations-browser";
 import { defaultColumns, exploreQueryString, type ExploreState } from "@/lib/report-state/explore";
 import { EXPLORE_PRESETS } from "@/lib/report-state/range";
 import { Button } from "@/components/ui/button";
@@ -80,7 +81,7 @@ export function ReportForm({
           id={`${id}-op`}
           value={draft.op}
           onChange={(e) => switchOp(e.target.value as Operation)}
-          options={OPERATION_ROWS.map((o) => ({ value: o.op, label: o.label }))}
+          options={BROWSER_OPERATION_ROWS.map((o) => ({ value: o.op, label: o.label }))}
         />
       </div>
       <DateRangePicker value={draft.range} onChange={(range) => patch({ range })} presets={EXPLORE_PRESETS} today={today} timeZone={timeZone} />

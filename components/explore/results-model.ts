@@ -3,7 +3,7 @@
  * table's model and sorted rows, and the CSV export. Loaded with the results' code when a report
  * is first requested (preloadResults), not with the page: a page opens with a form and empty panels.
  */
-import { getDimension } from "@/lib/contract/catalog";
+import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
@@ -13,7 +13,8 @@ import { buildReportView, describePeriods, type ReportView } from "@/lib/periods
 import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
 import { visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
-import { describeFilters, type Filters } from "@/lib/report-state/filters";
+import { describeFilters } from "@/lib/report-state/describe-filters";
+import type { Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
 
 /** Measures of the state that can be computed from what a report fetched. */

@@ -3,9 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useId, useState } from "react";
-import { LIMITS, type DimensionDef } from "@/lib/contract/catalog";
+import type { DimensionDef } from "@/lib/contract/dimensions";
+import { LIMITS } from "@/lib/contract/limits";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
-import { SUGGESTED_DIMENSIONS, filterValueHint, parseFilterInput, type FilterInput, type FilterValue } from "@/lib/report-state/filters";
+import { SUGGESTED_DIMENSIONS, filterValueHint, type FilterValue } from "@/lib/report-state/filters";
+import { parseFilterInput, type FilterInput } from "@/lib/report-state/filter-input";
 import { quote } from "@/lib/report-state/url-check";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";

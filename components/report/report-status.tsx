@@ -1,10 +1,18 @@
 "use client";
-import { useEffect, useRef } from "react";
-import { UPSTREAM_STATUS_KEY, upstreamStatusDelay, upstreamStatusFetcher } from "@/lib/report-client/queries";
-import { useAnswer } from "@/lib/report-client/use-answer";
+import { lazy, Suspense } from "react";
 import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
+
+// The quota line is read from the server after the page has loaded (nothing to draw before), so its
+// code comes after the page's (issue 21); until then, and in the server's HTML, it is the same empty
+// line, so nothing moves when it arrives.
+const QuotaLine = lazy(() => import("./quota-line").then((m) => ({ default: m.QuotaLine })));
+const noQuotaYet = (
+  <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
+    {" "}
+  </p>
+);
 
 /** The report's status line, with Cancel while it runs and the shared quota underneath. */
 export function ReportStatus({
@@ -34,12 +42,14 @@ export function ReportStatus({
           </Button>
         ) : null}
       </StatusBanner>
-      {subject ? null : <QuotaLine moment={phaseMoment(phase)} />}
+      {subject ? null : (
+        <Suspense fallback={noQuotaYet}>
+          <QuotaLine moment={phaseMoment(phase)} />
+        </Suspense>
+      )}
     </div>
   );
 }
-
-const QUOTA_DELAY = upstreamStatusDelay(10_000);
 
 /** A key that changes whenever the report moves on (a call is spent, a page arrives, it ends). */
 function phaseMoment(phase: ReportPhase): string {
@@ -47,34 +57,4 @@ function phaseMoment(phase: ReportPhase): string {
   const s = phase.progress?.status;
   if (!s) return "running";
   return s.state === "fetching" ? `fetching-${s.call}` : s.state === "queued" ? `queued-${s.call}` : s.state;
-}
-
-/**
- * The reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the server counts
- * it: read again when this report spends a call and when the window frees one; quiet when unavailable.
- */
-function QuotaLine({ moment }: { moment: string }) {
-  const { data, refetch } = useAnswer({ key: UPSTREAM_STATUS_KEY, fetcher: upstreamStatusFetcher, staleMs: 0, refetchMs: QUOTA_DELAY });
-  // Read on mount (above), then again at each move of the report.
-  const seen = useRef(moment);
-  useEffect(() => {
-    if (seen.current === moment) return;
-    seen.current = moment;
-    refetch();
-  }, [moment, refetch]);
-  return (
-    <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
-      {data
-        ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +
-          (data.queue_length > 0 ? `; ${data.queue_length} waiting in the queue.` : ".")
-        : " "}
-    </p>
-  );
-}
-
-/** "60 s" reads as a minute: say it the way the configuration means it. */
-function describeWindow(seconds: number): string {
-  if (seconds % 3600 === 0) return seconds === 3600 ? "hour" : `${seconds / 3600} hours`;
-  if (seconds % 60 === 0) return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
-  return `${seconds} s`;
 }

@@ -4,7 +4,7 @@
  * evaluated per, filters, the window of days, the schedule, who is told, and a cool-down.
  */
 import { z } from "zod";
-import { dimensionsFor, getDimension } from "@/lib/contract/catalog";
+import { dimensionsFor, getDimension } from "@/lib/contract/dimensions";
 import { measureFor } from "@/lib/metrics/kpis";
 import { normalizeFilters, type Filters } from "@/lib/report-state/filters";
 import { resolveRange } from "@/lib/report-state/range";

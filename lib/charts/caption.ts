@@ -3,7 +3,7 @@
  * or measures with their axis units, what the x axis counts, the series split (and what was folded
  * into "Other"), the comparison and how it is drawn, partial periods and anything left out.
  */
-import { getDimension } from "@/lib/contract/catalog";
+import { getDimension } from "@/lib/contract/dimensions";
 import { DISPLAY_CURRENCY, type ValueFormat } from "@/lib/metrics/format";
 import type { TimeGrain } from "@/lib/periods/grain";
 import { spanText, type ChartData } from "./shape";

@@ -14,7 +14,7 @@
  * Dimensions beyond those two are summed over. Every point, including "Other" and the compared ones,
  * is the measure evaluated on sums, so a rate is a ratio of sums there too.
  */
-import { getDimension } from "@/lib/contract/catalog";
+import { getDimension } from "@/lib/contract/dimensions";
 import { compareValues } from "@/lib/contract/order";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";

@@ -17,7 +17,8 @@ import { addInto, evaluate, measureFor, metricOf, sumValue, type Sums } from "@/
 import type { CohortCell, CohortRows } from "@/lib/report-state/cohort";
 import { cycleOffsetDays, type CohortSchedule } from "./labels";
 
-export { CELL_DEFINITIONS, ROW_LABELS, cohortCaption, cycleOffsetDays, type CohortSchedule } from "./labels";
+export { CELL_LABELS, ROW_LABELS, cohortCaption, cycleOffsetDays, type CohortSchedule } from "./labels";
+export { CELL_DEFINITIONS } from "./cell-definitions";
 
 /** Whether customers whose initial date is `day` have reached billing cycle k by `today`. */
 export function hasReached(day: string, k: number, today: string, s: CohortSchedule): boolean {

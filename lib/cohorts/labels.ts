@@ -13,20 +13,20 @@ export function cycleOffsetDays(k: number, s: CohortSchedule): number {
   return k <= 0 ? 0 : s.trialDays + s.periodDays * (k - 1);
 }
 
-/** What a cell of the retention grid shows: its label in pickers and exports, and its definition. */
-export const CELL_DEFINITIONS: Record<CohortCell, { label: string; description: string }> = {
-  retention: { label: "Approvals, % of cycle 0", description: "Retention: approvals in billing cycle k ÷ approvals in cycle 0 (the cohort's initial orders)." },
-  previous: { label: "Approvals, % of the previous cycle", description: "Step retention: approvals in cycle k ÷ approvals in cycle k − 1." },
-  revenue: { label: "Revenue", description: "Revenue of the cohort's approved attempts in cycle k." },
-  ltv: {
-    label: "Cumulative net revenue per customer",
-    description: "Lifetime value to date: (revenue − refunds − chargebacks − CPA) summed over cycles 0 to k ÷ the cohort's initial approvals.",
-  },
+/**
+ * A cell's label in pickers, captions and exports. What each means is ./cell-definitions.ts (the
+ * Metrics page's), which the Cohorts page's first load does not need (issue 21).
+ */
+export const CELL_LABELS: Record<CohortCell, string> = {
+  retention: "Approvals, % of cycle 0",
+  previous: "Approvals, % of the previous cycle",
+  revenue: "Revenue",
+  ltv: "Cumulative net revenue per customer",
 };
 
 export const ROW_LABELS: Record<CohortRows, string> = { day: "Signup day", week: "Signup week", month: "Signup month" };
 
 /** "Approvals, % of cycle 0 by signup week and billing cycle": the grid's caption, on every page that draws it. */
 export function cohortCaption(cell: CohortCell, rows: CohortRows): string {
-  return `${CELL_DEFINITIONS[cell].label} by ${ROW_LABELS[rows].toLowerCase()} and billing cycle`;
+  return `${CELL_LABELS[cell]} by ${ROW_LABELS[rows].toLowerCase()} and billing cycle`;
 }

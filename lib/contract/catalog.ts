@@ -6,84 +6,16 @@
  * Adding a dimension or metric here is the whole change for the wire format.
  */
 
+import { BOTH, DIMENSIONS } from "./dimensions";
 import type { Operation } from "./operation-ids";
 
 export { OPERATIONS, type Operation } from "./operation-ids";
-
-export type DimensionType = "date" | "integer" | "string" | "decimal";
-
-export interface DimensionDef {
-  readonly name: string;
-  readonly type: DimensionType;
-  readonly label: string;
-  readonly description: string;
-  /** Canonical spellings of an enumerated string dimension; filters match them case-insensitively. */
-  readonly values?: readonly string[];
-  /** Operations that offer this dimension. */
-  readonly operations: readonly Operation[];
-  /** Display group in pickers. */
-  readonly group: "Identity and time" | "Sale classification" | "Names and types" | "Card and processing";
-}
-
-/** Both operations: what most dimensions, metrics and KPIs are offered by. */
-export const BOTH = ["orders", "cohort"] as const satisfies readonly Operation[];
-
-export const SALES_TYPES = ["Initials", "Rebills", "Straight Sales"] as const;
-export const REFUND_TYPES = ["Refund Alert", "Refund CS"] as const;
-export const ALERT_TYPES = ["ETHOCA", "CDRN", "RDR"] as const;
-export const CARD_BRANDS = ["VISA", "MASTERCARD", "AMEX", "DISCOVER"] as const;
-export const CARD_TYPES = ["CREDIT", "DEBIT", "PREPAID"] as const;
-
-export const DIMENSIONS = [
-  { name: "date", type: "date", label: "Date", group: "Identity and time", operations: BOTH,
-    description: "Event date (order summary) or the customer's initial date (cohort)." },
-  { name: "campaign_id", type: "integer", label: "Campaign ID", group: "Identity and time", operations: BOTH,
-    description: "CRM campaign (in cohorts: of the initial order)." },
-  { name: "product_id", type: "integer", label: "Product ID", group: "Identity and time", operations: BOTH,
-    description: "Product (in cohorts: of the initial order)." },
-  { name: "gateway_id", type: "integer", label: "Gateway ID", group: "Identity and time", operations: BOTH,
-    description: "Gateway (merchant account, MID) that processed the attempt." },
-  { name: "bin", type: "string", label: "BIN", group: "Identity and time", operations: BOTH,
-    description: "First 6 digits of the card number." },
-  { name: "affid", type: "string", label: "Affiliate", group: "Identity and time", operations: BOTH,
-    description: "Affiliate id (in cohorts: of the initial order)." },
-  { name: "sub_affid", type: "string", label: "Sub-affiliate", group: "Identity and time", operations: BOTH,
-    description: "Sub-affiliate id (in cohorts: of the initial order)." },
-  { name: "sales_type", type: "string", label: "Sales type", group: "Sale classification", operations: BOTH,
-    values: SALES_TYPES, description: "Initials, Rebills or Straight Sales." },
-  { name: "refund_type", type: "string", label: "Refund type", group: "Sale classification", operations: BOTH,
-    values: REFUND_TYPES, description: "Refund Alert or Refund CS; only on refund metrics, null elsewhere." },
-  { name: "billing_cycle", type: "integer", label: "Billing cycle", group: "Sale classification", operations: BOTH,
-    description: "0 for the initial or straight sale, 1, 2, … for rebills." },
-  { name: "attempt_col", type: "integer", label: "Attempt number", group: "Sale classification", operations: ["cohort"],
-    description: "Attempt number within an order: 1 for the first try, 2 and up for retries." },
-  { name: "price_point", type: "decimal", label: "Price point", group: "Sale classification", operations: BOTH,
-    description: "List price of the order (in cohorts: of the initial order)." },
-  { name: "alert_type", type: "string", label: "Alert type", group: "Sale classification", operations: BOTH,
-    values: ALERT_TYPES, description: "ETHOCA, CDRN or RDR; only on alert metrics, null elsewhere." },
-  { name: "product_name", type: "string", label: "Product", group: "Names and types", operations: BOTH,
-    description: "Product name." },
-  { name: "product_group", type: "string", label: "Product group", group: "Names and types", operations: BOTH,
-    description: "Product group." },
-  { name: "campaign_name", type: "string", label: "Campaign", group: "Names and types", operations: BOTH,
-    description: "Campaign name." },
-  { name: "campaign_type", type: "string", label: "Campaign type", group: "Names and types", operations: BOTH,
-    description: "Campaign type, e.g. Trial, Straight Sale, Continuity." },
-  { name: "mcc", type: "string", label: "MCC", group: "Card and processing", operations: BOTH,
-    description: "Merchant category code of the gateway, 4 digits." },
-  { name: "acquirer", type: "string", label: "Acquirer", group: "Card and processing", operations: BOTH,
-    description: "Acquiring bank of the gateway." },
-  { name: "gateway_alias", type: "string", label: "Gateway", group: "Card and processing", operations: BOTH,
-    description: "Human name of the gateway." },
-  { name: "bank", type: "string", label: "Issuing bank", group: "Card and processing", operations: BOTH,
-    description: "Issuing bank of the BIN." },
-  { name: "card_brand", type: "string", label: "Card brand", group: "Card and processing", operations: BOTH,
-    values: CARD_BRANDS, description: "VISA, MASTERCARD, AMEX or DISCOVER." },
-  { name: "card_type", type: "string", label: "Card type", group: "Card and processing", operations: BOTH,
-    values: CARD_TYPES, description: "CREDIT, DEBIT or PREPAID." },
-] as const satisfies readonly DimensionDef[];
-
-export type DimensionName = (typeof DIMENSIONS)[number]["name"];
+// The dimensions and the limits have modules of their own (re-exported here, their home for every
+// other file), so a page whose browser code checks filters and ranges but asks for a fixed set of
+// metrics (Cohorts) does not load every metric with them (issue 21).
+export * from "./dimensions";
+export { DIMENSION_DESCRIPTIONS, dimensionDescription } from "./dimension-descriptions";
+export { LIMITS } from "./limits";
 
 /**
  * Which fact a metric counts and which date it is dated by (SPEC.md §2.4).
@@ -205,20 +137,12 @@ export type OrdersDimension = NamesFor<(typeof DIMENSIONS)[number], "orders">;
 export type CohortDimension = NamesFor<(typeof DIMENSIONS)[number], "cohort">;
 export type OrdersMetric = NamesFor<(typeof METRICS)[number], "orders">;
 export type CohortMetric = NamesFor<(typeof METRICS)[number], "cohort">;
-const dimensionByName = new Map<string, DimensionDef>(DIMENSIONS.map((d) => [d.name, d]));
 const metricByName = new Map<string, MetricDef>(METRICS.map((m) => [m.name, m]));
 
-export function getDimension(name: string): DimensionDef | undefined {
-  return dimensionByName.get(name);
-}
 export function getMetric(name: string): MetricDef | undefined {
   return metricByName.get(name);
 }
 
-/** Dimension names offered by an operation, in catalog order (which is also the default sort order). */
-export function dimensionsFor(op: Operation): readonly DimensionDef[] {
-  return DIMENSIONS.filter((d) => (d.operations as readonly Operation[]).includes(op));
-}
 /** Metric names offered by an operation, in catalog order. */
 /**
  * The metric an operation offers for an order-summary metric: the metric itself when the operation
@@ -234,13 +158,3 @@ export function metricsFor(op: Operation): readonly MetricDef[] {
   return METRICS.filter((m) => (m.operations as readonly Operation[]).includes(op));
 }
 
-export const LIMITS = {
-  maxRangeDays: 100,
-  /** The longest range the dashboard accepts; it splits it into calls of at most maxRangeDays. */
-  maxDashboardRangeDays: 3660,
-  maxGroupBy: 6,
-  maxFilterValues: 100,
-  maxPageSize: 1000,
-  maxStringFilterLength: 256,
-  maxBodyBytes: 64 * 1024,
-} as const;

@@ -4,8 +4,11 @@
  * client, the browser's report client, the report form and the Definitions page all read this table;
  * no other file spells an operation's path or label. Their schemas are in operation-schemas.ts,
  * keyed by the same operations: this table is imported by pages in the browser, which need a label,
- * not zod (about 30 KB gzipped on every report page).
+ * not zod (about 30 KB gzipped on every report page). What the browser reads of it (labels and the
+ * dashboard's paths) is ./operations-browser.ts, spread into each row here, so the browser does not
+ * load the service's paths, the OpenAPI names and the messages (issue 21).
  */
+import { BROWSER_OPERATION_TABLE } from "./operations-browser";
 import { OPERATIONS, type Operation } from "./operation-ids";
 
 export interface OperationDef {
@@ -27,21 +30,17 @@ export interface OperationDef {
 
 export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
   orders: {
-    label: "Order summary (by event date)",
-    shortLabel: "Order summary",
+    ...BROWSER_OPERATION_TABLE.orders,
     summary: "Order summary by event date",
     message: "Order summary data retrieved successfully",
     servicePath: "/api/data",
-    dashboardPath: "/api/reports/order-summary",
     openapi: { request: "OrdersRequest", response: "OrdersResponse" },
   },
   cohort: {
-    label: "Cohort summary (by initial date)",
-    shortLabel: "Cohort",
+    ...BROWSER_OPERATION_TABLE.cohort,
     summary: "Cohort summary by initial date",
     message: "Cohort summary data retrieved successfully (grouped by initial date)",
     servicePath: "/api/data/cohort",
-    dashboardPath: "/api/reports/cohort",
     openapi: { request: "CohortRequest", response: "CohortResponse" },
   },
 };

@@ -12,7 +12,7 @@
  * (comparison), f (filters). The URL is the source of truth, as on the report pages; nothing the page
  * cannot apply exactly is dropped in silence (each problem is named, and the page runs nothing).
  */
-import { dimensionsFor, getDimension } from "@/lib/contract/catalog";
+import { dimensionsFor, getDimension } from "@/lib/contract/dimensions";
 import { measureFor } from "@/lib/metrics/kpis";
 import { customComparisonProblem, type CompareSelection } from "@/lib/periods/compare";
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";

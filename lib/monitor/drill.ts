@@ -6,7 +6,7 @@ import "server-only";
  * only when a MID is opened, through the report gateway like the Monitor's own.
  */
 import { z } from "zod";
-import { CARD_BRANDS } from "@/lib/contract/catalog";
+import { CARD_BRANDS } from "@/lib/contract/dimensions";
 import { addDays } from "@/lib/contract/dates";
 import { units } from "@/lib/metrics/kpis";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";

@@ -5,7 +5,7 @@
  * stops the dashboard at start with the field named.
  */
 import { z } from "zod";
-import { ALERT_TYPES, CARD_BRANDS } from "@/lib/contract/catalog";
+import { ALERT_TYPES, CARD_BRANDS } from "@/lib/contract/dimensions";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
 import { exactCents } from "@/lib/contract/money";
 

@@ -1,10 +1,9 @@
 /**
- * The browser's plain calls to the dashboard's API: JSON in and out, route a BIN, read the quota,
- * every failure as a `RequestError` with a message and what to do about it. Apart from ./api.ts
- * (running reports), so a page that only calls `apiFetch` does not load the report runner and the
- * operation table.
+ * The browser's plain calls to the dashboard's API: JSON in and out, read the quota, every failure
+ * as a `RequestError` with a message and what to do about it. Apart from ./api.ts (running reports),
+ * so a page that only calls `apiFetch` does not load the report runner and the operation table; a
+ * BIN is routed by ./route-bin.ts, which only the BIN lookup loads.
  */
-import type { BinRoutingRequest } from "@/lib/contract/schemas";
 import type { BinAnswer, LookupMode } from "@/lib/upstream/bin-routing";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 
@@ -79,14 +78,6 @@ export async function apiFetch<T>(url: string, init: { method?: string; body?: u
   });
   if (!res.ok) throw await errorFrom(res);
   return (await res.json()) as T;
-}
-
-/** A BIN lookup: `preview` moves nothing; `route` routes as a real order (advances the rotation). */
-export async function routeBin(body: BinRoutingRequest, mode: LookupMode, signal?: AbortSignal): Promise<BinAnswer> {
-  const url = mode === "preview" ? "/api/bin-routing/preview" : "/api/bin-routing";
-  const res = await send(url, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
-  if (!res.ok) throw await errorFrom(res);
-  return (await res.json()) as BinAnswer;
 }
 
 export async function fetchUpstreamStatus(signal?: AbortSignal): Promise<UpstreamStatus> {

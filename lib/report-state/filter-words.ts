@@ -3,8 +3,8 @@
  * catalog (lib/report-state/filters.ts and lib/metrics/format-dimension.ts pass the catalog's), so a
  * page handed its dimensions by the server's render describes filters without loading the catalog.
  */
-import type { DimensionType } from "@/lib/contract/catalog";
-import { EMPTY_DIMENSION } from "@/lib/metrics/format";
+import type { DimensionType } from "@/lib/contract/dimensions";
+import { EMPTY_DIMENSION } from "@/lib/metrics/format-time";
 
 export type FilterWords = Record<string, readonly (string | number)[]>;
 

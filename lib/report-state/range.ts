@@ -2,7 +2,7 @@
  * Date ranges: named presets and custom ranges, resolved to calendar dates in one place, against
  * "today" in the reporting time zone (which the page computes once, on the server, with `todayIn`).
  */
-import { LIMITS } from "@/lib/contract/catalog";
+import { LIMITS } from "@/lib/contract/limits";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 
 /** The longest custom range the dashboard takes (it splits it into 100-day calls). */

@@ -3,30 +3,21 @@
  * in catalog order, filter keys in catalog order, values sorted), so it doubles as the query key.
  */
 import { metricsFor, type Operation } from "@/lib/contract/catalog";
-import type { ReportQuery } from "@/lib/contract/schemas";
 import { getKpi, requiredMetrics } from "@/lib/metrics/kpis";
 import { comparisonRange } from "@/lib/periods/compare";
-import type { CohortState } from "./cohort";
 import type { ExploreState } from "./explore";
-import { requestFilters, type Filters } from "./filters";
-import { resolveRange, type RangeSelection } from "./range";
+import { requestBase as base, type ReportRequestSpec } from "./request-base";
 
-export interface ReportRequestSpec {
-  op: Operation;
-  request: ReportQuery;
-}
+// Cohorts' request asks for a fixed set of metrics and needs neither the KPI registry nor the
+// metrics' catalog: it has a module of its own, which its page loads (issue 21).
+export { COHORT_GRID_METRICS, cohortRequest } from "./cohort-request";
+export type { ReportRequestSpec } from "./request-base";
 
 function inCatalogOrder(op: Operation, names: Iterable<string>): string[] {
   const wanted = new Set(names);
   return metricsFor(op)
     .map((m) => m.name)
     .filter((m) => wanted.has(m));
-}
-
-function base(range: RangeSelection, today: string, filters: Filters): Pick<ReportQuery, "start_date" | "end_date" | "filters"> {
-  const r = resolveRange(range, today);
-  const f = requestFilters(filters);
-  return { start_date: r.start, end_date: r.end, ...(f ? { filters: f } : {}) };
 }
 
 /** The metrics Explore fetches: those shown, plus whatever the shown KPIs are computed from. */
@@ -56,26 +47,6 @@ export function exploreRequest(state: ExploreState, today: string): ReportReques
       ...base(state.range, today, state.filters),
       group_by: [...state.groupBy],
       metrics: exploreMetrics(state),
-    },
-  };
-}
-
-/** What the retention grid is computed from (docs/metrics.md, "Cohorts"). */
-export const COHORT_GRID_METRICS = [
-  "approvals_by_initial_date",
-  "revenue_by_initial_date",
-  "refund_amount_by_initial_date",
-  "cb_amount_by_initial_date",
-  "cpa",
-] as const;
-
-export function cohortRequest(state: CohortState, today: string): ReportRequestSpec {
-  return {
-    op: "cohort",
-    request: {
-      ...base(state.range, today, state.filters),
-      group_by: ["date", "billing_cycle"],
-      metrics: inCatalogOrder("cohort", COHORT_GRID_METRICS),
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   TABLE_LAYOUTS,
   CHART_KINDS,
   COHORT_CELLS,
+  COHORT_GRID_METRICS,
   COHORT_ROWS,
   MAX_RANGE_DAYS,
   RANGE_PRESETS,
@@ -289,6 +290,11 @@ describe("requests", () => {
       group_by: ["date", "billing_cycle"],
       metrics: ["cpa", "approvals_by_initial_date", "revenue_by_initial_date", "cb_amount_by_initial_date", "refund_amount_by_initial_date"],
     });
+  });
+
+  it("list the grid's metrics in catalog order, as every request lists its metrics", () => {
+    const wanted = new Set<string>(COHORT_GRID_METRICS);
+    expect(COHORT_GRID_METRICS).toEqual(metricsFor("cohort").map((m) => m.name).filter((m) => wanted.has(m)));
   });
 
   it("describe filters for people", () => {

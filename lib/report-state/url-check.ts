@@ -4,7 +4,9 @@
  * report (what is left once every problem is taken out or brought within its limit) is offered as
  * one click. See docs/report-urls.md.
  */
-import { LIMITS, dimensionsFor, type DimensionDef, type Operation } from "@/lib/contract/catalog";
+import { dimensionsFor, type DimensionDef } from "@/lib/contract/dimensions";
+import { LIMITS } from "@/lib/contract/limits";
+import type { Operation } from "@/lib/contract/operation-ids";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 import { FILTER_PREFIX } from "./encoding";
 import { filterValueHint, parseFilterValue, type FilterValue } from "./filters";

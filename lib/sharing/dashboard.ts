@@ -8,7 +8,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { runDashboard, type DashboardAnswer, type PlanStep } from "@/lib/dashboards/run";
 import { parseDashboard, type DashboardState, type TileWidth } from "@/lib/dashboards/state";
-import { describeFilters } from "@/lib/report-state/filters";
+import { describeFilters } from "@/lib/report-state/describe-filters";
 import { presetLabel, type RangePreset } from "@/lib/report-state/range";
 import type { SavedReport } from "@/lib/store/saved-reports";
 import type { Snapshot } from "@/lib/store/share-links";

@@ -3,7 +3,7 @@ import "server-only";
  * Everything the share page shows, computed on the server from the link alone: the visitor's request
  * can choose only among the presets the analyst allowed, so nothing on the page can run another query.
  */
-import { getDimension } from "@/lib/contract/catalog";
+import { getDimension } from "@/lib/contract/dimensions";
 import type { Operation, ReportRecord } from "@/lib/contract";
 import { serverEnv } from "@/lib/env";
 import { chooseChart, buildChartData, type ChartData } from "@/lib/charts/shape";

@@ -1,0 +1,36 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { UPSTREAM_STATUS_KEY, upstreamStatusDelay, upstreamStatusFetcher } from "@/lib/report-client/queries";
+import { useAnswer } from "@/lib/report-client/use-answer";
+
+const QUOTA_DELAY = upstreamStatusDelay(10_000);
+
+/**
+ * The reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the server counts
+ * it: read again when this report spends a call and when the window frees one; quiet when unavailable.
+ */
+export function QuotaLine({ moment }: { moment: string }) {
+  const { data, refetch } = useAnswer({ key: UPSTREAM_STATUS_KEY, fetcher: upstreamStatusFetcher, staleMs: 0, refetchMs: QUOTA_DELAY });
+  // Read on mount (above), then again at each move of the report.
+  const seen = useRef(moment);
+  useEffect(() => {
+    if (seen.current === moment) return;
+    seen.current = moment;
+    refetch();
+  }, [moment, refetch]);
+  return (
+    <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
+      {data
+        ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +
+          (data.queue_length > 0 ? `; ${data.queue_length} waiting in the queue.` : ".")
+        : " "}
+    </p>
+  );
+}
+
+/** "60 s" reads as a minute: say it the way the configuration means it. */
+function describeWindow(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? "hour" : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
+  return `${seconds} s`;
+}
