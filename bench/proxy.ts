@@ -26,8 +26,8 @@ import { startStack } from "./stack";
 const METRIC_MEANING: Record<string, string> = {
   session: "the session check (requireUser: cookie → signed-in user, store re-check included)",
   "session-store": "of which the store's re-check (revoked? user disabled, role, password changed?); with PGlite kept since issue 21 until the store notifies a change",
-  body: "reading the request body and JSON.parse",
-  parse: "contract validation (zod) and the canonical query",
+  body: "reading the request body (since session 12 as text; JSON.parse moved to parse)",
+  parse: "JSON.parse, contract validation (zod) and the canonical query; since session 12, for a body seen before, only the lookup of its kept key",
   cache: "the cache lookup (gateway.submit; since issue 21 gateway.cachedAnswer, the kept bytes of an exact hit)",
   submit: "a derived hit or a miss: gateway.submit",
   serialize: "serializing the answer and building the Response (since issue 21 an exact hit's bytes are kept)",
