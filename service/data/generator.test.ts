@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catalog";
-import { addDays } from "../../lib/contract/dates";
+import { addDays, toEpochDay } from "../../lib/contract/dates";
 import { Database, type Row } from "../db";
 import { generate, type GenerateOptions, type GenerateSummary } from "./generator";
+import { simulateInWorker } from "./generator/simulation-worker";
 import { createService } from "../app";
 import { loadServiceConfig } from "../config";
 import { jsonLogger } from "../http/log";
@@ -95,6 +96,48 @@ describe("determinism", () => {
     for (const table of Object.keys(TABLES) as Table[]) {
       expect(await fingerprint(a, table), table).toEqual(await fingerprint(b, table));
     }
+  });
+
+  it("makes the same rows with the simulation on a worker thread as on the calling one", async () => {
+    // `b` ran the simulation on this thread (small data sets do); this one runs it on a worker.
+    const d = await fresh("worker.duckdb");
+    try {
+      const progress: string[] = [];
+      const s = await generate(d, { ...OPTS, simulateInWorker: true, onProgress: (m) => progress.push(m) });
+      expect({ ...s, seconds: 0 }).toEqual({ ...summary, seconds: 0 });
+      for (const table of Object.keys(TABLES) as Table[]) {
+        expect(await fingerprint(d, table), table).toEqual(await fingerprint(b, table));
+      }
+      for (const g of [GRAINS.orders, GRAINS.cohort, ROLLUPS.orders, ROLLUPS.cohort]) {
+        const keyed = (db: Database) => db.all(`SELECT md5(string_agg(t::VARCHAR, '\n' ORDER BY t::VARCHAR)) AS h FROM ${g.table} t`);
+        expect(await keyed(d), g.table).toEqual(await keyed(b));
+      }
+      // The worker's progress reaches the caller, day by day, in order.
+      const days = progress.filter((m) => m.startsWith("generated ")).map((m) => m.slice(10, 20));
+      expect(days.length).toBeGreaterThanOrEqual(15);
+      expect(days.at(-1)).toBe(OPTS.endDate);
+      expect([...days].sort()).toEqual(days);
+    } finally {
+      d.close();
+    }
+  });
+
+  it("stops the worker and keeps the data when appending its rows fails", async () => {
+    const appended: number[] = [];
+    const run = simulateInWorker(
+      { seed: 42, endDay: toEpochDay(OPTS.endDate), startDay: toEpochDay(START), volumes: new Int32Array(OPTS.days).fill(400), totalCustomers: OPTS.days * 400 },
+      (stage, _columns, rows) => {
+        appended.push(rows);
+        if (appended.length === 3) throw new Error("disk full");
+      },
+      () => undefined,
+    );
+    await expect(run).rejects.toThrow("disk full");
+    const seen = appended.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Nothing more is appended after the failure: the worker is stopped.
+    expect(appended.length).toBe(seen);
+    expect(seen).toBe(3);
   });
 
   it("gives different facts for a different seed, over the same reference world", async () => {

@@ -10,8 +10,9 @@
  * transaction's own rows on one thread (docs/benchmarks.md, issue 21).
  *
  * The parts, in generator/: the reference world, the same for every `seed` (world.ts); the
- * customers and events drawn from `seed` (simulation.ts); and the staging tables their rows go
- * through (staging.ts).
+ * customers and events drawn from `seed` (simulation.ts), on a worker thread for a large data set
+ * (simulation-worker.ts), so that drawing and appending to DuckDB overlap; the rows they fill
+ * (rows.ts) and the staging tables those go through (staging.ts).
  *
  * Determinism: every draw comes from the seeded generator in prng.ts, in a fixed order, and IDs are
  * handed out in generation order; nothing reads the clock or Math.random. Same options ⇒ identical
@@ -24,7 +25,8 @@ import { ALERT_TYPES, REFUND_TYPES, SALES_TYPES } from "../../lib/contract/catal
 import { fromEpochDay, isCalendarDate, toEpochDay } from "../../lib/contract/dates";
 import { buildWorld, type World } from "./generator/world";
 import { appendRows, MAX_ID, openStages, PACK_A, PACK_B, STAGES, stageTable, type StageName } from "./generator/staging";
-import { dailyVolumes, Simulation } from "./generator/simulation";
+import { dailyVolumes, Simulation, simulateDays } from "./generator/simulation";
+import { simulateInWorker } from "./generator/simulation-worker";
 
 export interface GenerateOptions {
   /** Number of days of data, ending on `endDate`. */
@@ -35,6 +37,8 @@ export interface GenerateOptions {
   /** YYYY-MM-DD, the last day of data. */
   endDate: string;
   onProgress?: (msg: string) => void;
+  /** Run the simulation on a worker thread (the same rows either way); by default when it is large. */
+  simulateInWorker?: boolean;
 }
 
 /** The demo data set of `npm start` (ending today), about 1.5 M attempts; the invariant tests use it too. */
@@ -155,19 +159,12 @@ function validate(opts: GenerateOptions): void {
 
 let worldCache: World | undefined;
 
-/** Runs the simulation day by day; returns what it made. */
-async function simulate(sim: Simulation, startDay: number, days: number, volumes: ArrayLike<number>, progress: (msg: string) => void) {
-  const every = Math.max(1, Math.round(days / 20));
-  for (let i = 0; i < days; i++) {
-    sim.runDay(startDay + i, volumes[i] ?? 0);
-    if ((i + 1) % every === 0 || i === days - 1) {
-      progress(`generated ${fromEpochDay(startDay + i)} (${i + 1}/${days} days, ${sim.attempts.toLocaleString("en-US")} attempts)`);
-    }
-    // A day is a few tens of milliseconds at most; let other work on the event loop run between days.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return { customers: sim.customers, attempts: sim.attempts, refunds: sim.refunds, chargebacks: sim.chargebacks, alerts: sim.alerts };
-}
+/**
+ * Customers from which the simulation runs on a worker thread (`simulateInWorker`) unless told
+ * otherwise (about 2.5 M attempts): starting the worker takes about 0.2 s, and the appending it
+ * overlaps about 0.13 s per million attempts, so below this it would gain little or nothing.
+ */
+const WORKER_MIN_CUSTOMERS = 1_000_000;
 
 /**
  * Replaces all payment and reference data with a synthetic data set (api_clients untouched).
@@ -194,7 +191,14 @@ export async function generate(db: Database, opts: GenerateOptions): Promise<Gen
     try {
       // The simulation's per-customer state (hundreds of MB at 100 M attempts) is garbage once its
       // rows are staged: only its counts are kept through the loading and the rebuild.
-      const counts = await simulate(new Simulation(world, stages, opts.seed, endDay, totalCustomers), startDay, opts.days, volumes, progress);
+      const inWorker = opts.simulateInWorker ?? totalCustomers >= WORKER_MIN_CUSTOMERS;
+      const counts = inWorker
+        ? await simulateInWorker(
+            { seed: opts.seed, endDay, startDay, volumes, totalCustomers },
+            (stage, columns, rows) => stages[stage].append(columns, rows),
+            progress,
+          )
+        : await simulateDays(new Simulation(world, stages, opts.seed, endDay, totalCustomers), startDay, volumes, progress, () => new Promise<void>((resolve) => setImmediate(resolve)));
       for (const s of Object.values(stages)) s.close();
 
       progress("replacing tables");

@@ -14,9 +14,10 @@
  * generation order; any change to the order of the draws here changes the data of every seed.
  */
 import { ALERT_TYPES, REFUND_TYPES, SALES_TYPES } from "../../../lib/contract/catalog";
+import { fromEpochDay } from "../../../lib/contract/dates";
 import { Prng, WeightedSampler } from "../prng";
 import { HOURLY_WEIGHTS, REBILL_BATCH_WINDOW, REBILL_INTERVAL_DAYS, WEEKDAY_FACTORS, type CardBrand } from "../reference-data";
-import { MAX_ID, PACK_A, PACK_B, type Stages } from "./staging";
+import { MAX_ID, PACK_A, PACK_B, type StageRows } from "./rows";
 import type { CampaignRow, World } from "./world";
 
 // Behaviour of customers, retries and disputes: log-odds shifts unless said otherwise (the bases
@@ -120,7 +121,7 @@ export class Simulation {
 
   constructor(
     private readonly world: World,
-    private readonly stages: Stages,
+    private readonly stages: StageRows,
     seed: number,
     private readonly endDay: number,
     totalCustomers: number,
@@ -410,6 +411,37 @@ export class Simulation {
       s.cols.type[r] = subtype;
     }
   }
+}
+
+/**
+ * Runs the simulation day by day, reporting progress about 20 times; `pause`, if given, runs between
+ * days (on the service's own thread, to let other work on the event loop run).
+ */
+export async function simulateDays(
+  sim: Simulation,
+  startDay: number,
+  volumes: Int32Array,
+  progress: (msg: string) => void,
+  pause?: () => Promise<void>,
+): Promise<SimulationCounts> {
+  const days = volumes.length;
+  const every = Math.max(1, Math.round(days / 20));
+  for (let i = 0; i < days; i++) {
+    sim.runDay(startDay + i, volumes[i] ?? 0);
+    if ((i + 1) % every === 0 || i === days - 1) {
+      progress(`generated ${fromEpochDay(startDay + i)} (${i + 1}/${days} days, ${sim.attempts.toLocaleString("en-US")} attempts)`);
+    }
+    if (pause) await pause();
+  }
+  return { customers: sim.customers, attempts: sim.attempts, refunds: sim.refunds, chargebacks: sim.chargebacks, alerts: sim.alerts };
+}
+
+export interface SimulationCounts {
+  customers: number;
+  attempts: number;
+  refunds: number;
+  chargebacks: number;
+  alerts: number;
 }
 
 function clampInt(x: number, lo: number, hi: number): number {
