@@ -115,6 +115,8 @@ test("build a dashboard by keyboard", async ({ page }) => {
   await expect(editor).toBeHidden();
   await expect.poll(() => tilesInUrl(page)).toEqual([KPI, TABLE, CHART_TITLED]);
   await expect(headings(page)).toHaveText([kpiTitle!, tableTitle!, CHART_TITLE], { timeout: TILES_TIMEOUT });
+  await expect(grid(page).locator("article").nth(2).locator("svg").first()).toBeVisible({ timeout: TILES_TIMEOUT }); // the chart, drawn
+  await screenshots(page, "dashboard-edit-chart");
 
   // Move the KPI (tile 1) later.
   await tabTo(page, page.getByRole("button", { name: "Move tile 1 later" }));

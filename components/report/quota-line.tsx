@@ -6,8 +6,9 @@ import { useAnswer } from "@/lib/report-client/use-answer";
 const QUOTA_DELAY = upstreamStatusDelay(10_000);
 
 /**
- * The reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the server counts
- * it: read again when this report spends a call and when the window frees one; quiet when unavailable.
+ * The words of the reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the
+ * server counts it: read again when this report spends a call and when the window frees one; quiet
+ * when unavailable. ReportStatus draws the line they go in.
  */
 export function QuotaLine({ moment }: { moment: string }) {
   const { data, refetch } = useAnswer({ key: UPSTREAM_STATUS_KEY, fetcher: upstreamStatusFetcher, staleMs: 0, refetchMs: QUOTA_DELAY });
@@ -18,14 +19,10 @@ export function QuotaLine({ moment }: { moment: string }) {
     seen.current = moment;
     refetch();
   }, [moment, refetch]);
-  return (
-    <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
-      {data
-        ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +
-          (data.queue_length > 0 ? `; ${data.queue_length} waiting in the queue.` : ".")
-        : " "}
-    </p>
-  );
+  return data
+    ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +
+        (data.queue_length > 0 ? `; ${data.queue_length} waiting in the queue.` : ".")
+    : " ";
 }
 
 /** "60 s" reads as a minute: say it the way the configuration means it. */

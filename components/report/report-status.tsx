@@ -5,14 +5,9 @@ import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
 
 // The quota line is read from the server after the page has loaded (nothing to draw before), so its
-// code comes after the page's (issue 21); until then, and in the server's HTML, it is the same empty
-// line, so nothing moves when it arrives.
+// code comes after the page's (issue 21); until then, and in the server's HTML, its line is empty, so
+// nothing moves when it arrives.
 const QuotaLine = lazy(() => import("./quota-line").then((m) => ({ default: m.QuotaLine })));
-const noQuotaYet = (
-  <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
-    {" "}
-  </p>
-);
 
 /** The report's status line, with Cancel while it runs and the shared quota underneath. */
 export function ReportStatus({
@@ -43,9 +38,11 @@ export function ReportStatus({
         ) : null}
       </StatusBanner>
       {subject ? null : (
-        <Suspense fallback={noQuotaYet}>
-          <QuotaLine moment={phaseMoment(phase)} />
-        </Suspense>
+        <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
+          <Suspense fallback=" ">
+            <QuotaLine moment={phaseMoment(phase)} />
+          </Suspense>
+        </p>
       )}
     </div>
   );

@@ -2,7 +2,7 @@ import "server-only";
 import type { Operation } from "@/lib/contract";
 import { getGateway } from "@/lib/upstream";
 import { answerBody } from "@/lib/upstream/gateway";
-import { queryKey } from "@/lib/upstream/records";
+import { queryKey, type ReportQuery } from "@/lib/upstream/records";
 import { BodyKeys } from "./body-keys";
 import { parseJsonBody } from "./handler";
 import { jsonResponse } from "./json-response";
@@ -28,18 +28,18 @@ const bodyKeys = new BodyKeys();
  */
 export async function submitReport(op: Operation, text: string, waitMs: number, owner: string, keys: BodyKeys = bodyKeys): Promise<Response> {
   const gateway = getGateway();
-  const kept = measure("parse", () => keys.get(op, text));
-  if (kept !== undefined) {
-    const hit = measure("cache", () => gateway.cachedAnswerByKey(kept));
-    if (hit) return measure("serialize", () => jsonResponse(hit.json));
+  const validate = () => gateway.parse(op, parseJsonBody(text));
+  let query: ReportQuery | undefined;
+  let key = measure("parse", () => keys.get(op, text));
+  if (key === undefined) {
+    query = measure("parse", validate);
+    key = queryKey(op, query);
+    keys.set(op, text, key); // only now: the body validated, and this is its query's key
   }
-  const query = measure("parse", () => gateway.parse(op, parseJsonBody(text)));
-  const key = queryKey(op, query);
-  keys.set(op, text, key); // only now: the body validated, and this is its query's key
-  if (kept === undefined) {
-    const hit = measure("cache", () => gateway.cachedAnswerByKey(key));
-    if (hit) return measure("serialize", () => jsonResponse(hit.json));
-  }
+  const hit = measure("cache", () => gateway.cachedAnswerByKey(key));
+  if (hit) return measure("serialize", () => jsonResponse(hit.json));
+  // A kept text whose answer has left the cache: validated again, for the query to ask.
+  query ??= measure("parse", validate);
   const out = measure("submit", () => gateway.submit(op, query, owner));
   if ("cached" in out) return measure("serialize", () => jsonResponse(JSON.stringify(answerBody(out.cached, query))));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;

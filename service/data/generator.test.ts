@@ -6,7 +6,7 @@ import { ALERT_TYPES, CARD_BRANDS, CARD_TYPES, REFUND_TYPES, SALES_TYPES } from 
 import { addDays, toEpochDay } from "../../lib/contract/dates";
 import { Database, type Row } from "../db";
 import { generate, type GenerateOptions, type GenerateSummary } from "./generator";
-import { simulateInWorker } from "./generator/simulation-worker";
+import { MAX_BUFFERS_IN_FLIGHT, simulateInWorker } from "./generator/simulation-worker";
 import { createService } from "../app";
 import { loadServiceConfig } from "../config";
 import { jsonLogger } from "../http/log";
@@ -120,6 +120,28 @@ describe("determinism", () => {
     } finally {
       d.close();
     }
+  });
+
+  it("never lets the worker run more than its bound of buffers ahead of a slow appender", async () => {
+    const inFlight = new SharedArrayBuffer(4);
+    const waiting = new Int32Array(inFlight);
+    let most = 0;
+    let appended = 0;
+    await simulateInWorker(
+      { seed: 42, endDay: toEpochDay(OPTS.endDate), startDay: toEpochDay(START), volumes: new Int32Array(OPTS.days).fill(2000), totalCustomers: OPTS.days * 2000 },
+      () => {
+        // The first append stalls, as a slow disk would: the worker draws on until its bound, then waits.
+        if (appended++ === 0) {
+          const until = Date.now() + 500;
+          while (Date.now() < until);
+        }
+        most = Math.max(most, Atomics.load(waiting, 0));
+      },
+      () => undefined,
+      inFlight,
+    );
+    expect(appended).toBeGreaterThan(2 * MAX_BUFFERS_IN_FLIGHT);
+    expect(most).toBe(MAX_BUFFERS_IN_FLIGHT);
   });
 
   it("stops the worker and keeps the data when appending its rows fails", async () => {

@@ -40,14 +40,14 @@ type FromWorker =
 /**
  * Runs the simulation on a worker thread; `append` receives each staging table's full buffers, in
  * order, on this thread. Rejects with the worker's error, or with `append`'s (the worker is then
- * stopped).
+ * stopped). `inFlight` holds the count of buffers posted and not yet appended (a test reads it).
  */
 export function simulateInWorker(
   input: Omit<SimulationInput, "inFlight">,
   append: (stage: StageName, columns: Int32Array[], rows: number) => void,
   progress: (msg: string) => void,
+  inFlight = new SharedArrayBuffer(4),
 ): Promise<SimulationCounts> {
-  const inFlight = new SharedArrayBuffer(4);
   const count = new Int32Array(inFlight);
   // A JavaScript entry point that loads this TypeScript module through tsx, whatever runs the caller
   // (tsx, vitest or plain node with tsx's loader).
