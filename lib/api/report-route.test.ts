@@ -1,9 +1,12 @@
 /**
  * The report routes as the browser meets them, on a gateway whose cache already holds the answer:
  * an exact hit is sent as the cache's bytes, the same body as before; every answer says where its
- * time went in a Server-Timing header that carries nothing secret.
+ * time went in a Server-Timing header that carries nothing secret. The route is served over HTTP by
+ * its Pages API handler (./pages-route.ts) on a node:http server, as `next start` hands it requests.
  */
-import { describe, expect, it, vi } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { ReportRecord } from "@/lib/contract";
 import { ReportGateway } from "@/lib/upstream/gateway";
 import { queryKey } from "@/lib/upstream/records";
@@ -29,20 +32,24 @@ vi.mock("@/lib/upstream", () => ({ getGateway: () => gateway }));
 vi.mock("@/lib/auth/session", () => ({ requireUser: async () => USER }));
 vi.mock("@/lib/env", () => ({ serverEnv: () => ({ NEXTAUTH_URL: "http://localhost:3000", NEXTAUTH_SECRET: SECRETS.nextauth }) }));
 
-const { POST } = await import("@/app/api/reports/order-summary/route");
+const { default: route } = await import("@/pages/api/reports/order-summary");
 const { submitReport } = await import("./report-route");
+
+const server = createServer((req, res) => void route(req, res));
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const query = { start_date: "2025-06-01", end_date: "2025-06-30", group_by: ["date"], metrics: ["attempts", "revenue"] };
 const records: ReportRecord[] = Array.from({ length: 30 }, (_, i) => ({ date: `2025-06-${String(i + 1).padStart(2, "0")}`, attempts: 100 + i, revenue: 1234.5 + i }));
 gateway["cache"].store("orders", gateway.parse("orders", query), records, 1);
 
 function post(body: unknown, headers: Record<string, string> = {}) {
-  const request = new Request("http://localhost:3000/api/reports/order-summary?wait=1000", {
+  return fetch(`${base}/api/reports/order-summary?wait=1000`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie: `next-auth.session-token=${SECRETS.token}`, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  return POST(request, { params: Promise.resolve({}) });
 }
 
 describe("POST /api/reports/order-summary", () => {
@@ -52,6 +59,9 @@ describe("POST /api/reports/order-summary", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("cache-control")).toBe("no-store, no-transform"); // small: sent uncompressed (./json-response.ts)
     const text = await res.text();
+    // Sent in one piece with its length, not chunked.
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(res.headers.get("transfer-encoding")).toBeNull();
     // The same bytes each time, kept from the first hit.
     expect(await (await post(query)).text()).toBe(text);
     const body = JSON.parse(text) as { status: { state: string; result: { source: string; total: number; data: ReportRecord[] } }; query: unknown };
@@ -80,6 +90,24 @@ describe("POST /api/reports/order-summary", () => {
     const bad = await post({ ...query, metrics: ["no_such_metric"] });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("server-timing")).toBeNull();
+  });
+
+  it("refuses what the caller got wrong as the App Router routes do: the method, the type, the size", async () => {
+    const get = await fetch(`${base}/api/reports/order-summary`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect(await get.json()).toMatchObject({ success: false, code: 405, error: { type: "MethodNotAllowedError" } });
+    const form = await post("a=1", { "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect(((await form.json()) as { message: string }).message).toBe("Content-Type must be application/json");
+    // 8 MiB: refused as over the contract's 64 KiB, though only 64 KiB and a byte of it were kept.
+    const huge = await post(JSON.stringify({ ...query, pad: "x".repeat(8 * 1024 * 1024) }));
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { message: string }).message).toBe("Request body must be at most 64 KiB");
+    // A body of exactly the limit is read whole: refused for what it says, not for its size.
+    const full = JSON.stringify({ ...query, metrics: ["no_such_metric"], pad: "" });
+    const atLimit = await post(full.slice(0, -3) + "x".repeat(64 * 1024 - Buffer.byteLength(full)) + full.slice(-3));
+    expect(atLimit.status).toBe(400);
   });
 
   it("answers a body it has seen from the key kept for it, without validating it again: the same bytes", async () => {
