@@ -33,11 +33,13 @@ function scriptBytes(html: string): { raw: number; gz: number; legacy: number } 
     ...[...html.matchAll(/<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/g)].map((m) => m[1]!).filter((src) => !legacy.has(src)),
     ...[...html.matchAll(/<link(?=[^>]+rel="preload")(?=[^>]+as="script")[^>]+href="(\/_next\/static\/[^"]+\.js)"/g)].map((m) => m[1]!),
   ]);
-  const gzipped = (src: string) => gzipSync(readFileSync(`.next${src.replace("/_next", "")}`), { level: 9 }).length;
+  // A chunk's URL is percent-encoded (webpack names a dynamic segment's chunk "…/%5Bid%5D/…"); its file is not.
+  const file = (src: string) => `.next${decodeURIComponent(src.replace("/_next", ""))}`;
+  const gzipped = (src: string) => gzipSync(readFileSync(file(src)), { level: 9 }).length;
   let raw = 0;
   let gz = 0;
   for (const src of srcs) {
-    raw += readFileSync(`.next${src.replace("/_next", "")}`).length;
+    raw += readFileSync(file(src)).length;
     gz += gzipped(src);
   }
   return { raw, gz, legacy: [...legacy].reduce((t, src) => t + gzipped(src), 0) };
