@@ -1,7 +1,8 @@
 /**
  * Publishing the DuckDB file's data to a real ClickHouse (service/clickhouse/publish.ts): an import
  * reaches ClickHouse at the next publish and answers there as in DuckDB; a publish that cannot be
- * whole changes nothing readers see; two publishes at once each build their own version.
+ * whole changes nothing readers see; two publishes at once each build their own version; a publish
+ * that died leaves a database the next instance drops, once no publish can still be building it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ import { VALID_IMPORT, writeCsvDir } from "../testing/import-fixture";
 import { ClickHouseServers } from "./connection";
 import { ident } from "./dialect";
 import { grainTables } from "../reports/grain";
-import { currentVersion, ensurePublished, type Published } from "./publish";
+import { currentVersion, ensurePublished, MAX_PUBLISH_MS, type Published } from "./publish";
 import { ClickHouseReports } from "./reports";
 
 let ch: TestClickHouse;
@@ -115,6 +116,39 @@ describe("publishing to ClickHouse", () => {
     await expectSameAnswers(current!);
     // The current version and the one before it are kept (a report may still read it); older ones are dropped.
     expect((await databases()).filter((d) => d !== "payments_meta")).toHaveLength(2);
+  });
+
+  it("a publish past its time gives up: its database is dropped and readers keep the version before", async () => {
+    const current = await currentVersion(servers);
+    const before = await databases();
+    await db.transaction(async (tx) => rebuildDerived(tx)); // a new data version to publish
+    await expect(ensurePublished(db, servers, undefined, { maxPublishMs: 0 })).rejects.toThrow(/publish took longer than 0 minutes: abandoned/);
+    expect(await currentVersion(servers)).toEqual(current);
+    expect(await databases()).toEqual(before);
+  });
+
+  it("drops the database of a publish that died once no publish could still be building it; keeps a young one and every published one", async () => {
+    await ensurePublished(db, servers); // the version the test before left unpublished
+    const published = (await databases()).filter((d) => d !== "payments_meta");
+    const hour = 3600_000;
+    const died = `payments_${"a".repeat(32)}_${Date.now() - 2 * MAX_PUBLISH_MS - hour}_0badcafe`;
+    const building = `payments_${"b".repeat(32)}_${Date.now() - 2 * MAX_PUBLISH_MS + hour}_0badcafe`;
+    // The published versions were built seconds ago: from a clock days ahead they are older than both.
+    const daysLater = () => Date.now() + 4 * MAX_PUBLISH_MS;
+    const notOurs = "payments_scratch";
+    for (const name of [died, building, notOurs]) await servers.first.command(`CREATE DATABASE ${name}`);
+    const logged: string[] = [];
+    try {
+      await ensurePublished(db, servers, (m) => logged.push(m));
+      expect(await databases()).toEqual([...published, building, notOurs, "payments_meta"].sort());
+      expect(logged.filter((m) => m.startsWith("dropped "))).toEqual([expect.stringContaining(`dropped ${died}: a publish started `)]);
+      // Days later the young one's publish has had its time too; the published versions, as old by
+      // then, stay: the pointer names them.
+      await ensurePublished(db, servers, undefined, { now: daysLater });
+      expect(await databases()).toEqual([...published, notOurs, "payments_meta"].sort());
+    } finally {
+      for (const name of [died, building, notOurs]) await servers.first.command(`DROP DATABASE IF EXISTS ${name}`);
+    }
   });
 });
 

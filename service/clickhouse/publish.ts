@@ -6,7 +6,9 @@
  * materialized views build — checks every table's row count against DuckDB's, and only then points
  * the version table at it. A report reads the database the pointer names, so it sees the whole old
  * version or the whole new one, never a half-loaded one; a failed publish leaves the pointer alone
- * and its half-built database is dropped.
+ * and its half-built database is dropped. A publish whose process died (killed, the machine lost)
+ * cannot drop its own: its database's name says when it started, a publish gives up after
+ * MAX_PUBLISH_MS, and one never published after twice that is dropped by the next instance to look.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,7 +37,25 @@ export interface Published {
  */
 const INSERT_BLOCK_ROWS = 250_000;
 
+/**
+ * The longest a publish may take before it gives up without publishing (a 100 M-attempt file takes
+ * minutes). A database no publish has named after twice this is abandoned: the publish that built it
+ * either gave up or died, and the gap between the two leaves hours of room for clocks that differ.
+ */
+export const MAX_PUBLISH_MS = 6 * 3600_000;
+
 const metaDatabase = (prefix: string) => `${prefix}_meta`;
+
+/** A version's database: the prefix, the data version, when its publish started (ms), and a random part. */
+const versionDatabase = (prefix: string, version: string, startedMs: number) =>
+  `${prefix}_${version.replace(/[^0-9a-z]/gi, "").slice(0, 32)}_${startedMs}_${randomBytes(4).toString("hex")}`;
+
+/** When the publish that built `name` started, from the name; null for a name not made by versionDatabase. */
+export function publishStartedMs(prefix: string, name: string): number | null {
+  if (!name.startsWith(`${prefix}_`)) return null;
+  const m = /^[0-9a-z]{0,32}_(\d{13})_[0-9a-f]{8}$/i.exec(name.slice(prefix.length + 1));
+  return m ? Number(m[1]) : null;
+}
 const versionTable = (prefix: string) => `${metaDatabase(prefix)}.versions`;
 
 /** The version the pointer names, or null before the first publish (the table is made by ensurePublished). */
@@ -57,7 +77,13 @@ export async function wantedVersion(db: Database): Promise<string> {
  * Makes ClickHouse hold what DuckDB holds: nothing when the pointer already names this version,
  * else a publish. Returns the database reports read.
  */
-export async function ensurePublished(db: Database, ch: ClickHouseServers, log: (msg: string) => void = () => undefined): Promise<Published> {
+export async function ensurePublished(
+  db: Database,
+  ch: ClickHouseServers,
+  log: (msg: string) => void = () => undefined,
+  /** Tests only: how long this publish may take, and the clock. */
+  limits: { maxPublishMs?: number; now?: () => number } = {},
+): Promise<Published> {
   const wanted = await wantedVersion(db);
   // Once, at start: reports read the version table every few seconds and need not create it.
   const prefix = ch.config.database;
@@ -65,16 +91,19 @@ export async function ensurePublished(db: Database, ch: ClickHouseServers, log: 
   await ch.first.command(
     `CREATE TABLE IF NOT EXISTS ${versionTable(prefix)} (published_ms UInt64, version String, database String, unique_grain UInt8) ENGINE = MergeTree() ORDER BY published_ms`,
   );
+  const now = limits.now ?? Date.now;
+  await dropAbandoned(ch, now(), log);
   const current = await currentVersion(ch);
   if (current?.version === wanted) return current;
-  return publish(db, ch, wanted, log);
+  return publish(db, ch, wanted, log, now, limits.maxPublishMs ?? MAX_PUBLISH_MS);
 }
 
-async function publish(db: Database, ch: ClickHouseServers, version: string, log: (msg: string) => void): Promise<Published> {
+async function publish(db: Database, ch: ClickHouseServers, version: string, log: (msg: string) => void, now: () => number, maxPublishMs: number): Promise<Published> {
   const prefix = ch.config.database;
   // A name of its own for each publish: two instances starting at once each build theirs, and
   // neither drops the other's half-built tables.
-  const database = `${prefix}_${version.replace(/[^0-9a-z]/gi, "").slice(0, 32)}_${randomBytes(4).toString("hex")}`;
+  const startedMs = now();
+  const database = versionDatabase(prefix, version, startedMs);
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "ch-publish-"));
   let published: Published;
@@ -117,6 +146,8 @@ async function publish(db: Database, ch: ClickHouseServers, version: string, log
     for (const node of ch.nodes) for (const view of viewNames()) await node.command(`DROP TABLE ${database}.${view}`);
     const uniqueGrain = await mergeGrains(ch, database);
     log(uniqueGrain ? "grains merged: one row per key" : "grains left to be aggregated by each report");
+    // Past its time, another instance may take this database for abandoned (dropAbandoned): never point at it.
+    if (now() - startedMs > maxPublishMs) throw new Error(`publish took longer than ${maxPublishMs / 60_000} minutes: abandoned`);
     await ch.first.command(
       `INSERT INTO ${versionTable(prefix)} (published_ms, version, database, unique_grain) VALUES (` +
         `${renderLiteral({ int: Date.now() })}, ${renderLiteral({ text: version })}, ${renderLiteral({ text: database })}, ${uniqueGrain ? 1 : 0})`,
@@ -179,11 +210,38 @@ async function checkDates(db: Database): Promise<void> {
  * progress.
  */
 async function dropOldVersions(ch: ClickHouseServers): Promise<void> {
-  const published = await ch.first.rows<{ database: string }>(`SELECT database FROM ${versionTable(ch.config.database)} ORDER BY published_ms DESC`);
-  const old = new Set(published.slice(2).map((r) => r.database));
+  const published = await publishedDatabases(ch);
+  const old = new Set(published.slice(2));
   if (old.size === 0) return;
   for (const node of ch.nodes) {
-    const dbs = await node.rows<{ name: string }>(`SELECT name FROM system.databases WHERE startsWith(name, ${renderLiteral({ text: `${ch.config.database}_` })})`);
-    for (const { name } of dbs) if (old.has(name)) await node.command(`DROP DATABASE IF EXISTS ${name}`);
+    for (const name of await prefixedDatabases(node, ch.config.database)) if (old.has(name)) await node.command(`DROP DATABASE IF EXISTS ${name}`);
   }
+}
+
+/**
+ * Every database a publish started more than twice MAX_PUBLISH_MS ago and that no version names: its
+ * publish died before it could drop it (a publish that fails drops its own). Named ones are
+ * dropOldVersions' to drop; a name without a start time (none is made so) is left alone.
+ */
+async function dropAbandoned(ch: ClickHouseServers, nowMs: number, log: (msg: string) => void): Promise<void> {
+  const prefix = ch.config.database;
+  const published = new Set(await publishedDatabases(ch));
+  for (const node of ch.nodes) {
+    for (const name of await prefixedDatabases(node, prefix)) {
+      const startedMs = publishStartedMs(prefix, name);
+      if (startedMs === null || published.has(name) || nowMs - startedMs <= 2 * MAX_PUBLISH_MS) continue;
+      await node.command(`DROP DATABASE IF EXISTS ${name}`);
+      log(`dropped ${name}: a publish started ${new Date(startedMs).toISOString()} and never finished`);
+    }
+  }
+}
+
+/** The databases the version table names, newest first. */
+async function publishedDatabases(ch: ClickHouseServers): Promise<string[]> {
+  return (await ch.first.rows<{ database: string }>(`SELECT database FROM ${versionTable(ch.config.database)} ORDER BY published_ms DESC`)).map((r) => r.database);
+}
+
+/** The databases on `node` whose names start with the prefix and an underscore (versions, and _meta). */
+async function prefixedDatabases(node: ClickHouseServers["first"], prefix: string): Promise<string[]> {
+  return (await node.rows<{ name: string }>(`SELECT name FROM system.databases WHERE startsWith(name, ${renderLiteral({ text: `${prefix}_` })})`)).map((r) => r.name);
 }
