@@ -77,6 +77,11 @@ test("a monthly report against the previous period: deltas, partial months, the 
   const chart = page.getByRole("figure").first();
   await expect(chart.locator("path[stroke-dasharray]").first()).toBeAttached();
 
+  // A table of a few rows is as tall as its rows: its totals end the box, with no empty space under them.
+  const table = await page.getByRole("table").filter({ has: page.getByRole("row", { name: "Totals" }) }).boundingBox();
+  const totalsRow = await page.getByRole("row", { name: "Totals" }).boundingBox();
+  expect(table!.y + table!.height - (totalsRow!.y + totalsRow!.height)).toBeLessThan(4);
+
   // The URL reproduces all of it.
   await page.reload();
   await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();

@@ -45,7 +45,7 @@ export function DataTable({
   sort,
   onSort,
   tipFor,
-  height = 480,
+  maxHeight = 480,
   dimmed = false,
   caption,
 }: {
@@ -58,7 +58,8 @@ export function DataTable({
   onSort?: (columnId: string) => void;
   /** Extra detail for a cell, shown on hover (e.g. a KPI's numerator and denominator). */
   tipFor?: (row: DataTableRow, columnIndex: number) => string | null;
-  height?: number;
+  /** The table scrolls past this height; fewer rows make it shorter, with no empty space under them. */
+  maxHeight?: number;
   /** While newer data loads, the shown rows are older: say so visually and to assistive tech. */
   dimmed?: boolean;
   caption?: ReactNode;
@@ -131,7 +132,7 @@ export function DataTable({
         aria-busy={dimmed}
         tabIndex={0}
         className="relative overflow-auto rounded-md border border-slate-300 bg-white text-sm"
-        style={{ height }}
+        style={{ maxHeight }}
         onScroll={() => tip && setTip(null)}
       >
         <div role="rowgroup" className="sticky top-0 z-20 border-b border-slate-300 bg-slate-100 font-medium">
