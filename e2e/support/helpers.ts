@@ -191,6 +191,12 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   } finally {
     await page.screenshot({ path: `test-results/screenshots/${name}-phone.png`, fullPage: true });
   }
+  await page.setViewportSize({ width: 360, height: 780 });
+  try {
+    await expectNoSidewaysScroll(page, `${name} at 360px`);
+  } finally {
+    await page.screenshot({ path: `test-results/screenshots/${name}-small-phone.png`, fullPage: true });
+  }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
