@@ -4,6 +4,7 @@
  * viewers cannot reach the page.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
 async function signIn(browser: Browser, email: string, password: string): Promise<Page> {
@@ -46,10 +47,16 @@ test("an admin adds, disables, enables and resets a user; the user's sessions fo
   await expect(user).toHaveURL(/\/\?denied=%2Fusers$/);
   await expect(user.getByText("Users is for admins; you are signed in as an analyst.", { exact: false })).toBeVisible();
   expect((await user.request.get("/api/users")).status()).toBe(403);
+  // A report route (a Pages API route, bundled apart from the pages) keeps the session's check too.
+  const day = e2eEnv().endDate;
+  const report = () => user.request.post("/api/reports/order-summary", { data: { start_date: day, end_date: day } });
+  expect([200, 202]).toContain((await report()).status());
+  expect([200, 202]).toContain((await report()).status());
 
-  // Disabled: the open session ends on its next request; enabled: the same password works again.
+  // Disabled: the open session ends on its next request, on every route; enabled: the same password works again.
   await row.getByRole("button", { name: `Disable ${email}` }).click();
   await expect(row.getByText("Disabled")).toBeVisible();
+  expect((await report()).status()).toBe(401);
   await user.goto("/explore");
   await expect(user).toHaveURL(/\/login/);
   await row.getByRole("button", { name: `Enable ${email}` }).click();
