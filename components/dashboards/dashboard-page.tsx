@@ -6,28 +6,12 @@
  * it has, so the page simply asks again until every tile is drawn.
  */
 import { useRouter } from "next/navigation";
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentProps } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentProps } from "react";
 import { cacheKey } from "@/lib/report-client/cache";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useAnswer } from "@/lib/report-client/use-answer";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
-import type { ParamsLike } from "@/lib/report-state/encoding";
-import {
-  TILE_KINDS,
-  TILE_KIND_LABELS,
-  TILE_WIDTHS,
-  addTile,
-  moveTile,
-  newTile,
-  parseDashboard,
-  removeTile,
-  serializeDashboard,
-  shownDashboard,
-  updateTile,
-  type DashboardState,
-  type Tile,
-  type TileKind,
-} from "@/lib/dashboards/state";
+import type { DashboardLook, DashboardState, Tile, TileKind } from "@/lib/dashboards/state";
 import type { DashboardAnswer } from "@/lib/dashboards/run";
 import { formatInstant } from "@/lib/metrics/format-time";
 import { Button } from "@/components/ui/button";
@@ -36,7 +20,7 @@ import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/url-problems";
-import { useUrlState } from "@/components/report/use-url-state";
+import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
 import { preloadTileChart } from "./lazy-tile-chart";
 
@@ -61,6 +45,18 @@ function TileEditor(props: ComponentProps<typeof LazyTileEditor>) {
     </Suspense>
   );
 }
+
+// The dashboard's state code (its URL's parser and writer, the tiles' arranging, and through them the
+// metrics' catalog, the KPI registry and both report pages' URL state) is not in the page's first
+// load (issue 21): the server hands the page its URL's look, parsed by that same code, and the page
+// loads the code when it first needs it: to edit, to apply settings, or for a URL the server did not
+// look at (one written by this page, or read back by back and forward).
+type StateLib = typeof import("@/lib/dashboards/state");
+let stateLib: Promise<StateLib> | null = null;
+const loadStateLib = () => (stateLib ??= import("@/lib/dashboards/state"));
+
+/** The server's looks at the URLs the page may show first (lib/dashboards/state.ts, dashboardLooks). */
+export type DashboardLooks = UrlLooks<DashboardLook>;
 
 export interface SavedDashboard {
   id: string;
@@ -101,26 +97,33 @@ export function DashboardPage({
   saved,
   canBuild,
   first = null,
+  looks,
 }: {
   timeZone: string;
   today: string;
   saved: SavedDashboard | null;
   canBuild: boolean;
   first?: FirstLook | null;
+  looks: DashboardLooks;
 }) {
   const id = useId();
   const router = useRouter();
-  const parse = useCallback((p: ParamsLike) => parseDashboard(p, today), [today]);
-  const url = useUrlState<DashboardState>(parse, serializeDashboard);
-  const { hasReport, problems, write } = url;
+  const [lib, setLib] = useState<StateLib | null>(null);
+  /** Runs `f` with the state code, loading it first if it has not come yet. */
+  const withLib = (f: (l: StateLib) => void) =>
+    void loadStateLib().then((l) => {
+      setLib(l);
+      f(l);
+    });
   const savedParams = saved?.params ?? null;
+  const lookAt = useCallback((l: StateLib, search: string) => l.dashboardLook(search, today, savedParams), [today, savedParams]);
+  const { look, write } = useUrlLook(looks, lib, loadStateLib, lookAt);
+  const { hasReport, problems, state, params, settingsKey: stateKey } = look;
   // A dashboard opened without settings in its URL shows the saved one (or the starter) at once,
   // and writes it into the URL.
-  const urlState = url.state;
-  const { state, params } = useMemo(() => shownDashboard({ state: urlState, hasReport, problems }, savedParams), [urlState, hasReport, problems, savedParams]);
   useEffect(() => {
-    if (!hasReport) write(state, "replace");
-  }, [hasReport, state, write]);
+    if (!hasReport && params !== null) write(params, "replace");
+  }, [hasReport, params, write]);
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);
   const asked = params !== null;
@@ -144,8 +147,8 @@ export function DashboardPage({
 
   // After arranging, focus goes to the same control on the tile's new place (or its Edit button).
   const focusTarget = useRef<{ label: string; fallback: string } | null>(null);
-  const change = (next: DashboardState, note?: string, focus?: { label: string; fallback: string }) => {
-    write(next, "push");
+  const change = (l: StateLib, next: DashboardState, note?: string, focus?: { label: string; fallback: string }) => {
+    write(l.serializeDashboard(next), "push");
     if (note && announce.current) announce.current.textContent = note;
     focusTarget.current = focus ?? null;
   };
@@ -184,7 +187,6 @@ export function DashboardPage({
   };
 
   const [draft, setDraft] = useState<Pick<DashboardState, "range" | "grain" | "compare" | "filters">>(state);
-  const stateKey = serializeDashboard({ ...state, tiles: [] });
   const [draftKey, setDraftKey] = useState(stateKey);
   if (draftKey !== stateKey) {
     // The URL moved (back, forward, a link): the form shows what is on screen.
@@ -192,29 +194,32 @@ export function DashboardPage({
     setDraft(state);
   }
 
+  // Editing starts once the state code has come (the "Edit tiles" button waits for it).
+  const editLib = editing ? lib : null;
   const tileControls = (i: number) => {
     // While the next answer loads the previous one stays on screen, and may have more tiles than the URL now holds.
     const t = state.tiles[i];
-    if (!editing || !t) return null;
+    const l = editLib;
+    if (!l || !t) return null;
     const n = state.tiles.length;
     return (
       <div className="flex flex-wrap gap-1" role="group" aria-label={`Arrange tile ${i + 1}`}>
-        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(moveTile(state, i, i - 1), `Tile moved to place ${i}.`, { label: `Move tile ${i} earlier`, fallback: `Edit tile ${i}` })}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(l, l.moveTile(state, i, i - 1), `Tile moved to place ${i}.`, { label: `Move tile ${i} earlier`, fallback: `Edit tile ${i}` })}>
           ←
         </Button>
-        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`, { label: `Move tile ${i + 2} later`, fallback: `Edit tile ${i + 2}` })}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(l, l.moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`, { label: `Move tile ${i + 2} later`, fallback: `Edit tile ${i + 2}` })}>
           →
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === TILE_WIDTHS[0]} onClick={() => change(updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`, { label: `Make tile ${i + 1} narrower`, fallback: `Make tile ${i + 1} wider` })}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === l.TILE_WIDTHS[0]} onClick={() => change(l, l.updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`, { label: `Make tile ${i + 1} narrower`, fallback: `Make tile ${i + 1} wider` })}>
           −
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(l, l.updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
           +
         </Button>
         <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => setEditingTile(editingTile === i ? null : i)}>
           Edit
         </Button>
-        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(removeTile(state, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" })}>
+        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(l, l.removeTile(state, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" })}>
           Remove
         </Button>
       </div>
@@ -228,7 +233,7 @@ export function DashboardPage({
         className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3"
         onSubmit={(e) => {
           e.preventDefault();
-          change({ ...state, ...draft });
+          withLib((l) => change(l, { ...state, ...draft }));
         }}
       >
         <div className="grid gap-4 lg:grid-cols-3">
@@ -246,7 +251,7 @@ export function DashboardPage({
 
       <div className="flex flex-wrap items-center gap-2">
         {canBuild ? (
-          <Button aria-pressed={editing} onClick={() => setEditing(!editing)}>
+          <Button aria-pressed={editing} onClick={() => withLib(() => setEditing((e) => !e))}>
             {editing ? "Done editing" : "Edit tiles"}
           </Button>
         ) : null}
@@ -271,17 +276,17 @@ export function DashboardPage({
       {sharing && saved ? <LazyShareLinks reportId={saved.id} page="dashboard" /> : null}
       <p ref={announce} role="status" aria-live="polite" className="sr-only" />
 
-      {problems.length > 0 ? <UrlProblems problems={problems} onOpenNearest={() => write(state, "replace")} /> : null}
+      {problems.length > 0 ? <UrlProblems problems={problems} onOpenNearest={() => withLib((l) => write(l.serializeDashboard(state), "replace"))} /> : null}
 
-      {editing ? (
+      {editLib ? (
         <div className="flex flex-wrap items-end gap-2 rounded-md border border-slate-200 bg-white p-3">
           <label htmlFor={`${id}-add`} className="text-sm font-medium text-slate-900">
             New tile
           </label>
-          <Select id={`${id}-add`} className="w-auto" value={addKind} onChange={(e) => setAddKind(e.target.value as TileKind)} options={TILE_KINDS.map((k) => ({ value: k, label: TILE_KIND_LABELS[k] }))} />
+          <Select id={`${id}-add`} className="w-auto" value={addKind} onChange={(e) => setAddKind(e.target.value as TileKind)} options={editLib.TILE_KINDS.map((k) => ({ value: k, label: editLib.TILE_KIND_LABELS[k] }))} />
           <Button
             onClick={() => {
-              change(addTile(state, newTile(addKind)), `${TILE_KIND_LABELS[addKind]} added as tile ${state.tiles.length + 1}.`);
+              change(editLib, editLib.addTile(state, editLib.newTile(addKind)), `${editLib.TILE_KIND_LABELS[addKind]} added as tile ${state.tiles.length + 1}.`);
               setEditingTile(state.tiles.length);
             }}
           >
@@ -289,13 +294,13 @@ export function DashboardPage({
           </Button>
         </div>
       ) : null}
-      {editing && editingTile !== null && state.tiles[editingTile] ? (
+      {editLib && editingTile !== null && state.tiles[editingTile] ? (
         <TileEditor
-          key={`${editingTile}:${serializeDashboard({ ...state, tiles: [state.tiles[editingTile]] })}`}
+          key={`${editingTile}:${editLib.serializeDashboard({ ...state, tiles: [state.tiles[editingTile]] })}`}
           tile={state.tiles[editingTile]}
           index={editingTile}
           onApply={(t) => {
-            change(updateTile(state, editingTile, t), `Tile ${editingTile + 1} updated.`);
+            change(editLib, editLib.updateTile(state, editingTile, t), `Tile ${editingTile + 1} updated.`);
             setEditingTile(null);
           }}
           onCancel={() => setEditingTile(null)}

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   MAX_TILES,
   addTile,
+  dashboardLook,
+  dashboardLooks,
   effectiveTile,
   encodeTile,
   moveTile,
@@ -10,6 +12,7 @@ import {
   parseTile,
   removeTile,
   serializeDashboard,
+  shownDashboard,
   starterDashboard,
   tileRequests,
   tileTitle,
@@ -144,5 +147,36 @@ describe("editing", () => {
     expect(addTile(s, newTile("table")).tiles.length).toBe(s.tiles.length + 1);
     const full = { ...s, tiles: Array.from({ length: MAX_TILES }, () => newTile("kpi")) };
     expect(addTile(full, newTile("kpi"))).toBe(full);
+  });
+});
+
+describe("the looks the server hands the dashboard page (issue 21)", () => {
+  it("are the page's parse of its URL, keyed as the page reads its URL", () => {
+    const qs = `${serializeDashboard(starterDashboard())}&f.card_brand=VISA`;
+    const search = new URLSearchParams(qs);
+    const looks = dashboardLooks(search, TODAY, null);
+    expect(looks).toHaveLength(1);
+    const [key, look] = looks[0]!;
+    expect(key).toBe(search.toString());
+    const parsed = parseDashboard(search, TODAY);
+    expect(look).toEqual({ ...parsed, ...shownDashboard(parsed, null), settingsKey: serializeDashboard({ ...parsed.state, tiles: [] }) });
+  });
+
+  it("name a URL's problems, and run nothing, as the page would", () => {
+    const [[, look] = ["", null]] = dashboardLooks(new URLSearchParams("range=last30&grain=fortnight"), TODAY, null);
+    expect(look?.problems.map((p) => p.param)).toEqual(["grain"]);
+    expect(look?.params).toBeNull();
+  });
+
+  it("for a URL naming no dashboard, also look at the URL the page then writes (the saved one's, or the starter's)", () => {
+    const saved = serializeDashboard({ ...starterDashboard(), tiles: starterDashboard().tiles.slice(0, 2) });
+    for (const savedParams of [null, saved]) {
+      const looks = dashboardLooks(new URLSearchParams(""), TODAY, savedParams);
+      expect(looks.map(([k]) => k)).toEqual(["", new URLSearchParams(savedParams ?? serializeDashboard(starterDashboard())).toString()]);
+      const [bare, written] = [looks[0]![1], looks[1]![1]];
+      expect(bare.hasReport).toBe(false);
+      expect(written).toEqual(dashboardLook(bare.params!, TODAY, savedParams));
+      expect(written).toMatchObject({ hasReport: true, problems: [], state: bare.state, params: bare.params, settingsKey: bare.settingsKey });
+    }
   });
 });

@@ -368,6 +368,38 @@ export function shownDashboard(url: Parsed<DashboardState>, savedParams: string 
   return { state, params: serializeDashboard(state) };
 }
 
+/**
+ * What the dashboard page shows for one URL: the URL's parse (whether it names a dashboard, and
+ * every problem with it), the dashboard shown and the settings it runs (shownDashboard's), and the
+ * settings' own query string, which the page's settings form follows.
+ */
+export interface DashboardLook {
+  hasReport: boolean;
+  problems: UrlProblem[];
+  state: DashboardState;
+  params: string | null;
+  settingsKey: string;
+}
+
+export function dashboardLook(search: ParamsLike | string, today: string, savedParams: string | null): DashboardLook {
+  const parsed = parseDashboard(search, today);
+  const { state, params } = shownDashboard(parsed, savedParams);
+  return { hasReport: parsed.hasReport, problems: parsed.problems, state, params, settingsKey: serializeDashboard({ ...state, tiles: [] }) };
+}
+
+/**
+ * The looks a dashboard page can need before this module has come to the browser (issue 21): its
+ * own URL's and, when that names no dashboard, the URL the page then writes (the saved or starter
+ * dashboard's settings). Keyed by the query string as `URLSearchParams` writes it, which is how the
+ * page reads its URL. The server computes them with the very functions the browser would.
+ */
+export function dashboardLooks(search: URLSearchParams, today: string, savedParams: string | null): [string, DashboardLook][] {
+  const own = dashboardLook(search, today, savedParams);
+  const looks: [string, DashboardLook][] = [[search.toString(), own]];
+  if (!own.hasReport && own.params !== null) looks.push([new URLSearchParams(own.params).toString(), dashboardLook(own.params, today, savedParams)]);
+  return looks;
+}
+
 export function starterDashboard(): DashboardState {
   const tile = (kind: TileKind, width: TileWidth, report: string, title = "", pins: Partial<TilePins> = {}): Tile => ({
     kind,

@@ -8,6 +8,7 @@ import { pathWithQuery, searchParamsOf } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { canEdit, getVisibleReport } from "@/lib/saved-reports";
 import { firstLookFor } from "@/lib/dashboards/service";
+import { dashboardLooks } from "@/lib/dashboards/state";
 import { getGateway } from "@/lib/upstream";
 import { getStore } from "@/lib/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
@@ -51,6 +52,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
           canBuild={user.role !== "viewer"}
           first={first}
+          looks={dashboardLooks(searchParamsOf(search), today, report.params)}
         />
       </Suspense>
     </main>

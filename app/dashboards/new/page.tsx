@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
+import { dashboardLooks } from "@/lib/dashboards/state";
+import { searchParamsOf } from "@/lib/report-state/encoding";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { ReportPage } from "@/components/report/report-page";
 
 export const metadata: Metadata = { title: "New dashboard" };
 
 /** A dashboard being built: everything in its URL until it is saved. */
-export default function NewDashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function NewDashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const search = searchParamsOf(await searchParams);
   return (
     <ReportPage
       path="/dashboards/new"
@@ -16,7 +19,7 @@ export default function NewDashboardPage({ searchParams }: { searchParams: Promi
           Tiles share the date range, grain, comparison and filters set here. Dates are in the reporting time zone, {timeZone}; today there is {today}.
         </>
       )}
-      report={(timeZone, today) => <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild />}
+      report={(timeZone, today) => <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild looks={dashboardLooks(search, today, null)} />}
     />
   );
 }
