@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/session";
 import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
-import { DIMENSIONS, METRICS, dimensionDescription, type Operation } from "@/lib/contract/catalog";
+import { DIMENSIONS, METRICS, METRIC_DESCRIPTIONS, dimensionDescription, type Operation } from "@/lib/contract/catalog";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { COHORT_CELLS } from "@/lib/report-state/cohort";
 import { KPIS, describeTerms, measureFor } from "@/lib/metrics/kpis";
+import { KPI_DESCRIPTIONS } from "@/lib/metrics/kpi-descriptions";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Definitions" };
@@ -68,13 +69,13 @@ export default async function MetricsPage() {
         id="metrics"
         title="Metrics"
         columns={["Name", "Label", "Unit", "Dated by", "Reports", "Definition"]}
-        rows={METRICS.map((m) => ({ key: m.name, cells: [m.name, m.label, m.unit, `${m.dateBasis} date`, reports(m.operations), m.description] }))}
+        rows={METRICS.map((m) => ({ key: m.name, cells: [m.name, m.label, m.unit, `${m.dateBasis} date`, reports(m.operations), METRIC_DESCRIPTIONS[m.name]] }))}
       />
       <Glossary
         id="kpis"
         title="KPIs"
         columns={["Name", "Label", "Unit", "Order summary formula", "Cohort formula", "Definition"]}
-        rows={KPIS.map((k) => ({ key: k.id, cells: [k.id, k.label, k.format, formula(k.id, "orders") ?? "—", formula(k.id, "cohort") ?? "—", k.description] }))}
+        rows={KPIS.map((k) => ({ key: k.id, cells: [k.id, k.label, k.format, formula(k.id, "orders") ?? "—", formula(k.id, "cohort") ?? "—", KPI_DESCRIPTIONS[k.id]] }))}
       />
       <section className="mt-8" aria-labelledby="cells-heading">
         <h2 id="cells-heading" className="text-lg font-semibold">

@@ -1,8 +1,9 @@
 "use client";
 import { lazy, Suspense, useId, useMemo, type ComponentProps, type ReactNode } from "react";
-import { measureFor } from "@/lib/metrics/kpis";
+import type { Operation } from "@/lib/contract/operation-ids";
+import type { Measure } from "@/lib/metrics/kpis";
 import type { ReportView } from "@/lib/periods/view";
-import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore";
+import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore-view";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 
@@ -58,6 +59,7 @@ export interface ChartPanelChange {
 export function ChartPanel({
   view,
   measures,
+  measureFor,
   chartKind,
   measureId,
   measure2Id,
@@ -68,6 +70,11 @@ export function ChartPanel({
   view: ReportView | null;
   /** Metric names and KPI ids that can be plotted (shown and fetched), in the user's order. */
   measures: readonly string[];
+  /**
+   * The KPI registry's lookup, which comes with the results' code (./results-model.ts) rather than
+   * with the page (issue 21); null before then, when there are no measures to plot either.
+   */
+  measureFor: ((id: string, op: Operation) => Measure | undefined) | null;
   chartKind: ChartKind;
   measureId: string | null;
   /** A second measure, drawn on its own right-hand axis; null: none. */
@@ -81,10 +88,10 @@ export function ChartPanel({
   const op = view?.op ?? "orders";
   const plotted = measureId && measures.includes(measureId) ? measureId : (measures[0] ?? null);
   const second = measure2Id && measure2Id !== plotted && measures.includes(measure2Id) ? measure2Id : null;
-  const measure = useMemo(() => (plotted ? measureFor(plotted, op) : undefined), [plotted, op]);
-  const measure2 = useMemo(() => (second ? (measureFor(second, op) ?? null) : null), [second, op]);
+  const measure = useMemo(() => (plotted && measureFor ? measureFor(plotted, op) : undefined), [plotted, op, measureFor]);
+  const measure2 = useMemo(() => (second && measureFor ? (measureFor(second, op) ?? null) : null), [second, op, measureFor]);
 
-  const label = (m: string) => measureFor(m, op)?.label ?? m;
+  const label = (m: string) => measureFor?.(m, op)?.label ?? m;
 
   return (
     <div className="flex flex-col gap-2">

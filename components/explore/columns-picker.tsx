@@ -1,37 +1,40 @@
 "use client";
-import { metricsFor, type Operation } from "@/lib/contract/catalog";
-import { isKpiId, kpisFor } from "@/lib/metrics/kpis";
-import { defaultColumns } from "@/lib/report-state/explore";
+import type { Operation } from "@/lib/contract/operation-ids";
+import { defaultColumns } from "@/lib/report-state/explore-view";
 import { Button } from "@/components/ui/button";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
 
 export const KPI_GROUP = "Derived KPIs";
 
-/** The catalog's metrics in its groups (SPEC.md §2.3), then the derived KPIs of the registry. */
-export function columnOptions(op: Operation): MultiSelectOption[] {
-  return [
-    ...metricsFor(op).map((m) => ({ value: m.name, label: m.label, group: m.group, description: m.description })),
-    ...kpisFor(op).map((k) => ({ value: k.id, label: k.label, group: KPI_GROUP, description: k.description })),
-  ];
-}
+/**
+ * Each report's metric options (./column-options.ts builds them on the server): the catalog's metrics
+ * in its groups, then the derived KPIs, each with what it means. Data from the page's server render,
+ * so the form does not load the metrics' catalog and the KPI registry to list them (issue 21).
+ */
+export type ColumnOptions = Readonly<Record<Operation, readonly MultiSelectOption[]>>;
 
 export function ColumnsPicker({
+  options,
   op,
   metrics,
   kpis,
   onChange,
 }: {
+  options: ColumnOptions;
   op: Operation;
   metrics: string[];
   kpis: string[];
   onChange: (next: { metrics: string[]; kpis: string[] }) => void;
 }) {
+  const shown = options[op];
+  // The report's KPIs are the options in the KPI group (every one the registry offers this report).
+  const kpiIds = new Set(shown.filter((o) => o.group === KPI_GROUP).map((o) => o.value));
   return (
     <MultiSelect
       label="Metrics"
-      options={columnOptions(op)}
+      options={shown}
       selected={[...metrics, ...kpis]}
-      onChange={(values) => onChange({ metrics: values.filter((v) => !isKpiId(v)), kpis: values.filter(isKpiId) })}
+      onChange={(values) => onChange({ metrics: values.filter((v) => !kpiIds.has(v)), kpis: values.filter((v) => kpiIds.has(v)) })}
       actions={(close) => (
         <Button
           size="sm"

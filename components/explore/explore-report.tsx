@@ -5,34 +5,61 @@ import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
 import { todayIn } from "@/lib/contract/dates";
 import { sortAfterRegroup } from "@/lib/metrics/sort";
 import type { ReportView } from "@/lib/periods/view";
-import type { ParamsLike } from "@/lib/report-state/encoding";
-import { parseExplore, serializeExplore, TABLE_LAYOUTS, type ExploreState } from "@/lib/report-state/explore";
-import { comparisonRequest, exploreRequest } from "@/lib/report-state/request";
+import type { ExploreState } from "@/lib/report-state/explore";
+import type { ExploreLook } from "@/lib/report-state/explore-look";
+import { TABLE_LAYOUTS } from "@/lib/report-state/explore-view";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
-import { useUrlState } from "@/components/report/use-url-state";
+import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/url-problems";
 import { ChartPanel } from "./chart-panel";
+import type { ColumnOptions } from "./columns-picker";
 import { ReportForm } from "./report-form";
 import { PivotTable, ResultsTable, preloadResults } from "./lazy-results";
 
 type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
 
+// The URL's parser and writer and the request builder (and through them the metrics' catalog and the
+// KPI registry) are not in the page's first load (issue 21): the server hands the page its URL's look,
+// computed by that same code, and the page loads the code when it first needs it: with the form's
+// first edit, to run a report or change the view, or for a URL the server did not look at.
+type StateCode = typeof import("@/lib/report-state/explore-look");
+let stateCode: Promise<StateCode> | null = null;
+const loadStateCode = () => (stateCode ??= import("@/lib/report-state/explore-look"));
+
 /**
  * Explore: the container. It reads the report from the URL, runs it, and lays out the form, the
  * status line, the chart and the table; every panel keeps its size whatever state it is in.
  */
-export function ExploreReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
+export function ExploreReport({
+  timeZone,
+  today: serverToday,
+  looks,
+  columns,
+}: {
+  timeZone: string;
+  today: string;
+  /** The server's look at the page's URL (lib/report-state/explore-look.ts), as of `today`. */
+  looks: UrlLooks<ExploreLook>;
+  columns: ColumnOptions;
+}) {
   // "Today" was resolved once by the server page; a run after midnight refreshes it.
   const [today, setToday] = useState(serverToday);
-  const parse = useCallback((p: ParamsLike) => parseExplore(p, today), [today]);
-  const { state, hasReport, problems, write } = useUrlState(parse, serializeExplore);
-  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
-  const spec = hasReport && problems.length === 0 ? exploreRequest(state, today) : null;
+  const [code, setCode] = useState<StateCode | null>(null);
+  /** Runs `f` with the state code, loading it first if it has not come yet. */
+  const withCode = (f: (c: StateCode) => void) =>
+    void loadStateCode().then((c) => {
+      setCode(c);
+      f(c);
+    });
+  const lookAt = useCallback((c: StateCode, search: string) => c.exploreLook(search, today), [today]);
+  // The server's look is as of its day: after midnight the page looks again.
+  const { look, write } = useUrlLook(today === serverToday ? looks : [], code, loadStateCode, lookAt);
+  const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   // The results' code is fetched beside the first answer, not after it.
   const requested = spec !== null;
@@ -44,7 +71,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     void loadResultsModel().then(setLib);
   }, [requested]);
   // The comparison is the same request over other days: one more answer at most, none when cached.
-  const comparison = useReport(hasReport && problems.length === 0 ? comparisonRequest(state, today) : null);
+  const comparison = useReport(look.comparison);
   const comparing = state.compare.kind !== "none";
   const stale = report.stale || (comparing && comparison.stale);
   // Both sides, or nothing: a table half compared would read as a comparison with zeros.
@@ -56,15 +83,17 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     void loadResultsModel().then(setLib);
     const now = todayIn(timeZone);
     const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
-    if (now !== today) {
-      setToday(now);
-      write(next, "push");
-    } else if (!write(next, "push")) {
-      report.rerun();
-      if (comparing) comparison.rerun();
-    }
+    withCode((c) => {
+      if (now !== today) {
+        setToday(now);
+        write(c.serializeExplore(next), "push");
+      } else if (!write(c.serializeExplore(next), "push")) {
+        report.rerun();
+        if (comparing) comparison.rerun();
+      }
+    });
   };
-  const setView = (p: Partial<ExploreState>) => write({ ...state, ...p }, "replace");
+  const setView = (p: Partial<ExploreState>) => withCode((c) => write(c.serializeExplore({ ...state, ...p }), "replace"));
 
   const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
   const { grain, compare } = state;
@@ -116,11 +145,23 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
       <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
         <h2 className="sr-only">Report settings</h2>
-        <ReportForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
+        <ReportForm
+          applied={state}
+          appliedKey={look.key}
+          hasReport={hasReport}
+          today={today}
+          timeZone={timeZone}
+          columns={columns}
+          queryString={code ? code.exploreQueryString : null}
+          onEdit={() => {
+            if (code === null) withCode(() => undefined);
+          }}
+          onRun={run}
+        />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
         {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => write(state, "push")} />
+          <UrlProblems problems={problems} onOpenNearest={() => withCode((c) => write(c.serializeExplore(state), "push"))} />
         ) : (
           <>
             <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
@@ -136,6 +177,7 @@ export function ExploreReport({ timeZone, today: serverToday }: { timeZone: stri
           <ChartPanel
             view={view}
             measures={measures}
+            measureFor={lib ? lib.measureFor : null}
             chartKind={state.chart}
             measureId={state.chartMeasure}
             measure2Id={state.chartMeasure2}

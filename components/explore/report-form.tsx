@@ -3,13 +3,14 @@ import { useId, useState } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
 import type { Operation } from "@/lib/contract/operation-ids";
 import { BROWSER_OPERATION_ROWS } from "@/lib/contract/operations-browser";
-import { defaultColumns, exploreQueryString, type ExploreState } from "@/lib/report-state/explore";
+import type { ExploreState } from "@/lib/report-state/explore";
+import { defaultColumns } from "@/lib/report-state/explore-view";
 import { EXPLORE_PRESETS } from "@/lib/report-state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { Select } from "@/components/ui/select";
 import { FilterEditor } from "@/components/report/filter-editor";
-import { ColumnsPicker } from "./columns-picker";
+import { ColumnsPicker, type ColumnOptions } from "./columns-picker";
 import { GroupByPicker } from "./group-by-picker";
 import { compareError, PeriodControls } from "./period-controls";
 
@@ -17,22 +18,33 @@ import { compareError, PeriodControls } from "./period-controls";
 /**
  * The report's settings as a draft: edits stay here until "Run report" writes them to the URL. When
  * the URL changes underneath (back, forward, a link), the draft follows it.
+ *
+ * `appliedKey` is the applied state's form parameters (the page's look gives them); `queryString`
+ * computes a draft's, once the page's state code has come (`onEdit` asks for it with the first edit),
+ * to say whether there are changes not run yet.
  */
 export function ReportForm({
   applied,
+  appliedKey,
   hasReport,
   today,
   timeZone,
+  columns,
+  queryString,
+  onEdit,
   onRun,
 }: {
   applied: ExploreState;
+  appliedKey: string;
   hasReport: boolean;
   today: string;
   timeZone: string;
+  columns: ColumnOptions;
+  queryString: ((s: ExploreState) => string) | null;
+  onEdit: () => void;
   onRun: (draft: ExploreState) => void;
 }) {
   const id = useId();
-  const appliedKey = exploreQueryString(applied);
   const [draft, setDraft] = useState(applied);
   const [seenKey, setSeenKey] = useState(appliedKey);
   if (seenKey !== appliedKey) {
@@ -41,8 +53,12 @@ export function ReportForm({
     setDraft(applied);
   }
 
-  const patch = (p: Partial<ExploreState>) => setDraft((d) => ({ ...d, ...p }));
-  const switchOp = (op: Operation) =>
+  const patch = (p: Partial<ExploreState>) => {
+    onEdit();
+    setDraft((d) => ({ ...d, ...p }));
+  };
+  const switchOp = (op: Operation) => {
+    onEdit();
     setDraft((d) => {
       const dims = new Set(dimensionsFor(op).map((x) => x.name));
       return {
@@ -57,12 +73,15 @@ export function ReportForm({
         pivotMeasure: null,
       };
     });
+  };
 
   const rangeProblem = rangeError(draft.range, today);
   const noColumns = draft.metrics.length + draft.kpis.length === 0;
   const comparisonProblem = compareError(draft, today, rangeProblem === null);
   const canRun = rangeProblem === null && !noColumns && comparisonProblem === null;
-  const dirty = hasReport && exploreQueryString(draft) !== appliedKey;
+  // The draft as the URL had it has no changes (nothing to compute); an edited one is compared once the
+  // state code has come, a moment after the first edit.
+  const dirty = hasReport && draft !== applied && queryString !== null && queryString(draft) !== appliedKey;
 
   return (
     <form
@@ -88,7 +107,7 @@ export function ReportForm({
       <GroupByPicker op={draft.op} value={draft.groupBy} onChange={(groupBy) => patch({ groupBy, ...(groupBy.includes("date") ? {} : { grain: "day" as const }) })} />
       <PeriodControls draft={draft} today={today} rangeOk={rangeProblem === null} onChange={(p) => patch(p)} />
       <div className="flex flex-col gap-1">
-        <ColumnsPicker op={draft.op} metrics={draft.metrics} kpis={draft.kpis} onChange={(c) => patch(c)} />
+        <ColumnsPicker options={columns} op={draft.op} metrics={draft.metrics} kpis={draft.kpis} onChange={(c) => patch(c)} />
         {noColumns ? <p className="text-xs font-medium text-red-700">Choose at least one metric.</p> : null}
       </div>
       <FilterEditor op={draft.op} value={draft.filters} onChange={(filters) => patch({ filters })} />

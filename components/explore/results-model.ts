@@ -17,6 +17,9 @@ import { describeFilters } from "@/lib/report-state/describe-filters";
 import type { Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
 
+// The chart panel's lookup of a measure's label and terms, which comes with the results (issue 21).
+export { measureFor };
+
 /** Measures of the state that can be computed from what a report fetched. */
 export function computable(state: ExploreState, data: ReportData): string[] {
   const fetched = new Set(data.request.metrics ?? []);

@@ -16,6 +16,10 @@ export { OPERATIONS, type Operation } from "./operation-ids";
 export * from "./dimensions";
 export { DIMENSION_DESCRIPTIONS, dimensionDescription } from "./dimension-descriptions";
 export { LIMITS } from "./limits";
+// What each metric means is apart too (./metric-descriptions.ts): the Metrics page, the OpenAPI
+// document and Explore's metric picker (given them as data by its server page) read it; the report
+// pages' browser code, which loads this catalog to check and label metrics, does not (issue 21).
+export { METRIC_DESCRIPTIONS, metricDescription } from "./metric-descriptions";
 
 /**
  * Which fact a metric counts and which date it is dated by (SPEC.md §2.4).
@@ -33,7 +37,6 @@ export interface MetricDef {
   readonly type: "int" | "amount";
   readonly unit: "count" | "currency";
   readonly label: string;
-  readonly description: string;
   readonly group: "Core" | "Chargebacks" | "Refunds" | "Alerts" | "By sales type" | "Other";
   readonly source: MetricSource;
   readonly dateBasis: DateBasis;
@@ -59,69 +62,38 @@ export function betterWhen(metric: MetricDef): Direction {
 
 export const METRICS = [
   // Order summary (event date)
-  { name: "attempts", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"],
-    description: "Payment attempts, excluding cascades." },
-  { name: "approvals", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"],
-    description: "Approved attempts, excluding cascades." },
-  { name: "revenue", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"],
-    description: "Sum of approved amounts, cascades included." },
-  { name: "cpa", type: "amount", unit: "currency", label: "CPA", group: "Core", source: "attempts", dateBasis: "attempt", operations: BOTH,
-    description: "Acquisition cost: the campaign's CPA payout for each approved initial order." },
-  { name: "cb_count", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "attempt", operations: ["orders"],
-    description: "Chargebacks, dated by the charged-back attempt's date." },
-  { name: "cb_amount", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "attempt", operations: ["orders"],
-    description: "Chargeback amount, dated by the charged-back attempt's date." },
-  { name: "cb_count_by_cb_date", type: "int", unit: "count", label: "Chargebacks (by CB date)", group: "Chargebacks", source: "chargebacks", dateBasis: "chargeback", operations: ["orders"],
-    description: "Chargebacks, dated by the chargeback date." },
-  { name: "cb_amount_by_cb_date", type: "amount", unit: "currency", label: "Chargeback amount (by CB date)", group: "Chargebacks", source: "chargebacks", dateBasis: "chargeback", operations: ["orders"],
-    description: "Chargeback amount, dated by the chargeback date." },
-  { name: "refund_count", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "attempt", operations: ["orders"],
-    description: "Refunds, dated by the refunded attempt's date." },
-  { name: "refund_amount", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "attempt", operations: ["orders"],
-    description: "Refund amount, dated by the refunded attempt's date." },
-  { name: "refund_count_by_refund_date", type: "int", unit: "count", label: "Refunds (by refund date)", group: "Refunds", source: "refunds", dateBasis: "refund", operations: ["orders"],
-    description: "Refunds, dated by the refund date." },
-  { name: "refund_amount_by_refund_date", type: "amount", unit: "currency", label: "Refund amount (by refund date)", group: "Refunds", source: "refunds", dateBasis: "refund", operations: ["orders"],
-    description: "Refund amount, dated by the refund date." },
-  { name: "alert_count", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "attempt", operations: ["orders"],
-    description: "Alerts, dated by the alerted attempt's date." },
-  { name: "alert", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "attempt", operations: ["orders"],
-    description: "Disputed amount of alerts, dated by the alerted attempt's date." },
-  { name: "alert_count_by_alert_date", type: "int", unit: "count", label: "Alerts (by alert date)", group: "Alerts", source: "alerts", dateBasis: "alert", operations: ["orders"],
-    description: "Alerts, dated by the alert date." },
-  { name: "alert_by_alert_date", type: "amount", unit: "currency", label: "Alert amount (by alert date)", group: "Alerts", source: "alerts", dateBasis: "alert", operations: ["orders"],
-    description: "Disputed amount of alerts, dated by the alert date." },
-  { name: "initial_attempt", type: "int", unit: "count", label: "Initial attempts", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH,
-    description: "Attempts with billing cycle 0, excluding cascades." },
-  { name: "initial_approved", type: "int", unit: "count", label: "Initial approvals", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH,
-    description: "Approvals with billing cycle 0, excluding cascades." },
-  { name: "rebills_attempted", type: "int", unit: "count", label: "Rebill attempts", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH,
-    description: "Attempts with billing cycle ≥ 1, excluding cascades." },
-  { name: "rebills_approved", type: "int", unit: "count", label: "Rebill approvals", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH,
-    description: "Approvals with billing cycle ≥ 1, excluding cascades." },
-  { name: "net_approvals", type: "int", unit: "count", label: "Net approvals", group: "Other", source: "attempts", dateBasis: "attempt", operations: ["orders"],
-    description: "Orders approved on any attempt, retries and cascades included." },
-  { name: "approvals_organic", type: "int", unit: "count", label: "Organic approvals", group: "Other", source: "attempts", dateBasis: "attempt", operations: ["orders"],
-    description: "Orders approved on their first attempt." },
+  { name: "attempts", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "approvals", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "revenue", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "cpa", type: "amount", unit: "currency", label: "CPA", group: "Core", source: "attempts", dateBasis: "attempt", operations: BOTH },
+  { name: "cb_count", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "attempt", operations: ["orders"] },
+  { name: "cb_amount", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "attempt", operations: ["orders"] },
+  { name: "cb_count_by_cb_date", type: "int", unit: "count", label: "Chargebacks (by CB date)", group: "Chargebacks", source: "chargebacks", dateBasis: "chargeback", operations: ["orders"] },
+  { name: "cb_amount_by_cb_date", type: "amount", unit: "currency", label: "Chargeback amount (by CB date)", group: "Chargebacks", source: "chargebacks", dateBasis: "chargeback", operations: ["orders"] },
+  { name: "refund_count", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "attempt", operations: ["orders"] },
+  { name: "refund_amount", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "attempt", operations: ["orders"] },
+  { name: "refund_count_by_refund_date", type: "int", unit: "count", label: "Refunds (by refund date)", group: "Refunds", source: "refunds", dateBasis: "refund", operations: ["orders"] },
+  { name: "refund_amount_by_refund_date", type: "amount", unit: "currency", label: "Refund amount (by refund date)", group: "Refunds", source: "refunds", dateBasis: "refund", operations: ["orders"] },
+  { name: "alert_count", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "alert", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "alert_count_by_alert_date", type: "int", unit: "count", label: "Alerts (by alert date)", group: "Alerts", source: "alerts", dateBasis: "alert", operations: ["orders"] },
+  { name: "alert_by_alert_date", type: "amount", unit: "currency", label: "Alert amount (by alert date)", group: "Alerts", source: "alerts", dateBasis: "alert", operations: ["orders"] },
+  { name: "initial_attempt", type: "int", unit: "count", label: "Initial attempts", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH },
+  { name: "initial_approved", type: "int", unit: "count", label: "Initial approvals", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH },
+  { name: "rebills_attempted", type: "int", unit: "count", label: "Rebill attempts", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH },
+  { name: "rebills_approved", type: "int", unit: "count", label: "Rebill approvals", group: "By sales type", source: "attempts", dateBasis: "attempt", operations: BOTH },
+  { name: "net_approvals", type: "int", unit: "count", label: "Net approvals", group: "Other", source: "attempts", dateBasis: "attempt", operations: ["orders"] },
+  { name: "approvals_organic", type: "int", unit: "count", label: "Organic approvals", group: "Other", source: "attempts", dateBasis: "attempt", operations: ["orders"] },
   // Cohort summary (initial date)
-  { name: "approvals_by_initial_date", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "approvals",
-    description: "Approved attempts excluding cascades, attributed to the customer's initial date." },
-  { name: "attempts_by_initial_date", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "attempts",
-    description: "Attempts excluding cascades, attributed to the customer's initial date." },
-  { name: "revenue_by_initial_date", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "revenue",
-    description: "Approved amounts (cascades included), attributed to the customer's initial date." },
-  { name: "cb_count_by_initial_date", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_count",
-    description: "Chargebacks, attributed to the customer's initial date." },
-  { name: "cb_amount_by_initial_date", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_amount",
-    description: "Chargeback amount, attributed to the customer's initial date." },
-  { name: "refund_count_by_initial_date", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_count",
-    description: "Refunds, attributed to the customer's initial date." },
-  { name: "refund_amount_by_initial_date", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_amount",
-    description: "Refund amount, attributed to the customer's initial date." },
-  { name: "alert_count_by_initial_date", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert_count",
-    description: "Alerts, attributed to the customer's initial date." },
-  { name: "alert_by_initial_date", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert",
-    description: "Disputed amount of alerts, attributed to the customer's initial date." },
+  { name: "approvals_by_initial_date", type: "int", unit: "count", label: "Approvals", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "approvals" },
+  { name: "attempts_by_initial_date", type: "int", unit: "count", label: "Attempts", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "attempts" },
+  { name: "revenue_by_initial_date", type: "amount", unit: "currency", label: "Revenue", group: "Core", source: "attempts", dateBasis: "initial", operations: ["cohort"], twin: "revenue" },
+  { name: "cb_count_by_initial_date", type: "int", unit: "count", label: "Chargebacks", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_count" },
+  { name: "cb_amount_by_initial_date", type: "amount", unit: "currency", label: "Chargeback amount", group: "Chargebacks", source: "chargebacks", dateBasis: "initial", operations: ["cohort"], twin: "cb_amount" },
+  { name: "refund_count_by_initial_date", type: "int", unit: "count", label: "Refunds", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_count" },
+  { name: "refund_amount_by_initial_date", type: "amount", unit: "currency", label: "Refund amount", group: "Refunds", source: "refunds", dateBasis: "initial", operations: ["cohort"], twin: "refund_amount" },
+  { name: "alert_count_by_initial_date", type: "int", unit: "count", label: "Alerts", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert_count" },
+  { name: "alert_by_initial_date", type: "amount", unit: "currency", label: "Alert amount", group: "Alerts", source: "alerts", dateBasis: "initial", operations: ["cohort"], twin: "alert" },
 ] as const satisfies readonly MetricDef[];
 
 export type MetricName = (typeof METRICS)[number]["name"];

@@ -3,7 +3,7 @@
  * metric of the operation, in catalog order (the OpenAPI document lists them in that order).
  */
 import { z } from "zod";
-import { dimensionDescription, dimensionsFor, metricsFor, type Operation } from "./catalog";
+import { dimensionDescription, dimensionsFor, metricDescription, metricsFor, type Operation } from "./catalog";
 import { CalendarDate } from "./scalars";
 
 function recordSchema(op: Operation) {
@@ -13,7 +13,7 @@ function recordSchema(op: Operation) {
     shape[d.name] = t.nullable().optional().meta({ description: dimensionDescription(d.name) });
   }
   for (const m of metricsFor(op)) {
-    shape[m.name] = (m.type === "int" ? z.int() : z.number()).optional().meta({ description: m.description });
+    shape[m.name] = (m.type === "int" ? z.int() : z.number()).optional().meta({ description: metricDescription(m.name) });
   }
   return z.object(shape);
 }

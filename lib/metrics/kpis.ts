@@ -35,7 +35,6 @@ export interface Term {
 export interface KpiDef {
   readonly id: string;
   readonly label: string;
-  readonly description: string;
   readonly format: ValueFormat;
   readonly numerator: readonly Term[];
   /** null: the KPI is a plain (signed) sum, such as net revenue. */
@@ -52,7 +51,6 @@ export const KPIS = [
   {
     id: "approval_rate",
     label: "Approval rate",
-    description: "Approvals ÷ attempts (cascades excluded from both).",
     format: "percent",
     numerator: [plus("approvals")],
     denominator: [plus("attempts")],
@@ -62,7 +60,6 @@ export const KPIS = [
   {
     id: "cb_rate_count",
     label: "Chargeback rate (count)",
-    description: "Chargebacks ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
     format: "percent",
     numerator: [plus("cb_count")],
     denominator: [plus("approvals")],
@@ -72,7 +69,6 @@ export const KPIS = [
   {
     id: "cb_rate_amount",
     label: "Chargeback rate (amount)",
-    description: "Chargeback amount ÷ revenue, both dated by the attempt (cohorts: by the initial date).",
     format: "percent",
     numerator: [plus("cb_amount")],
     denominator: [plus("revenue")],
@@ -82,7 +78,6 @@ export const KPIS = [
   {
     id: "refund_rate",
     label: "Refund rate",
-    description: "Refunds ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
     format: "percent",
     numerator: [plus("refund_count")],
     denominator: [plus("approvals")],
@@ -92,7 +87,6 @@ export const KPIS = [
   {
     id: "alert_rate",
     label: "Alert rate",
-    description: "Alerts ÷ approvals, both dated by the attempt (cohorts: by the initial date).",
     format: "percent",
     numerator: [plus("alert_count")],
     denominator: [plus("approvals")],
@@ -102,7 +96,6 @@ export const KPIS = [
   {
     id: "net_revenue",
     label: "Net revenue",
-    description: "Revenue − refund amount − chargeback amount.",
     format: "currency",
     numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount")],
     denominator: null,
@@ -112,7 +105,6 @@ export const KPIS = [
   {
     id: "aov",
     label: "Average order value",
-    description: "Revenue ÷ approvals.",
     format: "currency",
     numerator: [plus("revenue")],
     denominator: [plus("approvals")],
@@ -122,7 +114,6 @@ export const KPIS = [
   {
     id: "net_revenue_per_customer",
     label: "Net revenue per customer",
-    description: "(Revenue − refunds − chargebacks − CPA) ÷ initial approvals.",
     format: "currency",
     numerator: [plus("revenue"), minus("refund_amount"), minus("cb_amount"), minus("cpa")],
     denominator: [plus("initial_approved")],
