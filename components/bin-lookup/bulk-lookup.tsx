@@ -7,7 +7,7 @@ import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { RequestError, type BinAnswer } from "@/lib/report-client/fetch";
 import { routeBin } from "@/lib/report-client/route-bin";
-import { quote } from "@/lib/report-state/url-check";
+import { quote } from "@/lib/report-state/words";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";

@@ -2,7 +2,7 @@
 import { useId, useState } from "react";
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows, type CohortState } from "@/lib/report-state/cohort";
 import { CELL_LABELS, ROW_LABELS } from "@/lib/cohorts/labels";
-import { quote } from "@/lib/report-state/url-check";
+import { quote } from "@/lib/report-state/words";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 

@@ -5,7 +5,7 @@ import { COMPARE_KINDS, COMPARE_LABELS, comparisonRange, customComparisonProblem
 import { dayCount, GRAIN_LABELS, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import type { ExploreState } from "@/lib/report-state/explore";
 import { resolveRange } from "@/lib/report-state/range";
-import { quote } from "@/lib/report-state/url-check";
+import { quote } from "@/lib/report-state/words";
 import { Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 

@@ -8,7 +8,7 @@ import { LIMITS } from "@/lib/contract/limits";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { SUGGESTED_DIMENSIONS, filterValueHint, type FilterValue } from "@/lib/report-state/filters";
 import { parseFilterInput, type FilterInput } from "@/lib/report-state/filter-input";
-import { quote } from "@/lib/report-state/url-check";
+import { quote } from "@/lib/report-state/words";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";

@@ -11,17 +11,15 @@ import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 import { FILTER_PREFIX } from "./encoding";
 import { filterValueHint, parseFilterValue, type FilterValue } from "./filters";
 import { MAX_RANGE_DAYS, isRangePreset, presetLabel, type RangePreset, type RangeSelection } from "./range";
+import { overCapMessage, quote } from "./words";
+
+// The words forms share with these checks have a module of their own (./words.ts, re-exported here).
+export { overCapMessage, quote } from "./words";
 
 export interface UrlProblem {
   /** The query parameter, as written in the URL (`range`, `m`, `f.card_brand`). */
   param: string;
   message: string;
-}
-
-/** A value as quoted back to the user: never the whole of a long paste. */
-export function quote(value: string, max = 40): string {
-  const v = value.length > max ? `${value.slice(0, max - 1)}…` : value;
-  return `“${v}”`;
 }
 
 const RANGE_RE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
@@ -64,11 +62,6 @@ export function checkRange(
   }
   if (messages.length > 0) return problem(messages.join(" "), { start, end });
   return { range: { start, end }, problem: null };
-}
-
-/** The cap as the contract states its own (end ≤ start + N days). */
-export function overCapMessage(start: string, end: string): string {
-  return `The range ends ${daysBetween(start, end).toLocaleString("en-US")} days after it starts; at most ${MAX_RANGE_DAYS.toLocaleString("en-US")}.`;
 }
 
 /**
