@@ -1,7 +1,8 @@
 /**
  * Back and forward through what a page wrote to its URL, on the pages whose server hands them the
  * look at the URL they open with and whose URL code comes later (issue 21): the form follows the URL,
- * edits not yet run are flagged, and a dashboard opened bare writes the one it shows.
+ * edits not yet run are flagged, view settings amend the URL, and a dashboard opened bare writes the
+ * one it shows.
  */
 import { expect, test } from "@playwright/test";
 
@@ -35,6 +36,32 @@ test("Explore: an edit is flagged, a run is a history entry, back and forward re
   await expect(page).toHaveURL(/range=last30/);
   await expect(period).toHaveValue("last30");
   await expect(totals).toHaveText(month);
+});
+
+test("Cohorts: an edit is flagged, a run is a history entry, a grid setting amends it, back and forward restore the form", async ({ page }) => {
+  await page.goto("/cohorts?range=last90&cycles=6");
+  const form = page.getByRole("form", { name: "Cohort settings" });
+  const grid = page.getByRole("region", { name: /\(scrollable\)/ }).first();
+  await expect(grid.locator("tbody tr").first()).toBeVisible();
+  const period = form.getByLabel("Period");
+  await expect(period).toHaveValue("last90");
+
+  await period.selectOption("last30");
+  await expect(form.getByText("You have changes that are not run yet.")).toBeVisible();
+  await form.getByRole("button", { name: "Run report" }).click();
+  await expect(page).toHaveURL(/range=last30/);
+  await expect(form.getByText("You have changes that are not run yet.")).toHaveCount(0);
+  await page.getByLabel("Rows", { exact: true }).selectOption("month");
+  await expect(page).toHaveURL(/range=last30.*rows=month/);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/range=last90/);
+  await expect(period).toHaveValue("last90");
+  await expect(page.getByLabel("Rows", { exact: true })).toHaveValue("week");
+  await page.goForward();
+  await expect(page).toHaveURL(/range=last30.*rows=month/);
+  await expect(period).toHaveValue("last30");
+  await expect(page.getByLabel("Rows", { exact: true })).toHaveValue("month");
 });
 
 test("a dashboard opened bare writes its starter into the URL; applied settings are a history entry back and forward go through", async ({ page }) => {

@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
+import { cohortLook } from "@/lib/report-state/cohort-look";
+import { searchParamsOf } from "@/lib/report-state/encoding";
 import { CohortReport } from "@/components/cohorts/cohort-report";
 import { ReportPage } from "@/components/report/report-page";
 
 export const metadata: Metadata = { title: "Cohorts" };
 
 /** Cohorts: retention by initial date and billing cycle. */
-export default function CohortsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CohortsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const search = searchParamsOf(await searchParams);
   return (
     <ReportPage
       path="/cohorts"
@@ -17,7 +20,8 @@ export default function CohortsPage({ searchParams }: { searchParams: Promise<Re
           cycles. Dates are in the reporting time zone, {timeZone}; today there is {today}.
         </>
       )}
-      report={(timeZone, today) => <CohortReport timeZone={timeZone} today={today} />}
+      // The page's look at its URL, as data (issue 21).
+      report={(timeZone, today) => <CohortReport timeZone={timeZone} today={today} looks={[[search.toString(), cohortLook(search, today)]]} />}
     />
   );
 }

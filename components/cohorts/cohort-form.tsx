@@ -1,26 +1,35 @@
 "use client";
 import { useState } from "react";
-import { cohortQueryString, type CohortState } from "@/lib/report-state/cohort";
+import type { CohortState } from "@/lib/report-state/cohort";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { FilterEditor } from "@/components/report/filter-editor";
 
-/** What the cohort request is made of (range of initial dates, filters), as a draft until run. */
+/**
+ * What the cohort request is made of (range of initial dates, filters), as a draft until run.
+ * `appliedKey` is the applied state's form parameters (the page's look gives them); `queryString`
+ * computes a draft's once the page's state code has come (`onEdit` asks for it with the first edit).
+ */
 export function CohortForm({
   applied,
+  appliedKey,
   hasReport,
   today,
   timeZone,
+  queryString,
+  onEdit,
   onRun,
 }: {
   applied: CohortState;
+  appliedKey: string;
   hasReport: boolean;
   today: string;
   timeZone: string;
+  queryString: ((s: CohortState) => string) | null;
+  onEdit: () => void;
   onRun: (draft: CohortState) => void;
 }) {
-  const appliedKey = cohortQueryString(applied);
   const [draft, setDraft] = useState(applied);
   const [seenKey, setSeenKey] = useState(appliedKey);
   if (seenKey !== appliedKey) {
@@ -28,7 +37,13 @@ export function CohortForm({
     setDraft(applied);
   }
   const problem = rangeError(draft.range, today);
-  const dirty = hasReport && cohortQueryString(draft) !== appliedKey;
+  // The draft as the URL had it has no changes (nothing to compute); an edited one is compared once the
+  // state code has come, a moment after the first edit.
+  const dirty = hasReport && draft !== applied && queryString !== null && queryString(draft) !== appliedKey;
+  const edit = (p: Partial<CohortState>) => {
+    onEdit();
+    setDraft((d) => ({ ...d, ...p }));
+  };
   return (
     <form
       aria-label="Cohort settings"
@@ -40,13 +55,13 @@ export function CohortForm({
     >
       <DateRangePicker
         value={draft.range}
-        onChange={(range) => setDraft((d) => ({ ...d, range }))}
+        onChange={(range) => edit({ range })}
         presets={COHORT_PRESETS}
         today={today}
         timeZone={timeZone}
       />
       <p className="-mt-3 text-xs text-slate-600">Customers are picked by their initial date (their first order).</p>
-      <FilterEditor op="cohort" value={draft.filters} onChange={(filters) => setDraft((d) => ({ ...d, filters }))} />
+      <FilterEditor op="cohort" value={draft.filters} onChange={(filters) => edit({ filters })} />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" disabled={problem !== null}>
           Run report

@@ -3,15 +3,14 @@ import { SaveReportButton } from "@/components/saved/save-report-button";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";
-import type { ParamsLike } from "@/lib/report-state/encoding";
-import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
-import { cohortRequest } from "@/lib/report-state/cohort-request";
+import type { CohortState } from "@/lib/report-state/cohort";
+import type { CohortLook } from "@/lib/report-state/cohort-look";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
-import { useUrlState } from "@/components/report/use-url-state";
+import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
@@ -29,13 +28,37 @@ const gridLoading = (
 type CohortResults = typeof import("./cohort-results");
 const loadCohortResults = () => import("./cohort-results");
 
+// The URL's parser, writer and checks are not in the page's first load (issue 21): the server hands
+// the page its URL's look, computed by that same code, and the page loads the code when it first
+// needs it: with the form's first edit, to run a report or change the grid's settings, or for a URL
+// the server did not look at (back and forward, a new day).
+type StateCode = typeof import("@/lib/report-state/cohort-look");
+let stateCode: Promise<StateCode> | null = null;
+const loadStateCode = () => (stateCode ??= import("@/lib/report-state/cohort-look"));
+
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
-export function CohortReport({ timeZone, today: serverToday }: { timeZone: string; today: string }) {
+export function CohortReport({
+  timeZone,
+  today: serverToday,
+  looks,
+}: {
+  timeZone: string;
+  today: string;
+  /** The server's look at the page's URL (lib/report-state/cohort-look.ts), as of `today`. */
+  looks: UrlLooks<CohortLook>;
+}) {
   const [today, setToday] = useState(serverToday);
-  const parse = useCallback((p: ParamsLike) => parseCohort(p, today), [today]);
-  const { state, hasReport, problems, write } = useUrlState(parse, serializeCohort);
-  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
-  const spec = hasReport && problems.length === 0 ? cohortRequest(state, today) : null;
+  const [code, setCode] = useState<StateCode | null>(null);
+  /** Runs `f` with the state code, loading it first if it has not come yet. */
+  const withCode = (f: (c: StateCode) => void) =>
+    void loadStateCode().then((c) => {
+      setCode(c);
+      f(c);
+    });
+  const lookAt = useCallback((c: StateCode, search: string) => c.cohortLook(search, today), [today]);
+  // The server's look is as of its day: after midnight the page looks again.
+  const { look, write } = useUrlLook(today === serverToday ? looks : [], code, loadStateCode, lookAt);
+  const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   const data = report.data;
   const requested = spec !== null;
@@ -51,14 +74,16 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
     void loadCohortResults().then(setLib);
     const now = todayIn(timeZone);
     const next = { ...state, range: draft.range, filters: draft.filters };
-    if (now !== today) {
-      setToday(now);
-      write(next, "push");
-    } else if (!write(next, "push")) {
-      report.rerun();
-    }
+    withCode((c) => {
+      if (now !== today) {
+        setToday(now);
+        write(c.serializeCohort(next), "push");
+      } else if (!write(c.serializeCohort(next), "push")) {
+        report.rerun();
+      }
+    });
   };
-  const setView = (p: Partial<CohortState>) => write({ ...state, ...p }, "replace");
+  const setView = (p: Partial<CohortState>) => withCode((c) => write(c.serializeCohort({ ...state, ...p }), "replace"));
 
   const { rows, cell, cycles, trialDays, periodDays } = state;
   const grid = useMemo(
@@ -92,11 +117,22 @@ export function CohortReport({ timeZone, today: serverToday }: { timeZone: strin
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
       <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
         <h2 className="sr-only">Cohort settings</h2>
-        <CohortForm applied={state} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />
+        <CohortForm
+          applied={state}
+          appliedKey={look.key}
+          hasReport={hasReport}
+          today={today}
+          timeZone={timeZone}
+          queryString={code ? code.cohortQueryString : null}
+          onEdit={() => {
+            if (code === null) withCode(() => undefined);
+          }}
+          onRun={run}
+        />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
         {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => write(state, "push")} />
+          <UrlProblems problems={problems} onOpenNearest={() => withCode((c) => write(c.serializeCohort(state), "push"))} />
         ) : (
           <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
         )}

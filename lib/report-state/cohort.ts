@@ -11,17 +11,10 @@ import { normalizeFilters, type Filters } from "./filters";
 import { COHORT_PRESETS, normalizeRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "./url-check";
 
-export const COHORT_ROWS = ["day", "week", "month"] as const;
-export type CohortRows = (typeof COHORT_ROWS)[number];
-
-export const COHORT_CELLS = ["retention", "previous", "revenue", "ltv"] as const;
-export type CohortCell = (typeof COHORT_CELLS)[number];
-
-export const COHORT_LIMITS = {
-  cycles: { min: 1, max: 36, default: 12 },
-  trialDays: { min: 0, max: 90, default: 14 },
-  periodDays: { min: 1, max: 366, default: 30 },
-} as const;
+// The grid's settings' enumerations and limits have a module of their own (re-exported here), which
+// the page's first paint reads without the rest of this one (issue 21).
+import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
+export { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
 
 export interface CohortState {
   range: RangeSelection;
