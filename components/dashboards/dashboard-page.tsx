@@ -193,6 +193,11 @@ export function DashboardPage({
     setDraftKey(stateKey);
     setDraft(state);
   }
+  // An edit of the settings asks for the state code, so "Apply to every tile" finds it there.
+  const edit = (p: Partial<typeof draft>) => {
+    if (lib === null) withLib(() => undefined);
+    setDraft({ ...draft, ...p });
+  };
 
   // Editing starts once the state code has come (the "Edit tiles" button waits for it).
   const editLib = editing ? lib : null;
@@ -237,9 +242,9 @@ export function DashboardPage({
         }}
       >
         <div className="grid gap-4 lg:grid-cols-3">
-          <DateRangePicker value={draft.range} onChange={(range) => setDraft({ ...draft, range })} presets={COHORT_PRESETS} today={today} timeZone={timeZone} />
-          <PeriodControls draft={{ ...draft, groupBy: ["date"] }} today={today} rangeOk onChange={(p) => setDraft({ ...draft, ...p })} />
-          <FilterEditor op="orders" value={draft.filters} onChange={(filters) => setDraft({ ...draft, filters })} />
+          <DateRangePicker value={draft.range} onChange={(range) => edit({ range })} presets={COHORT_PRESETS} today={today} timeZone={timeZone} />
+          <PeriodControls draft={{ ...draft, groupBy: ["date"] }} today={today} rangeOk onChange={(p) => edit(p)} />
+          <FilterEditor op="orders" value={draft.filters} onChange={(filters) => edit({ filters })} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <Button type="submit" variant="primary">
