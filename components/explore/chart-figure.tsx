@@ -8,7 +8,7 @@ import type { ChartKind } from "@/lib/report-state/explore";
 import { ChartLegend } from "@/components/charts/chart-legend";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
-import { ChartFrame } from "./chart-panel";
+import { ChartFrame } from "./chart-frame";
 
 // The figure is drawn only in the browser (it needs an answer, fetched there), so React's own lazy
 // does what next/dynamic's `ssr: false` did, without next/dynamic's code on the page.

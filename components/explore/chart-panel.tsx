@@ -1,49 +1,12 @@
 "use client";
-import { lazy, Suspense, useId, useMemo, type ComponentProps, type ReactNode } from "react";
+import { useId, useMemo } from "react";
 import type { Operation } from "@/lib/contract/operation-ids";
 import type { Measure } from "@/lib/metrics/kpis";
 import type { ReportView } from "@/lib/periods/view";
-import { CHART_KINDS, type ChartKind } from "@/lib/report-state/explore-view";
+import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore-view";
 import { Select } from "@/components/ui/select";
-import { Spinner } from "@/components/ui/spinner";
-
-/** The figure's frame: the caption, the box the chart (or what stands for it) sits in, the legend's row. */
-export function ChartFrame({ id, title, notes = [], drawn, dimmed, legend = null, children }: { id: string; title: string; notes?: readonly string[]; drawn: boolean; dimmed: boolean; legend?: ReactNode; children: ReactNode }) {
-  return (
-    <figure aria-labelledby={`${id}-caption`} className="m-0 flex flex-col gap-2" data-testid="results-chart">
-      <figcaption id={`${id}-caption`} className="flex flex-col gap-0.5">
-        <span className="text-sm font-medium text-slate-900">{title}</span>
-        {notes.length > 0 ? <span className="text-xs text-slate-700">{notes.join(" ")}</span> : null}
-      </figcaption>
-      <div className={`rounded-md border border-slate-300 bg-white p-2 transition-opacity ${drawn ? "min-h-72 sm:min-h-80" : "h-72 sm:h-80"} ${dimmed ? "opacity-50" : ""}`}>{children}</div>
-      {legend ?? <div className="min-h-6" />}
-    </figure>
-  );
-}
-
-// The chart's data, caption, legend and drawing: loaded when there is a report to draw (and fetched
-// beside its answer, see preloadResults in explore-report.tsx), in the frame the figure keeps. React's
-// own lazy: the server never draws the chart (it has no answer), so next/dynamic's preloading would
-// only add its code to the page.
-export const loadChartFigure = () => import("./chart-figure");
-const LazyChartFigure = lazy(() => loadChartFigure().then((m) => ({ default: m.ChartFigure })));
-function ChartFigure(props: ComponentProps<typeof LazyChartFigure>) {
-  return (
-    <Suspense
-      fallback={
-        <ChartFrame id="chart-loading" title="Chart" drawn dimmed={false}>
-          <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
-            <Spinner /> Loading the chart…
-          </div>
-        </ChartFrame>
-      }
-    >
-      <LazyChartFigure {...props} />
-    </Suspense>
-  );
-}
-
-const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
+import { ChartFigure } from "./chart-figure";
+import { ChartFrame } from "./chart-frame";
 
 export interface ChartPanelChange {
   chart?: ChartKind;
@@ -53,8 +16,9 @@ export interface ChartPanelChange {
 
 /**
  * Chart controls and the chart of the report's view (its rows at the report's grain, beside the
- * comparison when there is one). The box keeps its size while there is nothing to draw; the figure's
- * caption names what is drawn; the legend lists every series by name.
+ * comparison when there is one), once there is a view: before that the page draws
+ * ./chart-placeholder.tsx, and this module comes with the results' code (./lazy-results.tsx, issue
+ * 21). The figure's caption names what is drawn; the legend lists every series by name.
  */
 export function ChartPanel({
   view,
@@ -67,31 +31,28 @@ export function ChartPanel({
   placeholder,
   dimmed,
 }: {
-  view: ReportView | null;
+  view: ReportView;
   /** Metric names and KPI ids that can be plotted (shown and fetched), in the user's order. */
   measures: readonly string[];
-  /**
-   * The KPI registry's lookup, which comes with the results' code (./results-model.ts) rather than
-   * with the page (issue 21); null before then, when there are no measures to plot either.
-   */
-  measureFor: ((id: string, op: Operation) => Measure | undefined) | null;
+  /** The KPI registry's lookup, from the results' code (./results-model.ts) rather than the page's (issue 21). */
+  measureFor: (id: string, op: Operation) => Measure | undefined;
   chartKind: ChartKind;
   measureId: string | null;
   /** A second measure, drawn on its own right-hand axis; null: none. */
   measure2Id: string | null;
   onChange: (p: ChartPanelChange) => void;
-  /** What to show instead of a chart when there is no data (loading, failure, not run). */
+  /** What to show instead of a chart when nothing can be plotted. */
   placeholder: React.ReactNode;
   dimmed: boolean;
 }) {
   const id = useId();
-  const op = view?.op ?? "orders";
+  const { op } = view;
   const plotted = measureId && measures.includes(measureId) ? measureId : (measures[0] ?? null);
   const second = measure2Id && measure2Id !== plotted && measures.includes(measure2Id) ? measure2Id : null;
-  const measure = useMemo(() => (plotted && measureFor ? measureFor(plotted, op) : undefined), [plotted, op, measureFor]);
-  const measure2 = useMemo(() => (second && measureFor ? (measureFor(second, op) ?? null) : null), [second, op, measureFor]);
+  const measure = useMemo(() => (plotted ? measureFor(plotted, op) : undefined), [plotted, op, measureFor]);
+  const measure2 = useMemo(() => (second ? (measureFor(second, op) ?? null) : null), [second, op, measureFor]);
 
-  const label = (m: string) => measureFor?.(m, op)?.label ?? m;
+  const label = (m: string) => measureFor(m, op)?.label ?? m;
 
   return (
     <div className="flex flex-col gap-2">
@@ -139,7 +100,7 @@ export function ChartPanel({
           />
         </div>
       </div>
-      {view && measure ? (
+      {measure ? (
         <ChartFigure view={view} measure={measure} measure2={measure2} chartKind={chartKind} dimmed={dimmed} />
       ) : (
         <ChartFrame id={id} title="Chart" drawn={false} dimmed={dimmed}>

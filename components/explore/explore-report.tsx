@@ -15,10 +15,10 @@ import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/url-problems";
-import { ChartPanel } from "./chart-panel";
+import { ChartPlaceholder } from "./chart-placeholder";
 import type { ColumnOptions } from "./columns-picker";
 import { ReportForm } from "./report-form";
-import { PivotTable, ResultsTable, preloadResults } from "./lazy-results";
+import { ChartPanel, PivotTable, ResultsTable, preloadResults } from "./lazy-results";
 
 type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
@@ -174,17 +174,21 @@ export function ExploreReport({
           <h2 id="chart-heading" className="text-lg font-semibold">
             Chart
           </h2>
-          <ChartPanel
-            view={view}
-            measures={measures}
-            measureFor={lib ? lib.measureFor : null}
-            chartKind={state.chart}
-            measureId={state.chartMeasure}
-            measure2Id={state.chartMeasure2}
-            onChange={(p) => setView(p)}
-            placeholder={placeholder("chart")}
-            dimmed={stale}
-          />
+          {lib && view ? (
+            <ChartPanel
+              view={view}
+              measures={measures}
+              measureFor={lib.measureFor}
+              chartKind={state.chart}
+              measureId={state.chartMeasure}
+              measure2Id={state.chartMeasure2}
+              onChange={(p) => setView(p)}
+              placeholder={placeholder("chart")}
+              dimmed={stale}
+            />
+          ) : (
+            <ChartPlaceholder chartKind={state.chart}>{placeholder("chart")}</ChartPlaceholder>
+          )}
         </section>
         <section aria-labelledby="results-heading" className="flex flex-col gap-2">
           <div className="flex flex-wrap items-center justify-between gap-2">

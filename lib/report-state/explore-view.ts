@@ -7,6 +7,8 @@ import type { Operation } from "@/lib/contract/operation-ids";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
+/** What the chart controls call each kind. */
+export const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
 
 /** How the results table lays the rows out: one row per record, or the last grouped dimension as columns. */
 export const TABLE_LAYOUTS = ["rows", "pivot"] as const;
