@@ -69,7 +69,8 @@ async function send(res: ServerResponse, answer: Response): Promise<void> {
 
 /**
  * A Pages API route's default export answering each method with its `apiRoute` handler; any other
- * method is a 405 in the error envelope with an `Allow` header, as an App Router route answers.
+ * method is a 405 with an `Allow` header, as from an App Router route, but in the contract's error
+ * envelope (an App Router route's 405 has no body).
  */
 export function pagesRoute(handlers: Partial<Record<Method, WebHandler>>) {
   const allow = Object.keys(handlers).join(", ");
