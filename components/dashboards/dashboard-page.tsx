@@ -120,9 +120,11 @@ export function DashboardPage({
   const { look, write } = useUrlLook(looks, lib, loadStateLib, lookAt);
   const { hasReport, problems, state, params, settingsKey: stateKey } = look;
   // A dashboard opened without settings in its URL shows the saved one (or the starter) at once,
-  // and writes it into the URL.
+  // and writes it into the URL. Not before this commit's effects have all run: on the first one, Next's
+  // router hooks the History API in its own effect, which runs after this one, and a replaceState
+  // before that leaves the entry without the router's state, so Back to it would go unheeded.
   useEffect(() => {
-    if (!hasReport && params !== null) write(params, "replace");
+    if (!hasReport && params !== null) queueMicrotask(() => write(params, "replace"));
   }, [hasReport, params, write]);
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);

@@ -12,11 +12,12 @@ export type UrlLooks<L> = readonly (readonly [string, L])[];
  * yet; `load` must return the same promise each time). Back and forward simply look again.
  *
  * `write` takes the query string to show: "push" makes a new history entry, "replace" amends the
- * current one; the History API's, which Next's router follows without a server round trip (as
- * ./use-url-state.ts).
+ * current one; the History API's, which Next's router follows without a server round trip (once
+ * its effect has hooked the API: a write from a first render's effect must wait for that).
  */
 export function useUrlLook<L, C>(looks: UrlLooks<L>, code: C | null, load: () => Promise<C>, lookAt: (code: C, search: string) => L) {
-  // Never null in the App Router (typed for the Pages Router too, as in ./use-url-state.ts).
+  // Never null in the App Router. The project also has Pages API routes (lib/api/pages-route.ts), so
+  // next/navigation is typed for both routers, where these can be null; "" writes "?…", this path.
   const search = useSearchParams()?.toString() ?? "";
   const pathname = usePathname() ?? "";
   const known = looks.find(([key]) => key === search)?.[1];
