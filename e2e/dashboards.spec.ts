@@ -208,6 +208,8 @@ test("a warm saved dashboard is drawn into the page's HTML: no script, no look a
     await expect(headings(html)).toHaveText([built.tableTitle, built.kpiTitle]);
     await expect(grid(html).locator("article[data-status=done]")).toHaveCount(2);
     await expect(html.getByTestId("kpi-value")).toHaveText(built.kpiValue);
+    // Without a script too, the bare link was redirected to the saved settings: the URL says what the page shows.
+    expect(new URL(html.url()).searchParams.getAll("t")).toEqual([TABLE_WIDER, KPI]);
   } finally {
     await noScript.close();
   }

@@ -48,16 +48,9 @@ export function CohortReport({
   looks: UrlLooks<CohortLook>;
 }) {
   const [today, setToday] = useState(serverToday);
-  const [code, setCode] = useState<StateCode | null>(null);
-  /** Runs `f` with the state code, loading it first if it has not come yet. */
-  const withCode = (f: (c: StateCode) => void) =>
-    void loadStateCode().then((c) => {
-      setCode(c);
-      f(c);
-    });
   const lookAt = useCallback((c: StateCode, search: string) => c.cohortLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write } = useUrlLook(today === serverToday ? looks : [], code, loadStateCode, lookAt);
+  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : [], loadStateCode, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   const data = report.data;

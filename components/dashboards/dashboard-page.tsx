@@ -55,7 +55,7 @@ type StateLib = typeof import("@/lib/dashboards/state");
 let stateLib: Promise<StateLib> | null = null;
 const loadStateLib = () => (stateLib ??= import("@/lib/dashboards/state"));
 
-/** The server's looks at the URLs the page may show first (lib/dashboards/state.ts, dashboardLooks). */
+/** The server's look at the URL the page opens with (lib/dashboards/state.ts, dashboardLook). */
 export type DashboardLooks = UrlLooks<DashboardLook>;
 
 export interface SavedDashboard {
@@ -108,24 +108,12 @@ export function DashboardPage({
 }) {
   const id = useId();
   const router = useRouter();
-  const [lib, setLib] = useState<StateLib | null>(null);
-  /** Runs `f` with the state code, loading it first if it has not come yet. */
-  const withLib = (f: (l: StateLib) => void) =>
-    void loadStateLib().then((l) => {
-      setLib(l);
-      f(l);
-    });
   const savedParams = saved?.params ?? null;
   const lookAt = useCallback((l: StateLib, search: string) => l.dashboardLook(search, today, savedParams), [today, savedParams]);
-  const { look, write } = useUrlLook(looks, lib, loadStateLib, lookAt);
-  const { hasReport, problems, state, params, settingsKey: stateKey } = look;
-  // A dashboard opened without settings in its URL shows the saved one (or the starter) at once,
-  // and writes it into the URL. Not before this commit's effects have all run: on the first one, Next's
-  // router hooks the History API in its own effect, which runs after this one, and a replaceState
-  // before that leaves the entry without the router's state, so Back to it would go unheeded.
-  useEffect(() => {
-    if (!hasReport && params !== null) queueMicrotask(() => write(params, "replace"));
-  }, [hasReport, params, write]);
+  const { look, write, code: lib, withCode: withLib } = useUrlLook(looks, loadStateLib, lookAt);
+  // A URL naming no dashboard was redirected by the server to the saved (or starter) one's
+  // (lib/dashboards/state.ts, starterQuery), so the page never writes its URL on its own.
+  const { problems, state, params, settingsKey: stateKey } = look;
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);
   const asked = params !== null;

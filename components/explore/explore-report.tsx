@@ -49,16 +49,9 @@ export function ExploreReport({
 }) {
   // "Today" was resolved once by the server page; a run after midnight refreshes it.
   const [today, setToday] = useState(serverToday);
-  const [code, setCode] = useState<StateCode | null>(null);
-  /** Runs `f` with the state code, loading it first if it has not come yet. */
-  const withCode = (f: (c: StateCode) => void) =>
-    void loadStateCode().then((c) => {
-      setCode(c);
-      f(c);
-    });
   const lookAt = useCallback((c: StateCode, search: string) => c.exploreLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write } = useUrlLook(today === serverToday ? looks : [], code, loadStateCode, lookAt);
+  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : [], loadStateCode, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   // The results' code is fetched beside the first answer, not after it.

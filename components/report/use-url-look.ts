@@ -1,25 +1,59 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
-import { use, useCallback, useMemo } from "react";
+import { startTransition, use, useCallback, useEffect, useMemo, useState } from "react";
 
 /** Looks at URLs by the query string as `URLSearchParams` writes it, which is how a page reads its URL. */
 export type UrlLooks<L> = readonly (readonly [string, L])[];
 
+const locationSearch = () => new URLSearchParams(window.location.search).toString();
+
 /**
  * The look at the page's URL (what it shows and runs), for a page whose URL parser is not in its
  * first load (issue 21): the server's look while the URL is one the server looked at, else the
- * parser's, from `code` once loaded (the page waits for it, as for a lazy part, if it has not come
- * yet; `load` must return the same promise each time). Back and forward simply look again.
+ * parser's (the page waits for its code, as for a lazy part, if it has not come yet; `load` must
+ * return the same promise each time). Back and forward simply look again.
+ *
+ * `code` is the page's state code once an action has loaded it (null before); `withCode(f)` runs `f`
+ * with it, loading it first if it has not come yet.
  *
  * `write` takes the query string to show: "push" makes a new history entry, "replace" amends the
- * current one; the History API's, which Next's router follows without a server round trip (once
- * its effect has hooked the API: a write from a first render's effect must wait for that).
+ * current one, through the History API, which Next's router follows without a server round trip.
+ *
+ * The page follows the browser's location itself rather than the router's `useSearchParams`: Next
+ * 16.4's router can lose its update for a pushState while another router action is under way (seen
+ * in CI and reproduced in about one run in eight of e2e/url-history.spec.ts: the URL moved on, the
+ * router's state did not, the page kept showing the report before, and Back to that report then
+ * changed nothing on screen). So a write sets the page's URL state directly, back and forward are
+ * read from popstate, and a navigation of the router's own to this page with another query (a link)
+ * is read from the location once the router has committed it. Each is a transition, as the router's
+ * updates were: while the parser's code loads, the page keeps showing what it showed.
  */
-export function useUrlLook<L, C>(looks: UrlLooks<L>, code: C | null, load: () => Promise<C>, lookAt: (code: C, search: string) => L) {
+export function useUrlLook<L, C>(looks: UrlLooks<L>, load: () => Promise<C>, lookAt: (code: C, search: string) => L) {
+  const [code, setCode] = useState<C | null>(null);
+  const withCode = (f: (code: C) => void) =>
+    void load().then((c) => {
+      setCode(c);
+      f(c);
+    });
   // Never null in the App Router. The project also has Pages API routes (lib/api/pages-route.ts), so
   // next/navigation is typed for both routers, where these can be null; "" writes "?…", this path.
-  const search = useSearchParams()?.toString() ?? "";
+  const routerSearch = useSearchParams()?.toString() ?? "";
   const pathname = usePathname() ?? "";
+  const [search, setSearch] = useState(routerSearch);
+  useEffect(() => {
+    const follow = () => {
+      const now = locationSearch();
+      startTransition(() => setSearch(now));
+    };
+    window.addEventListener("popstate", follow);
+    return () => window.removeEventListener("popstate", follow);
+  }, []);
+  // After the router's commits (its history write runs in them), the location is current.
+  useEffect(() => {
+    const now = locationSearch();
+    startTransition(() => setSearch(now));
+  }, [routerSearch]);
+
   const known = looks.find(([key]) => key === search)?.[1];
   const parser = known === undefined ? (code ?? use(load())) : null;
   const computed = useMemo(() => (parser === null ? undefined : lookAt(parser, search)), [parser, lookAt, search]);
@@ -31,9 +65,11 @@ export function useUrlLook<L, C>(looks: UrlLooks<L>, code: C | null, load: () =>
       const url = `${pathname}?${qs}`;
       if (mode === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
+      const now = locationSearch();
+      startTransition(() => setSearch(now));
       return true;
     },
     [pathname],
   );
-  return { look, write };
+  return { look, write, code, withCode };
 }

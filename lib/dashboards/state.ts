@@ -388,16 +388,14 @@ export function dashboardLook(search: ParamsLike | string, today: string, savedP
 }
 
 /**
- * The looks a dashboard page can need before this module has come to the browser (issue 21): its
- * own URL's and, when that names no dashboard, the URL the page then writes (the saved or starter
- * dashboard's settings). Keyed by the query string as `URLSearchParams` writes it, which is how the
- * page reads its URL. The server computes them with the very functions the browser would.
+ * The query a dashboard URL naming no dashboard is redirected to (issue 21): the saved dashboard's
+ * settings, or the starter's, so the URL holds what the page shows from its first byte. Null when
+ * the URL names a dashboard, or when what it would show cannot be applied (its problems are shown).
+ * The server redirects rather than the page writing its URL after hydration: a write that early can
+ * race Next's router taking over the History API, and the router then misses later changes.
  */
-export function dashboardLooks(search: URLSearchParams, today: string, savedParams: string | null): [string, DashboardLook][] {
-  const own = dashboardLook(search, today, savedParams);
-  const looks: [string, DashboardLook][] = [[search.toString(), own]];
-  if (!own.hasReport && own.params !== null) looks.push([new URLSearchParams(own.params).toString(), dashboardLook(own.params, today, savedParams)]);
-  return looks;
+export function starterQuery(look: DashboardLook): string | null {
+  return !look.hasReport && look.params !== null ? look.params : null;
 }
 
 export function starterDashboard(): DashboardState {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { Suspense } from "react";
 import { requirePageUser } from "@/lib/auth/session";
 import { todayIn } from "@/lib/contract/dates";
@@ -8,7 +8,7 @@ import { pathWithQuery, searchParamsOf } from "@/lib/report-state/encoding";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { canEdit, getVisibleReport } from "@/lib/saved-reports";
 import { firstLookFor } from "@/lib/dashboards/service";
-import { dashboardLooks } from "@/lib/dashboards/state";
+import { dashboardLook, starterQuery } from "@/lib/dashboards/state";
 import { getGateway } from "@/lib/upstream";
 import { getStore } from "@/lib/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
@@ -35,8 +35,12 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   if (report.page !== "dashboard") notFound();
   const timeZone = reportTimeZone();
   const today = todayIn(timeZone);
+  const query = searchParamsOf(search);
+  const look = dashboardLook(query, today, report.params);
+  const saved = starterQuery(look);
+  if (saved !== null) redirect(`/dashboards/${encodeURIComponent(report.id)}?${saved}`);
   // What the cache holds is drawn into the HTML: a warm dashboard paints before hydration.
-  const first = await firstLookFor(store, getGateway(), user, report, searchParamsOf(search), { timeZone });
+  const first = await firstLookFor(store, getGateway(), user, report, query, { timeZone });
   return (
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <header className="mb-4">
@@ -52,7 +56,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           saved={{ id: report.id, name: report.name, params: report.params, canEdit: canEdit(user, report) }}
           canBuild={user.role !== "viewer"}
           first={first}
-          looks={dashboardLooks(searchParamsOf(search), today, report.params)}
+          looks={[[query.toString(), look]]}
         />
       </Suspense>
     </main>

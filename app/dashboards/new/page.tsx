@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { dashboardLooks } from "@/lib/dashboards/state";
+import { redirect } from "next/navigation";
+import { dashboardLook, starterQuery } from "@/lib/dashboards/state";
 import { searchParamsOf } from "@/lib/report-state/encoding";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { ReportPage } from "@/components/report/report-page";
@@ -19,7 +20,12 @@ export default async function NewDashboardPage({ searchParams }: { searchParams:
           Tiles share the date range, grain, comparison and filters set here. Dates are in the reporting time zone, {timeZone}; today there is {today}.
         </>
       )}
-      report={(timeZone, today) => <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild looks={dashboardLooks(search, today, null)} />}
+      report={(timeZone, today) => {
+        const look = dashboardLook(search, today, null);
+        const starter = starterQuery(look);
+        if (starter !== null) redirect(`/dashboards/new?${starter}`);
+        return <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild looks={[[search.toString(), look]]} />;
+      }}
     />
   );
 }
