@@ -110,6 +110,18 @@ describe("POST /api/reports/order-summary", () => {
     expect(atLimit.status).toBe(400);
   });
 
+  it("refuses 100 oversized bodies sent at once, each with its own 413, and still answers a good request among them", async () => {
+    const oversized = JSON.stringify({ ...query, pad: "x".repeat(1024 * 1024) }); // 1 MiB each, 100 MiB in all
+    const expected = await (await post(query)).text();
+    const [good, ...refused] = await Promise.all([post(query), ...Array.from({ length: 100 }, () => post(oversized))]);
+    expect(good!.status).toBe(200);
+    expect(await good!.text()).toBe(expected);
+    for (const res of refused) {
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { message: string }).message).toBe("Request body must be at most 64 KiB");
+    }
+  });
+
   it("answers a body it has seen from the key kept for it, without validating it again: the same bytes", async () => {
     const text = JSON.stringify({ ...query, metrics: ["revenue", "attempts"], group_by: ["date"] }) + " "; // a spelling no other test sends
     const parse = vi.spyOn(gateway, "parse");
