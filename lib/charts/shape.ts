@@ -20,8 +20,10 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { addInto, evaluate, mergeSums, measureMetrics, type Measure, type Sums } from "@/lib/metrics/kpis";
-import { comparedSpan, type CompareSelection } from "@/lib/periods/compare";
-import { dayCount, periodsIn, type DayRange, type Period, type TimeGrain } from "@/lib/periods/grain";
+import { comparedSpan } from "@/lib/periods/align";
+import type { CompareSelection } from "@/lib/periods/compare";
+import { dayCount, type DayRange, type TimeGrain } from "@/lib/periods/grain";
+import { periodsIn, type Period } from "@/lib/periods/periods";
 import type { ReportView } from "@/lib/periods/view";
 
 export type ChartOverride = "auto" | "line" | "bar" | "none";

@@ -10,7 +10,8 @@
  */
 import { getDimension, getMetric } from "@/lib/contract/catalog";
 import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/csv";
-import { GRAIN_LABELS, type Period, type TimeGrain } from "@/lib/periods/grain";
+import { GRAIN_LABELS, type TimeGrain } from "@/lib/periods/grain";
+import type { Period } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { exportValue, formatValue, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";

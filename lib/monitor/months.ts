@@ -5,7 +5,7 @@
  * calls from cold, none from a warm cache (the past months' answers are cached a day).
  */
 import type { ReportQuery } from "@/lib/contract/schemas";
-import { periodEnd } from "@/lib/periods/grain";
+import { periodEnd } from "@/lib/periods/periods";
 import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth } from "@/lib/programs/evaluate";
 
 export interface MonitorMonth {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
-import { alignedDay, COMPARE_KINDS, holdsLeapDay, COMPARE_LABELS, comparedSpan, comparisonRange, customComparisonProblem, shiftYears, type CompareSelection } from "./compare";
+import { alignedDay, comparedSpan } from "./align";
+import { COMPARE_KINDS, holdsLeapDay, COMPARE_LABELS, comparisonRange, customComparisonProblem, shiftYears, type CompareSelection } from "./compare";
 import { dayCount, type DayRange } from "./grain";
 
 const PREVIOUS: CompareSelection = { kind: "previous" };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays, todayIn } from "@/lib/contract/dates";
-import { dayCount, GRAIN_LABELS, isoWeek, isTimeGrain, periodEnd, periodLabel, periodOf, periodsIn, periodStart, TIME_GRAINS, type DayRange, type TimeGrain } from "./grain";
+import { dayCount, GRAIN_LABELS, isTimeGrain, TIME_GRAINS, type DayRange, type TimeGrain } from "./grain";
+import { isoWeek, periodEnd, periodLabel, periodOf, periodsIn, periodStart } from "./periods";
 
 /** Every day of a range, both ends included. */
 function daysOf(range: DayRange): string[] {

@@ -8,8 +8,10 @@
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { fromUnits } from "@/lib/contract/money";
 import { units } from "@/lib/metrics/kpis";
-import { alignedDay, comparedSpan, type CompareSelection } from "./compare";
-import { periodOf, type DayRange, type Period, type TimeGrain } from "./grain";
+import { alignedDay, comparedSpan } from "./align";
+import type { CompareSelection } from "./compare";
+import type { DayRange, TimeGrain } from "./grain";
+import { periodOf, type Period } from "./periods";
 
 export interface RollUpSpec {
   groupBy: readonly string[];

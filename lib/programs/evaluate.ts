@@ -13,7 +13,7 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import { addDays } from "@/lib/contract/dates";
 import { toCents } from "@/lib/contract/money";
 import { units } from "@/lib/metrics/kpis";
-import { periodEnd } from "@/lib/periods/grain";
+import { periodEnd } from "@/lib/periods/periods";
 import { STATUS_LEVELS, type MonitorConfig, type Program, type StatusLevel, type Threshold } from "./definitions";
 
 const ALERT_KINDS = ["ETHOCA", "CDRN", "RDR"] as const;
