@@ -3,7 +3,6 @@ import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
 import { todayIn } from "@/lib/contract/dates";
-import { sortAfterRegroup } from "@/lib/metrics/sort";
 import type { ReportView } from "@/lib/periods/view";
 import type { ExploreState } from "@/lib/report-state/explore";
 import type { ExploreLook } from "@/lib/report-state/explore-look";
@@ -75,8 +74,8 @@ export function ExploreReport({
     // The model comes with the first request (it is small and local).
     void loadResultsModel().then(setLib);
     const now = todayIn(timeZone);
-    const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
     withCode((c) => {
+      const next = { ...draft, sort: c.sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
       if (now !== today) {
         setToday(now);
         write(c.serializeExplore(next), "push");
