@@ -1,8 +1,6 @@
 "use client";
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useRef, useState } from "react";
 import { Button } from "./button";
-import { inputClass } from "./field";
-import { Popover } from "./popover";
 
 export interface MultiSelectOption {
   value: string;
@@ -11,9 +9,16 @@ export interface MultiSelectOption {
   description?: string;
 }
 
+// The panel (its search box, the groups of checkboxes, closing on Escape or a click outside) comes
+// when it is first pointed at, focused or opened (issue 21): the page's first paint draws only the
+// chosen values and the button. React's lazy, so the page's first load does not preload it.
+const loadPanel = () => import("./multi-select-panel");
+const MultiSelectPanel = lazy(() => loadPanel().then((m) => ({ default: m.MultiSelectPanel })));
+
 /**
- * A searchable, grouped multi-select: the chosen values as removable chips, and a popover with a
- * search box and one checkbox per option, in groups. Everything is a native control.
+ * A searchable, grouped multi-select: the chosen values as removable chips, and a non-modal panel
+ * (role="dialog") with a search box and one checkbox per option, in groups. Everything is a native
+ * control. Escape or a click outside closes the panel; Escape and Done return focus to the button.
  */
 export function MultiSelect({
   label,
@@ -30,15 +35,14 @@ export function MultiSelect({
   actions?: (close: () => void) => React.ReactNode;
 }) {
   const id = useId();
-  const [query, setQuery] = useState("");
-  const chosen = new Set(selected);
-  const q = query.trim().toLowerCase();
-  const visible = options.filter(
-    (o) => q === "" || o.label.toLowerCase().includes(q) || o.value.toLowerCase().includes(q) || o.description?.toLowerCase().includes(q),
-  );
-  const groups = [...new Set(options.map((o) => o.group))];
-  const toggle = (v: string) => onChange(chosen.has(v) ? selected.filter((s) => s !== v) : [...selected, v]);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLLIElement>(null);
+  const toggle = (v: string) => onChange(selected.includes(v) ? selected.filter((s) => s !== v) : [...selected, v]);
   const labelOf = new Map(options.map((o) => [o.value, o.label]));
+  const close = (focusButton: boolean) => {
+    setOpen(false);
+    if (focusButton) document.getElementById(`${id}-button`)?.focus();
+  };
 
   return (
     <div className="relative flex flex-col gap-1.5">
@@ -59,58 +63,24 @@ export function MultiSelect({
             </button>
           </li>
         ))}
-        <li>
-          <Popover
-            title={`Choose ${label.toLowerCase()}`}
-            trigger={<>Choose {label.toLowerCase()}…</>}
-            buttonProps={{ size: "sm" }}
-            className="static"
-            panelClassName="max-h-[70vh] overflow-y-auto"
+        <li ref={root}>
+          <Button
+            id={`${id}-button`}
+            size="sm"
+            aria-expanded={open}
+            aria-controls={open ? `${id}-panel` : undefined}
+            aria-haspopup="dialog"
+            onPointerEnter={() => void loadPanel()}
+            onFocus={() => void loadPanel()}
+            onClick={() => setOpen((o) => !o)}
           >
-            {(close) => (
-              <div className="flex flex-col gap-3">
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`${id}-search`} className="text-sm font-medium">
-                    Search {label.toLowerCase()}
-                  </label>
-                  <input
-                    id={`${id}-search`}
-                    type="search"
-                    className={inputClass}
-                    value={query}
-                    onChange={(e) => setQuery(e.target.value)}
-                    autoFocus
-                    autoComplete="off"
-                  />
-                </div>
-                {visible.length === 0 ? <p className="text-sm text-slate-700">Nothing matches “{query}”.</p> : null}
-                {groups.map((g) => {
-                  const items = visible.filter((o) => o.group === g);
-                  if (items.length === 0) return null;
-                  return (
-                    <fieldset key={g} className="flex flex-col gap-1">
-                      <legend className="mb-1 text-xs font-semibold tracking-wide text-slate-700 uppercase">{g}</legend>
-                      {items.map((o) => (
-                        <label key={o.value} className="flex items-start gap-2 rounded px-1 py-1 text-sm hover:bg-slate-50">
-                          <input type="checkbox" className="mt-0.5 size-4" checked={chosen.has(o.value)} onChange={() => toggle(o.value)} />
-                          <span>
-                            {o.label}
-                            {o.description ? <span className="block text-xs text-slate-600">{o.description}</span> : null}
-                          </span>
-                        </label>
-                      ))}
-                    </fieldset>
-                  );
-                })}
-                <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 pt-2">
-                  {actions?.(close)}
-                  <Button size="sm" variant="primary" onClick={close}>
-                    Done
-                  </Button>
-                </div>
-              </div>
-            )}
-          </Popover>
+            Choose {label.toLowerCase()}…
+          </Button>
+          {open ? (
+            <Suspense fallback={null}>
+              <MultiSelectPanel id={`${id}-panel`} root={root} label={label} options={options} selected={selected} onToggle={toggle} onClose={close} actions={actions} />
+            </Suspense>
+          ) : null}
         </li>
       </ul>
     </div>
