@@ -4,26 +4,10 @@
  * failed (why, and what to do) or cancelled.
  */
 import { formatInstant, formatWait } from "@/lib/metrics/format-time";
-import type { JobResult, Progress } from "./api";
 import { RequestError } from "./fetch";
+import { CANCELLED, NOT_RUN, STARTING, type ReportPhase, type StatusView } from "./status-first";
 
-export type ReportPhase =
-  | { kind: "idle" }
-  | { kind: "running"; progress: Progress | null }
-  | { kind: "done"; result: JobResult }
-  | { kind: "failed"; error: unknown }
-  | { kind: "cancelled" };
-
-export type StatusTone = "neutral" | "progress" | "success" | "warning" | "error";
-
-export interface StatusView {
-  tone: StatusTone;
-  title: string;
-  detail: string;
-  /** What to do next (failures). */
-  action?: string;
-  busy: boolean;
-}
+export type { ReportPhase, StatusTone, StatusView } from "./status-first";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -35,9 +19,9 @@ function partOf(s: { call: number; calls: number; calls_exact: boolean }): strin
 export function describeStatus(phase: ReportPhase, timeZone: string): StatusView {
   switch (phase.kind) {
     case "idle":
-      return { tone: "neutral", title: "Not run yet", detail: "Choose the report's settings, then press Run report.", busy: false };
+      return NOT_RUN;
     case "cancelled":
-      return { tone: "warning", title: "Cancelled", detail: "The report was stopped. Press Run report to start it again.", busy: false };
+      return CANCELLED;
     case "failed": {
       const e = phase.error;
       if (e instanceof RequestError) {
@@ -66,7 +50,7 @@ export function describeStatus(phase: ReportPhase, timeZone: string): StatusView
     case "running": {
       const p = phase.progress;
       const s = p?.status;
-      if (!p || !s || s.state === "submitting") return { tone: "progress", title: "Starting", detail: "Sending the report request…", busy: true };
+      if (!p || !s || s.state === "submitting") return STARTING;
       if (s.state === "queued") {
         const wait = formatWait(Date.parse(s.estimated_start) - p.at);
         const where = s.position === 0 ? "Next in line" : `Position ${s.position + 1} in the queue`;
