@@ -19,7 +19,7 @@ import { Select } from "@/components/ui/select";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
-import { UrlProblems } from "@/components/report/url-problems";
+import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
 import { preloadTileChart } from "./lazy-tile-chart";

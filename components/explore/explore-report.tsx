@@ -1,5 +1,4 @@
 "use client";
-import { SaveReportButton } from "@/components/saved/save-report-button";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
 import { todayIn } from "@/lib/contract/dates";
@@ -13,11 +12,11 @@ import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
-import { UrlProblems } from "@/components/report/url-problems";
+import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { ChartPlaceholder } from "./chart-placeholder";
 import type { ColumnOptions } from "./columns-picker";
 import { ReportForm } from "./report-form";
-import { ChartPanel, PivotTable, ResultsTable, preloadResults } from "./lazy-results";
+import { ChartPanel, PivotTable, ResultsTable, SaveReportButton, preloadResults } from "./lazy-results";
 
 type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
@@ -204,7 +203,7 @@ export function ExploreReport({
                   ))}
                 </div>
               ) : null}
-              <SaveReportButton page="explore" disabled={!model} />
+              <SaveReportButton enabled={model !== null} />
               <Button onClick={() => void exportCsv(false)} disabled={!model || stale}>
                 Download CSV
               </Button>

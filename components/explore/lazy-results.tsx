@@ -6,6 +6,7 @@
  * fetched; if they are still on their way, the panel keeps its size and says so.
  */
 import { lazy, Suspense, type ComponentProps } from "react";
+import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { ChartPlaceholder } from "./chart-placeholder";
 
@@ -23,6 +24,8 @@ const LazyResultsTable = lazy(() => import("./results-table").then((m) => ({ def
 const LazyPivotTable = lazy(() => import("./pivot-table").then((m) => ({ default: m.PivotTable })));
 const loadChartPanel = () => import("./chart-panel");
 const LazyChartPanel = lazy(() => loadChartPanel().then((m) => ({ default: m.ChartPanel })));
+const loadSaveButton = () => import("@/components/saved/save-report-button");
+const LazySaveReportButton = lazy(() => loadSaveButton().then((m) => ({ default: m.SaveReportButton })));
 
 export function ResultsTable(props: ComponentProps<typeof LazyResultsTable>) {
   return (
@@ -57,8 +60,21 @@ export function ChartPanel(props: ComponentProps<typeof LazyChartPanel>) {
   );
 }
 
+/** "Save report": there is something to save once there are results; until then (and until its code has come) the button is drawn disabled. */
+export function SaveReportButton({ enabled }: { enabled: boolean }) {
+  const disabled = <Button disabled>Save report</Button>;
+  return enabled ? (
+    <Suspense fallback={disabled}>
+      <LazySaveReportButton page="explore" />
+    </Suspense>
+  ) : (
+    disabled
+  );
+}
+
 export function preloadResults(): void {
   void import("./results-table");
   void import("./pivot-table");
   void loadChartPanel();
+  void loadSaveButton();
 }
