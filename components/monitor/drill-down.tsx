@@ -18,32 +18,35 @@ const TrendChart = dynamic(() => import("./trend-chart"), { ssr: false, loading:
 
 function PartsTable({ title, parts, dimension }: { title: string; parts: { top: DrillPart[]; rest: DrillPart | null }; dimension: string }) {
   const rows = parts.rest ? [...parts.top, parts.rest] : parts.top;
+  // A long bank name with its numbers can be wider than a small phone: the table scrolls, not the page.
   return (
-    <table className="w-full text-sm">
-      <caption className="py-1 text-left font-medium">{title}</caption>
-      <thead className="bg-slate-100 text-left">
-        <tr>
-          <th scope="col" className="px-2 py-1">{dimension}</th>
-          <th scope="col" className="px-2 py-1 text-right">Chargebacks</th>
-          <th scope="col" className="px-2 py-1 text-right">Amount</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 ? (
+    <div tabIndex={0} role="region" aria-label={`${title} (scrolls sideways)`} className="min-w-0 overflow-x-auto">
+      <table className="w-full text-sm">
+        <caption className="py-1 text-left font-medium">{title}</caption>
+        <thead className="bg-slate-100 text-left">
           <tr>
-            <td colSpan={3} className="px-2 py-2 text-slate-700">No chargebacks this month.</td>
+            <th scope="col" className="px-2 py-1">{dimension}</th>
+            <th scope="col" className="px-2 py-1 text-right">Chargebacks</th>
+            <th scope="col" className="px-2 py-1 text-right">Amount</th>
           </tr>
-        ) : (
-          rows.map((p, i) => (
-            <tr key={p.key} className={cn("border-t border-slate-200", parts.rest && i === rows.length - 1 && "italic")}>
-              <th scope="row" className="px-2 py-1 text-left font-normal">{p.key}</th>
-              <td className="px-2 py-1 text-right tabular-nums">{count(p.chargebacks)}</td>
-              <td className="px-2 py-1 text-right tabular-nums">{money(p.cents)}</td>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="px-2 py-2 text-slate-700">No chargebacks this month.</td>
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ) : (
+            rows.map((p, i) => (
+              <tr key={p.key} className={cn("border-t border-slate-200", parts.rest && i === rows.length - 1 && "italic")}>
+                <th scope="row" className="px-2 py-1 text-left font-normal">{p.key}</th>
+                <td className="px-2 py-1 text-right tabular-nums">{count(p.chargebacks)}</td>
+                <td className="px-2 py-1 text-right tabular-nums">{money(p.cents)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
