@@ -219,10 +219,19 @@ test("a warm saved dashboard is drawn into the page's HTML: no script, no look a
   page.on("request", (r) => {
     if (new URL(r.url()).pathname === "/api/dashboards/run") runs.push(r.url());
   });
+  // The tiles' code comes after the page's: the tiles the server drew must stay until it hydrates
+  // them, not be dropped and drawn again (nor left behind, hidden, beside a second drawing).
+  await page.addInitScript(() => {
+    addEventListener("DOMContentLoaded", () => {
+      (window as unknown as { serverTile: Element | null }).serverTile = document.querySelector("[data-testid=dashboard-grid] article");
+    });
+  });
   await page.goto(`/dashboards/${built.id}`);
   await expectTilesDrawn(page, 2);
   await page.waitForLoadState("networkidle");
   expect(runs).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { serverTile: Element | null }).serverTile?.isConnected)).toBe(true);
+  await expect(page.locator("[data-testid=kpi-value]")).toHaveCount(1);
 });
 
 test("a viewer reads the saved dashboard without editing it; a link the page cannot apply runs nothing", async ({ page, browser }) => {

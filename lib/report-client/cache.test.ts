@@ -114,12 +114,12 @@ describe("AnswerCache", () => {
 
   it("keeps at most maxEntries, dropping the least recently used that nobody watches or fetches", async () => {
     const cache = new AnswerCache(3);
-    for (const k of ["a", "b", "c"]) cache.set(k, k);
+    for (const k of ["a", "b", "c"]) cache.seed(k, k);
     const watching = cache.subscribe("a", () => undefined);
     const { fetcher, calls } = manual<string>();
     const running = cache.fetch("b", fetcher);
-    cache.set("d", "d");
-    cache.set("e", "e");
+    cache.seed("d", "d");
+    cache.seed("e", "e");
     // "a" is watched and "b" is fetching: "c" and then "d" go.
     expect(cache.size).toBe(3);
     expect(cache.peek("a").data).toBe("a");
@@ -131,7 +131,7 @@ describe("AnswerCache", () => {
     expect(cache.peek("b").data).toBe("b");
     watching();
     // Nobody watches "a" now: the next entry pushes it out (it is the least recently used).
-    cache.set("f", "f");
+    cache.seed("f", "f");
     expect(cache.peek("a")).toBe(EMPTY);
     expect(cache.size).toBe(3);
   });
@@ -153,11 +153,23 @@ describe("AnswerCache", () => {
 
   it("moves an entry to the back when it is used again", () => {
     const cache = new AnswerCache(2);
-    cache.set("a", 1);
-    cache.set("b", 2);
-    cache.set("a", 3);
-    cache.set("c", 4);
+    cache.seed("a", 1);
+    cache.seed("b", 2);
+    cache.seed("a", 3);
+    cache.seed("c", 4);
     expect(cache.peek("a").data).toBe(3);
     expect(cache.peek("b")).toBe(EMPTY);
+  });
+
+  it("seeds the server's answer without telling the entry's watchers, and tells them of what follows", async () => {
+    const cache = new AnswerCache();
+    let told = 0;
+    cache.subscribe("k", () => told++);
+    cache.seed("k", "from the server");
+    expect(cache.peek("k")).toMatchObject({ data: "from the server", error: null, fetching: false });
+    expect(told).toBe(0);
+    await cache.fetch("k", async () => "fresh");
+    expect(cache.peek("k").data).toBe("fresh");
+    expect(told).toBeGreaterThan(0);
   });
 });

@@ -115,9 +115,15 @@ export class AnswerCache {
     this.#entries.get(key)?.controller?.abort();
   }
 
-  /** Stores an answer that came another way (the server's render). */
-  set<T>(key: string, data: T): void {
-    this.#set(this.#entry(key), { data, error: null, updatedAt: Date.now() });
+  /**
+   * Stores the answer the server drew into the page, for the screen that already shows it. Its
+   * watchers are not told: that screen would only render again to show the same answer, and a render
+   * while a lazy part of it is still hydrating makes React drop the server's HTML there and draw it
+   * again (a dashboard's tiles flashed "Loading the tiles…"). Later changes are told as usual.
+   */
+  seed<T>(key: string, data: T): void {
+    const entry = this.#entry(key);
+    entry.state = { ...entry.state, data, error: null, updatedAt: Date.now() };
     this.#trim();
   }
 

@@ -62,7 +62,7 @@ export function useAnswer<T, P = never>({ key, fetcher, staleMs, keepPrevious = 
     if (key === null) return;
     const s = answers.peek<T, P>(key);
     if (s.fetching) return;
-    if (s.data === undefined && initial !== undefined) answers.set(key, initial);
+    if (s.data === undefined && initial !== undefined) answers.seed(key, initial);
     else if (s.data === undefined || Date.now() - s.updatedAt > staleMs) void answers.fetch<T, P>(key, (signal, progress) => fetchRef.current(signal, progress));
   }, [key, initial, staleMs]);
 
