@@ -10,7 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
-import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
+import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
@@ -50,7 +50,7 @@ export function CohortReport({
   const [today, setToday] = useState(serverToday);
   const lookAt = useCallback((c: StateCode, search: string) => c.cohortLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : [], loadStateCode, lookAt);
+  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : NO_LOOKS, loadStateCode, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   const data = report.data;

@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
-import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
+import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { ChartPlaceholder } from "./chart-placeholder";
 import type { ColumnOptions } from "./columns-picker";
@@ -49,7 +49,7 @@ export function ExploreReport({
   const [today, setToday] = useState(serverToday);
   const lookAt = useCallback((c: StateCode, search: string) => c.exploreLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : [], loadStateCode, lookAt);
+  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : NO_LOOKS, loadStateCode, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   // The results' code is fetched beside the first answer, not after it.

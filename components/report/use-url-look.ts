@@ -5,6 +5,9 @@ import { startTransition, use, useCallback, useEffect, useMemo, useState } from 
 /** Looks at URLs by the query string as `URLSearchParams` writes it, which is how a page reads its URL. */
 export type UrlLooks<L> = readonly (readonly [string, L])[];
 
+/** No look from the server (after midnight the server's looks are a day old): one array, so the page's effects see no change. */
+export const NO_LOOKS: UrlLooks<never> = [];
+
 const locationSearch = () => new URLSearchParams(window.location.search).toString();
 
 /**
@@ -48,11 +51,14 @@ export function useUrlLook<L, C>(looks: UrlLooks<L>, load: () => Promise<C>, loo
     window.addEventListener("popstate", follow);
     return () => window.removeEventListener("popstate", follow);
   }, []);
-  // After the router's commits (its history write runs in them), the location is current.
+  // After the router's commits (its history write runs in them), the location is current: a link to
+  // this page with another query, or a refresh (new looks from the server), which writes the URL the
+  // router holds; should that be an older one (a lost update, above), the page follows it back, so
+  // what it shows is what the URL says.
   useEffect(() => {
     const now = locationSearch();
     startTransition(() => setSearch(now));
-  }, [routerSearch]);
+  }, [routerSearch, looks]);
 
   const known = looks.find(([key]) => key === search)?.[1];
   const parser = known === undefined ? (code ?? use(load())) : null;
