@@ -8,6 +8,7 @@ export type UrlLooks<L> = readonly (readonly [string, L])[];
 /** No look from the server (after midnight the server's looks are a day old): one array, so the page's effects see no change. */
 export const NO_LOOKS: UrlLooks<never> = [];
 
+/** The query string as `URLSearchParams` writes it, which is how the server's looks are keyed. */
 const locationSearch = () => new URLSearchParams(window.location.search).toString();
 
 /**
@@ -43,22 +44,19 @@ export function useUrlLook<L, C>(looks: UrlLooks<L>, load: () => Promise<C>, loo
   const routerSearch = useSearchParams()?.toString() ?? "";
   const pathname = usePathname() ?? "";
   const [search, setSearch] = useState(routerSearch);
-  useEffect(() => {
-    const follow = () => {
-      const now = locationSearch();
-      startTransition(() => setSearch(now));
-    };
-    window.addEventListener("popstate", follow);
-    return () => window.removeEventListener("popstate", follow);
+  const followLocation = useCallback(() => {
+    const now = locationSearch();
+    startTransition(() => setSearch(now));
   }, []);
+  useEffect(() => {
+    window.addEventListener("popstate", followLocation);
+    return () => window.removeEventListener("popstate", followLocation);
+  }, [followLocation]);
   // After the router's commits (its history write runs in them), the location is current: a link to
   // this page with another query, or a refresh (new looks from the server), which writes the URL the
   // router holds; should that be an older one (a lost update, above), the page follows it back, so
   // what it shows is what the URL says.
-  useEffect(() => {
-    const now = locationSearch();
-    startTransition(() => setSearch(now));
-  }, [routerSearch, looks]);
+  useEffect(followLocation, [followLocation, routerSearch, looks]);
 
   const known = looks.find(([key]) => key === search)?.[1];
   const parser = known === undefined ? (code ?? use(load())) : null;
@@ -71,11 +69,10 @@ export function useUrlLook<L, C>(looks: UrlLooks<L>, load: () => Promise<C>, loo
       const url = `${pathname}?${qs}`;
       if (mode === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
-      const now = locationSearch();
-      startTransition(() => setSearch(now));
+      followLocation();
       return true;
     },
-    [pathname],
+    [pathname, followLocation],
   );
   return { look, write, code, withCode };
 }

@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useId, useRef, useState } from "react";
 import { Button } from "./button";
 
 export interface MultiSelectOption {
@@ -39,10 +39,14 @@ export function MultiSelect({
   const root = useRef<HTMLLIElement>(null);
   const toggle = (v: string) => onChange(selected.includes(v) ? selected.filter((s) => s !== v) : [...selected, v]);
   const labelOf = new Map(options.map((o) => [o.value, o.label]));
-  const close = (focusButton: boolean) => {
-    setOpen(false);
-    if (focusButton) document.getElementById(`${id}-button`)?.focus();
-  };
+  // One function for the panel's life: its document listeners are added once, not on every render.
+  const close = useCallback(
+    (focusButton: boolean) => {
+      setOpen(false);
+      if (focusButton) document.getElementById(`${id}-button`)?.focus();
+    },
+    [id],
+  );
 
   return (
     <div className="relative flex flex-col gap-1.5">
