@@ -122,6 +122,14 @@ test("the metrics picker: opened by keyboard, searched, checked, closed by Escap
   await expect(panel).toBeHidden();
   await expect(chips).toHaveCount(before);
   await expect(open).toBeFocused();
+
+  // On a small phone the open panel fits the screen: the page does not scroll sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await open.click();
+  await expect(panel).toBeVisible();
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  expect(width.scroll, "no sideways scrolling with the metrics panel open at 360 px").toBeLessThanOrEqual(width.inner);
+  await page.keyboard.press("Escape");
 });
 
 test("the cohort grid renders, masks cycles not reached, and a cell equals the service's answer", async ({ page }) => {

@@ -54,7 +54,7 @@ export function MultiSelectPanel({
       id={id}
       role="dialog"
       aria-label={`Choose ${label.toLowerCase()}`}
-      className="absolute left-0 z-30 mt-1 max-h-[70vh] w-[min(24rem,calc(100vw-2rem))] overflow-y-auto rounded-md border border-slate-300 bg-white p-3 shadow-lg"
+      className="absolute left-0 z-30 mt-1 max-h-[70vh] w-[min(24rem,calc(100vw-4rem))] overflow-y-auto rounded-md border border-slate-300 bg-white p-3 shadow-lg"
     >
       <div className="flex flex-col gap-3">
         <div className="flex flex-col gap-1">

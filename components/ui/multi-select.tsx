@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useCallback, useId, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button";
 
 export interface MultiSelectOption {
@@ -9,10 +9,21 @@ export interface MultiSelectOption {
   description?: string;
 }
 
-// The panel (its search box, the groups of checkboxes, closing on Escape or a click outside) comes
-// when it is first pointed at, focused or opened (issue 21): the page's first paint draws only the
-// chosen values and the button. React's lazy, so the page's first load does not preload it.
+// The panel (its search box, the groups of checkboxes, closing on Escape or a click outside) is not
+// in the page's first load (issue 21): the first paint draws only the chosen values and the button.
+// It is asked for once the browser is idle after the page has loaded, and at once when the button is
+// pointed at, focused or pressed, so that what is typed just after the press lands in its search box
+// (a press before it has come opens it when it comes). React's lazy, so the first load does not
+// preload it.
 const loadPanel = () => import("./multi-select-panel");
+function loadPanelWhenIdle(): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(() => void loadPanel(), { timeout: 2_000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(() => void loadPanel(), 1_000);
+  return () => clearTimeout(timer);
+}
 const MultiSelectPanel = lazy(() => loadPanel().then((m) => ({ default: m.MultiSelectPanel })));
 
 /**
@@ -37,6 +48,7 @@ export function MultiSelect({
   const id = useId();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLLIElement>(null);
+  useEffect(loadPanelWhenIdle, []);
   const toggle = (v: string) => onChange(selected.includes(v) ? selected.filter((s) => s !== v) : [...selected, v]);
   const labelOf = new Map(options.map((o) => [o.value, o.label]));
   // One function for the panel's life: its document listeners are added once, not on every render.
