@@ -1,11 +1,15 @@
 /**
- * The Monitor against the real service: a generated dataset in which one Mastercard MID is made to
- * breach Mastercard's Excessive Chargeback Program in June 2025, by importing its chargebacks through
- * the product's importer. The Monitor's loader (report gateway → four monthly reports → programmes)
- * puts that MID first among June's Mastercard rows as "excessive", with the numerator, denominator
- * and ratio of direct service calls over exactly June (chargebacks by chargeback date) and May
- * (approvals), MID by MID; no other MID is excessive; it costs four upstream calls from cold and none
- * warm; and the disputes equal direct sums of chargebacks and alerts by type.
+ * The Monitor against the real service: a generated dataset (declines retried and cascaded) in which
+ * one Mastercard MID is made to breach Mastercard's Excessive Chargeback Program in June 2025, by
+ * importing its chargebacks through the product's importer. The Monitor's loader (report gateway →
+ * four monthly reports → programmes) puts that MID first among June's Mastercard rows as "excessive",
+ * with the numerator, denominator and ratio of direct service calls over exactly June (chargebacks
+ * by chargeback date) and May (sales), MID by MID; no other MID is excessive; it costs four upstream
+ * calls from cold and none warm; and the disputes equal direct sums of chargebacks and alerts by type.
+ *
+ * A MID's sales are every approved attempt it settled, cascades included: every row's denominator,
+ * and the drill-down's, equals a count of approved attempts read with SQL straight from the DuckDB
+ * file, and the data holds approved cascades on those MIDs, so a Monitor that left them out fails.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +23,7 @@ import { importDirectory, type ImportResult } from "@/service/data/importer";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { planChargebackBreach, writeBreachDir, type BreachPlan } from "@/service/testing/monitor-breach";
 import { gatewayFor } from "@/service/testing/test-gateway";
+import { loadDrill } from "./drill";
 import { loadMonitor, type MonitorAnswer } from "./load";
 
 const TODAY = "2025-07-20";
@@ -58,14 +63,14 @@ const direct = (body: Record<string, unknown>): Promise<ReportRecord[]> => svc.a
 const sum = (records: readonly ReportRecord[], metric: string) => records.reduce((s, r) => s + Number(r[metric] ?? 0), 0);
 const sumCents = (records: readonly ReportRecord[], metric: string) => records.reduce((s, r) => s + toCents(Number(r[metric] ?? 0)), 0);
 
-/** One MID's programme figures from two direct calls: June's chargebacks by chargeback date ÷ May's approvals. */
+/** One MID's programme figures from two direct calls: June's chargebacks by chargeback date ÷ May's sales (approved attempts, cascades included). */
 async function ecpDirect(gatewayId: number): Promise<{ numerator: number; denominator: number }> {
   const filters = { gateway_id: [gatewayId], card_brand: [MC] };
   const [june, may] = await Promise.all([
     direct({ ...JUNE, metrics: ["cb_count_by_cb_date"], filters }),
-    direct({ ...MAY, metrics: ["approvals"], filters }),
+    direct({ ...MAY, metrics: ["net_approvals"], filters }),
   ]);
-  return { numerator: sum(june, "cb_count_by_cb_date"), denominator: sum(may, "approvals") };
+  return { numerator: sum(june, "cb_count_by_cb_date"), denominator: sum(may, "net_approvals") };
 }
 
 type Ok = Extract<MonitorAnswer, { kind: "ok" }>;
@@ -132,7 +137,7 @@ describe("the Monitor over a dataset with one Mastercard MID over the threshold 
     // The MIDs with Mastercard sales in May or chargebacks in June, straight from the service.
     const [juneCb, maySales] = await Promise.all([
       direct({ ...JUNE, group_by: ["gateway_id"], metrics: ["cb_count_by_cb_date"], filters: { card_brand: [MC] } }),
-      direct({ ...MAY, group_by: ["gateway_id"], metrics: ["approvals"], filters: { card_brand: [MC] } }),
+      direct({ ...MAY, group_by: ["gateway_id"], metrics: ["net_approvals"], filters: { card_brand: [MC] } }),
     ]);
     const mids = [...new Set([...juneCb, ...maySales].map((r) => Number(r.gateway_id)))].sort((a, b) => a - b);
     expect(june.map((r) => r.gatewayId).sort((a, b) => a - b)).toEqual(mids);
@@ -147,6 +152,56 @@ describe("the Monitor over a dataset with one Mastercard MID over the threshold 
       expect(excessive, `MID ${row.gatewayId}: ${want.numerator} ÷ ${want.denominator}`).toBe(false);
       expect(["excessive", "high_excessive"]).not.toContain(row.actual.level);
     }
+  });
+
+  it("divides by every approved attempt on the MID, cascades included, for every programme, MID and month", async () => {
+    // Straight from the DuckDB file, not through the service's reports: approved attempts by MID,
+    // card brand and month, and how many of them were cascades.
+    const settled = await svc.db.all<{ gateway_id: number; card_brand: string; month: string; approved: number; cascades: number }>(
+      `SELECT a.gateway_id::INTEGER AS gateway_id, b.card_brand, strftime(a.attempt_date, '%Y-%m') AS month,
+              (count(*) FILTER (a.approved))::INTEGER AS approved,
+              (count(*) FILTER (a.approved AND a.is_cascade))::INTEGER AS cascades
+       FROM attempts a JOIN bins b USING (bin)
+       WHERE a.attempt_date BETWEEN $1::DATE AND $2::DATE
+       GROUP BY ALL`,
+      ["2025-04-01", TODAY],
+    );
+    const key = (gatewayId: number, brand: string, month: string) => `${gatewayId}|${brand}|${month}`;
+    const byKey = new Map(settled.map((r) => [key(Number(r.gateway_id), r.card_brand, r.month), { approved: Number(r.approved), cascades: Number(r.cascades) }]));
+    const previous = (month: string) => ({ "2025-07": "2025-06", "2025-06": "2025-05", "2025-05": "2025-04" })[month]!;
+
+    let withCascades = 0;
+    const rows = cold.rows.filter((r) => r.month >= "2025-05");
+    expect(new Set(rows.map((r) => r.programId))).toEqual(new Set(DEFAULT_MONITOR_CONFIG.programs.map((p) => p.id)));
+    for (const row of rows) {
+      const program = DEFAULT_MONITOR_CONFIG.programs.find((p) => p.id === row.programId)!;
+      const salesMonth = program.denominator.month === "preceding" ? previous(row.month) : row.month;
+      const want = byKey.get(key(row.gatewayId, row.cardBrand, salesMonth)) ?? { approved: 0, cascades: 0 };
+      expect(row.actual.denominator, `${program.id} MID ${row.gatewayId} ${row.cardBrand} ${row.month} (sales of ${salesMonth})`).toBe(want.approved);
+      if (want.cascades > 0) withCascades++;
+    }
+    // The data has approved cascades on most of these MIDs: leaving them out would fail above.
+    expect(withCascades).toBeGreaterThan(rows.length / 2);
+  });
+
+  it("draws the drill-down's trend over the same sales: its last day is the row's ratio", async () => {
+    const gateway: ReportGateway = gatewayFor(svc);
+    const vamp = DEFAULT_MONITOR_CONFIG.programs.find((p) => p.id === "visa-vamp")!;
+    const busiestVisa = cold.rows.filter((r) => r.month === "2025-06" && r.programId === vamp.id).sort((a, b) => b.actual.denominator - a.actual.denominator)[0]!;
+    const breached = cold.rows.find((r) => r.month === "2025-06" && r.programId === ECP.id && r.gatewayId === plan.gatewayId)!;
+    for (const row of [breached, busiestVisa]) {
+      const drill = await loadDrill(gateway, DEFAULT_MONITOR_CONFIG, TODAY, "test", 60_000, { program: row.programId, gateway: row.gatewayId, brand: row.cardBrand as "VISA" | "MASTERCARD", month: row.month });
+      if (drill.kind !== "ok") throw new Error(`the drill-down did not finish: ${JSON.stringify(drill)}`);
+      const last = drill.trend.at(-1)!;
+      expect([last.date, last.numerator, last.denominator], `${row.programId} MID ${row.gatewayId}`).toEqual(["2025-06-30", row.actual.numerator, row.actual.denominator]);
+      expect(last.ratio).toBe(row.actual.ratio);
+    }
+    // The same-month programme's denominator grows day by day, to the month's sales on its last day.
+    const daily = await loadDrill(gateway, DEFAULT_MONITOR_CONFIG, TODAY, "test", 60_000, { program: vamp.id, gateway: busiestVisa.gatewayId, brand: "VISA", month: "2025-06" });
+    if (daily.kind !== "ok") throw new Error("the drill-down did not finish");
+    const denominators = daily.trend.map((t) => t.denominator);
+    expect(denominators).toEqual([...denominators].sort((a, b) => a - b));
+    expect(denominators[0]).toBeLessThan(busiestVisa.actual.denominator);
   });
 
   it("gives a MID's disputes as direct sums of its chargebacks and alerts by type", async () => {

@@ -12,7 +12,7 @@ import { units } from "@/lib/metrics/kpis";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig, Threshold } from "@/lib/programs/definitions";
-import { previousMonth, thresholdsInForce } from "@/lib/programs/evaluate";
+import { previousMonth, SALES_METRIC, thresholdsInForce } from "@/lib/programs/evaluate";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { JobStatus } from "@/lib/upstream/jobs";
 import { anyFailed, settleAll } from "./load";
@@ -68,14 +68,14 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
   const base = { start_date: month.start, end_date: month.end, filters };
   const metrics = ["cb_count_by_cb_date", "cb_amount_by_cb_date"];
   const queries: ReportQuery[] = [
-    { ...base, group_by: ["date", "alert_type"], metrics: ["approvals", "cb_count_by_cb_date", "alert_count_by_alert_date"] },
+    { ...base, group_by: ["date", "alert_type"], metrics: [SALES_METRIC, "cb_count_by_cb_date", "alert_count_by_alert_date"] },
     { ...base, group_by: ["bin"], metrics },
     { ...base, group_by: ["bank"], metrics },
   ];
   // The preceding month's sales, for a programme that divides by them (the Monitor has it cached).
   if (program.denominator.month === "preceding") {
     const prev = all.find((m) => m.month === previousMonth(month.month))!;
-    queries.push({ start_date: prev.start, end_date: prev.end, filters, group_by: ["card_brand"], metrics: ["approvals"] });
+    queries.push({ start_date: prev.start, end_date: prev.end, filters, group_by: ["card_brand"], metrics: [SALES_METRIC] });
   }
   const settled = await settleAll(gateway, queries, owner, waitMs);
   if (anyFailed(settled)) {
@@ -91,10 +91,10 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
     const e = byDay.get(d) ?? { numerator: 0, sales: 0 };
     if (program.numerator.chargebacks) e.numerator += units(r, "cb_count_by_cb_date");
     if (typeof r.alert_type === "string" && (program.numerator.alertTypes as readonly string[]).includes(r.alert_type)) e.numerator += units(r, "alert_count_by_alert_date");
-    e.sales += units(r, "approvals");
+    e.sales += units(r, SALES_METRIC);
     byDay.set(d, e);
   }
-  const preceding = prevSales ? prevSales.reduce((s, r) => s + units(r, "approvals"), 0) : 0;
+  const preceding = prevSales ? prevSales.reduce((s, r) => s + units(r, SALES_METRIC), 0) : 0;
   const trend: Extract<DrillAnswer, { kind: "ok" }>["trend"] = [];
   let numerator = 0;
   let sales = 0;

@@ -6,7 +6,7 @@
  */
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { periodEnd } from "@/lib/periods/periods";
-import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth } from "@/lib/programs/evaluate";
+import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth, SALES_METRIC } from "@/lib/programs/evaluate";
 
 export interface MonitorMonth {
   /** YYYY-MM */
@@ -46,7 +46,7 @@ export function exploreLinkFor(m: Pick<MonitorMonth, "start" | "end">, gatewayId
     op: "orders",
     range: `${m.start}..${m.end}`,
     by: by === "date" ? "date" : by,
-    m: "approvals,cb_count_by_cb_date,cb_amount_by_cb_date,alert_count_by_alert_date",
+    m: `${SALES_METRIC},cb_count_by_cb_date,cb_amount_by_cb_date,alert_count_by_alert_date`,
     "f.gateway_id": String(gatewayId),
     "f.card_brand": cardBrand,
   });

@@ -44,7 +44,7 @@ export const ProgramSchema = z.strictObject({
   cardBrand: z.enum(CARD_BRANDS),
   /** What is counted: chargebacks by chargeback date, plus alerts of these types by alert date. */
   numerator: z.strictObject({ chargebacks: z.boolean(), alertTypes: z.array(z.enum(ALERT_TYPES)) }),
-  /** Sales (approved attempts, cascades excluded) of the same month, or of the month before. */
+  /** Sales (every approved attempt, cascades included) of the same month, or of the month before. */
   denominator: z.strictObject({ month: z.enum(["same", "preceding"]) }),
   thresholds: z.array(ThresholdSchema).min(1),
   /** What the data cannot show about this programme, said on the page. */

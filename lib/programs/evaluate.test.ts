@@ -5,6 +5,7 @@ import {
   disputeRows,
   evaluatePrograms,
   midKey,
+  MONITOR_METRICS,
   midSums,
   previousMonth,
   statusOf,
@@ -78,13 +79,13 @@ function vamp(month: string, disputes: number, sales: number, alerts: Alerts = {
 describe("midSums", () => {
   it("sums a monthly report by MID and card brand; alert metrics by their alert type, cents exact", () => {
     const records: ReportRecord[] = [
-      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, approvals: 1000, cb_count_by_cb_date: 12, cb_amount_by_cb_date: 0.1 },
-      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, approvals: 500, cb_count_by_cb_date: 3, cb_amount_by_cb_date: 0.2 },
+      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, net_approvals: 1000, cb_count_by_cb_date: 12, cb_amount_by_cb_date: 0.1 },
+      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, net_approvals: 500, cb_count_by_cb_date: 3, cb_amount_by_cb_date: 0.2 },
       { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: "RDR", alert_count_by_alert_date: 4, alert_by_alert_date: 0.1 },
       { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: "RDR", alert_count_by_alert_date: 1, alert_by_alert_date: 0.2 },
       { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: "ETHOCA", alert_count_by_alert_date: 2, alert_by_alert_date: 59.98 },
-      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "MASTERCARD", alert_type: null, approvals: 300, cb_count_by_cb_date: null, cb_amount_by_cb_date: null },
-      { gateway_id: 8, gateway_alias: "Beta", card_brand: "VISA", alert_type: null, approvals: 10, cb_count_by_cb_date: 0, cb_amount_by_cb_date: 0 },
+      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "MASTERCARD", alert_type: null, net_approvals: 300, cb_count_by_cb_date: null, cb_amount_by_cb_date: null },
+      { gateway_id: 8, gateway_alias: "Beta", card_brand: "VISA", alert_type: null, net_approvals: 10, cb_count_by_cb_date: 0, cb_amount_by_cb_date: 0 },
     ];
     const sums = midSums(records);
     expect([...sums.keys()].sort()).toEqual(["7|MASTERCARD", "7|VISA", "8|VISA"]);
@@ -94,10 +95,17 @@ describe("midSums", () => {
     expect(sums.get(midKey(7, "MASTERCARD"))).toMatchObject({ sales: 300, chargebacks: 0, chargebackCents: 0 });
   });
 
+  it("counts a MID's sales as every approved attempt, cascades included (net_approvals), not approvals", () => {
+    const sums = midSums([{ gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, approvals: 90, net_approvals: 100, cb_count_by_cb_date: 2 }]);
+    expect(sums.get(midKey(7, "VISA"))?.sales).toBe(100);
+    expect(MONITOR_METRICS).toContain("net_approvals");
+    expect(MONITOR_METRICS).not.toContain("approvals");
+  });
+
   it("takes the MID's name from whichever record carries it", () => {
     const sums = midSums([
-      { gateway_id: 7, gateway_alias: null, card_brand: "VISA", alert_type: null, approvals: 1 },
-      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, approvals: 1 },
+      { gateway_id: 7, gateway_alias: null, card_brand: "VISA", alert_type: null, net_approvals: 1 },
+      { gateway_id: 7, gateway_alias: "Alpha", card_brand: "VISA", alert_type: null, net_approvals: 1 },
     ]);
     expect(sums.get(midKey(7, "VISA"))?.gatewayName).toBe("Alpha");
   });
@@ -390,13 +398,13 @@ describe("worstFirst", () => {
 
 describe("disputeRows", () => {
   const records: ReportRecord[] = [
-    { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: null, approvals: 5_000, cb_count_by_cb_date: 30, cb_amount_by_cb_date: 1_499.7 },
+    { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: null, net_approvals: 5_000, cb_count_by_cb_date: 30, cb_amount_by_cb_date: 1_499.7 },
     { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: "ETHOCA", alert_count_by_alert_date: 10, alert_by_alert_date: 0.1 },
     { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: "ETHOCA", alert_count_by_alert_date: 0, alert_by_alert_date: 0.2 },
     { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: "CDRN", alert_count_by_alert_date: 5, alert_by_alert_date: 249.95 },
     { gateway_id: 1, gateway_alias: "One", card_brand: "VISA", alert_type: "RDR", alert_count_by_alert_date: 5, alert_by_alert_date: 199.99 },
-    { gateway_id: 2, gateway_alias: "Two", card_brand: "MASTERCARD", alert_type: null, approvals: 100, cb_count_by_cb_date: 4, cb_amount_by_cb_date: 200 },
-    { gateway_id: 3, gateway_alias: "Three", card_brand: "VISA", alert_type: null, approvals: 100, cb_count_by_cb_date: 0, cb_amount_by_cb_date: 0 },
+    { gateway_id: 2, gateway_alias: "Two", card_brand: "MASTERCARD", alert_type: null, net_approvals: 100, cb_count_by_cb_date: 4, cb_amount_by_cb_date: 200 },
+    { gateway_id: 3, gateway_alias: "Three", card_brand: "VISA", alert_type: null, net_approvals: 100, cb_count_by_cb_date: 0, cb_amount_by_cb_date: 0 },
   ];
   const month: MonthData = { month: "2026-04", daysInMonth: 30, daysElapsed: 30, mids: midSums(records) };
 

@@ -5,6 +5,10 @@
  * - The thresholds in force are those of the month evaluated, never today's.
  * - A level applies when the ratio reaches its threshold and the numerator its minimum count; the
  *   highest such level is the status.
+ * - A MID's sales are every approved attempt it settled, cascades included (`net_approvals`): a
+ *   cascade that approves is a sale on the MID that approved it, and the networks count every settled
+ *   sale. `approvals` leaves cascades out (SPEC.md §2.3), which would make a MID that receives
+ *   cascades look riskier than it is.
  * - The current month is to date: beside its ratio, a projection to month end at the pace so far
  *   (the counts of the month scaled by days in month ÷ days elapsed; a preceding month's sales are
  *   complete and stay as they are).
@@ -19,7 +23,7 @@ import { STATUS_LEVELS, type MonitorConfig, type Program, type StatusLevel, type
 const ALERT_KINDS = ["ETHOCA", "CDRN", "RDR"] as const;
 type AlertKind = (typeof ALERT_KINDS)[number];
 
-/** One MID and card brand in one month: sales, chargebacks and alerts, amounts in cents. */
+/** One MID and card brand in one month: sales (every approved attempt), chargebacks and alerts, amounts in cents. */
 export interface MidSums {
   gatewayId: number;
   gatewayName: string | null;
@@ -39,8 +43,11 @@ export interface MonthData {
   mids: Map<string, MidSums>;
 }
 
+/** The catalog metric a MID's sales are counted with: every approved attempt, cascades included. */
+export const SALES_METRIC = "net_approvals";
+
 /** The metrics each monthly report asks for, and how it is grouped. */
-export const MONITOR_METRICS = ["approvals", "cb_count_by_cb_date", "cb_amount_by_cb_date", "alert_count_by_alert_date", "alert_by_alert_date"] as const;
+export const MONITOR_METRICS = [SALES_METRIC, "cb_count_by_cb_date", "cb_amount_by_cb_date", "alert_count_by_alert_date", "alert_by_alert_date"] as const;
 export const MONITOR_GROUP_BY = ["gateway_id", "gateway_alias", "card_brand", "alert_type"] as const;
 
 export const midKey = (gatewayId: number, cardBrand: string) => `${gatewayId}|${cardBrand}`;
@@ -67,7 +74,7 @@ export function midSums(records: readonly ReportRecord[]): Map<string, MidSums> 
       out.set(key, m);
     }
     if (m.gatewayName === null && typeof r.gateway_alias === "string") m.gatewayName = r.gateway_alias;
-    m.sales += units(r, "approvals");
+    m.sales += units(r, SALES_METRIC);
     m.chargebacks += units(r, "cb_count_by_cb_date");
     m.chargebackCents += units(r, "cb_amount_by_cb_date");
     const type = r.alert_type;

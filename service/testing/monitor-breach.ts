@@ -1,12 +1,13 @@
 /**
- * A deliberate breach of a card-network monitoring programme, for tests of the Monitor: the
- * chargebacks that make ONE gateway (MID) cross a threshold on chargebacks received in `month` ÷
- * approvals of the month before (Mastercard's Excessive Chargeback Program by default), as the
- * `chargebacks.csv` of an import directory (docs/import-format.md). The rows go into the data the
- * way a user's export would, through the importer (importDirectory or the CLI's `import`).
+ * A deliberate breach of a card-network monitoring programme, for the Monitor's tests and the demo
+ * data: the chargebacks that make ONE gateway (MID) cross a threshold on chargebacks received in
+ * `month` ÷ sales of the month before (every approved attempt, cascades included, as the Monitor
+ * counts them; Mastercard's Excessive Chargeback Program by default), as the `chargebacks.csv` of an
+ * import directory (docs/import-format.md). The rows go into the data the way a user's export would,
+ * through the importer (importDirectory or the CLI's `import`).
  *
  * Deterministic: the same database gives the same gateway and the same rows. The gateway is the
- * one with the most approvals of the brand in the month before that has enough approved attempts
+ * one with the most sales of the brand in the month before that has enough approved attempts
  * to charge back; the chargebacks are on its most recent approved attempts of the brand dated
  * before `month` that have no chargeback, refund or alert yet, for their full amount, received on
  * days spread over `month` (so always after the attempt, as the importer requires).
@@ -29,10 +30,10 @@ export interface BreachOptions {
 export interface BreachPlan {
   gatewayId: number;
   cardBrand: string;
-  /** YYYY-MM of the chargebacks, and of the approvals divided by. */
+  /** YYYY-MM of the chargebacks, and of the sales divided by. */
   month: string;
   salesMonth: string;
-  /** Approvals (cascades excluded) of the gateway and brand in salesMonth. */
+  /** Sales of the gateway and brand in salesMonth: approved attempts, cascades included (`net_approvals`). */
   sales: number;
   /** Chargebacks of the gateway and brand already received in month. */
   existing: number;
@@ -74,7 +75,7 @@ export async function planChargebackBreach(db: Database, opts: BreachOptions): P
   const perGateway = await db.all<{ gateway_id: number; sales: string; existing: string; candidates: string }>(
     `WITH s AS (
        SELECT a.gateway_id, count(*) AS n FROM attempts a JOIN bins b USING (bin)
-       WHERE b.card_brand = $1 AND a.approved AND NOT a.is_cascade AND a.attempt_date BETWEEN $2::DATE AND $3::DATE
+       WHERE b.card_brand = $1 AND a.approved AND a.attempt_date BETWEEN $2::DATE AND $3::DATE
        GROUP BY ALL),
      e AS (
        SELECT a.gateway_id, count(*) AS n FROM chargebacks c JOIN attempts a USING (attempt_id) JOIN bins b USING (bin)
