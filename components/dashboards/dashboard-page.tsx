@@ -311,7 +311,7 @@ export function DashboardPage({
       {answer.data ? (
         <>
           <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
-            {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)} (${timeZone}).` : "Fetching…"}
+            {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)}.` : "Fetching…"}
           </p>
           <Suspense fallback={loadingTiles}>
             <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} />

@@ -1,5 +1,5 @@
 import type { PivotCell, PivotModel } from "@/lib/metrics/pivot";
-import { formatValue } from "@/lib/metrics/format";
+import { formatCount, formatValue } from "@/lib/metrics/format";
 import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
 import type { TableCell, TableModel } from "@/lib/metrics/table";
 import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
@@ -136,7 +136,7 @@ function TableView({ table, shownRows, totalRows, label }: { table: TableModel; 
       </div>
       {totalRows > shownRows ? (
         <p className="text-xs text-slate-700">
-          Top {shownRows.toLocaleString("en-US")} of {totalRows.toLocaleString("en-US")} rows; the totals count them all.
+          Top {shownRows.toLocaleString("en-US")} of {formatCount(totalRows, "row")}; the totals count them all.
         </p>
       ) : null}
     </div>

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
 import { todayIn } from "@/lib/contract/dates";
+import { formatCount } from "@/lib/metrics/format";
 import type { ReportView } from "@/lib/periods/view";
 import type { ExploreState } from "@/lib/report-state/explore";
 import type { ExploreLook } from "@/lib/report-state/explore-look";
@@ -187,7 +188,7 @@ export function ExploreReport({
               Results
             </h2>
             <div className="flex flex-wrap items-center gap-3">
-              <p className="text-sm text-slate-700">{model ? `${rows.length.toLocaleString("en-US")} rows` : ""}</p>
+              <p className="text-sm text-slate-700">{model ? formatCount(rows.length, "row") : ""}</p>
               {canPivot ? (
                 <div role="group" aria-label="Table layout" className="flex overflow-hidden rounded-md border border-slate-400">
                   {TABLE_LAYOUTS.map((t) => (

@@ -8,7 +8,8 @@
 import { useMemo, type ReactNode } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
-import { spanText, tickText, type ChartData, type ChartDatum } from "@/lib/charts/shape";
+import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo } from "@/lib/charts/shape";
+import { changeCells } from "@/lib/metrics/table";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { chartSeriesColor } from "./series-colors";
 import { useBoxWidth } from "@/components/charts/use-box-width";
@@ -54,6 +55,12 @@ function CategoryTick({ args, chart, layout, side }: { args: TickArgs; chart: Ch
   );
 }
 
+/** A compared value's change, worded as the table words it. */
+function CompareChange({ measure, now, before }: { measure: ChartMeasureInfo; now: unknown; before: unknown }) {
+  const cells = changeCells(measure, typeof now === "number" ? now : null, typeof before === "number" ? before : null);
+  return <span className="pl-1 tabular-nums">({cells.map((c) => c.text).join(", ")})</span>;
+}
+
 /** The tooltip: the x value in full, its days (partial or not) and the compared ones, then every series' value. */
 function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: unknown; chart: ChartData; byX: Map<string, ChartDatum> }) {
   if (!active || label === undefined || label === null) return null;
@@ -85,6 +92,7 @@ function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: u
               />
               <span>{s.name}:</span>
               <span className="ml-auto pl-2 font-medium tabular-nums">{formatValue(typeof v === "number" ? v : null, s.format)}</span>
+              {s.comparesTo !== null ? <CompareChange measure={s.axis === "right" && chart.measure2 ? chart.measure2 : chart.measure} now={d[s.comparesTo]} before={v} /> : null}
             </li>
           );
         })}

@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
+import { formatCount } from "@/lib/metrics/format";
 import { sortRows, type SortSpec } from "@/lib/metrics/sort";
 import type { TableModel } from "@/lib/metrics/table";
 import { Button } from "@/components/ui/button";
@@ -35,7 +36,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
     <section aria-label="Results" className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-700" aria-live="polite">
-          {rows.length.toLocaleString("en-US")} rows{sort ? `, sorted by ${table.columns.find((c) => c.id === sort.key)?.label ?? sort.key} (${sort.dir === "asc" ? "ascending" : "descending"})` : ""}
+          {formatCount(rows.length, "row")}{sort ? `, sorted by ${table.columns.find((c) => c.id === sort.key)?.label ?? sort.key} (${sort.dir === "asc" ? "ascending" : "descending"})` : ""}
         </p>
         <div className="flex flex-wrap gap-2">
           <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, rows, { lines: meta }))}>

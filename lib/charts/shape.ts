@@ -16,6 +16,7 @@
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { compareValues } from "@/lib/contract/order";
+import type { Direction } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
@@ -80,6 +81,8 @@ export interface ChartMeasureInfo {
   id: string;
   label: string;
   format: ValueFormat;
+  /** Which way a change is good news (the tooltip's better/worse beside a compared value). */
+  better: Direction;
 }
 
 export interface ChartData {
@@ -334,8 +337,8 @@ export function buildChartData(
     series,
     data,
     stacked,
-    measure: { id: measure.id, label: measure.label, format: measure.format },
-    measure2: measure2 ? { id: measure2.id, label: measure2.label, format: measure2.format } : null,
+    measure: { id: measure.id, label: measure.label, format: measure.format, better: measure.better },
+    measure2: measure2 ? { id: measure2.id, label: measure2.label, format: measure2.format, better: measure2.better } : null,
     comparison,
     partial,
     unaligned: [...new Set(unaligned)].sort(),

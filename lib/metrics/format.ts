@@ -29,7 +29,6 @@ const compactCurrency = new Intl.NumberFormat(LOCALE, {
   notation: "compact",
   maximumFractionDigits: 1,
 });
-const points = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
 const percentShort = new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 1 });
 
 /** What a missing value (no denominator, masked cell) looks like. */
@@ -45,15 +44,50 @@ export function formatValue(v: number | null | undefined, f: ValueFormat): strin
     case "percent":
       return percent.format(v);
     case "points":
-      return `${points.format(v * 100)} pp`;
+      return formatChange(v, "points");
   }
+}
+
+const MINUS = "\u2212";
+const signedFormats: Readonly<Record<ValueFormat, Intl.NumberFormat>> = {
+  count: new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, signDisplay: "exceptZero" }),
+  currency: new Intl.NumberFormat(LOCALE, { style: "currency", currency: DISPLAY_CURRENCY, minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }),
+  percent: new Intl.NumberFormat(LOCALE, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }),
+  points: new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }),
+};
+
+/**
+ * The direction of a change as it is shown: 1 up, -1 down, 0 when it rounds to nothing at the
+ * precision the reader sees (a "+0.00 pp (better)" would claim a movement nobody can see). The CSV
+ * rounds the same way (exportValue), so the screen, the export and the better/worse words agree.
+ */
+export function changeDirection(v: number, f: ValueFormat): -1 | 0 | 1 {
+  const shown = exportValue(v, f) ?? 0;
+  return shown > 0 ? 1 : shown < 0 ? -1 : 0;
+}
+
+/**
+ * A change as a finance reader writes it: every increase with "+", every decrease with a real minus
+ * sign ("\u2212"), and no change as a bare "0" ("+40", "\u221240.40%", "+$5,243.75", "\u22120.44 pp").
+ * Every change cell (table, tile, chart tooltip, shared page, e-mail) is worded by this one function.
+ */
+export function formatChange(v: number | null | undefined, f: ValueFormat): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
+  if (changeDirection(v, f) === 0) return "0";
+  const text = signedFormats[f].format(f === "points" ? v * 100 : v).replace("-", MINUS);
+  return f === "points" ? `${text} pp` : text;
+}
+
+/** "1 row", "2 rows", "1,250 rows". */
+export function formatCount(n: number, singular: string, plural = `${singular}s`): string {
+  return `${count.format(n)} ${n === 1 ? singular : plural}`;
 }
 
 /** Short form for chart axes: 1.2K, $3.4M, 12.5%. */
 export function formatCompact(v: number | null | undefined, f: ValueFormat): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "";
   if (f === "percent") return percentShort.format(v);
-  if (f === "points") return `${points.format(v * 100)} pp`;
+  if (f === "points") return formatChange(v, "points");
   return f === "currency" ? compactCurrency.format(v) : compact.format(v);
 }
 

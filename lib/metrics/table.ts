@@ -11,7 +11,7 @@ import { GRAIN_LABELS } from "@/lib/periods/grain";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { comparedId } from "./compared";
 import { TOTALS_LABEL } from "./labels";
-import { formatValue, round2, type ValueFormat } from "./format";
+import { changeDirection, formatChange, formatValue, round2, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "./kpis";
 
@@ -65,7 +65,10 @@ export const ALL_ROWS_TEXT = "All records";
 export { COMPARED_SUFFIXES, comparedId } from "./compared";
 
 /** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
-const changesInPoints = (m: Measure) => m.format === "percent";
+/** What a change's words depend on: the measure's unit and which way is good news. */
+type ChangeMeasure = Pick<Measure, "format" | "better">;
+
+const changesInPoints = (m: ChangeMeasure) => m.format === "percent";
 
 export function tableColumns(spec: TableSpec, view?: Pick<ReportView, "grain" | "comparison">): TableColumn[] {
   const grain = view?.grain ?? "day";
@@ -109,34 +112,35 @@ function measureCell(m: Measure, sums: Sums): TableCell {
 
 const VERDICT = { good: "better", bad: "worse" } as const;
 
-function toneOf(m: Measure, delta: number): TableCell["tone"] {
-  if (m.better === "neutral" || delta === 0) return undefined;
-  return (delta > 0) === (m.better === "higher") ? "good" : "bad";
+/** Good or bad news for the measure, judged on the change as shown (a change that rounds to nothing is neither). */
+function toneOf(m: ChangeMeasure, delta: number, shownAs: ValueFormat): TableCell["tone"] {
+  const direction = changeDirection(delta, shownAs);
+  if (m.better === "neutral" || direction === 0) return undefined;
+  return (direction > 0) === (m.better === "higher") ? "good" : "bad";
 }
 
-const signed = (text: string, delta: number) => (delta > 0 ? `+${text}` : text.replace(/^-/, "−"));
+/** A change cell: its signed text, and the verdict in words beside the sign (never instead of it). */
+function changeCell(m: ChangeMeasure, value: number, format: ValueFormat): TableCell {
+  const tone = toneOf(m, value, format);
+  const text = `${formatChange(value, format)}${tone ? ` (${VERDICT[tone]})` : ""}`;
+  return tone ? { value, text, tone } : { value, text };
+}
 
-/** The change cells of one measure: difference (or points), and % change for sums. */
-function changeCells(m: Measure, now: number | null, before: number | null): TableCell[] {
+/**
+ * The change cells of one measure: the difference in points for a rate; for a sum (or an amount
+ * ratio) the difference and the % change.
+ */
+export function changeCells(m: ChangeMeasure, now: number | null, before: number | null): TableCell[] {
   if (now === null || before === null) {
     const none: TableCell = { value: null, text: formatValue(null, "count"), note: "A rate of nothing on one side: no change to show." };
     return changesInPoints(m) ? [none] : [none, none];
   }
   // Amounts were summed in cents; their difference is rounded to cents once, here.
   const delta = m.format === "currency" ? round2(now - before) : now - before;
-  const tone = toneOf(m, delta);
-  const word = tone ? ` (${VERDICT[tone]})` : "";
-  if (changesInPoints(m)) {
-    return [{ value: delta, text: `${formatValue(delta, "points")}${word}`, ...(tone ? { tone } : {}) }];
-  }
-  const pct = before === 0 ? null : delta / Math.abs(before);
-  const diff: TableCell = { value: delta, text: signed(formatValue(Math.abs(delta), m.format), delta) };
-  const pctCell: TableCell =
-    pct === null
-      ? { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }
-      : { value: pct, text: `${signed(formatValue(Math.abs(pct), "percent"), pct)}${word}`, ...(tone ? { tone } : {}) };
-  if (tone) diff.tone = tone;
-  return [diff, pctCell];
+  if (changesInPoints(m)) return [changeCell(m, delta, "points")];
+  const diff = changeCell(m, delta, m.format);
+  if (before === 0) return [diff, { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }];
+  return [diff, changeCell(m, delta / Math.abs(before), "percent")];
 }
 
 const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new Map(metrics.map((m) => [m, units(record, m)]));
