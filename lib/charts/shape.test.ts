@@ -287,7 +287,7 @@ describe("a second measure", () => {
       [15, 0.5],
       [1, null],
     ]);
-    expect(out.measure2).toEqual({ id: "approval_rate", label: "Approval rate", format: "percent" });
+    expect(out.measure2).toEqual({ id: "approval_rate", label: "Approval rate", format: "percent", better: "higher" });
     const caption = describeChart(out);
     expect(caption.title).toBe("Revenue (USD, bars, left axis) and Approval rate (%, line, right axis) by day");
     expect(caption.notes.join(" ")).toContain("Not split by card brand while a second measure is drawn");
