@@ -39,7 +39,7 @@ function Cell({ grid, cell }: { grid: CohortGrid; cell: GridCell }) {
 function Row({ grid, row }: { grid: CohortGrid; row: GridRow }) {
   return (
     <tr>
-      <th scope="row" className="sticky left-0 z-10 border-r border-slate-300 bg-white px-3 py-1.5 text-left font-medium whitespace-nowrap">
+      <th scope="row" className="sticky left-0 z-10 border-r border-slate-300 bg-white px-3 py-1.5 text-left font-medium whitespace-nowrap" title={row.note}>
         {row.label}
       </th>
       <td className="px-2 py-1.5 text-right tabular-nums">{formatValue(row.customers, "count")}</td>

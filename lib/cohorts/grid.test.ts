@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReportRecord } from "@/lib/contract";
-import { bucketOf, buildCohortGrid, cycleOffsetDays, hasReached, type CohortGridInput } from "./grid";
+import { buildCohortGrid, cycleOffsetDays, hasReached, type CohortGridInput } from "./grid";
 import { colourFor } from "./color";
 
 const schedule = { trialDays: 14, periodDays: 30 };
@@ -13,18 +13,6 @@ describe("the billing schedule", () => {
     expect(hasReached("2025-07-17", 1, "2025-07-31", schedule)).toBe(true);
     expect(hasReached("2025-07-18", 1, "2025-07-31", schedule)).toBe(false);
     expect(hasReached("2025-07-31", 0, "2025-07-31", schedule)).toBe(true);
-  });
-});
-
-describe("row buckets", () => {
-  it("starts weeks on Monday", () => {
-    expect(bucketOf("2025-07-01", "week").start).toBe("2025-06-30");
-    expect(bucketOf("2025-07-06", "week")).toMatchObject({ start: "2025-06-30", end: "2025-07-06" });
-    expect(bucketOf("2025-07-07", "week").start).toBe("2025-07-07");
-  });
-  it("takes calendar months", () => {
-    expect(bucketOf("2024-02-10", "month")).toEqual({ key: "2024-02-01", start: "2024-02-01", end: "2024-02-29", label: "2024-02" });
-    expect(bucketOf("2025-12-31", "month").end).toBe("2025-12-31");
   });
 });
 
@@ -42,6 +30,99 @@ const oneDay = [
   rec("2025-06-01", 1, { approvals_by_initial_date: 6, revenue_by_initial_date: 60, refund_amount_by_initial_date: 6 }),
   rec("2025-06-01", 2, { approvals_by_initial_date: 3, revenue_by_initial_date: 30, cb_amount_by_initial_date: 10 }),
 ];
+
+describe("rows: the periods of lib/periods, partial where the range cuts them", () => {
+  const rowsOf = (range: { start: string; end: string }, rows: CohortGridInput["rows"], records: ReportRecord[] = [], today = "2027-06-30") =>
+    buildCohortGrid({ ...base, range, today, rows, records, cell: "retention" }).rows.map((r) => ({
+      label: r.label,
+      partial: r.partial,
+      note: r.note,
+      start: r.start,
+      end: r.end,
+      customers: r.customers,
+    }));
+
+  it("mark both months of a range that cuts both ends, naming the days each holds, and count only those days", () => {
+    const records = [
+      rec("2026-10-14", 0, { approvals_by_initial_date: 1000 }), // before the range: in no row
+      rec("2026-10-15", 0, { approvals_by_initial_date: 4 }),
+      rec("2026-10-31", 0, { approvals_by_initial_date: 5 }),
+      rec("2026-11-20", 0, { approvals_by_initial_date: 7 }),
+      rec("2026-11-21", 0, { approvals_by_initial_date: 1000 }), // after it
+    ];
+    expect(rowsOf({ start: "2026-10-15", end: "2026-11-20" }, "month", records)).toEqual([
+      {
+        label: "2026-10 (partial)",
+        partial: true,
+        note: "Only 2026-10-15 to 2026-10-31 of 2026-10-01 to 2026-10-31 is in the range.",
+        start: "2026-10-15",
+        end: "2026-10-31",
+        customers: 9,
+      },
+      {
+        label: "2026-11 (partial)",
+        partial: true,
+        note: "Only 2026-11-01 to 2026-11-20 of 2026-11-01 to 2026-11-30 is in the range.",
+        start: "2026-11-01",
+        end: "2026-11-20",
+        customers: 7,
+      },
+    ]);
+  });
+
+  it("mark nothing when the range is whole months (February of a leap year included)", () => {
+    const rows = rowsOf({ start: "2024-01-01", end: "2024-03-31" }, "month");
+    expect(rows.map((r) => [r.label, r.partial, r.note, r.start, r.end])).toEqual([
+      ["2024-01", false, undefined, "2024-01-01", "2024-01-31"],
+      ["2024-02", false, undefined, "2024-02-01", "2024-02-29"],
+      ["2024-03", false, undefined, "2024-03-01", "2024-03-31"],
+    ]);
+  });
+
+  it("take ISO weeks across a year end: Monday 2020-12-28 to Sunday 2021-01-03 is one week, cut by a range from 2020-12-30", () => {
+    const records = [rec("2020-12-31", 0, { approvals_by_initial_date: 2 }), rec("2021-01-03", 0, { approvals_by_initial_date: 3 }), rec("2021-01-04", 0, { approvals_by_initial_date: 6 })];
+    expect(rowsOf({ start: "2020-12-30", end: "2021-01-12" }, "week", records)).toEqual([
+      {
+        label: "Week of 2020-12-28 (partial)",
+        partial: true,
+        note: "Only 2020-12-30 to 2021-01-03 of 2020-12-28 to 2021-01-03 is in the range.",
+        start: "2020-12-30",
+        end: "2021-01-03",
+        customers: 5,
+      },
+      { label: "Week of 2021-01-04", partial: false, note: undefined, start: "2021-01-04", end: "2021-01-10", customers: 6 },
+      {
+        label: "Week of 2021-01-11 (partial)",
+        partial: true,
+        note: "Only 2021-01-11 to 2021-01-12 of 2021-01-11 to 2021-01-17 is in the range.",
+        start: "2021-01-11",
+        end: "2021-01-12",
+        customers: 0,
+      },
+    ]);
+  });
+
+  it("never mark a day, whatever the range", () => {
+    const rows = rowsOf({ start: "2026-10-30", end: "2026-11-02" }, "day");
+    expect(rows.map((r) => r.label)).toEqual(["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02"]);
+    expect(rows.every((r) => !r.partial && r.note === undefined)).toBe(true);
+  });
+
+  it("mark the month today cuts, even when the range runs past today, and say its later days are still to come", () => {
+    const rows = rowsOf({ start: "2026-10-01", end: "2026-11-30" }, "month", [], "2026-11-20");
+    expect(rows.map((r) => [r.label, r.note])).toEqual([
+      ["2026-10", undefined],
+      ["2026-11 (partial)", "Only 2026-11-01 to 2026-11-20 of 2026-11-01 to 2026-11-30 is in the range. The days after 2026-11-20 are still to come."],
+    ]);
+  });
+
+  it("never mark the pooled row", () => {
+    const g = buildCohortGrid({ ...base, range: { start: "2026-10-15", end: "2026-11-20" }, today: "2026-12-31", rows: "month", records: [], cell: "retention" });
+    expect(g.rows.every((r) => r.partial)).toBe(true);
+    expect(g.summary).toMatchObject({ label: "All cohorts", partial: false });
+    expect(g.summary.note).toBeUndefined();
+  });
+});
 
 describe("cells", () => {
   it("show approvals as a share of cycle 0, masking cycles not reached", () => {

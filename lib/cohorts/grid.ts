@@ -2,18 +2,21 @@
  * The retention grid as pure math (docs/metrics.md, "Cohorts").
  *
  * Input: cohort records grouped by `date` (the initial date) and `billing_cycle`. Rows are signup
- * days, weeks (Monday to Sunday) or calendar months; a coarser row is the sum of its days. Columns are
- * billing cycles 0..N.
+ * days, ISO weeks (Monday to Sunday) or calendar months, the periods of lib/periods; a coarser row is
+ * the sum of its days. Columns are billing cycles 0..N. A week or month that the range (ended at
+ * today) cuts is partial and says so, as Explore's rows do: its customers are fewer than a whole
+ * period's, and reading it beside whole ones would mislead.
  *
  * Masking: cycle k falls due `cycleOffsetDays(k)` days after the initial date (0 for k = 0; trial +
  * period × (k − 1) after). A row has reached cycle k when its youngest day, the latest initial date
  * it covers (clipped to the range and to today), plus that offset is on or before today. A cell not
  * reached is masked, never shown as 0: its customers have not had the chance to be billed yet.
  */
-import { addDays, daysBetween, fromEpochDay, toEpochDay } from "@/lib/contract/dates";
+import { addDays, daysBetween } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { addInto, evaluate, measureFor, metricOf, sumValue, type Sums } from "@/lib/metrics/kpis";
+import { periodLabel, periodOf, periodsIn, type Period } from "@/lib/periods/periods";
 import type { CohortCell, CohortRows } from "@/lib/report-state/cohort";
 import { cycleOffsetDays, type CohortSchedule } from "./labels";
 
@@ -25,26 +28,15 @@ export function hasReached(day: string, k: number, today: string, s: CohortSched
   return addDays(day, cycleOffsetDays(k, s)) <= today;
 }
 
-export interface Bucket {
-  key: string;
-  /** First and last calendar day of the bucket (not clipped). */
-  start: string;
-  end: string;
-  label: string;
+/** A row's name: a week by its Monday, as the Cohorts page has always named it; a day or month as Explore does. */
+export function cohortLabel(start: string, rows: CohortRows): string {
+  return rows === "week" ? `Week of ${start}` : periodLabel(start, rows);
 }
 
-export function bucketOf(day: string, rows: CohortRows): Bucket {
-  if (rows === "day") return { key: day, start: day, end: day, label: day };
-  if (rows === "week") {
-    const e = toEpochDay(day);
-    // 1970-01-01 was a Thursday: (e + 3) mod 7 is 0 on Mondays.
-    const start = fromEpochDay(e - (((e + 3) % 7) + 7) % 7);
-    return { key: start, start, end: addDays(start, 6), label: `Week of ${start}` };
-  }
-  const start = `${day.slice(0, 7)}-01`;
-  const next = Number(day.slice(5, 7)) === 12 ? `${Number(day.slice(0, 4)) + 1}-01-01` : `${day.slice(0, 4)}-${String(Number(day.slice(5, 7)) + 1).padStart(2, "0")}-01`;
-  // Dates read YYYY-MM-DD everywhere, so a month reads YYYY-MM.
-  return { key: start, start, end: addDays(next, -1), label: day.slice(0, 7) };
+/** The words Explore uses for a period the range cuts (lib/metrics/table.ts), and why, when it was today that cut it. */
+function partialNote(p: Period, rangeEnd: string): string {
+  const note = `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.`;
+  return p.to < p.end && p.to < rangeEnd ? `${note} The days after ${p.to} are still to come.` : note;
 }
 
 export interface GridCell {
@@ -57,10 +49,15 @@ export interface GridCell {
 
 export interface GridRow {
   key: string;
+  /** As shown and exported: "2026-10", or "2026-10 (partial)" when the range cuts the month. */
   label: string;
   /** The initial dates the row covers, clipped to the range and today. */
   start: string;
   end: string;
+  /** The range (ended at today) cuts the row's week or month: it holds only some of its days. */
+  partial: boolean;
+  /** What "(partial)" abbreviates: the days included, of the whole period's. */
+  note?: string;
   /** Initial approvals (cycle 0): the cohort's customers. */
   customers: number;
   cells: GridCell[];
@@ -101,9 +98,8 @@ export const CELL_FORMATS: Record<CohortCell, ValueFormat> = {
 };
 
 interface Acc {
-  bucket: Bucket;
-  start: string;
-  youngest: string;
+  /** The row's week, month or day, its days clipped to the range and today. */
+  period: Period;
   perCycle: (Sums | undefined)[];
 }
 
@@ -152,23 +148,20 @@ export function buildCohortGrid(input: CohortGridInput): CohortGrid {
   const schedule: CohortSchedule = { trialDays: input.trialDays, periodDays: input.periodDays };
   const lastDay = range.end < today ? range.end : today;
 
-  // Every bucket that overlaps [range.start, lastDay], so a day without signups still has its row.
+  // Every period that overlaps the days covered, so a day without signups still has its row.
+  const covered = { start: range.start, end: lastDay };
   const accs = new Map<string, Acc>();
   if (range.start <= lastDay && daysBetween(range.start, lastDay) <= 3700) {
-    for (let d = range.start; d <= lastDay; d = addDays(d, 1)) {
-      const b = bucketOf(d, rowsBy);
-      const acc = accs.get(b.key);
-      if (acc) acc.youngest = d;
-      else accs.set(b.key, { bucket: b, start: d, youngest: d, perCycle: [] });
-    }
+    for (const period of periodsIn(covered, rowsBy)) accs.set(period.start, { period, perCycle: [] });
   }
 
   for (const r of input.records) {
     const day = r.date;
     const k = r.billing_cycle;
     if (typeof day !== "string" || typeof k !== "number" || k < 0 || k > cycles) continue;
-    const acc = accs.get(bucketOf(day, rowsBy).key);
-    if (!acc) continue; // outside the range (or after today)
+    if (day < covered.start || day > covered.end) continue; // outside the range (or after today)
+    const acc = accs.get(periodOf(day, rowsBy, covered).start);
+    if (!acc) continue;
     addInto((acc.perCycle[k] ??= new Map()), r, COHORT_METRICS);
   }
 
@@ -177,13 +170,15 @@ export function buildCohortGrid(input: CohortGridInput): CohortGrid {
   let min = Infinity;
   let max = -Infinity;
 
-  for (const acc of [...accs.values()].sort((a, b) => (a.bucket.key < b.bucket.key ? -1 : 1))) {
-    const reached = (k: number) => hasReached(acc.youngest, k, today, schedule);
-    const cells = cellsOf(acc.perCycle, reached, cell, cycles);
-    const first = acc.perCycle[0];
+  for (const { period: p, perCycle } of accs.values()) {
+    const reached = (k: number) => hasReached(p.to, k, today, schedule);
+    const cells = cellsOf(perCycle, reached, cell, cycles);
+    const first = perCycle[0];
     const customers = first ? sumValue(first, APPROVALS) : 0;
     summaryCustomers += customers;
-    gridRows.push({ key: acc.bucket.key, label: acc.bucket.label, start: acc.start, end: acc.youngest, customers, cells });
+    const label = cohortLabel(p.start, rowsBy);
+    const marks = p.partial ? { label: `${label} (partial)`, partial: true, note: partialNote(p, range.end) } : { label, partial: false };
+    gridRows.push({ key: p.start, ...marks, start: p.from, end: p.to, customers, cells });
     for (const c of cells) {
       if (c.masked || c.value === null) continue;
       if ((cell === "retention" || cell === "previous") && c.cycle === 0) continue; // always 100%
@@ -197,6 +192,7 @@ export function buildCohortGrid(input: CohortGridInput): CohortGrid {
     label: "All cohorts",
     start: range.start,
     end: lastDay,
+    partial: false,
     customers: summaryCustomers,
     cells: summaryCells(gridRows, accs, today, schedule, cell, cycles),
   };
@@ -232,7 +228,7 @@ function summaryCells(
   const list = [...accs.values()];
   const out: GridCell[] = [];
   for (let k = 0; k <= cycles; k++) {
-    const members = list.filter((a) => hasReached(a.youngest, k, today, schedule));
+    const members = list.filter((a) => hasReached(a.period.to, k, today, schedule));
     if (members.length === 0 || rows.length === 0) {
       out.push({ cycle: k, masked: true, value: null });
       continue;
