@@ -15,7 +15,7 @@ import { generate } from "../data/generator";
 import { importDirectory } from "../data/importer";
 import { migrate } from "../data/schema";
 import { runReport } from "../reports/run";
-import { startTestClickHouse, type TestClickHouse } from "../testing/clickhouse";
+import { clickhouseServerBinary, startTestClickHouse, type TestClickHouse } from "../testing/clickhouse";
 import { VALID_IMPORT, writeCsvDir } from "../testing/import-fixture";
 import { ClickHouseServers } from "./connection";
 import { ident } from "./dialect";
@@ -28,7 +28,11 @@ let servers: ClickHouseServers;
 let db: Database;
 let dir: string;
 
+// scripts/test-servers.sh installs the server where it can, and names this suite when it cannot.
+const available = clickhouseServerBinary() !== null;
+
 beforeAll(async () => {
+  if (!available) return;
   dir = mkdtempSync(join(tmpdir(), "ch-publish-test-"));
   ch = await startTestClickHouse();
   servers = new ClickHouseServers({ urls: [ch.url], cluster: null, database: "payments" });
@@ -39,6 +43,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  if (!available) return;
   db?.close();
   await servers?.close();
   await ch?.stop();
@@ -63,7 +68,7 @@ async function databases(): Promise<string[]> {
   return (await servers.first.rows<{ name: string }>("SELECT name FROM system.databases WHERE startsWith(name, 'payments_') ORDER BY name")).map((r) => r.name);
 }
 
-describe("publishing to ClickHouse", () => {
+describe.skipIf(!available)("publishing to ClickHouse", () => {
   let first: Published;
   let imported: Published;
 
@@ -152,7 +157,7 @@ describe("publishing to ClickHouse", () => {
   });
 });
 
-describe("publishing to two shards", () => {
+describe.skipIf(!available)("publishing to two shards", () => {
   it("sends each grain row to its key's shard, so merged shards hold each key combination once over the cluster", async () => {
     const cluster = await startTestClickHouse({ shards: 2 });
     const sharded = new ClickHouseServers({ urls: cluster.urls, cluster: cluster.cluster, database: "payments" });
