@@ -5,14 +5,16 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { todayIn } from "../lib/contract/dates";
+import { addDays, todayIn } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
 import { duckDbOptions, loadDuckDbConfig } from "../service/config";
 import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { seedDemoRouting } from "../service/routing/demo";
+import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
+import { DEFAULT_MONITOR_CONFIG } from "../lib/programs/definitions";
 import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/mail/sink";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
@@ -49,6 +51,14 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
       const s = await generate(db, { ...DEMO, endDate: today });
       await seedDemoRouting(db);
       console.log(`start: ${s.attempts.toLocaleString("en-US")} attempts in ${s.seconds.toFixed(1)} s`);
+      // The generated MIDs stay well inside every programme: one of them is made to breach
+      // Mastercard's Excessive Chargeback Program last month, above its minimum count too, so the
+      // Monitor shows a new user what a breach looks like.
+      const lastMonth = addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7);
+      const ecp = DEFAULT_MONITOR_CONFIG.programs.find((p) => p.id === "mastercard-ecp")!;
+      const excessive = ecp.thresholds.find((t) => t.level === "excessive")!;
+      const { plan } = await importChargebackBreach(db, { month: lastMonth, cardBrand: ecp.cardBrand, ratio: excessive.ratio, minCount: excessive.minCount });
+      console.log(`start: demo breach: ${plan.added} chargebacks imported for Mastercard MID #${plan.gatewayId} in ${lastMonth} (${plan.total} ÷ ${plan.sales} sales of ${plan.salesMonth})`);
     }
     const known = secrets.client
       ? await db.all("SELECT 1 FROM api_clients WHERE client_id = ? AND active", [secrets.client.client_id])

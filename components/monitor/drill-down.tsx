@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useEffect, useRef } from "react";
 import type { MonitorRow } from "@/lib/monitor/load";
 import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
-import { STATUS_LABELS } from "@/lib/programs/status";
+import { levelSentence, numeratorNoun } from "@/lib/monitor/words";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { Providers } from "@/components/providers";
 import { cn } from "@/components/ui/cn";
@@ -98,8 +98,7 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
         </button>
       </div>
       <p className="mt-1 text-sm text-slate-700">
-        {program.name}: {count(row.actual.numerator)} ÷ {count(row.actual.denominator)} = {pct(row.actual.ratio)} —{" "}
-        {row.actual.level === "ok" ? "below every threshold in force" : STATUS_LABELS[row.actual.level].toLowerCase()}.
+        {program.name}: {count(row.actual.numerator)} ÷ {count(row.actual.denominator)} = {pct(row.actual.ratio)}. {levelSentence(program, row.actual, row.lowest)}
       </p>
       {drill.isError ? (
         <p role="alert" className="mt-2 text-sm text-red-800">{drill.error instanceof Error ? drill.error.message : "The drill-down could not be loaded."}</p>
@@ -109,9 +108,10 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
         <div className="mt-3 flex flex-col gap-4">
           <figure ref={box} className="min-w-0">
             <figcaption className="text-sm text-slate-700">
-              The ratio to date, day by day (the last day&apos;s is the table&apos;s ratio), with the thresholds in force for {monthLabel(d.month.month)} dashed.
+              The ratio to date, day by day (the last day&apos;s is the table&apos;s ratio), with the thresholds in force for {monthLabel(d.month.month)} dashed: a
+              level needs its ratio and its minimum count of {numeratorNoun(program)}.
             </figcaption>
-            {width ? <TrendChart trend={d.trend} thresholds={d.thresholds} width={width} /> : null}
+            {width ? <TrendChart trend={d.trend} thresholds={d.thresholds} noun={numeratorNoun(program)} width={width} /> : null}
           </figure>
           <div className="grid gap-4 md:grid-cols-2">
             <PartsTable title="Chargebacks by BIN (the 10 largest, then the rest)" parts={d.byBin} dimension="BIN" />

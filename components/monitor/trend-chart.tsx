@@ -2,13 +2,14 @@
 /** The daily trend of a programme's ratio for one MID, with the thresholds in force drawn as lines. */
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
-import { STATUS_LABELS } from "@/lib/programs/status";
 import type { DrillAnswer } from "@/lib/monitor/drill";
 import { labelOffsets, TREND_CHART_HEIGHT as HEIGHT } from "@/lib/monitor/chart-labels";
+import { thresholdLabel } from "@/lib/monitor/words";
 
 type Ok = Extract<DrillAnswer, { kind: "ok" }>;
 
-export default function TrendChart({ trend, thresholds, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; width: number }) {
+/** `noun`: what the programme counts ("chargebacks"), named beside each threshold's minimum count. */
+export default function TrendChart({ trend, thresholds, noun, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; noun: string; width: number }) {
   const top = Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15;
   const lines = [...thresholds].sort((a, b) => a.ratio - b.ratio);
   const offsets = labelOffsets(
@@ -33,7 +34,7 @@ export default function TrendChart({ trend, thresholds, width }: { trend: Ok["tr
           y={t.ratio}
           stroke="#b91c1c"
           strokeDasharray="6 4"
-          label={{ value: `${STATUS_LABELS[t.level]} ${formatValue(t.ratio, "percent")}`, position: "insideBottomRight", offset: offsets[i], fontSize: 11, fill: "#7f1d1d" }}
+          label={{ value: thresholdLabel(t, noun), position: "insideBottomRight", offset: offsets[i], fontSize: 11, fill: "#7f1d1d" }}
         />
       ))}
       <Line type="linear" dataKey="ratio" name="Ratio to date" stroke="#1e3a8a" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />

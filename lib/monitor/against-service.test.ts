@@ -11,17 +11,14 @@
  * and the drill-down's, equals a count of approved attempts read with SQL straight from the DuckDB
  * file, and the data holds approved cascades on those MIDs, so a Monitor that left them out fails.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCents } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { importDirectory, type ImportResult } from "@/service/data/importer";
+import type { ImportResult } from "@/service/data/importer";
 import { startTestService, type TestService } from "@/service/testing/harness";
-import { planChargebackBreach, writeBreachDir, type BreachPlan } from "@/service/testing/monitor-breach";
+import { importChargebackBreach, type BreachPlan } from "@/service/testing/monitor-breach";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { loadDrill } from "./drill";
 import { loadMonitor, type MonitorAnswer } from "./load";
@@ -37,24 +34,20 @@ const HIGH = ECP.thresholds.find((t) => t.level === "high_excessive")!;
 let svc: TestService;
 let plan: BreachPlan;
 let imported: ImportResult;
-let importDir: string;
 
 beforeAll(async () => {
-  importDir = mkdtempSync(join(tmpdir(), "monitor-breach-"));
   svc = await startTestService({
     data: { days: 150, ordersPerDay: 400, seed: 21, endDate: TODAY },
     env: { REPORT_RATE_LIMIT: "1000000" },
     // Before the service starts: June's chargebacks for one MID, loaded as a user would load an export.
     setup: async (db) => {
-      plan = await planChargebackBreach(db, { month: "2025-06", cardBrand: MC, ratio: EXCESSIVE.ratio, minCount: EXCESSIVE.minCount });
-      imported = await importDirectory(db, writeBreachDir(join(importDir, "export"), plan));
+      ({ plan, imported } = await importChargebackBreach(db, { month: "2025-06", cardBrand: MC, ratio: EXCESSIVE.ratio, minCount: EXCESSIVE.minCount }));
     },
   });
 }, 180_000);
 
 afterAll(async () => {
   await svc?.stop();
-  rmSync(importDir, { recursive: true, force: true });
 });
 
 /** Every record of one direct service call, all pages. */

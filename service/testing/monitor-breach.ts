@@ -12,9 +12,11 @@
  * before `month` that have no chargeback, refund or alert yet, for their full amount, received on
  * days spread over `month` (so always after the attempt, as the importer requires).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../db";
+import { importDirectory, type ImportResult } from "../data/importer";
 
 export interface BreachOptions {
   /** YYYY-MM: the month the chargebacks are received in. */
@@ -129,4 +131,20 @@ export function writeBreachDir(dir: string, plan: BreachPlan): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "chargebacks.csv"), plan.csv);
   return dir;
+}
+
+/**
+ * Plans the breach and loads it through the importer, from an import directory of its own that is
+ * removed afterwards. Throws when the importer rejects a row, so a breach is never half there.
+ */
+export async function importChargebackBreach(db: Database, opts: BreachOptions): Promise<{ plan: BreachPlan; imported: ImportResult }> {
+  const plan = await planChargebackBreach(db, opts);
+  const dir = mkdtempSync(join(tmpdir(), "monitor-breach-"));
+  try {
+    const imported = await importDirectory(db, writeBreachDir(join(dir, "export"), plan));
+    if (!imported.ok || imported.rejected > 0) throw new Error(`The breach's chargebacks were refused: ${JSON.stringify(imported.rejections.slice(0, 3))}`);
+    return { plan, imported };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
