@@ -14,12 +14,12 @@
  */
 import { dimensionsFor, getDimension } from "@/lib/contract/dimensions";
 import { measureFor } from "@/lib/metrics/kpis";
-import { customComparisonProblem, type CompareSelection } from "@/lib/periods/compare";
+import { comparisonProblem, type CompareSelection } from "@/lib/periods/compare";
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import { cohortRequest, comparisonRequest, exploreRequest, type ReportRequestSpec } from "@/lib/report-state/request";
 import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
 import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type Parsed, type ParamsLike } from "@/lib/report-state/encoding";
-import { decodeCompare, encodeCompare, normalizeExplore, parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
+import { COMPARE_URL_VALUES, decodeCompare, encodeCompare, normalizeExplore, parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
 import { normalizeFilters, type FilterValue, type Filters } from "@/lib/report-state/filters";
 import { COHORT_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "@/lib/report-state/range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "@/lib/report-state/url-check";
@@ -170,9 +170,9 @@ export function parseDashboard(input: ParamsLike | string, today?: string): Pars
   if (!isTimeGrain(grain)) problems.push({ param: "grain", message: `${quote(grain)} is not a time grain (${TIME_GRAINS.join(", ")}).` });
   const cmpRaw = p.get("cmp");
   const compare = cmpRaw === null ? ({ kind: "none" } as const) : decodeCompare(cmpRaw);
-  if (compare === null) problems.push({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use prev, yoy or YYYY-MM-DD..YYYY-MM-DD.` });
-  else if (compare.kind === "custom" && today !== undefined && checked.problem === null) {
-    const problem = customComparisonProblem(resolveRange(checked.range, today), compare);
+  if (compare === null) problems.push({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use ${COMPARE_URL_VALUES}.` });
+  else if (today !== undefined && checked.problem === null) {
+    const problem = comparisonProblem(resolveRange(checked.range, today), compare);
     if (problem) problems.push({ param: "cmp", message: problem });
   }
   const rawFilters = decodeFilters(p);

@@ -63,7 +63,7 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
       ? { compare: s.compare, range: { start: cmp.request.start_date, end: cmp.request.end_date }, records: answers.comparison }
       : null;
   const view = buildReportView({ op: s.op, groupBy: s.groupBy, metrics, grain: s.grain, range, records: answers.main, comparison });
-  const base = { range, periods: describePeriods(view), records: answers.main.length };
+  const base = { range, periods: describePeriods(view, s.compare), records: answers.main.length };
 
   switch (spec.kind) {
     case "kpi": {

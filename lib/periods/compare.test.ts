@@ -15,7 +15,7 @@ function daysOf(range: DayRange): string[] {
 
 describe("compare kinds", () => {
   it("labels every kind", () => {
-    expect(COMPARE_KINDS).toEqual(["none", "previous", "year", "custom"]);
+    expect(COMPARE_KINDS).toEqual(["none", "previous", "calendar", "year", "custom"]);
     for (const k of COMPARE_KINDS) expect(COMPARE_LABELS[k]).toBeTruthy();
   });
 });
@@ -92,10 +92,25 @@ describe("customComparisonProblem", () => {
     expect(customComparisonProblem({ start: "2026-11-23", end: "2026-11-23" }, { start: "2024-02-29", end: "2024-02-29" })).toBeNull();
   });
 
+  it("takes whole calendar months as many as the report's, whatever their days", () => {
+    // November (30 days) beside October (31) or February (28).
+    expect(customComparisonProblem(range, { start: "2026-10-01", end: "2026-10-31" })).toBeNull();
+    expect(customComparisonProblem(range, { start: "2026-02-01", end: "2026-02-28" })).toBeNull();
+    expect(customComparisonProblem({ start: "2026-07-01", end: "2026-09-30" }, { start: "2026-01-01", end: "2026-03-31" })).toBeNull();
+    // Two months are not one.
+    expect(customComparisonProblem(range, { start: "2026-09-01", end: "2026-10-31" })).toMatch(/61 days.*30.*1 whole calendar month/);
+  });
+
+  it("refuses a range that shares days with the report, and says how many", () => {
+    expect(customComparisonProblem(range, { start: "2026-10-02", end: "2026-11-01" })).toMatch(/overlaps the report's 2026-11-01\.\.2026-11-30 \(1 day in both\)/);
+    expect(customComparisonProblem(range, { start: "2026-11-10", end: "2026-12-09" })).toMatch(/21 days in both/);
+    expect(customComparisonProblem(range, range)).toMatch(/30 days in both/);
+  });
+
   it("refuses a range of another length and says both lengths", () => {
-    const p = customComparisonProblem(range, { start: "2026-10-01", end: "2026-10-31" });
+    const p = customComparisonProblem({ start: "2026-11-05", end: "2026-11-30" }, { start: "2026-10-01", end: "2026-10-31" });
     expect(p).toMatch(/31 days/);
-    expect(p).toMatch(/30/);
+    expect(p).toMatch(/26/);
     expect(customComparisonProblem(range, { start: "2026-10-01", end: "2026-10-29" })).toMatch(/29 days.*30/);
     // The leap day counts.
     expect(customComparisonProblem({ start: "2025-02-01", end: "2025-03-01" }, { start: "2024-02-01", end: "2024-03-01" })).toMatch(/30 days.*29/);

@@ -5,7 +5,7 @@
  */
 import type { Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { COMPARE_LABELS, type CompareSelection } from "./compare";
+import { comparisonProblem, describeComparison, type CompareSelection } from "./compare";
 import { GRAIN_LABELS, type DayRange, type TimeGrain } from "./grain";
 import { compareRows, rollUp, type ComparedRow, type PeriodRow } from "./rollup";
 
@@ -50,12 +50,21 @@ export function buildReportView(input: ViewInput): ReportView {
   };
 }
 
-/** "Rows by month; compared with the previous period, 2026-09-02 to 2026-10-01", or null when neither is set. */
-export function describePeriods(view: Pick<ReportView, "grain" | "comparison" | "groupBy">): string | null {
+/**
+ * "Rows by month; compared with the previous quarter (previous calendar period), 2026-04-01 to
+ * 2026-06-30", or null when neither is set. `asked` is the comparison the report asked for: when the
+ * view has none because the range refuses it (a share's visitor chose a range that is not whole
+ * months), the reason is said instead of comparing nothing in silence.
+ */
+export function describePeriods(view: Pick<ReportView, "grain" | "comparison" | "groupBy" | "range">, asked?: CompareSelection): string | null {
   const parts: string[] = [];
   if (view.groupBy.includes("date") && view.grain !== "day") parts.push(`Rows by ${GRAIN_LABELS[view.grain].toLowerCase()}`);
   const c = view.comparison;
-  if (c) parts.push(`compared with ${COMPARE_LABELS[c.compare.kind].toLowerCase()}, ${c.range.start} to ${c.range.end}`);
+  if (c) parts.push(`compared with ${describeComparison(view.range, c.compare, c.range)}`);
+  else if (asked && asked.kind !== "none") {
+    const problem = comparisonProblem(view.range, asked);
+    if (problem) parts.push(`not compared: ${problem}`);
+  }
   if (parts.length === 0) return null;
   const text = parts.join("; ");
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -15,7 +15,7 @@ import { buildQuery, decodeFilters, decodeList, encodeFilters, encodeList, encod
 import { normalizeFilters, type Filters } from "./filters";
 import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlProblem } from "./url-check";
-import { customComparisonProblem, type CompareSelection } from "@/lib/periods/compare";
+import { comparisonProblem, type CompareSelection } from "@/lib/periods/compare";
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 
 // The view's enumerations and each report's default columns have a module of their own (re-exported
@@ -119,7 +119,7 @@ export function normalizeExplore(s: ExploreState): ExploreState {
 }
 
 function normalizeCompare(c: CompareSelection): CompareSelection {
-  if (c.kind === "previous" || c.kind === "year") return { kind: c.kind };
+  if (c.kind === "previous" || c.kind === "calendar" || c.kind === "year") return { kind: c.kind };
   if (c.kind === "custom") return { kind: "custom", start: c.start, end: c.end };
   return { kind: "none" };
 }
@@ -127,13 +127,15 @@ function normalizeCompare(c: CompareSelection): CompareSelection {
 // ---------------------------------------------------------------------------------------------
 // URL form
 
-/** `cmp=prev`, `cmp=yoy` or `cmp=2025-10-01..2025-10-30`; absent: no comparison. */
+/** `cmp=prev`, `cmp=prevcal`, `cmp=yoy` or `cmp=2025-10-01..2025-10-30`; absent: no comparison. */
 export function encodeCompare(c: CompareSelection): string | null {
   switch (c.kind) {
     case "none":
       return null;
     case "previous":
       return "prev";
+    case "calendar":
+      return "prevcal";
     case "year":
       return "yoy";
     case "custom":
@@ -143,10 +145,14 @@ export function encodeCompare(c: CompareSelection): string | null {
 
 export function decodeCompare(raw: string): CompareSelection | null {
   if (raw === "prev") return { kind: "previous" };
+  if (raw === "prevcal") return { kind: "calendar" };
   if (raw === "yoy") return { kind: "year" };
   const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(raw);
   return m ? { kind: "custom", start: m[1]!, end: m[2]! } : null;
 }
+
+/** What a `cmp` value that is none of these is told to be. */
+export const COMPARE_URL_VALUES = "prev, prevcal, yoy or YYYY-MM-DD..YYYY-MM-DD";
 
 function encodeSort(s: SortSpec): string {
   return s.dir === "desc" ? `-${s.key}` : s.key;
@@ -227,9 +233,9 @@ export function parseExplore(input: ParamsLike | string, today?: string): Parsed
   else if (grain !== "day" && !groupBy.includes("date")) add({ param: "grain", message: `A ${grain} grain needs the report grouped by date.` });
   const cmpRaw = p.get("cmp");
   const compare = cmpRaw === null ? ({ kind: "none" } as const) : decodeCompare(cmpRaw);
-  if (compare === null) add({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use prev, yoy or YYYY-MM-DD..YYYY-MM-DD.` });
-  else if (compare.kind === "custom" && today !== undefined && checked.problem === null) {
-    const problem = customComparisonProblem(resolveRange(checked.range, today), compare);
+  if (compare === null) add({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use ${COMPARE_URL_VALUES}.` });
+  else if (today !== undefined && checked.problem === null) {
+    const problem = comparisonProblem(resolveRange(checked.range, today), compare);
     if (problem) add({ param: "cmp", message: problem });
   }
   const table = p.get("table") ?? "rows";

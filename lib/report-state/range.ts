@@ -4,6 +4,7 @@
  */
 import { LIMITS } from "@/lib/contract/limits";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
+import { periodStart } from "@/lib/periods/periods";
 
 /** The longest custom range the dashboard takes (it splits it into 100-day calls). */
 export const MAX_RANGE_DAYS = LIMITS.maxDashboardRangeDays;
@@ -16,14 +17,21 @@ export const RANGE_PRESETS = [
   { id: "last90", label: "Last 90 days" },
   { id: "mtd", label: "Month to date" },
   { id: "lastmonth", label: "Last month" },
+  { id: "qtd", label: "Quarter to date" },
+  { id: "lastquarter", label: "Last quarter" },
+  { id: "ytd", label: "Year to date" },
+  { id: "lastyear", label: "Last year" },
   { id: "last180", label: "Last 180 days" },
   { id: "last365", label: "Last 365 days" },
 ] as const;
 
 export type RangePreset = (typeof RANGE_PRESETS)[number]["id"];
 
-/** The presets of issue #6 (Explore); Cohorts also offer the longer ones. */
-export const EXPLORE_PRESETS: readonly RangePreset[] = ["today", "yesterday", "last7", "last30", "last90", "mtd", "lastmonth"];
+/**
+ * The presets Explore (and every page and share link) offers; Cohorts and dashboards also offer the
+ * longer rolling ones. A year is over the service's 100-day cap: the dashboard splits it into calls.
+ */
+export const EXPLORE_PRESETS: readonly RangePreset[] = ["today", "yesterday", "last7", "last30", "last90", "mtd", "lastmonth", "qtd", "lastquarter", "ytd", "lastyear"];
 export const COHORT_PRESETS: readonly RangePreset[] = [...EXPLORE_PRESETS, "last180", "last365"];
 
 export type RangeSelection = { preset: RangePreset } | { start: string; end: string };
@@ -47,6 +55,8 @@ const lastDays = (today: string, n: number): ResolvedRange => ({ start: addDays(
 /**
  * Calendar dates of a selection. "Last N days" are the N days ending today, today included (today's
  * data is partial until midnight in the reporting time zone; the status line says when it was fetched).
+ * "Last month/quarter/year" are the whole calendar period before today's; "to date" ones run from the
+ * first day of today's month, quarter or year to today.
  */
 export function resolveRange(range: RangeSelection, today: string): ResolvedRange {
   if (!("preset" in range)) return { start: range.start, end: range.end };
@@ -73,6 +83,18 @@ export function resolveRange(range: RangeSelection, today: string): ResolvedRang
       const firstOfThis = `${today.slice(0, 7)}-01`;
       const lastOfPrev = addDays(firstOfThis, -1);
       return { start: `${lastOfPrev.slice(0, 7)}-01`, end: lastOfPrev };
+    }
+    case "qtd":
+      return { start: periodStart(today, "quarter"), end: today };
+    case "lastquarter": {
+      const lastOfPrev = addDays(periodStart(today, "quarter"), -1);
+      return { start: periodStart(lastOfPrev, "quarter"), end: lastOfPrev };
+    }
+    case "ytd":
+      return { start: periodStart(today, "year"), end: today };
+    case "lastyear": {
+      const lastOfPrev = addDays(periodStart(today, "year"), -1);
+      return { start: periodStart(lastOfPrev, "year"), end: lastOfPrev };
     }
   }
 }

@@ -217,7 +217,7 @@ export async function renderSavedReport(
       comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records } : null,
     });
     table = buildViewTable({ op, groupBy: state.groupBy, measures }, view);
-    periods = describePeriods(view);
+    periods = describePeriods(view, state.compare);
     const plan = chooseChart(state.groupBy, state.chart);
     // The chart the analyst saved: its measure (and second measure), over the same view as the table.
     const measure = measureFor(chartMeasureId(state) ?? "", op);
