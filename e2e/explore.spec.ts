@@ -4,6 +4,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
+import { periodsIn } from "../lib/periods/periods";
 import { e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
@@ -161,6 +162,30 @@ test("the cohort grid renders, masks cycles not reached, and a cell equals the s
 
   await expectNoSeriousA11yViolations(page);
   await screenshots(page, "cohorts");
+});
+
+test("the cohort grid marks the months the range cuts as partial, with their days on hover and in the CSV", async ({ page }) => {
+  const env = e2eEnv();
+  // From the 15th of the month before last to today: the first month is always cut, the last one
+  // unless today ends its month; the month between is whole.
+  const start = `${addDays(`${env.endDate.slice(0, 7)}-01`, -40).slice(0, 7)}-15`;
+  const months = periodsIn({ start, end: env.endDate }, "month");
+  expect(months.map((m) => m.partial)).toEqual([true, false, months.at(-1)!.end !== env.endDate]);
+  const shown = months.map((m) => (m.partial ? `${m.label} (partial)` : m.label));
+  const note = (m: (typeof months)[number]) => `Only ${m.from} to ${m.to} of ${m.start} to ${m.end} is in the range.`;
+
+  await page.goto(`/cohorts?range=${start}..${env.endDate}&rows=month&cell=retention&cycles=3`);
+  const grid = page.getByRole("region", { name: /by signup month and billing cycle \(scrollable\)/ });
+  const labels = grid.locator("tbody th");
+  await expect(labels).toHaveText(shown);
+  await expect(labels.first()).toHaveAttribute("title", note(months[0]!));
+  await expect(labels.nth(1)).not.toHaveAttribute("title", /.+/);
+
+  const csv = await downloadCsv(page);
+  expect(csv.header.slice(0, 3)).toEqual(["Cohort", "Customers", "Cycle 0"]);
+  expect(csv.rows.map((r) => r[0])).toEqual(shown);
+  expect(csv.meta.filter((l) => l[0] === "Note").map((l) => l[1])).toEqual(months.filter((m) => m.partial).map((m) => `${m.label} (partial): ${note(m)}`));
+  await screenshots(page, "cohorts-partial");
 });
 
 test("the other pages pass the accessibility check and are screenshotted", async ({ page }) => {
