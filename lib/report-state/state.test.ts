@@ -162,7 +162,7 @@ describe("Explore URLs", () => {
         metrics: fc.shuffledSubarray(metricsFor(op).map((m) => m.name)),
         kpis: fc.shuffledSubarray(kpisFor(op).map((k) => k.id)),
         grain: fc.constantFrom(...TIME_GRAINS),
-        compare: fc.constantFrom<CompareSelection>({ kind: "none" }, { kind: "previous" }, { kind: "year" }, { kind: "custom", start: "2024-02-01", end: "2024-02-10" }),
+        compare: fc.constantFrom<CompareSelection>({ kind: "none" }, { kind: "previous" }, { kind: "calendar" }, { kind: "year" }, { kind: "custom", start: "2024-02-01", end: "2024-02-10" }),
         table: fc.constantFrom(...TABLE_LAYOUTS),
         pmPick: fc.option(fc.nat(), { nil: null }),
         cm2Pick: fc.option(fc.nat(), { nil: null }),
