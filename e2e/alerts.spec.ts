@@ -15,6 +15,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { e2eEnv } from "./support/env";
+import { formatValue } from "../lib/metrics/format";
 import { cents, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
 test.use({ storageState: ".e2e/analyst.json" });
@@ -32,6 +33,8 @@ const ruleForm = (page: Page) => page.getByRole("form", { name: "New alert rule"
 const ruleItems = (page: Page) => page.getByRole("list", { name: "Alert rules" }).getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
 const ruleItem = (page: Page, name: string) => ruleItems(page).filter({ has: page.getByRole("heading", { level: 3, name: new RegExp(`^${name} (Active|Paused)$`) }) });
 const definitionOf = (item: Locator, term: string) => item.locator(`dt:text-is("${term}") + dd`);
+/** The form's rule in words, read back as it is typed. */
+const sentence = (form: Locator) => form.locator("p", { hasText: /^(Fires when |Fill in the condition)/ });
 
 /**
  * Everything on /alerts is rendered by the server (the lists are the queries' initial data), so no
@@ -78,7 +81,7 @@ test("a rule that fires: created in words, evaluated with its numbers, read in t
   await form.getByLabel("Cool-down (minutes)").fill("60");
   // The form reads the rule back before it is sent (its state has every field typed).
   const inWords = "Revenue above $1.00, over the last 7 days, per Card brand";
-  await expect(form.locator("p", { hasText: "Fires when:" })).toHaveText(`Fires when: ${inWords}.`);
+  await expect(sentence(form)).toHaveText("Fires when revenue is above $1.00, over the last 7 days, per Card brand.");
   await form.getByRole("button", { name: "Create alert rule" }).click();
 
   await expect(page.getByRole("status").filter({ hasText: "Alert rule" })).toHaveText(`Alert rule “${RULE}” created.`);
@@ -285,6 +288,46 @@ test("a rule with a bad e-mail address is refused at its field and creates nothi
   expect(await rulesNow()).toEqual(before);
   await expectNoSeriousA11yViolations(page); // the form showing its errors
   await screenshots(page, "alerts-refused");
+});
+
+test("a programme ratio with 1 typed and the condition left alone is saved as above 1.00%, as the form said before saving", async ({ page }) => {
+  const ruleName = `Mastercard ECP over 1% ${stamp}`;
+  const pct = formatValue(0.01, "percent");
+  await page.goto("/alerts");
+  const form = ruleForm(page);
+  const name = form.getByLabel("Name", { exact: true });
+  await whenHydrated(name);
+  await name.fill(ruleName);
+  // A new rule starts on the approval rate, whose bad news is a fall.
+  await expect(form.getByLabel("Fires when it is")).toHaveValue("below");
+  await form.getByLabel("What to watch").selectOption("programme:mastercard-ecp");
+  // A programme's ratio is bad news when it rises: the untouched condition follows.
+  await expect(form.getByLabel("Fires when it is")).toHaveValue("above");
+  await expect(sentence(form)).toHaveText("Fill in the condition to see the rule in words.");
+  const value = form.getByLabel("Value, in percent");
+  await value.fill("1.5");
+  await expect(sentence(form)).toHaveText(`Fires when the Mastercard Excessive Chargeback Program ratio is above ${formatValue(0.015, "percent")}, over the month to date, per MID and card brand.`);
+  await value.fill("1");
+  await expect(sentence(form)).toHaveText(`Fires when the Mastercard Excessive Chargeback Program ratio is above ${pct}, over the month to date, per MID and card brand.`);
+  // Half an hour away, as above, so that the scheduler never runs it (it would warm the Monitor's cache).
+  await form.getByLabel("At minute past the hour (0–59)").fill(String((new Date().getUTCMinutes() + 30) % 60));
+  await form.getByRole("button", { name: "Create alert rule" }).click();
+
+  await expect(page.getByRole("status").filter({ hasText: "Alert rule" })).toHaveText(`Alert rule “${ruleName}” created.`);
+  const item = ruleItem(page, ruleName);
+  await expect(definitionOf(item, "Watches")).toHaveText(`Mastercard Excessive Chargeback Program ratio above ${pct}, over the month to date, per MID and card brand`);
+  const listed = (await (await page.request.get("/api/alerts")).json()) as { rules: { id: string; name: string; definition: unknown }[] };
+  const saved = listed.rules.find((r) => r.name === ruleName)!;
+  expect(saved.definition).toMatchObject({ target: { kind: "programme", programme: "mastercard-ecp" }, condition: { kind: "above", value: 0.01 } });
+  // A condition chosen by hand stays when the measure changes.
+  const next = ruleForm(page);
+  await whenHydrated(next.getByLabel("Name", { exact: true }));
+  await next.getByLabel("Fires when it is").selectOption("below");
+  await next.getByLabel("What to watch").selectOption("programme:mastercard-ecp");
+  await expect(next.getByLabel("Fires when it is")).toHaveValue("below");
+  await expectNoSeriousA11yViolations(page);
+
+  expect((await page.request.delete(`/api/alerts/${saved.id}`)).status()).toBe(200);
 });
 
 test.describe("as a viewer", () => {

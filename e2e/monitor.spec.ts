@@ -1,10 +1,11 @@
 /**
  * The Monitor against the real service. prepare.ts imported, with the service CLI, chargebacks that
  * make one Mastercard MID breach Mastercard's Excessive Chargeback Program last month (≥ 100 and
- * ≥ 1.5 % of its Mastercard approvals of the month before). That MID is first in last month's
- * Mastercard table, "Excessive" in words, with the ratio of direct service calls; its drill-down's
- * "by day" link opens Explore on the same chargebacks; four upstream calls from cold, none warm;
- * accessible and screenshotted; a viewer sees the same.
+ * ≥ 1.5 % of its Mastercard sales of the month before: every approved attempt, cascades included).
+ * That MID is first in last month's Mastercard table, "Excessive" in words, with the ratio of direct
+ * service calls; its drill-down says the ratio and the count against the threshold's, and its chart
+ * labels each threshold with both; its "by day" link opens Explore on the same chargebacks; four
+ * upstream calls from cold, none warm; accessible and screenshotted; a viewer sees the same.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { formatValue } from "../lib/metrics/format";
@@ -40,15 +41,15 @@ function monthLabel(month: string): string {
 }
 const count = (n: number) => formatValue(n, "count");
 
-/** The breached MID's programme figures, straight from the service: last month's chargebacks (by chargeback date) and the month before's approvals. */
+/** The breached MID's programme figures, straight from the service: last month's chargebacks (by chargeback date) and the month before's sales (net_approvals: cascades included). */
 async function direct() {
   const { monitorBreachGateway: gateway, monitorBreachMonth: month } = e2eEnv();
   const filters = { gateway_id: [gateway], card_brand: [MC] };
   const cb = await serviceCall("/api/data", { ...bounds(month), metrics: ["cb_count_by_cb_date", "cb_amount_by_cb_date"], filters });
-  const sales = await serviceCall("/api/data", { ...bounds(monthBefore(month)), metrics: ["approvals"], filters });
+  const sales = await serviceCall("/api/data", { ...bounds(monthBefore(month)), metrics: ["net_approvals"], filters });
   const numerator = cb.data.reduce((s, r) => s + Number(r.cb_count_by_cb_date ?? 0), 0);
   const amountCents = cb.data.reduce((s, r) => s + cents(r.cb_amount_by_cb_date), 0);
-  const denominator = sales.data.reduce((s, r) => s + Number(r.approvals ?? 0), 0);
+  const denominator = sales.data.reduce((s, r) => s + Number(r.net_approvals ?? 0), 0);
   return { gateway, month, numerator, amountCents, denominator, ratio: numerator / denominator };
 }
 
@@ -111,6 +112,15 @@ test("the breached MID is first and excessive, with the service's ratio; its dri
   await expect(drill.getByRole("heading").first()).toBeInViewport();
   await expect(drill.getByRole("heading").first()).toBeFocused();
   await expect(drill).toContainText(`${PROGRAM}: ${count(want.numerator)} ÷ ${count(want.denominator)} = ${formatValue(want.ratio, "percent")}`);
+  // The level names the count beside the ratio, against the threshold's ratio and minimum count.
+  const reached = want.numerator >= 300 && want.ratio >= 0.03 ? { name: "High excessive", ratio: 0.03, min: 300 } : { name: "Excessive", ratio: 0.015, min: 100 };
+  await expect(drill).toContainText(
+    `${reached.name}: ${formatValue(want.ratio, "percent")} and ${count(want.numerator)} chargebacks, at or above ${formatValue(reached.ratio, "percent")} and ${count(reached.min)}.`,
+  );
+  // The chart's threshold lines, each with its ratio and its minimum count.
+  for (const [level, ratio, min] of [["Monitored", 0.01, 100], ["Excessive", 0.015, 100], ["High excessive", 0.03, 300]] as const) {
+    await expect(drill.locator("svg text").filter({ hasText: `${level} ${formatValue(ratio, "percent")} and ${count(min)} chargebacks` })).toHaveCount(1, { timeout: 60_000 });
+  }
   const byDay = drill.getByRole("link", { name: "by day", exact: true });
   await expect(byDay).toBeVisible({ timeout: 60_000 });
   const href = new URL((await byDay.getAttribute("href"))!, page.url());

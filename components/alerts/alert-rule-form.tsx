@@ -18,11 +18,13 @@ import {
   ALERT_WINDOWS,
   RULE_FIELD_LABELS,
   WINDOW_LABELS,
-  describeRule,
+  draftDefinition,
   parseTarget,
   ruleBody,
+  ruleSentence,
   targetFormat,
   targetGroups,
+  withTarget,
   type AlertVocabulary,
   type DirectoryUser,
   type FieldErrors,
@@ -90,8 +92,9 @@ export function AlertRuleForm({
   const errId = (f: RuleField) => `${id}-${f}-error`;
   const invalid = (f: RuleField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
 
-  const checked = ruleBody(draft, words);
-  const preview = checked.ok ? describeRule(checked.body.definition, programmes, words) : null;
+  // The whole rule in words as it is typed, whatever the schedule or the recipients still lack.
+  const definition = draftDefinition(draft, words).definition;
+  const preview = definition ? ruleSentence(definition, programmes, words) : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -164,9 +167,8 @@ export function AlertRuleForm({
             aria-invalid={invalid("target")}
             aria-describedby={ids(`${id}-target-hint`, invalid("target") && errId("target"))}
             onChange={(e) => {
-              const next = parseTarget(e.target.value);
-              // Points are for rates: a switch to an amount or a count compares in percent.
-              set({ target: e.target.value, ...(targetFormat(next, words) !== "percent" ? { by: "percent" as const } : {}) });
+              const value = e.target.value;
+              setDraft((d) => withTarget(d, value, words));
             }}
           />
           <Hint id={`${id}-target-hint`}>A metric or KPI of the order summary (by event date), or a Monitor programme’s ratio per MID and card brand.</Hint>
@@ -189,7 +191,7 @@ export function AlertRuleForm({
                   { value: "below", label: "below a value" },
                   { value: "change", label: "changed on the previous period" },
                 ]}
-                onChange={(e) => set({ condition: e.target.value as RuleDraft["condition"] })}
+                onChange={(e) => set({ condition: e.target.value as RuleDraft["condition"], conditionChosen: true })}
               />
             </div>
             {draft.condition !== "change" ? (
@@ -236,7 +238,7 @@ export function AlertRuleForm({
                       { value: "down", label: "down" },
                       { value: "either", label: "up or down" },
                     ]}
-                    onChange={(e) => set({ direction: e.target.value as RuleDraft["direction"] })}
+                    onChange={(e) => set({ direction: e.target.value as RuleDraft["direction"], conditionChosen: true })}
                   />
                 </div>
                 <div className="flex flex-col gap-1">
@@ -268,7 +270,7 @@ export function AlertRuleForm({
                       { value: "percent", label: "% of the previous value" },
                       { value: "points", label: "percentage points", disabled: format !== "percent" },
                     ]}
-                    onChange={(e) => set({ by: e.target.value as RuleDraft["by"] })}
+                    onChange={(e) => set({ by: e.target.value as RuleDraft["by"], conditionChosen: true })}
                   />
                 </div>
               </>
@@ -367,15 +369,7 @@ export function AlertRuleForm({
         <FieldMessages id={errId("cooldown")} messages={err("cooldown")} />
       </div>
 
-      <p className="text-sm text-slate-900">
-        {preview ? (
-          <>
-            <span className="font-medium">Fires when:</span> {preview}.
-          </>
-        ) : (
-          "Fill in the condition to see the rule in words."
-        )}
-      </p>
+      <p className="text-sm text-slate-900">{preview ?? "Fill in the condition to see the rule in words."}</p>
 
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="primary" disabled={busy}>

@@ -106,7 +106,7 @@ export function AlertsManager({
           <h3 className="mb-3 text-lg font-semibold text-slate-900">New alert rule</h3>
           <AlertRuleForm
             key={ruleFormKey}
-            initial={emptyRuleDraft(selfId)}
+            initial={emptyRuleDraft(selfId, words)}
             programmes={programmes}
             words={words}
             users={users}

@@ -8,7 +8,8 @@ import type { EvaluationRecord } from "@/lib/alerts/run";
 // Types only from the schemas' modules: their values (and zod) reach the browser through
 // ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
 import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/alerts/definition";
-import { ALERT_WINDOWS, WINDOW_LABELS, describeCondition, type AlertWindow } from "@/lib/alerts/words";
+import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/alerts/words";
+import type { Direction } from "@/lib/contract/catalog";
 // The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import type { ValueFormat } from "@/lib/metrics/format";
@@ -118,8 +119,8 @@ export function parseTarget(value: string): AlertDefinition["target"] | null {
  * derived by the server's render (./vocabulary.ts) and handed to the page as data.
  */
 export interface AlertVocabulary {
-  /** KPIs and metrics by id: their label and the format of their values. */
-  measures: Record<string, { label: string; format: ValueFormat }>;
+  /** KPIs and metrics by id: their label, the format of their values, and which way is better. */
+  measures: Record<string, { label: string; format: ValueFormat; better: Direction }>;
   /** The target select's groups: KPIs, then the metrics by their group. */
   measureGroups: SelectGroup[];
   /** The order summary's dimensions (filters, "evaluated per", their labels). */
@@ -152,6 +153,20 @@ export function describeRule(d: AlertDefinition, programmes: readonly Programme[
   const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${dimensionOf(words, d.group_by)?.label ?? d.group_by}` : "as a whole";
   const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFiltersBy(d.filters as Filters, (k) => dimensionOf(words, k))}` : "";
   return `${targetLabel(d.target, programmes, words)} ${describeCondition(d.condition, targetFormat(d.target, words))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
+}
+
+/** A measure's name inside a sentence: "revenue", "approval rate"; an acronym stays as it is ("CPA"). */
+const inSentence = (label: string) => (/^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
+
+/**
+ * The rule as the form reads it back before it is saved, a whole sentence: "Fires when the Mastercard
+ * Excessive Chargeback Program ratio is above 1.00%, over the month to date, per MID and card brand."
+ */
+export function ruleSentence(d: AlertDefinition, programmes: readonly Programme[], words: AlertVocabulary): string {
+  const what = d.target.kind === "programme" ? `the ${targetLabel(d.target, programmes, words)}` : inSentence(targetLabel(d.target, programmes, words));
+  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${dimensionOf(words, d.group_by)?.label ?? d.group_by}` : "as a whole";
+  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFiltersBy(d.filters as Filters, (k) => dimensionOf(words, k))}` : "";
+  return `Fires when ${what} is ${describeCondition(d.condition, targetFormat(d.target, words))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}.`;
 }
 
 /** "analyst@demo.local, ops@example.com" (users by their e-mail when the directory knows them). */
@@ -228,6 +243,11 @@ export interface RuleDraft {
   /** "measure:approval_rate" or "programme:mastercard-ecp". */
   target: string;
   condition: AlertCondition["kind"];
+  /**
+   * Whether the person chose the condition (its kind, direction or unit) themselves. Until they do,
+   * it follows what is watched (withTarget); an edited rule's condition is its own.
+   */
+  conditionChosen: boolean;
   /** above/below: as typed, in the measure's unit (percent, dollars, a count). */
   threshold: string;
   direction: "up" | "down" | "either";
@@ -242,11 +262,17 @@ export interface RuleDraft {
   cooldown: string;
 }
 
-export function emptyRuleDraft(selfId: string | null): RuleDraft {
+/** A target's default condition, from the vocabulary's directions (lib/alerts/words.ts defaultCondition). */
+const conditionFor = (target: string, words: AlertVocabulary) => defaultCondition(parseTarget(target), (m) => words.measures[m]?.better);
+
+export function emptyRuleDraft(selfId: string | null, words: AlertVocabulary): RuleDraft {
+  const target = "measure:approval_rate";
+  const condition = conditionFor(target, words);
   return {
     name: "",
-    target: "measure:approval_rate",
-    condition: "below",
+    target,
+    condition: condition.kind,
+    conditionChosen: false,
     threshold: "",
     direction: "either",
     by: "percent",
@@ -275,6 +301,7 @@ export function ruleDraft(rule: CheckedRule, words: AlertVocabulary): RuleDraft 
     name: rule.name,
     target: targetValue(d.target),
     condition: c.kind,
+    conditionChosen: true,
     threshold: c.kind === "change" ? "" : displayThreshold(c.value, format),
     direction: c.kind === "change" ? c.direction : "either",
     by: c.kind === "change" ? c.by : "percent",
@@ -286,6 +313,22 @@ export function ruleDraft(rule: CheckedRule, words: AlertVocabulary): RuleDraft 
     recipients: recipientsDraft(rule.checked.recipients),
     cooldown: String(rule.cooldownMinutes),
   };
+}
+
+/**
+ * The draft once `value` is chosen to watch: a condition the person has not chosen follows the new
+ * measure's bad direction; points are for rates, so an amount or a count compares in percent. What
+ * was typed (the value, the change) is kept.
+ */
+export function withTarget(d: RuleDraft, value: string, words: AlertVocabulary): RuleDraft {
+  const next: RuleDraft = { ...d, target: value };
+  if (targetFormat(parseTarget(value), words) !== "percent") next.by = "percent";
+  if (!d.conditionChosen) {
+    const c = conditionFor(value, words);
+    next.condition = c.kind;
+    if (c.kind === "change") next.direction = c.direction;
+  }
+  return next;
 }
 
 export type RuleField = "name" | "target" | "condition" | "group_by" | "filters" | "window" | "schedule" | "recipients" | "cooldown";
@@ -316,11 +359,12 @@ export type RuleBody = {
 const numberOf = (s: string): number | null => (s.trim() === "" || !Number.isFinite(Number(s)) ? null : Number(s));
 
 /**
- * The API's input from a draft, or the problems a person can fix before sending (a number that is
- * not one, a count that is not whole). Everything else is the server's to judge. A programme sends
- * month to date, no grouping and no filters, whatever the draft remembers.
+ * What a draft watches and when it fires, as the API takes it, with the problems a person can fix
+ * in those fields (a number that is not one, a count that is not whole, a filter without a value);
+ * null while any of them is not filled in. A programme sends month to date, no grouping and no
+ * filters, whatever the draft remembers.
  */
-export function ruleBody(d: RuleDraft, words: AlertVocabulary): { ok: true; body: RuleBody } | { ok: false; errors: FieldErrors<RuleField> } {
+export function draftDefinition(d: RuleDraft, words: AlertVocabulary): { definition: RuleBody["definition"] | null; errors: FieldErrors<RuleField> } {
   const errors: FieldErrors<RuleField> = {};
   const add = (f: RuleField, m: string) => (errors[f] ??= []).push(m);
   const target = parseTarget(d.target);
@@ -337,20 +381,34 @@ export function ruleBody(d: RuleDraft, words: AlertVocabulary): { ok: true; body
     else if (format === "count" && !Number.isInteger(typed)) add("condition", "A count is a whole number: enter it without decimals.");
     else condition = { kind: d.condition, value: format === "percent" ? Number((typed / 100).toPrecision(12)) : typed };
   }
-  if (d.schedule.every === "hour" && !(Number.isInteger(d.schedule.minute) && d.schedule.minute >= 0 && d.schedule.minute <= 59)) add("schedule", "Enter the minute past the hour, 0 to 59.");
-  const cooldown = numberOf(d.cooldown);
-  if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 10_080) add("cooldown", "Enter whole minutes from 0 to 10080 (a week).");
   const emptyFilters = Object.entries(d.filters)
     .filter(([, v]) => v.length === 0)
     .map(([k]) => dimensionOf(words, k)?.label ?? k);
   if (target?.kind !== "programme" && emptyFilters.length > 0) add("filters", `Choose at least one value for ${emptyFilters.join(", ")}, or remove ${emptyFilters.length === 1 ? "that filter" : "those filters"}.`);
-  if (!target || !condition || Object.keys(errors).length > 0) return { ok: false, errors };
+  if (!target || !condition || Object.keys(errors).length > 0) return { definition: null, errors };
   const programme = target.kind === "programme";
+  return {
+    definition: { target, condition, group_by: programme || !d.groupBy ? null : d.groupBy, filters: programme ? {} : d.filters, window: programme ? "mtd" : d.window },
+    errors,
+  };
+}
+
+/**
+ * The API's input from a draft, or the problems a person can fix before sending (those of
+ * draftDefinition, a schedule's minute, a cool-down). Everything else is the server's to judge.
+ */
+export function ruleBody(d: RuleDraft, words: AlertVocabulary): { ok: true; body: RuleBody } | { ok: false; errors: FieldErrors<RuleField> } {
+  const { definition, errors } = draftDefinition(d, words);
+  const add = (f: RuleField, m: string) => (errors[f] ??= []).push(m);
+  if (d.schedule.every === "hour" && !(Number.isInteger(d.schedule.minute) && d.schedule.minute >= 0 && d.schedule.minute <= 59)) add("schedule", "Enter the minute past the hour, 0 to 59.");
+  const cooldown = numberOf(d.cooldown);
+  if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 10_080) add("cooldown", "Enter whole minutes from 0 to 10080 (a week).");
+  if (!definition || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
     body: {
       name: d.name,
-      definition: { target, condition, group_by: programme || !d.groupBy ? null : d.groupBy, filters: programme ? {} : d.filters, window: programme ? "mtd" : d.window },
+      definition,
       schedule: scheduleSpec(d.schedule),
       recipients: recipientsInput(d.recipients),
       cooldown_minutes: cooldown!,

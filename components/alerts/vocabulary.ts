@@ -1,7 +1,8 @@
 /**
  * The alert forms' words from the catalog and the KPI registry (./model.ts AlertVocabulary), derived
- * by the server's render so the /alerts page loads neither: the measures' labels and formats, the
- * target select's groups, and the order summary's dimensions.
+ * by the server's render so the /alerts page loads neither: the measures' labels, formats and which
+ * way each is better (a new rule's default condition), the target select's groups, and the order
+ * summary's dimensions.
  */
 import { dimensionsFor, metricsFor } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
@@ -12,7 +13,7 @@ export function alertVocabulary(): AlertVocabulary {
   const measures: AlertVocabulary["measures"] = {};
   const add = (id: string) => {
     const m = measureFor(id, "orders");
-    if (m) measures[id] = { label: m.label, format: m.format };
+    if (m) measures[id] = { label: m.label, format: m.format, better: m.better };
   };
   const kpis = kpisFor("orders");
   const metrics = metricsFor("orders");
