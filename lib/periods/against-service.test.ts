@@ -2,7 +2,9 @@
  * Rolled-up and compared cells against the real service: for random ranges, grains, groupings,
  * filters and comparisons, the dashboard's path (report gateway → daily answers → roll-up → table)
  * gives, in every cell, what one direct service call over exactly that row's days gives, summed by
- * this test; a KPI and its change are ratios of those independent sums.
+ * this test; a KPI and its change are ratios of those independent sums. Calendar comparisons (the
+ * previous calendar period, custom ranges of whole months) too: each month's compared values are one
+ * direct call over exactly its compared month.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +13,8 @@ import { toCents } from "@/lib/contract/money";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { buildViewTable, comparedId } from "@/lib/metrics/table";
 import { comparisonRange, type CompareSelection } from "@/lib/periods/compare";
-import { TIME_GRAINS } from "@/lib/periods/grain";
+import { TIME_GRAINS, type DayRange, type TimeGrain } from "@/lib/periods/grain";
+import { periodEnd } from "@/lib/periods/periods";
 import { buildReportView } from "@/lib/periods/view";
 import { runThroughGateway } from "@/lib/sharing/service";
 import type { ReportGateway } from "@/lib/upstream/gateway";
@@ -69,6 +72,84 @@ function sumsBy(records: readonly ReportRecord[], other: string | null): Map<str
 
 const zero = () => Object.fromEntries(METRICS.map((m) => [m, 0])) as Record<string, number>;
 
+interface Case {
+  range: DayRange;
+  compare: CompareSelection;
+  grain: TimeGrain;
+  other: string | null;
+  filters: Record<string, string[]> | undefined;
+}
+
+/**
+ * Runs the report through the dashboard's path and checks every row's cells, and the totals, against
+ * direct service calls over exactly the row's days and its compared days. Returns the view's rows.
+ */
+async function checkCase(c: Case) {
+  const { range, compare, grain, other, filters } = c;
+  const cmpRange = comparisonRange(range, compare)!;
+  const groupBy = other ? ["date", other] : ["date"];
+  const query: ReportQuery = { start_date: range.start, end_date: range.end, group_by: groupBy, metrics: [...METRICS], ...(filters ? { filters } : {}) };
+  const [now, before] = await Promise.all([daily(query), daily({ ...query, start_date: cmpRange.start, end_date: cmpRange.end })]);
+  const view = buildReportView({
+    op: "orders",
+    groupBy,
+    metrics: METRICS,
+    grain,
+    range,
+    records: now,
+    comparison: { compare, range: cmpRange, records: before },
+  });
+  const measures = [...METRICS, ...KPIS];
+  const table = buildViewTable({ op: "orders", groupBy, measures }, view);
+  const col = (id: string) => table.columns.findIndex((x) => x.id === id);
+
+  // One direct call per row period for each side, grouped by the other dimension only.
+  const cache = new Map<string, Promise<Map<string, Record<string, number>>>>();
+  const expected = (from: string, to: string) => {
+    const key = `${from}..${to}`;
+    if (!cache.has(key)) {
+      cache.set(key, directOver(from, to, { ...(other ? { group_by: [other] } : {}), metrics: [...METRICS], ...(filters ? { filters } : {}) }).then((r) => sumsBy(r, other)));
+    }
+    return cache.get(key)!;
+  };
+  for (const [i, row] of view.rows.entries()) {
+    const key = other ? String(row.record[other] ?? null) : "";
+    const cur = row.period && !row.unaligned ? ((await expected(row.period.from, row.period.to)).get(key) ?? zero()) : zero();
+    const cmp = row.compared ? ((await expected(row.compared.start, row.compared.end)).get(key) ?? zero()) : zero();
+    const cells = table.rows[i]!.cells;
+    for (const m of METRICS) {
+      const money = m === "revenue" || m === "refund_amount";
+      const shown = (id: string) => {
+        const v = cells[col(id)]!.value as number;
+        return money ? toCents(v) : v;
+      };
+      expect(shown(m), `${m} ${row.period?.label} ${key}`).toBe(cur[m]);
+      expect(shown(comparedId(m, "cmp")), `${m} compared ${row.compared?.start} ${key}`).toBe(cmp[m]);
+      expect(shown(comparedId(m, "chg"))).toBe(cur[m]! - cmp[m]!);
+    }
+    // KPIs: ratios of the independent sums, and their change in points.
+    const rate = (s: Record<string, number>) => (s.attempts === 0 ? null : s.approvals! / s.attempts!);
+    const r0 = rate(cur);
+    const r1 = rate(cmp);
+    const ar = cells[col("approval_rate")]!.value;
+    if (r0 === null) expect(ar).toBeNull();
+    else expect(ar as number).toBeCloseTo(r0, 12);
+    const chg = cells[col(comparedId("approval_rate", "chg"))]!.value;
+    if (r0 === null || r1 === null) expect(chg).toBeNull();
+    else expect(chg as number).toBeCloseTo(r0 - r1, 12);
+  }
+  // The totals: the whole range against the whole comparison.
+  const all = (await expected(range.start, range.end)).values();
+  const allCmp = (await expected(cmpRange.start, cmpRange.end)).values();
+  const total = (it: Iterable<Record<string, number>>) => [...it].reduce((a, s) => a + s.attempts!, 0);
+  expect(table.totals.cells[col("attempts")]!.value).toBe(total(all));
+  expect(table.totals.cells[col(comparedId("attempts", "cmp"))]!.value).toBe(total(allCmp));
+  return { view, table, col };
+}
+
+const filterArb = fc.constantFrom<Record<string, string[]> | null>(null, { card_type: ["CREDIT", "DEBIT"] }, { sales_type: ["Rebills"] });
+const otherArb = fc.constantFrom(null, "card_brand", "sales_type");
+
 describe("a rolled-up, compared report, cell by cell", () => {
   it("equals direct service calls over exactly each row's days", async () => {
     const caseArb = fc.record({
@@ -76,8 +157,8 @@ describe("a rolled-up, compared report, cell by cell", () => {
       startOffset: fc.integer({ min: 400, max: 560 }),
       days: fc.integer({ min: 1, max: 120 }),
       grain: fc.constantFrom(...TIME_GRAINS),
-      other: fc.constantFrom(null, "card_brand", "sales_type"),
-      filter: fc.constantFrom<Record<string, string[]> | null>(null, { card_type: ["CREDIT", "DEBIT"] }, { sales_type: ["Rebills"] }),
+      other: otherArb,
+      filter: filterArb,
       compare: fc.constantFrom<"previous" | "year" | "custom">("previous", "year", "custom"),
       customBack: fc.integer({ min: 121, max: 380 }),
     });
@@ -85,70 +166,61 @@ describe("a rolled-up, compared report, cell by cell", () => {
       fc.asyncProperty(caseArb, async (c) => {
         const start = addDays(FIRST, c.startOffset);
         const end = addDays(start, Math.min(c.days, 579 - c.startOffset) - 1);
-        const range = { start, end };
         const compare: CompareSelection =
           c.compare === "custom" ? { kind: "custom", start: addDays(start, -c.customBack), end: addDays(end, -c.customBack) } : { kind: c.compare };
-        const cmpRange = comparisonRange(range, compare)!;
-        const groupBy = c.other ? ["date", c.other] : ["date"];
-        const filters = c.filter ?? undefined;
-        const query: ReportQuery = { start_date: start, end_date: end, group_by: groupBy, metrics: [...METRICS], ...(filters ? { filters } : {}) };
-        const [now, before] = await Promise.all([daily(query), daily({ ...query, start_date: cmpRange.start, end_date: cmpRange.end })]);
-        const view = buildReportView({
-          op: "orders",
-          groupBy,
-          metrics: METRICS,
-          grain: c.grain,
-          range,
-          records: now,
-          comparison: { compare, range: cmpRange, records: before },
-        });
-        const measures = [...METRICS, ...KPIS];
-        const table = buildViewTable({ op: "orders", groupBy, measures }, view);
-        const col = (id: string) => table.columns.findIndex((x) => x.id === id);
-
-        // One direct call per row period for each side, grouped by the other dimension only.
-        const cache = new Map<string, Promise<Map<string, Record<string, number>>>>();
-        const expected = (from: string, to: string) => {
-          const key = `${from}..${to}`;
-          if (!cache.has(key)) {
-            cache.set(key, directOver(from, to, { ...(c.other ? { group_by: [c.other] } : {}), metrics: [...METRICS], ...(filters ? { filters } : {}) }).then((r) => sumsBy(r, c.other)));
-          }
-          return cache.get(key)!;
-        };
-        for (const [i, row] of view.rows.entries()) {
-          const key = c.other ? String(row.record[c.other] ?? null) : "";
-          const cur = row.period && !row.unaligned ? ((await expected(row.period.from, row.period.to)).get(key) ?? zero()) : zero();
-          const cmp = row.compared ? ((await expected(row.compared.start, row.compared.end)).get(key) ?? zero()) : zero();
-          const cells = table.rows[i]!.cells;
-          for (const m of METRICS) {
-            const money = m === "revenue" || m === "refund_amount";
-            const shown = (id: string) => {
-              const v = cells[col(id)]!.value as number;
-              return money ? toCents(v) : v;
-            };
-            expect(shown(m), `${m} ${row.period?.label} ${key}`).toBe(cur[m]);
-            expect(shown(comparedId(m, "cmp")), `${m} compared ${row.compared?.start} ${key}`).toBe(cmp[m]);
-            expect(shown(comparedId(m, "chg"))).toBe(cur[m]! - cmp[m]!);
-          }
-          // KPIs: ratios of the independent sums, and their change in points.
-          const rate = (s: Record<string, number>) => (s.attempts === 0 ? null : s.approvals! / s.attempts!);
-          const r0 = rate(cur);
-          const r1 = rate(cmp);
-          const ar = cells[col("approval_rate")]!.value;
-          if (r0 === null) expect(ar).toBeNull();
-          else expect(ar as number).toBeCloseTo(r0, 12);
-          const chg = cells[col(comparedId("approval_rate", "chg"))]!.value;
-          if (r0 === null || r1 === null) expect(chg).toBeNull();
-          else expect(chg as number).toBeCloseTo(r0 - r1, 12);
-        }
-        // The totals: the whole range against the whole comparison.
-        const all = (await expected(start, end)).values();
-        const allCmp = (await expected(cmpRange.start, cmpRange.end)).values();
-        const total = (it: Iterable<Record<string, number>>) => [...it].reduce((a, s) => a + s.attempts!, 0);
-        expect(table.totals.cells[col("attempts")]!.value).toBe(total(all));
-        expect(table.totals.cells[col(comparedId("attempts", "cmp"))]!.value).toBe(total(allCmp));
+        await checkCase({ range: { start, end }, compare, grain: c.grain, other: c.other, filters: c.filter ?? undefined });
       }),
       { numRuns: 12, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
     );
+  }, 600_000);
+
+  it("compared by calendar month (previous calendar period, or a custom range of as many whole months) equals direct calls over each compared month", async () => {
+    // Whole months from January 2024 (the data starts 2023-12-29) to July 2025, the comparison inside the data too.
+    const month = (i: number) => `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-01`;
+    const caseArb = fc
+      .record({
+        count: fc.integer({ min: 1, max: 4 }),
+        startMonth: fc.integer({ min: 4, max: 18 }),
+        grain: fc.constantFrom(...TIME_GRAINS),
+        other: otherArb,
+        filter: filterArb,
+        custom: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
+      })
+      .filter((c) => c.startMonth + c.count - 1 <= 18 && c.startMonth - c.count - (c.custom ?? 0) >= 0);
+    await fc.assert(
+      fc.asyncProperty(caseArb, async (c) => {
+        const range = { start: month(c.startMonth), end: periodEnd(month(c.startMonth + c.count - 1), "month") };
+        const first = c.startMonth - c.count - (c.custom ?? 0);
+        const compare: CompareSelection =
+          c.custom === null ? { kind: "calendar" } : { kind: "custom", start: month(first), end: periodEnd(month(first + c.count - 1), "month") };
+        await checkCase({ range, compare, grain: c.grain, other: c.other, filters: c.filter ?? undefined });
+      }),
+      { numRuns: 10, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
+    );
+  }, 600_000);
+
+  it("Q2 2025 against Q1 by month: April beside January, May beside February (28 days), June beside March, each from its own direct call", async () => {
+    const { view, table, col } = await checkCase({ range: { start: "2025-04-01", end: "2025-06-30" }, compare: { kind: "calendar" }, grain: "month", other: null, filters: undefined });
+    const months: [string, string, string][] = [
+      ["2025-04", "2025-01-01", "2025-01-31"],
+      ["2025-05", "2025-02-01", "2025-02-28"],
+      ["2025-06", "2025-03-01", "2025-03-31"],
+    ];
+    expect(view.rows.map((r) => r.period!.label)).toEqual(months.map((m) => m[0]));
+    for (const [i, [, from, to]] of months.entries()) {
+      // Independently: one call over exactly that month, summed here.
+      const direct = sumsBy(await directOver(from, to, { metrics: [...METRICS] }), null).get("") ?? zero();
+      const cells = table.rows[i]!.cells;
+      expect(toCents(cells[col(comparedId("revenue", "cmp"))]!.value as number)).toBe(direct.revenue);
+      expect(cells[col(comparedId("approvals", "cmp"))]!.value).toBe(direct.approvals);
+      expect(view.rows[i]!.compared).toEqual({ start: from, end: to });
+    }
+    // A leap February: May 2024 beside February 2024, all 29 days.
+    const leap = await checkCase({ range: { start: "2024-04-01", end: "2024-06-30" }, compare: { kind: "calendar" }, grain: "month", other: null, filters: undefined });
+    expect(leap.view.rows.map((r) => r.compared)).toEqual([
+      { start: "2024-01-01", end: "2024-01-31" },
+      { start: "2024-02-01", end: "2024-02-29" },
+      { start: "2024-03-01", end: "2024-03-31" },
+    ]);
   }, 600_000);
 });
