@@ -1,7 +1,7 @@
 "use client";
 import { Fragment, useId, useRef, useState } from "react";
 import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence-core";
-import { BIN_MEANING, LOOKUP_MODES, MAX_BULK_BINS, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
+import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, LOOKUP_MODES, MAX_BULK_BINS, cutCardNumbers, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
@@ -66,7 +66,15 @@ const wait = (ms: number, signal: AbortSignal) =>
 /** Up to 100 BINs, pasted or from a file, looked up one after another in the order given. */
 export function BulkLookup({ timeZone }: { timeZone: string }) {
   const id = useId();
-  const [text, setText] = useState("");
+  const [text, setTextAsIs] = useState("");
+  /** How many card numbers the last paste, edit or file held (each cut to its BIN). */
+  const [cardsCut, setCardsCut] = useState(0);
+  // Card numbers are cut to their BINs as they come in: the rest of a card number is never kept.
+  const setText = (raw: string) => {
+    const cut = cutCardNumbers(raw);
+    setTextAsIs(cut.text);
+    if (cut.cards > 0 || cut.text.trim() === "") setCardsCut(cut.cards);
+  };
   const [salesType, setSalesType] = useState("");
   const [mode, setMode] = useState<LookupMode>("preview");
   /** The mode of the rows on screen (the picker may have moved since). */
@@ -205,7 +213,12 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
           <p id={`${id}-bins-hint`} className={list.tooMany ? "text-xs font-medium text-red-700" : "text-xs text-slate-600"}>
             {list.tooMany
               ? `${list.bins.length} BINs: at most ${MAX_BULK_BINS} at a time.`
-              : `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"} to look up. ${BIN_MEANING}; one per line, or separated by commas or spaces.`}
+              : `${list.bins.length} BIN${list.bins.length === 1 ? "" : "s"} to look up. ${BIN_MEANING}; one per line, or separated by commas, semicolons or spaces. A card number (${CARD_DIGITS.min} to ${CARD_DIGITS.max} digits, grouped with spaces or dashes as printed, like 4111 1111 1111 1111) is one card and gives its first ${BIN_FROM_CARD} digits; put each on a line of its own or separate them with commas.`}
+          </p>
+          <p role="status" aria-label="Card numbers cut to BINs" className={cardsCut > 0 ? "text-xs text-slate-700" : "sr-only"}>
+            {cardsCut > 0
+              ? `${cardsCut === 1 ? "A card number was" : `${cardsCut} card numbers were`} cut to ${cardsCut === 1 ? "its" : "their"} first ${BIN_FROM_CARD} digits, the BIN; the rest was not kept.`
+              : ""}
           </p>
           {list.unused.length > 0 ? (
             <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-950">

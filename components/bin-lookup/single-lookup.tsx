@@ -1,7 +1,7 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useId, useState } from "react";
-import { BIN_MEANING, checkBin, gatewayLabel, LOOKUP_MODES, type LookupMode } from "@/lib/bin-lookup";
+import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, takeBinInput, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
@@ -43,6 +43,8 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [binTouched, setBinTouched] = useState(false);
+  /** Said when a pasted card number was cut to its BIN (the note quotes the BIN only). */
+  const [cardNote, setCardNote] = useState<string | null>(null);
   const [mode, setMode] = useState<LookupMode>("preview");
   const mutation = useLookup();
   const answeredBin = mutation.variables?.body.bin;
@@ -51,10 +53,20 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
 
   const bin = checkBin(form.bin);
   const binError = errors.bin ?? (bin.state === "invalid" || (binTouched && bin.state === "incomplete") ? bin.message : undefined);
-  const binHint = bin.state === "ok" || bin.state === "incomplete" ? bin.message : "6 to 8 digits, the start of the card number.";
+  const binHint =
+    bin.state === "ok" || bin.state === "incomplete" ? bin.message : "6 to 8 digits, the start of the card number; a pasted card number gives its first 8.";
   const set = (k: keyof FormState) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+    const value = e.target.value;
+    setForm((f) => ({ ...f, [k]: value }));
     setErrors((x) => ({ ...x, [k]: undefined }));
+  };
+  // Only the BIN of a pasted or typed card number outlives this event: the rest is never in state,
+  // so never in the field, a request, the status line or a log.
+  const setBin = (e: React.ChangeEvent<HTMLInputElement>) => {
+    const taken = takeBinInput(e.target.value);
+    setForm((f) => ({ ...f, bin: taken.value }));
+    setErrors((x) => ({ ...x, bin: undefined }));
+    setCardNote(taken.fromCard ? fromCardNote(taken.fromCard) : null);
   };
 
   const submit = async (e: React.FormEvent) => {
@@ -88,15 +100,17 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
             className={inputClass}
             inputMode="numeric"
             autoComplete="off"
-            maxLength={12}
             required
             value={form.bin}
-            onChange={set("bin")}
+            onChange={setBin}
             onBlur={() => setBinTouched(true)}
             aria-invalid={binError !== undefined}
-            aria-describedby={describedBy(fid("bin"), !binError, binError)}
+            aria-describedby={[describedBy(fid("bin"), !binError, binError), cardNote ? fid("card") : null].filter(Boolean).join(" ") || undefined}
           />
         </Field>
+        <p id={fid("card")} role="status" aria-label="BIN from card number" className={cardNote ? "-mt-2 text-xs text-slate-700" : "sr-only"}>
+          {cardNote}
+        </p>
         <Field id={fid("sales")} label="Sales type" hint="Which routing groups may answer; any when not set.">
           <Select
             id={fid("sales")}
