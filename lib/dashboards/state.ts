@@ -169,11 +169,15 @@ export function parseDashboard(input: ParamsLike | string, today?: string): Pars
   const grain = p.get("grain") ?? "day";
   if (!isTimeGrain(grain)) problems.push({ param: "grain", message: `${quote(grain)} is not a time grain (${TIME_GRAINS.join(", ")}).` });
   const cmpRaw = p.get("cmp");
-  const compare = cmpRaw === null ? ({ kind: "none" } as const) : decodeCompare(cmpRaw);
+  let compare: CompareSelection | null = cmpRaw === null ? { kind: "none" } : decodeCompare(cmpRaw);
   if (compare === null) problems.push({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use ${COMPARE_URL_VALUES}.` });
   else if (today !== undefined && checked.problem === null) {
     const problem = comparisonProblem(resolveRange(checked.range, today), compare);
-    if (problem) problems.push({ param: "cmp", message: problem });
+    // The nearest valid report compares with nothing rather than with what was refused.
+    if (problem) {
+      problems.push({ param: "cmp", message: problem });
+      compare = null;
+    }
   }
   const rawFilters = decodeFilters(p);
   for (const d of Object.keys(rawFilters)) {

@@ -232,11 +232,15 @@ export function parseExplore(input: ParamsLike | string, today?: string): Parsed
   if (!isTimeGrain(grain)) add({ param: "grain", message: `${quote(grain)} is not a time grain (${TIME_GRAINS.join(", ")}).` });
   else if (grain !== "day" && !groupBy.includes("date")) add({ param: "grain", message: `A ${grain} grain needs the report grouped by date.` });
   const cmpRaw = p.get("cmp");
-  const compare = cmpRaw === null ? ({ kind: "none" } as const) : decodeCompare(cmpRaw);
+  let compare: CompareSelection | null = cmpRaw === null ? { kind: "none" } : decodeCompare(cmpRaw);
   if (compare === null) add({ param: "cmp", message: `${quote(cmpRaw ?? "")} is not a comparison: use ${COMPARE_URL_VALUES}.` });
   else if (today !== undefined && checked.problem === null) {
     const problem = comparisonProblem(resolveRange(checked.range, today), compare);
-    if (problem) add({ param: "cmp", message: problem });
+    // The nearest valid report compares with nothing rather than with what was refused.
+    if (problem) {
+      add({ param: "cmp", message: problem });
+      compare = null;
+    }
   }
   const table = p.get("table") ?? "rows";
   if (!(TABLE_LAYOUTS as readonly string[]).includes(table)) add({ param: "table", message: `${quote(table)} is not a table layout (${TABLE_LAYOUTS.join(", ")}).` });

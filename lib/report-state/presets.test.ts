@@ -95,6 +95,9 @@ describe("cmp in the URL", () => {
     expect(parsed.problems).toEqual([
       { param: "cmp", message: "2026-10-05..2026-10-31 is not whole calendar months, so it has no previous calendar period: choose whole months, quarters or years, or another comparison." },
     ]);
+    // The nearest valid report compares with nothing (so opening it runs, rather than refusing again).
+    expect(parsed.state.compare).toEqual({ kind: "none" });
+    expect(parseDashboard("range=last30&cmp=prevcal", today).state.compare).toEqual({ kind: "none" });
     // A preset whose days make whole months today and not another day is checked against today.
     expect(parseExplore("op=orders&range=mtd&cmp=prevcal", "2026-10-31").problems).toEqual([]);
     expect(parseExplore("op=orders&range=mtd&cmp=prevcal", "2026-10-30").problems.map((p) => p.param)).toEqual(["cmp"]);
