@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { KeyboardShortcuts } from "@/components/nav/keyboard-shortcuts";
 import { TopBar } from "@/components/nav/top-bar";
 import { getSessionUser } from "@/lib/auth/session";
 import "./globals.css";
@@ -16,8 +17,17 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
+        <a
+          href="#content"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-blue-800 focus:shadow focus:outline-2 focus:outline-blue-700"
+        >
+          Skip to main content
+        </a>
         {user ? <TopBar user={user} /> : null}
-        {children}
+        <div id="content" tabIndex={-1} className="outline-none">
+          {children}
+        </div>
+        <KeyboardShortcuts />
       </body>
     </html>
   );
