@@ -72,7 +72,8 @@ function ProgramTable({
       <table className="w-full text-sm">
         <caption className="px-3 py-2 text-left text-sm text-slate-700">
           {program.name}: {numeratorLabel.toLowerCase()} ÷ {salesLabel.toLowerCase()}, {monthLabel(month.month)}
-          {toDate ? ` to date (${month.start} to ${month.end}); the projection runs the pace so far to the month's end.` : "."}
+          {toDate ? ` to date (${month.start} to ${month.end}); the projection runs the pace so far to the month's end.` : "."} Sales are every approved
+          attempt on the MID, cascades included.
           {program.caveat ? ` ${program.caveat}` : ""}
         </caption>
         <thead className="bg-slate-100 text-left">
