@@ -10,13 +10,16 @@ function line(m: MailView, timeZone: string): string {
   if (m.status === "sent") return `Sent to ${m.recipient} at ${formatInstant(m.sentAt ?? m.createdAt, timeZone)}`;
   if (m.status === "failed")
     return `Not delivered to ${m.recipient}: gave up${m.failedAt ? ` at ${formatInstant(m.failedAt, timeZone)}` : ""} after ${m.attempts} attempt${m.attempts === 1 ? "" : "s"}${m.lastError ? ` (${m.lastError})` : ""}`;
+  if (m.attempts === 0) return `Sending to ${m.recipient}`;
   return `Waiting to send to ${m.recipient}${m.attempts > 0 ? `: attempt ${m.attempts} failed${m.lastError ? ` (${m.lastError})` : ""}` : ""}${m.nextAttemptAt ? `; next try at ${formatInstant(m.nextAttemptAt, timeZone)}` : ""}`;
 }
 
 export function MailFateView({ fate, timeZone }: { fate: MailFate; timeZone: string }) {
   const mail = fate.mail ?? [];
   const bounces = fate.bounces ?? [];
-  const problems = mail.filter((m) => m.status !== "sent");
+  // A message not yet tried is on its way, not a problem: only a failed try is worth saying first.
+  const problems = mail.filter((m) => m.status === "failed" || (m.status !== "sent" && m.attempts > 0));
+  const sending = mail.filter((m) => m.status !== "sent" && m.status !== "failed" && m.attempts === 0);
   if (mail.length === 0 && bounces.length === 0) return null;
   return (
     <div className="mt-3 border-t border-slate-200 pt-2 text-sm text-slate-900">
@@ -38,6 +41,15 @@ export function MailFateView({ fate, timeZone }: { fate: MailFate; timeZone: str
           {problems.map((m) => (
             <li key={m.id} className={m.status === "failed" ? "text-red-800" : "text-amber-950"}>
               <span className="font-semibold">{m.status === "failed" ? "Failed:" : "Retrying:"}</span> {line(m, timeZone)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {sending.length > 0 ? (
+        <ul className="mt-1 list-disc pl-5" aria-live="polite">
+          {sending.map((m) => (
+            <li key={m.id}>
+              <span className="font-semibold">Sending:</span> {line(m, timeZone)}
             </li>
           ))}
         </ul>
