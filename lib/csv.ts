@@ -5,7 +5,7 @@
  * that some spreadsheets skip before one) gets a leading `'`. Only text is guarded: numbers are
  * written as numbers, so a negative net revenue stays a number.
  */
-import type { TableModel, TableRow } from "@/lib/metrics/table";
+import { MATURING_COLUMN, maturingColumn, type TableModel, type TableRow } from "@/lib/metrics/table";
 import { DISPLAY_CURRENCY, exportValue } from "@/lib/metrics/format";
 
 export type CsvCell = string | number | null | undefined;
@@ -33,12 +33,20 @@ export interface CsvMeta {
 }
 
 function rowCells(model: TableModel, row: TableRow): CsvCell[] {
-  return model.columns.map((c, i) => {
+  const cells: CsvCell[] = model.columns.map((c, i) => {
     const cell = row.cells[i];
     if (!cell) return null;
     if (c.format === null) return cell.text; // dimensions: exactly the text shown
     return exportValue(typeof cell.value === "number" ? cell.value : null, c.format);
   });
+  // The numbers carry no "(maturing)": a last column names the row's maturing values instead.
+  const maturing = maturingColumn(model);
+  return maturing ? [...cells, maturing(row)] : cells;
+}
+
+function headerRow(model: TableModel): CsvCell[] {
+  const headers = model.columns.map((c) => csvHeader(c.label, c.format));
+  return maturingColumn(model) ? [...headers, MATURING_COLUMN] : headers;
 }
 
 /**
@@ -59,7 +67,7 @@ export function csvHeader(label: string, format: string | null): string {
 export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: CsvMeta): string {
   const out: CsvCell[][] = meta.lines.map(([k, v]) => [k, v]);
   out.push([]);
-  out.push(model.columns.map((c) => csvHeader(c.label, c.format)));
+  out.push(headerRow(model));
   for (const r of rows) out.push(rowCells(model, r));
   out.push(rowCells(model, model.totals));
   return toCsv(out);
@@ -70,7 +78,7 @@ export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: C
  * nothing else (no meta lines, no totals row that an import would count as data).
  */
 export function tableToDataCsv(model: TableModel, rows: readonly TableRow[]): string {
-  return toCsv([model.columns.map((c) => csvHeader(c.label, c.format)), ...rows.map((r) => rowCells(model, r))]);
+  return toCsv([headerRow(model), ...rows.map((r) => rowCells(model, r))]);
 }
 
 /** Saves text as a file from the browser. */

@@ -25,7 +25,12 @@ export type BaseMeasure =
   | "refund_count"
   | "refund_amount"
   | "alert_count"
-  | "initial_approved";
+  | "initial_approved"
+  // Dated by the event itself (order summary only): what the card networks count in a month.
+  | "cb_count_by_cb_date"
+  | "cb_amount_by_cb_date"
+  | "refund_count_by_refund_date"
+  | "alert_count_by_alert_date";
 
 export interface Term {
   readonly measure: BaseMeasure;
@@ -91,6 +96,45 @@ export const KPIS = [
     numerator: [plus("alert_count")],
     denominator: [plus("approvals")],
     operations: BOTH,
+    better: "lower",
+  },
+  // The same rates with the events dated by when they arrived, over the same sales: complete for any
+  // past period (nothing more arrives for it), so periods of any age compare fairly; see
+  // docs/metrics.md "Maturing rates".
+  {
+    id: "cb_rate_count_by_cb_date",
+    label: "Chargeback rate (count, by CB date)",
+    format: "percent",
+    numerator: [plus("cb_count_by_cb_date")],
+    denominator: [plus("approvals")],
+    operations: ["orders"],
+    better: "lower",
+  },
+  {
+    id: "cb_rate_amount_by_cb_date",
+    label: "Chargeback rate (amount, by CB date)",
+    format: "percent",
+    numerator: [plus("cb_amount_by_cb_date")],
+    denominator: [plus("revenue")],
+    operations: ["orders"],
+    better: "lower",
+  },
+  {
+    id: "refund_rate_by_refund_date",
+    label: "Refund rate (by refund date)",
+    format: "percent",
+    numerator: [plus("refund_count_by_refund_date")],
+    denominator: [plus("approvals")],
+    operations: ["orders"],
+    better: "lower",
+  },
+  {
+    id: "alert_rate_by_alert_date",
+    label: "Alert rate (by alert date)",
+    format: "percent",
+    numerator: [plus("alert_count_by_alert_date")],
+    denominator: [plus("approvals")],
+    operations: ["orders"],
     better: "lower",
   },
   {

@@ -17,6 +17,7 @@ import { exportValue, formatValue, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "./kpis";
 import { TOTAL_LABEL, TOTALS_LABEL } from "./labels";
+import { isMaturing, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "./maturity";
 
 /** At most this many columns of values; beyond it the smallest are summed into one "Other". */
 export const PIVOT_MAX_COLUMNS = 24;
@@ -48,6 +49,8 @@ export interface PivotCell {
   empty: boolean;
   /** On hover: a KPI's numerator and denominator, or that the cell has no records. */
   note?: string;
+  /** A rate whose late events are still arriving for this cell's days. */
+  maturing?: true;
 }
 
 export interface PivotDimensionCell {
@@ -76,13 +79,17 @@ export interface PivotModel {
   folded: number;
   /** The report has a comparison, which the pivot leaves out (the rows layout shows it). */
   comparison: boolean;
-  /** What the caption adds, in sentences: the folding, the comparison left out. */
+  /** What the caption adds, in sentences: the folding, the comparison left out, maturing cells. */
   notes: string[];
+  /** The measure is a rate that can mature: the CSV carries a Maturing column whatever today is. */
+  canMature: boolean;
 }
 
 export interface PivotOptions {
   /** Columns of values at most, Other included (default 24; at least 2). */
   maxColumns?: number;
+  /** Today in the reporting time zone: with it, cells of a rate still maturing are marked (./maturity.ts). */
+  today?: string;
 }
 
 /** The label of a grouped dimension: the date reads as its grain ("Month"), as in the rows table. */
@@ -148,6 +155,8 @@ interface ColumnBucket {
   key: string;
   value: DimValue;
   sums: Sums;
+  /** The last day of the column's days (its period's, or the range's). */
+  lastDay: string;
 }
 
 /**
@@ -171,7 +180,15 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
   // Rows found only in the comparison carry zeros for the report's own days: they hold no records.
   const current = view.rows.filter((r) => r.presence !== "comparison");
 
-  const rowBuckets = new Map<string, { values: DimValue[]; cells: Map<string, Sums> }>();
+  // A cell's days end on its period's last day when the date is one of its dimensions, else the range's.
+  const maturity = measureMaturity(m);
+  const lastOf = (r: ViewRow, dateHere: boolean) => (dateHere && r.period ? r.period.to : view.range.end);
+  const mark = (cell: PivotCell, lastDay: string): PivotCell =>
+    opts.today && cell.value !== null && maturity && isMaturing(maturity, lastDay, opts.today)
+      ? { ...cell, text: `${cell.text} (${MATURING_WORD})`, note: `${cell.note ? `${cell.note} ` : ""}${maturingNote(maturity, lastDay, opts.today)}`, maturing: true }
+      : cell;
+  const earlier = (a: string, b: string) => (a < b ? a : b);
+  const rowBuckets = new Map<string, { values: DimValue[]; cells: Map<string, Sums>; lastDay: string }>();
   const colBuckets = new Map<string, ColumnBucket>();
   const grand: Sums = new Map(metrics.map((x) => [x, 0]));
   for (const r of current) {
@@ -179,9 +196,9 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
     const rowKey = JSON.stringify(values.map((v) => v.key));
     const col = dimValue(colId, r);
     let rb = rowBuckets.get(rowKey);
-    if (!rb) rowBuckets.set(rowKey, (rb = { values, cells: new Map() }));
+    if (!rb) rowBuckets.set(rowKey, (rb = { values, cells: new Map(), lastDay: lastOf(r, rowIds.includes("date")) }));
     let cb = colBuckets.get(col.key);
-    if (!cb) colBuckets.set(col.key, (cb = { key: col.key, value: col, sums: new Map(metrics.map((x) => [x, 0])) }));
+    if (!cb) colBuckets.set(col.key, (cb = { key: col.key, value: col, sums: new Map(metrics.map((x) => [x, 0])), lastDay: lastOf(r, colId === "date") }));
     let cell = rb.cells.get(col.key);
     if (!cell) rb.cells.set(col.key, (cell = new Map(metrics.map((x) => [x, 0]))));
     addInto(cell, r.record, metrics);
@@ -212,11 +229,13 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
     const shown = names.slice(0, 20).join(", ") + (names.length > 20 ? `, and ${names.length - 20} more` : "");
     columns.push({ key: OTHER_KEY, label: OTHER_LABEL, isOther: true, title: `${folded.length} smaller values summed: ${shown}` });
   }
-  const columnTotals: PivotCell[] = kept.map((c) => cellOf(m, c.sums));
+  const columnTotals: PivotCell[] = kept.map((c) => mark(cellOf(m, c.sums), c.lastDay));
+  // Other's days end on the latest of its columns'.
+  const otherLast = folded.reduce((d, c) => (c.lastDay > d ? c.lastDay : d), "");
   if (fold) {
     const other: Sums = new Map(metrics.map((x) => [x, 0]));
     for (const c of folded) mergeSums(other, c.sums);
-    columnTotals.push(cellOf(m, other));
+    columnTotals.push(mark(cellOf(m, other), otherLast));
   }
 
   const rows: PivotRow[] = [...rowBuckets.entries()]
@@ -228,7 +247,7 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
       return 0;
     })
     .map(([key, rb]) => {
-      const cells = kept.map((c) => cellOf(m, rb.cells.get(c.key)));
+      const cells = kept.map((c) => mark(cellOf(m, rb.cells.get(c.key)), earlier(rb.lastDay, c.lastDay)));
       const total: Sums = new Map(metrics.map((x) => [x, 0]));
       for (const s of rb.cells.values()) mergeSums(total, s);
       if (fold) {
@@ -238,19 +257,22 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
           other ??= new Map(metrics.map((x) => [x, 0]));
           mergeSums(other, s);
         }
-        cells.push(cellOf(m, other));
+        cells.push(mark(cellOf(m, other), earlier(rb.lastDay, otherLast)));
       }
       return {
         key,
         dims: rb.values.map((v) => (v.title ? { text: v.text, title: v.title } : { text: v.text })),
         cells,
-        total: cellOf(m, total),
+        total: mark(cellOf(m, total), rb.lastDay),
       };
     });
 
   const notes: string[] = [];
   if (fold) notes.push(`${folded.length} smaller values folded into ${OTHER_LABEL}.`);
   if (view.comparison) notes.push("The pivot shows the report's own period only; the comparison is shown in the rows layout.");
+  if (maturity && opts.today && isMaturing(maturity, view.range.end, opts.today)) {
+    notes.push(`“(${MATURING_WORD})” marks values whose sales are under ${maturity.window} days old: their late events are still arriving, so the rate will likely rise.`);
+  }
 
   return {
     rowDimensions: rowIds.map((id) => ({ id, label: dimensionLabel(id, view.grain) })),
@@ -258,11 +280,12 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
     columns,
     rows,
     columnTotals,
-    grandTotal: cellOf(m, current.length > 0 ? grand : undefined),
+    grandTotal: mark(cellOf(m, current.length > 0 ? grand : undefined), view.range.end),
     measure: { id: m.id, label: m.label, format: m.format },
     folded: folded.length,
     comparison: view.comparison !== null,
     notes,
+    canMature: maturity !== null,
   };
 }
 
@@ -289,13 +312,17 @@ export function pivotToCsv(model: PivotModel, meta?: CsvMeta): string {
     out.push([]);
   }
   // A row dimension's header cell can never be empty (there is at least one), so the header is a header.
-  out.push([...model.rowDimensions.map((d) => d.label), ...model.columns.map((c) => csvHeader(c.label, f)), csvHeader(TOTAL_LABEL, f)]);
-  for (const r of model.rows) out.push([...r.dims.map((d) => d.text), ...r.cells.map((c) => exportCell(c, f)), exportCell(r.total, f)]);
+  // A rate that can mature gets a last column naming, per line, the columns still maturing there.
+  const maturingOf = (cells: readonly PivotCell[], total: PivotCell): CsvCell[] =>
+    model.canMature ? [[...cells.flatMap((c, i) => (c.maturing ? [model.columns[i]?.label ?? ""] : [])), ...(total.maturing ? [TOTAL_LABEL] : [])].join("; ")] : [];
+  out.push([...model.rowDimensions.map((d) => d.label), ...model.columns.map((c) => csvHeader(c.label, f)), csvHeader(TOTAL_LABEL, f), ...(model.canMature ? [MATURING_COLUMN] : [])]);
+  for (const r of model.rows) out.push([...r.dims.map((d) => d.text), ...r.cells.map((c) => exportCell(c, f)), exportCell(r.total, f), ...maturingOf(r.cells, r.total)]);
   out.push([
     TOTALS_LABEL,
     ...model.rowDimensions.slice(1).map(() => ""),
     ...model.columnTotals.map((c) => exportCell(c, f)),
     exportCell(model.grandTotal, f),
+    ...maturingOf(model.columnTotals, model.grandTotal),
   ]);
   return toCsv(out);
 }

@@ -14,6 +14,8 @@ import { TOTALS_LABEL } from "./labels";
 import { changeDirection, formatChange, formatValue, round2, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "./kpis";
+import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, unequalMaturityNote, type Maturity } from "./maturity";
+export { MATURING_COLUMN } from "./maturity";
 
 export interface TableColumn {
   id: string;
@@ -34,8 +36,10 @@ export interface TableCell {
   denominator?: number | null;
   /** A change's verdict for its measure: up is good for revenue, bad for chargebacks. */
   tone?: "good" | "bad";
-  /** What the cell's text abbreviates (a partial period's days, a side with no rows). */
+  /** What the cell's text abbreviates (a partial period's days, a side with no rows, a maturing rate). */
   note?: string;
+  /** A rate whose late events (chargebacks, refunds, alerts) are still arriving for this period. */
+  maturing?: true;
 }
 
 export interface TableRow {
@@ -66,7 +70,13 @@ export { COMPARED_SUFFIXES, comparedId } from "./compared";
 
 /** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
 /** What a change's words depend on: the measure's unit and which way is good news. */
-type ChangeMeasure = Pick<Measure, "format" | "better">;
+type ChangeMeasure = Pick<Measure, "format" | "better"> & Partial<Pick<Measure, "numerator" | "denominator">>;
+
+/** Which sides of a change are still maturing (their late events still arriving). */
+export interface ChangeMaturity {
+  now: boolean;
+  before: boolean;
+}
 
 const changesInPoints = (m: ChangeMeasure) => m.format === "percent";
 
@@ -119,28 +129,40 @@ function toneOf(m: ChangeMeasure, delta: number, shownAs: ValueFormat): TableCel
   return (direction > 0) === (m.better === "higher") ? "good" : "bad";
 }
 
-/** A change cell: its signed text, and the verdict in words beside the sign (never instead of it). */
-function changeCell(m: ChangeMeasure, value: number, format: ValueFormat): TableCell {
+/**
+ * A change cell: its signed text, and the verdict in words beside the sign (never instead of it).
+ * Between periods of different maturity there is no verdict: the sign stays, the note says why.
+ */
+function changeCell(m: ChangeMeasure, value: number, format: ValueFormat, unjudged: string | null): TableCell {
+  if (unjudged) return { value, text: `${formatChange(value, format)} (${MATURING_WORD})`, note: unjudged, maturing: true };
   const tone = toneOf(m, value, format);
   const text = `${formatChange(value, format)}${tone ? ` (${VERDICT[tone]})` : ""}`;
   return tone ? { value, text, tone } : { value, text };
+}
+
+/** Why a change is not judged (either side still maturing: no two periods of different ages are equally complete), or null. */
+function unjudgedReason(m: ChangeMeasure, maturity: ChangeMaturity | undefined): string | null {
+  if (!maturity || (!maturity.now && !maturity.before) || !m.numerator || m.denominator === undefined) return null;
+  const mm = measureMaturity({ numerator: m.numerator, denominator: m.denominator });
+  return mm ? unequalMaturityNote(mm) : null;
 }
 
 /**
  * The change cells of one measure: the difference in points for a rate; for a sum (or an amount
  * ratio) the difference and the % change.
  */
-export function changeCells(m: ChangeMeasure, now: number | null, before: number | null): TableCell[] {
+export function changeCells(m: ChangeMeasure, now: number | null, before: number | null, maturity?: ChangeMaturity): TableCell[] {
   if (now === null || before === null) {
     const none: TableCell = { value: null, text: formatValue(null, "count"), note: "A rate of nothing on one side: no change to show." };
     return changesInPoints(m) ? [none] : [none, none];
   }
   // Amounts were summed in cents; their difference is rounded to cents once, here.
   const delta = m.format === "currency" ? round2(now - before) : now - before;
-  if (changesInPoints(m)) return [changeCell(m, delta, "points")];
-  const diff = changeCell(m, delta, m.format);
+  const unjudged = unjudgedReason(m, maturity);
+  if (changesInPoints(m)) return [changeCell(m, delta, "points", unjudged)];
+  const diff = changeCell(m, delta, m.format, unjudged);
   if (before === 0) return [diff, { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }];
-  return [diff, changeCell(m, delta / Math.abs(before), "percent")];
+  return [diff, changeCell(m, delta / Math.abs(before), "percent", unjudged)];
 }
 
 const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new Map(metrics.map((m) => [m, units(record, m)]));
@@ -168,10 +190,28 @@ function markAbsent(cell: TableCell, absent: boolean): TableCell {
   return { ...cell, text: `${cell.text} (none)`, note: "No rows for this line on this side of the comparison." };
 }
 
-function rowCells(columns: readonly TableColumn[], row: ViewRow, metrics: readonly string[]): TableCell[] {
+/**
+ * The last day of each side of a row (the period's last day in the range, else the range's) and the
+ * day maturity is judged on; null when no day is known (a table built without one).
+ */
+interface LastDays {
+  today: string | null;
+  now: string | null;
+  before: string | null;
+}
+
+/** A value whose late events are still arriving says so beside it, and why on hover. */
+function markMaturing(cell: TableCell, maturity: Maturity | null, lastDay: string | null, today: string | null): TableCell {
+  if (cell.value === null || !maturity || !lastDay || !today || !isMaturing(maturity, lastDay, today)) return cell;
+  const note = maturingNote(maturity, lastDay, today);
+  return { ...cell, text: `${cell.text} (${MATURING_WORD})`, note: cell.note ? `${cell.note} ${note}` : note, maturing: true };
+}
+
+function rowCells(columns: readonly TableColumn[], row: ViewRow, metrics: readonly string[], days: LastDays): TableCell[] {
   const now = sumsOf(row.record, metrics);
   const before = row.comparison ? sumsOf(row.comparison, metrics) : null;
-  return cellsFor(columns, now, before, row.presence, (c) => dimensionCell(c.id, row));
+  const rowDays: LastDays = { today: days.today, now: row.period?.to ?? days.now, before: row.compared?.end ?? days.before };
+  return cellsFor(columns, now, before, row.presence, (c) => dimensionCell(c.id, row), rowDays);
 }
 
 function cellsFor(
@@ -180,17 +220,22 @@ function cellsFor(
   before: Sums | null,
   presence: ViewRow["presence"],
   dimension: (c: TableColumn) => TableCell,
+  days: LastDays,
 ): TableCell[] {
   const cells: TableCell[] = [];
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
     if (!c.measure) {
       cells.push(dimension(c));
-    } else if (c.kind === "metric" || c.kind === "kpi") {
-      cells.push(markAbsent(measureCell(c.measure, now), presence === "comparison"));
+      continue;
+    }
+    const maturity = measureMaturity(c.measure);
+    if (c.kind === "metric" || c.kind === "kpi") {
+      cells.push(markMaturing(markAbsent(measureCell(c.measure, now), presence === "comparison"), maturity, days.now, days.today));
     } else if (c.kind === "comparison" && before) {
-      cells.push(markAbsent(measureCell(c.measure, before), presence === "current"));
-      const changes = changeCells(c.measure, evaluate(c.measure, now).value, evaluate(c.measure, before).value);
+      cells.push(markMaturing(markAbsent(measureCell(c.measure, before), presence === "current"), maturity, days.before, days.today));
+      const sides = { now: isMaturing(maturity, days.now, days.today), before: isMaturing(maturity, days.before, days.today) };
+      const changes = changeCells(c.measure, evaluate(c.measure, now).value, evaluate(c.measure, before).value, sides);
       cells.push(...changes);
       i += changes.length;
     }
@@ -198,16 +243,32 @@ function cellsFor(
   return cells;
 }
 
-export function buildTable(spec: TableSpec, records: readonly ReportRecord[]): TableModel {
-  return buildViewTable(spec, { grain: "day", comparison: null, rows: records.map((record) => ({ record, period: null })) });
+export function buildTable(spec: TableSpec, records: readonly ReportRecord[], options: TableOptions = {}): TableModel {
+  return buildViewTable(spec, { grain: "day", comparison: null, rows: records.map((record) => ({ record, period: null })), ...(options.range ? { range: options.range } : {}) }, options);
+}
+
+export interface TableOptions {
+  /**
+   * Today in the reporting time zone: with it, a rate whose late events are still arriving is marked
+   * maturing (./maturity.ts) and its changes are not judged. Without it nothing is marked.
+   */
+  today?: string;
+  /** The days of a table built from records alone (buildTable): the maturity of its rows and totals. */
+  range?: { start: string; end: string };
 }
 
 /** The table of a report view: rows at its grain, and each measure beside its comparison when there is one. */
-export function buildViewTable(spec: TableSpec, view: Pick<ReportView, "grain" | "comparison" | "rows">): TableModel {
+export function buildViewTable(
+  spec: TableSpec,
+  view: Pick<ReportView, "grain" | "comparison" | "rows"> & { range?: { start: string; end: string } },
+  options: TableOptions = {},
+): TableModel {
   const columns = tableColumns(spec, view);
   const measures = columns.flatMap((c) => (c.measure && c.kind !== "comparison" && c.kind !== "change" ? [c.measure] : []));
   const metrics = [...new Set(measures.flatMap(measureMetrics))];
-  const rows: TableRow[] = view.rows.map((r, i) => ({ key: String(i), cells: rowCells(columns, r, metrics) }));
+  // Every row and the totals end no later than the range; a period row ends on its own last day.
+  const days: LastDays = { today: options.today ?? null, now: view.range?.end ?? null, before: view.comparison?.range.end ?? null };
+  const rows: TableRow[] = view.rows.map((r, i) => ({ key: String(i), cells: rowCells(columns, r, metrics, days) }));
   const totalNow = sumRecords(
     view.rows.map((r) => r.record),
     metrics,
@@ -215,7 +276,7 @@ export function buildViewTable(spec: TableSpec, view: Pick<ReportView, "grain" |
   const totalBefore = view.comparison ? sumRecords(view.rows.flatMap((r) => (r.comparison ? [r.comparison] : [])), metrics) : null;
   const totals: TableRow = {
     key: "totals",
-    cells: cellsFor(columns, totalNow, totalBefore, "both", (c) => ({ value: null, text: c === columns[0] ? TOTALS_LABEL : "" })),
+    cells: cellsFor(columns, totalNow, totalBefore, "both", (c) => ({ value: null, text: c === columns[0] ? TOTALS_LABEL : "" }), days),
   };
   return { columns, rows, totals };
 }
@@ -236,4 +297,13 @@ export function cellTip(column: TableColumn, cell: TableCell): string | null {
 
 function isCurrencyMetric(metric: string): boolean {
   return getMetric(metric)?.unit === "currency";
+}
+
+/**
+ * Per row, which of its values are still maturing, by column label ("" when none): a column, so a
+ * spreadsheet's filter or sort keeps the mark with its row. null when no shown measure can mature.
+ */
+export function maturingColumn(model: Pick<TableModel, "columns">): ((row: TableRow) => string) | null {
+  if (!model.columns.some((c) => c.measure && (c.kind === "kpi" || c.kind === "metric") && measureMaturity(c.measure))) return null;
+  return (row) => model.columns.flatMap((c, i) => (row.cells[i]?.maturing && c.kind !== "change" ? [c.label] : [])).join("; ");
 }
