@@ -1,18 +1,25 @@
 "use client";
 /**
- * Share links of one saved report: create (expiry, optional password, live or snapshot, presets the
- * viewer may switch to), list with views, revoke and rotate. The token is shown once, when made.
+ * Share links of one saved report: create (label, expiry in hours or days, optional password, live
+ * or snapshot, presets the viewer may switch to), list with views, revoke and rotate after asking.
+ * The whole URL is shown once, when made, with a button to copy it; the list names each link by its
+ * label, the token's last characters and when it was made.
  */
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { formatInstant } from "@/lib/metrics/format-time";
+import { describeLink, tailText } from "@/lib/sharing/link-view";
 import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report-state/range";
 import type { SavedPage } from "@/lib/store/saved-reports";
 import { Providers } from "@/components/providers";
 
 interface LinkView {
   id: string;
+  label: string | null;
+  tokenTail: string | null;
   createdAt: string;
   expiresAt: string;
   revokedAt: string | null;
@@ -23,20 +30,55 @@ interface LinkView {
   lastViewedAt: string | null;
 }
 
+interface FormLimits {
+  labelMax: number;
+  maxHours: number;
+  maxDays: number;
+}
+
+/** The link just made or rotated: its whole URL exists only here, until the panel closes. */
+interface Fresh {
+  linkId: string;
+  url: string;
+  copied: "yes" | "failed" | null;
+}
+
+/** A question about one link, holding that link itself: the answer acts on exactly it. */
+interface Pending {
+  kind: "revoke" | "rotate";
+  link: LinkView;
+}
+
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPage }) {
   const base = `/api/saved-reports/${reportId}/links`;
   const formId = useId();
   const queryClient = useQueryClient();
-  const linksQuery = useQuery({ queryKey: ["share-links", reportId], queryFn: () => apiFetch<{ links: LinkView[] }>(base), staleTime: 0 });
+  const linksQuery = useQuery({
+    queryKey: ["share-links", reportId],
+    queryFn: () => apiFetch<{ links: LinkView[]; limits: FormLimits }>(base),
+    staleTime: 0,
+  });
   const links = linksQuery.data?.links ?? null;
+  const limits = linksQuery.data?.limits ?? null;
+  const [timeZone] = useState(browserTimeZone);
+  const [now] = useState(() => Date.now());
   const [error, setError] = useState<string | null>(null);
-  const [fresh, setFresh] = useState<string | null>(null);
+  const [fresh, setFresh] = useState<Fresh | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [mode, setMode] = useState<"live" | "snapshot">("live");
-  const [days, setDays] = useState(30);
+  const [label, setLabel] = useState("");
+  const [amount, setAmount] = useState(30);
+  const [unit, setUnit] = useState<"hours" | "days">("days");
   const [password, setPassword] = useState("");
   const [presets, setPresets] = useState<RangePreset[]>([]);
+  const urlBox = useRef<HTMLInputElement>(null);
   const presetChoices = page === "cohorts" || page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
+  const maxAmount = limits ? (unit === "hours" ? limits.maxHours : limits.maxDays) : undefined;
+  // Seconds tell apart two links made in the same minute; the zone is said once, in the header.
+  const at = (iso: string) => formatInstant(iso, timeZone).slice(0, 19);
 
   const load = () => queryClient.invalidateQueries({ queryKey: ["share-links", reportId] });
 
@@ -55,11 +97,43 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
 
   const create = () =>
     act(async () => {
-      const body = { mode, expires_in_days: days, ...(password ? { password } : {}), ...(mode === "live" && presets.length ? { allowed_presets: presets } : {}) };
-      const r = await apiFetch<{ url: string }>(base, { method: "POST", body });
-      setFresh(r.url);
+      const body = {
+        mode,
+        ...(unit === "hours" ? { expires_in_hours: amount } : { expires_in_days: amount }),
+        ...(label.trim() ? { label: label.trim() } : {}),
+        ...(password ? { password } : {}),
+        ...(mode === "live" && presets.length ? { allowed_presets: presets } : {}),
+      };
+      const r = await apiFetch<{ url: string; link: LinkView }>(base, { method: "POST", body });
+      setFresh({ linkId: r.link.id, url: r.url, copied: null });
       setPassword("");
+      setLabel("");
     });
+
+  const confirm = (p: Pending) =>
+    act(async () => {
+      if (p.kind === "revoke") {
+        await apiFetch(`${base}/${p.link.id}`, { method: "DELETE" });
+        if (fresh?.linkId === p.link.id) setFresh(null);
+      } else {
+        const r = await apiFetch<{ url: string; link: LinkView }>(`${base}/${p.link.id}/rotate`, { method: "POST" });
+        setFresh({ linkId: r.link.id, url: r.url, copied: null });
+      }
+      setPending(null);
+    });
+
+  const copy = async (f: Fresh) => {
+    try {
+      await navigator.clipboard.writeText(f.url);
+      setFresh({ ...f, copied: "yes" });
+    } catch {
+      // No clipboard (an insecure origin, or permission refused): select the URL for a manual copy.
+      urlBox.current?.select();
+      setFresh({ ...f, copied: "failed" });
+    }
+  };
+
+  const shortName = (l: LinkView) => (l.label ? `${l.label} (${tailText(l)})` : `link ${tailText(l)}`);
 
   return (
     <div className="mt-3 space-y-3 rounded border border-slate-200 bg-slate-50 p-3">
@@ -71,6 +145,16 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
           void create();
         }}
       >
+        <label className="text-sm sm:col-span-2">
+          <span className="block font-medium">Label (optional)</span>
+          <input
+            value={label}
+            maxLength={limits?.labelMax}
+            onChange={(e) => setLabel(e.target.value)}
+            placeholder="e.g. For the bank manager"
+            className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
+          />
+        </label>
         {page === "monitor" ? (
           <p className="text-sm text-slate-700">A monitor link is always live: this month and the two before, as of when it is opened.</p>
         ) : (
@@ -84,10 +168,27 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
           </label>
         </fieldset>
         )}
-        <label className="text-sm">
-          <span className="block font-medium">Expires after (days)</span>
-          <input type="number" min={1} max={365} value={days} onChange={(e) => setDays(Number(e.target.value))} className="mt-1 w-28 rounded border border-slate-300 px-2 py-1" />
-        </label>
+        <fieldset className="text-sm">
+          <legend className="font-medium">Expires after</legend>
+          <div className="mt-1 flex items-center gap-2">
+            <input
+              type="number"
+              aria-label="Expires after, amount"
+              min={1}
+              max={maxAmount}
+              step={1}
+              required
+              value={Number.isFinite(amount) ? amount : ""}
+              onChange={(e) => setAmount(e.target.valueAsNumber)}
+              className="w-24 rounded border border-slate-300 px-2 py-1"
+            />
+            <select aria-label="Expires after, unit" value={unit} onChange={(e) => setUnit(e.target.value === "hours" ? "hours" : "days")} className="rounded border border-slate-300 px-2 py-1">
+              <option value="hours">hours</option>
+              <option value="days">days</option>
+            </select>
+          </div>
+          {maxAmount !== undefined ? <span className="mt-1 block text-xs text-slate-700">1 to {maxAmount} {unit}; the link stops working at that date and time.</span> : null}
+        </fieldset>
         <label className="text-sm">
           <span className="block font-medium">Password (optional)</span>
           <input type="password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" className="mt-1 w-full rounded border border-slate-300 px-2 py-1" />
@@ -116,10 +217,25 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
         </div>
       </form>
       {fresh ? (
-        <p role="status" className="text-sm">
-          New link (copy it now; it is not shown again):{" "}
-          <input readOnly value={fresh} aria-label="New share link URL" className="w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-        </p>
+        <div className="space-y-1 text-sm">
+          <p>New link (copy it now; only its last characters are shown again):</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              ref={urlBox}
+              readOnly
+              value={fresh.url}
+              aria-label="New share link URL"
+              className="min-w-0 flex-1 rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs"
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <Button size="sm" variant="primary" onClick={() => void copy(fresh)}>
+              Copy link
+            </Button>
+          </div>
+          <p role="status" className="text-xs text-slate-700">
+            {fresh.copied === "yes" ? "Copied to the clipboard." : fresh.copied === "failed" ? "The clipboard could not be reached: the link is selected, press Ctrl+C (⌘C on a Mac)." : ""}
+          </p>
+        </div>
       ) : null}
       {error || linksQuery.error ? (
         <p role="alert" className="text-sm text-red-800">
@@ -127,50 +243,83 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
         </p>
       ) : null}
       {links && links.length > 0 ? (
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Share links</caption>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Views</th>
-              <th scope="col">Last view</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {links.map((l) => (
-              <tr key={l.id} className="border-t border-slate-200">
-                <td>{l.createdAt.slice(0, 10)}</td>
-                <td>
-                  {l.mode}
-                  {l.hasPassword ? ", password" : ""}
-                </td>
-                <td>{l.revokedAt ? "revoked" : l.expiresAt.slice(0, 10)}</td>
-                <td>{l.viewCount}</td>
-                <td>{l.lastViewedAt ? l.lastViewedAt.replace("T", " ").slice(0, 16) : "never"}</td>
-                <td className="space-x-2 py-1 text-right">
-                  {l.revokedAt ? null : (
-                    <>
-                      <Button size="sm" disabled={busy} onClick={() => act(async () => setFresh((await apiFetch<{ url: string }>(`${base}/${l.id}/rotate`, { method: "POST" })).url))}>
-                        Rotate
-                      </Button>
-                      <Button size="sm" variant="danger" disabled={busy} onClick={() => act(async () => void (await apiFetch(`${base}/${l.id}`, { method: "DELETE" })))}>
-                        Revoke
-                      </Button>
-                    </>
-                  )}
-                </td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Share links</caption>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Ends with</th>
+                <th scope="col">Created ({timeZone})</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Views</th>
+                <th scope="col">Last view</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {links.map((l) => (
+                <tr key={l.id} data-link-id={l.id} className={`border-t border-slate-200 ${fresh?.linkId === l.id ? "bg-amber-50" : ""}`}>
+                  <td className="pr-2">
+                    {l.label ?? <span className="text-slate-700">(no label)</span>}
+                    {fresh?.linkId === l.id ? <span className="ml-1 rounded bg-amber-200 px-1 text-xs">new</span> : null}
+                  </td>
+                  <td className="pr-2 font-mono text-xs">{tailText(l)}</td>
+                  <td className="pr-2 whitespace-nowrap tabular-nums">{at(l.createdAt)}</td>
+                  <td className="pr-2">
+                    {l.mode}
+                    {l.hasPassword ? ", password" : ""}
+                  </td>
+                  <td className="pr-2 whitespace-nowrap tabular-nums">
+                    {l.revokedAt ? "revoked" : Date.parse(l.expiresAt) <= now ? `expired ${at(l.expiresAt)}` : at(l.expiresAt)}
+                  </td>
+                  <td className="pr-2 tabular-nums">{l.viewCount}</td>
+                  <td className="pr-2 whitespace-nowrap tabular-nums">{l.lastViewedAt ? at(l.lastViewedAt) : "never"}</td>
+                  <td className="space-x-2 py-1 text-right whitespace-nowrap">
+                    {l.revokedAt ? null : (
+                      <>
+                        <Button size="sm" disabled={busy} aria-label={`Rotate ${shortName(l)}`} onClick={() => setPending({ kind: "rotate", link: l })}>
+                          Rotate
+                        </Button>
+                        <Button size="sm" variant="danger" disabled={busy} aria-label={`Revoke ${shortName(l)}`} onClick={() => setPending({ kind: "revoke", link: l })}>
+                          Revoke
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : links ? (
         <p className="text-sm text-slate-700">No share links yet.</p>
       ) : null}
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === "rotate" ? "Rotate this share link?" : "Revoke this share link?"}
+        description={
+          pending ? (
+            <p>
+              {pending.kind === "rotate" ? "Give " : "Revoke "}
+              <strong>{describeLink(pending.link, timeZone)}</strong>
+              {pending.kind === "rotate"
+                ? " a new address? The address sent so far stops working at once; send the new one to whoever should keep access."
+                : "? Whoever opens it from now on is told it has been revoked. This cannot be undone."}
+            </p>
+          ) : null
+        }
+        confirmLabel={pending?.kind === "rotate" ? "Rotate link" : "Revoke link"}
+        danger={pending?.kind !== "rotate"}
+        busy={busy}
+        onConfirm={() => {
+          if (pending) void confirm(pending);
+        }}
+        onCancel={() => setPending(null)}
+      />
     </div>
   );
 }

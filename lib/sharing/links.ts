@@ -3,27 +3,24 @@
  * asked), rotate and revoke. A link belongs to its report: one named under another report is not
  * found, whoever asks. The token is returned once, at creation or rotation; only its hash is kept.
  */
-import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { hashPassword } from "@/lib/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { isRangePreset } from "@/lib/report-state";
 import { getEditableReport } from "@/lib/saved-reports/permissions";
 import type { SavedReport } from "@/lib/store/saved-reports";
-import { publicLink, SHARE_MODES, shareLinksRepo, type ShareLink, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
+import { publicLink, shareLinksRepo, type ShareLink, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { reportQuery, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, newShareToken } from "./tokens";
 import { snapshotDashboard } from "./dashboard";
+import { expiresAt, expiryHours, LABEL_MAX, LinkLabel, MAX_EXPIRY, tokenTail, type ShareLinkInput } from "./link-input";
 
-export const ShareLinkInput = z.strictObject({
-  expires_in_days: z.int().min(1).max(SHARE_LIMITS.maxDays).optional(),
-  password: z.string().min(8, { error: "a link password needs at least 8 characters" }).max(200).optional(),
-  mode: z.enum(SHARE_MODES).default("live"),
-  allowed_presets: z.array(z.string()).max(20).optional(),
-});
-export type ShareLinkInput = z.output<typeof ShareLinkInput>;
+export { ShareLinkInput } from "./link-input";
+
+/** The bounds the panel that makes links shows and checks before sending. */
+export const LINK_FORM_LIMITS = { labelMax: LABEL_MAX, maxHours: MAX_EXPIRY.hours, maxDays: MAX_EXPIRY.days } as const;
 
 /** A link as its owner sees it, with the one-time token and the page it opens. */
 export interface IssuedLink {
@@ -36,9 +33,9 @@ function shareUrl(token: string, base: string): string {
   return new URL(`/share/${token}`, base).toString();
 }
 
-export async function listShareLinks(db: Sql, user: SessionUser, reportId: string): Promise<{ links: ShareLink[] }> {
+export async function listShareLinks(db: Sql, user: SessionUser, reportId: string): Promise<{ links: ShareLink[]; limits: typeof LINK_FORM_LIMITS }> {
   const report = await getEditableReport(db, user, reportId);
-  return { links: (await shareLinksRepo(db).listForReport(report.id)).map(publicLink) };
+  return { links: (await shareLinksRepo(db).listForReport(report.id)).map(publicLink), limits: LINK_FORM_LIMITS };
 }
 
 /** Creates a link from the API's input; `base` is the dashboard's URL the link's page lives under. */
@@ -54,7 +51,9 @@ export async function issueShareLink(
   const report = await getEditableReport(db, user, reportId);
   const { token, link } = await createShareLink(db, gateway, timeZone, user, report, {
     mode: input.mode,
+    ...(input.label !== undefined ? { label: input.label } : {}),
     ...(input.expires_in_days !== undefined ? { expiresInDays: input.expires_in_days } : {}),
+    ...(input.expires_in_hours !== undefined ? { expiresInHours: input.expires_in_hours } : {}),
     ...(input.password !== undefined ? { password: input.password } : {}),
     ...(input.allowed_presets !== undefined ? { allowedPresets: input.allowed_presets } : {}),
   });
@@ -75,7 +74,7 @@ export async function rotateShareLink(db: Sql, user: SessionUser, reportId: stri
   if (link.revokedAt) throw new ApiError(400, "A revoked link cannot be rotated; create a new one");
   const token = newShareToken();
   const links = shareLinksRepo(db);
-  await links.rotate(link.id, hashToken(token));
+  await links.rotate(link.id, hashToken(token), tokenTail(token));
   return { link: publicLink((await links.get(link.id))!), token, url: shareUrl(token, base) };
 }
 
@@ -88,7 +87,11 @@ export async function revokeShareLink(db: Sql, user: SessionUser, reportId: stri
 }
 
 export interface CreateLinkInput {
+  /** The owner's note for the list; null or absent for none. */
+  label?: string | null;
   expiresInDays?: number;
+  /** Instead of days, for links that should not outlive a meeting or a shift. */
+  expiresInHours?: number;
   password?: string;
   mode: ShareMode;
   allowedPresets?: string[];
@@ -102,10 +105,18 @@ export async function createShareLink(
   report: SavedReport,
   input: CreateLinkInput,
 ): Promise<{ token: string; link: ShareLinkWithSecrets }> {
+  if (input.expiresInHours !== undefined && input.expiresInDays !== undefined) {
+    throw ApiError.badRequest("give the expiry in hours or in days, not both", [{ path: "expires_in_hours", message: "hours or days" }]);
+  }
   const days = input.expiresInDays ?? SHARE_LIMITS.defaultDays;
   if (!Number.isInteger(days) || days < 1 || days > SHARE_LIMITS.maxDays) {
     throw ApiError.badRequest(`expires_in_days must be a whole number from 1 to ${SHARE_LIMITS.maxDays}`, [{ path: "expires_in_days", message: "out of range" }]);
   }
+  const hours = input.expiresInHours;
+  if (hours !== undefined && (!Number.isInteger(hours) || hours < 1 || hours > MAX_EXPIRY.hours)) {
+    throw ApiError.badRequest(`expires_in_hours must be a whole number from 1 to ${MAX_EXPIRY.hours}`, [{ path: "expires_in_hours", message: "out of range" }]);
+  }
+  const label = input.label === undefined || input.label === null ? null : ApiError.parse(LinkLabel, input.label);
   if (report.page === "monitor" && (input.mode === "snapshot" || (input.allowedPresets ?? []).length > 0)) {
     throw ApiError.badRequest("A monitor link is always live, for this month and the two before: no snapshot, no presets", [{ path: "mode", message: "live only" }]);
   }
@@ -135,8 +146,10 @@ export async function createShareLink(
   const link = await shareLinksRepo(db).create({
     reportId: report.id,
     tokenHash: hashToken(token),
+    tokenTail: tokenTail(token),
+    label,
     createdBy: user.id,
-    expiresAt: new Date(Date.now() + days * 86_400_000),
+    expiresAt: expiresAt(expiryHours({ expiresInHours: hours, expiresInDays: days }), new Date()),
     passwordHash: input.password ? await hashPassword(input.password) : null,
     mode: input.mode,
     allowedPresets: presets,

@@ -18,7 +18,7 @@ import type { ReportGateway } from "@/lib/upstream/gateway";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { addDays, todayIn } from "@/lib/contract/dates";
 import { canEdit, canonicalParams, canView } from "@/lib/saved-reports";
-import { createShareLink } from "./links";
+import { createShareLink, rotateShareLink } from "./links";
 import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
 
@@ -104,6 +104,20 @@ describe("share links", () => {
     await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInDays: 0 })).rejects.toThrow(/1 to 365/);
     await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", allowedPresets: ["forever"] })).rejects.toThrow(/unknown preset/);
     await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "snapshot", allowedPresets: ["last7"] })).rejects.toThrow(/frozen/);
+  });
+
+  it("keep a label and the token's tail, expire after the hours asked, and show a rotated token's new tail", async () => {
+    const before = Date.now();
+    const { token, link } = await createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", label: "  For the bank  ", expiresInHours: 6 });
+    expect(link).toMatchObject({ label: "For the bank", tokenTail: token.slice(-6) });
+    const hoursLeft = (Date.parse(link.expiresAt) - before) / 3_600_000;
+    expect(hoursLeft).toBeGreaterThanOrEqual(6);
+    expect(hoursLeft).toBeLessThan(6.1);
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInHours: 365 * 24 + 1 })).rejects.toThrow(/1 to 8760/);
+    await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInHours: 2, expiresInDays: 1 })).rejects.toThrow(/not both/);
+    const rotated = await rotateShareLink(store, analyst, report.id, link.id, "http://localhost");
+    expect(rotated.link.tokenTail).toBe(rotated.token.slice(-6));
+    expect(rotated.link.label).toBe("For the bank");
   });
 
   it("stop working when expired, revoked or rotated", async () => {

@@ -305,6 +305,16 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION notify_session_change();
     `,
   },
+  {
+    version: 10,
+    name: "share link labels and token tails",
+    up: `
+      -- What tells an owner's links apart: an optional label, and the token's last characters (the
+      -- token itself is still kept only as its hash). Links made before have neither.
+      ALTER TABLE share_links ADD COLUMN label text CHECK (label IS NULL OR length(label) BETWEEN 1 AND 80);
+      ALTER TABLE share_links ADD COLUMN token_tail text CHECK (token_tail IS NULL OR token_tail ~ '^[A-Za-z0-9_-]{4,8}$');
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

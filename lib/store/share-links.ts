@@ -1,4 +1,7 @@
-/** Share links of saved reports: hashed tokens, expiry, revocation, optional password, views. */
+/**
+ * Share links of saved reports: hashed tokens, expiry, revocation, optional password, views, and what
+ * tells them apart in the owner's list: an optional label and the token's last few characters.
+ */
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
@@ -22,6 +25,10 @@ export interface ShareLink {
   id: string;
   reportId: string;
   createdBy: string;
+  /** The owner's note, e.g. "for the bank manager"; null when none was given. */
+  label: string | null;
+  /** The token's last characters (lib/sharing/link-input.ts); null for links made before they were kept. */
+  tokenTail: string | null;
   createdAt: string;
   expiresAt: string;
   revokedAt: string | null;
@@ -42,6 +49,8 @@ interface Row {
   id: string;
   report_id: string;
   created_by: string;
+  label: string | null;
+  token_tail: string | null;
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
@@ -66,6 +75,8 @@ function toLink(r: Row): ShareLinkWithSecrets {
     id: r.id,
     reportId: r.report_id,
     createdBy: r.created_by,
+    label: r.label,
+    tokenTail: r.token_tail,
     createdAt: iso(r.created_at)!,
     expiresAt: iso(r.expires_at)!,
     revokedAt: iso(r.revoked_at),
@@ -90,6 +101,8 @@ export function shareLinksRepo(db: Sql) {
     async create(input: {
       reportId: string;
       tokenHash: string;
+      tokenTail?: string | null;
+      label?: string | null;
       createdBy: string;
       expiresAt: Date;
       passwordHash: string | null;
@@ -98,8 +111,8 @@ export function shareLinksRepo(db: Sql) {
       snapshot: Snapshot | null;
     }): Promise<ShareLinkWithSecrets> {
       const rows = await db.query<{ id: string }>(
-        `INSERT INTO share_links (report_id, token_hash, created_by, expires_at, password_hash, mode, allowed_presets, snapshot)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        `INSERT INTO share_links (report_id, token_hash, created_by, expires_at, password_hash, mode, allowed_presets, snapshot, label, token_tail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
         [
           input.reportId,
           input.tokenHash,
@@ -109,6 +122,8 @@ export function shareLinksRepo(db: Sql) {
           input.mode,
           input.allowedPresets.join(","),
           input.snapshot ? JSON.stringify(input.snapshot) : null,
+          input.label ?? null,
+          input.tokenTail ?? null,
         ],
       );
       return (await this.get(rows[0]!.id))!;
@@ -140,8 +155,8 @@ export function shareLinksRepo(db: Sql) {
       await db.query("UPDATE share_links SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1", [id]);
     },
     /** A new token for the same link; the old one stops working at once. */
-    async rotate(id: string, tokenHash: string): Promise<void> {
-      await db.query("UPDATE share_links SET token_hash = $2 WHERE id = $1", [id, tokenHash]);
+    async rotate(id: string, tokenHash: string, tokenTail: string | null = null): Promise<void> {
+      await db.query("UPDATE share_links SET token_hash = $2, token_tail = $3 WHERE id = $1", [id, tokenHash, tokenTail]);
     },
     /** One view: counted for its day for good, logged (hashed address) for VIEW_LOG_DAYS days. */
     async recordView(id: string, addressHash: string, now = new Date()): Promise<void> {
