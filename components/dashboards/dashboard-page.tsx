@@ -11,11 +11,14 @@ import { cacheKey } from "@/lib/report-client/cache";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useAnswer } from "@/lib/report-client/use-answer";
 import { COHORT_PRESETS } from "@/lib/report-state/range";
-import type { DashboardLook, DashboardState, Tile, TileKind } from "@/lib/dashboards/state";
+import type { DashboardLook, DashboardSettings, DashboardState, Tile, TileKind } from "@/lib/dashboards/state";
 import type { DashboardAnswer } from "@/lib/dashboards/run";
 import { formatInstant } from "@/lib/metrics/format-time";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
+import { Dialog } from "@/components/ui/dialog";
+import { fitGrain } from "@/lib/dashboards/grain-fit";
+import { isValidCustomRange, resolveRange } from "@/lib/report-state/range";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
@@ -23,6 +26,7 @@ import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
 import { preloadTileChart } from "./lazy-tile-chart";
+import type { ApplyPending } from "./tile-editor";
 
 // The tiles' bodies and the fetch panel, display only (the arranging buttons appear in edit mode),
 // come with the first answer: asked for as soon as there are settings, while that answer is on its
@@ -130,6 +134,17 @@ export function DashboardPage({
 
   const [editing, setEditing] = useState(false);
   const [editingTile, setEditingTile] = useState<number | null>(null);
+  // The open tile editor's settings not yet applied, and what was about to close it meanwhile.
+  const pendingTile = useRef<ApplyPending | null>(null);
+  const onPending = useCallback((apply: ApplyPending | null) => {
+    pendingTile.current = apply;
+  }, []);
+  const [leaving, setLeaving] = useState<{ tile: number; then: () => void } | null>(null);
+  /** Closes the tile editor (then does `then`), asking first when it holds settings not applied. */
+  const leaveTileEditor = (then: () => void) => {
+    if (pendingTile.current && editingTile !== null) setLeaving({ tile: editingTile, then });
+    else then();
+  };
   const [addKind, setAddKind] = useState<TileKind>("kpi");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [sharing, setSharing] = useState(false);
@@ -153,6 +168,8 @@ export function DashboardPage({
     }
   }, [params, answer.data]);
 
+  const pinning = state.tiles.filter((t) => Object.values(t.pins).some(Boolean)).length;
+  const alwaysComparing = state.tiles.filter((t) => t.kind === "kpi" && !t.pins.compare).length;
   const dirty = saved !== null && params !== null && params !== saved.params;
   const save = async () => {
     if (!saved || !params) return;
@@ -176,8 +193,10 @@ export function DashboardPage({
     }
   };
 
-  const [draft, setDraft] = useState<Pick<DashboardState, "range" | "grain" | "compare" | "filters">>(state);
+  const [draft, setDraft] = useState<DashboardSettings>(state);
   const [draftKey, setDraftKey] = useState(stateKey);
+  // Date rows of a range shorter than one period of the grain are read finer (lib/dashboards/grain-fit.ts).
+  const grainNote = "preset" in draft.range || isValidCustomRange(draft.range.start, draft.range.end) ? fitGrain(resolveRange(draft.range, today), draft.grain).note : null;
   if (draftKey !== stateKey) {
     // The URL moved (back, forward, a link): the form shows what is on screen.
     setDraftKey(stateKey);
@@ -211,7 +230,7 @@ export function DashboardPage({
         <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(l, l.updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
           +
         </Button>
-        <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => setEditingTile(editingTile === i ? null : i)}>
+        <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => (editingTile === i ? leaveTileEditor(() => setEditingTile(null)) : leaveTileEditor(() => setEditingTile(i)))}>
           Edit
         </Button>
         <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(l, l.removeTile(state, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" })}>
@@ -228,7 +247,7 @@ export function DashboardPage({
         className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3"
         onSubmit={(e) => {
           e.preventDefault();
-          withLib((l) => change(l, { ...state, ...draft }));
+          withLib((l) => change(l, l.applyToEveryTile(state, draft)));
         }}
       >
         <div className="grid gap-4 lg:grid-cols-3">
@@ -240,13 +259,32 @@ export function DashboardPage({
           <Button type="submit" variant="primary">
             Apply to every tile
           </Button>
-          <span className="text-xs text-slate-700">Tiles that keep their own settings say so.</span>
+          <span className="text-xs text-slate-700">
+            {pinning > 0 || alwaysComparing > 0
+              ? "Every tile takes these settings except what a badge on it says it keeps."
+              : "Every tile takes these settings."}
+          </span>
+          {grainNote ? (
+            <span role="note" data-testid="grain-fallback" className="text-xs font-medium text-slate-900">
+              {grainNote}
+            </span>
+          ) : null}
         </div>
       </form>
 
       <div className="flex flex-wrap items-center gap-2">
         {canBuild ? (
-          <Button aria-pressed={editing} onClick={() => withLib(() => setEditing((e) => !e))}>
+          <Button
+            aria-pressed={editing}
+            onClick={() =>
+              editing
+                ? leaveTileEditor(() => {
+                    setEditingTile(null);
+                    setEditing(false);
+                  })
+                : withLib(() => setEditing(true))
+            }
+          >
             {editing ? "Done editing" : "Edit tiles"}
           </Button>
         ) : null}
@@ -299,8 +337,43 @@ export function DashboardPage({
             setEditingTile(null);
           }}
           onCancel={() => setEditingTile(null)}
+          onPending={onPending}
         />
       ) : null}
+      <Dialog
+        open={leaving !== null}
+        title={leaving ? `Tile ${leaving.tile + 1} has settings not applied` : ""}
+        description="Its editor holds changes that are not on the dashboard yet."
+        onClose={() => setLeaving(null)}
+      >
+        <div className="flex flex-wrap justify-end gap-2 pt-1">
+          <Button data-autofocus onClick={() => setLeaving(null)}>
+            Keep editing
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              const next = leaving;
+              setLeaving(null);
+              pendingTile.current = null;
+              next?.then();
+            }}
+          >
+            Discard them
+          </Button>
+          <Button
+            variant="primary"
+            onClick={() => {
+              const next = leaving;
+              setLeaving(null);
+              // Settings that do not parse stay in the editor with their problems named.
+              if (pendingTile.current?.() ?? true) next?.then();
+            }}
+          >
+            Apply them
+          </Button>
+        </div>
+      </Dialog>
 
       {answer.error ? (
         <p role="alert" className="text-sm text-red-800">

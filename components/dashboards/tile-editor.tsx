@@ -4,7 +4,7 @@
  * report itself, as Explore's or Cohorts' link (design it there, paste the link here). Nothing is
  * applied until the tile parses exactly; each problem is named.
  */
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -34,7 +34,23 @@ export function reportParamsFrom(text: string): string {
   return q >= 0 ? t.slice(q + 1) : t;
 }
 
-export function TileEditor({ tile, index, onApply, onCancel }: { tile: Tile; index: number; onApply: (t: Tile) => void; onCancel: () => void }) {
+/** Applies the editor's settings to its tile; false (the problems shown) when they do not parse. */
+export type ApplyPending = () => boolean;
+
+export function TileEditor({
+  tile,
+  index,
+  onApply,
+  onCancel,
+  onPending,
+}: {
+  tile: Tile;
+  index: number;
+  onApply: (t: Tile) => void;
+  onCancel: () => void;
+  /** Told whenever the editor holds settings not yet applied (with how to apply them), and null when it holds none. */
+  onPending?: (apply: ApplyPending | null) => void;
+}) {
   const id = useId();
   const [kind, setKind] = useState<TileKind>(tile.kind);
   const [width, setWidth] = useState(tile.width);
@@ -44,14 +60,33 @@ export function TileEditor({ tile, index, onApply, onCancel }: { tile: Tile; ind
   const [problems, setProblems] = useState<string[]>([]);
   const builder = kind === "cohort" ? "/cohorts" : "/explore";
 
-  const apply = () => {
+  const apply = (): boolean => {
     const draft: Tile = { kind, width, title: title.trim(), pins, report: reportParamsFrom(report) };
-    if (draft.title.includes("\n")) return setProblems(["A title is one line."]);
+    if (draft.title.includes("\n")) {
+      setProblems(["A title is one line."]);
+      return false;
+    }
     const parsed = parseTile(encodeTile(draft), index);
-    if (!parsed.tile || parsed.problems.length > 0) return setProblems(parsed.problems.map((p) => p.message));
+    if (!parsed.tile || parsed.problems.length > 0) {
+      setProblems(parsed.problems.map((p) => p.message));
+      return false;
+    }
     setProblems([]);
     onApply(parsed.tile);
+    return true;
   };
+
+  // What the editor shows against the tile it opened with: leaving the editor must not lose it unasked.
+  const unapplied =
+    kind !== tile.kind ||
+    width !== tile.width ||
+    title.trim() !== tile.title ||
+    reportParamsFrom(report) !== tile.report ||
+    (Object.keys(pins) as (keyof TilePins)[]).some((k) => pins[k] !== tile.pins[k]);
+  useEffect(() => {
+    onPending?.(unapplied ? apply : null);
+  });
+  useEffect(() => () => onPending?.(null), [onPending]);
 
   return (
     <section aria-labelledby={`${id}-h`} className="flex flex-col gap-3 rounded-md border border-blue-300 bg-blue-50 p-3">
@@ -103,7 +138,7 @@ export function TileEditor({ tile, index, onApply, onCancel }: { tile: Tile; ind
         </ul>
       ) : null}
       <div className="flex gap-2">
-        <Button variant="primary" onClick={apply}>
+        <Button variant="primary" onClick={() => void apply()}>
           Apply to tile {index + 1}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>

@@ -62,6 +62,15 @@ export function TileFrame({
         </h2>
         {controls ? <div className="flex shrink-0 flex-wrap items-center gap-1">{controls}</div> : null}
       </header>
+      {answer.keeps.length > 0 ? (
+        <ul aria-label="Settings this tile keeps" className="flex flex-wrap gap-1" data-testid="tile-keeps">
+          {answer.keeps.map((k) => (
+            <li key={k} className="rounded-full border border-slate-300 bg-slate-100 px-2 py-0.5 text-xs font-medium break-words text-slate-900">
+              {k}
+            </li>
+          ))}
+        </ul>
+      ) : null}
 
       <div className="min-w-0 flex-1">
         {o.status === "done" ? (

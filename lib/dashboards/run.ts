@@ -44,6 +44,8 @@ export interface TileAnswer {
   title: string;
   kind: TileSpec["kind"];
   notes: string[];
+  /** What the tile keeps of its own instead of the dashboard's settings, one badge each. */
+  keeps: string[];
   outcome: TileOutcome;
 }
 
@@ -77,7 +79,7 @@ export interface RunOptions {
 
 function tileNeeds(state: DashboardState, today: string) {
   return state.tiles.map((tile, i) => {
-    const spec = effectiveTile(state, tile);
+    const spec = effectiveTile(state, tile, today);
     const requests = tileRequests(spec, today);
     return { index: i + 1, tile, spec, requests, title: tileTitle(tile, spec) };
   });
@@ -264,7 +266,7 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
   }
 
   const out: TileAnswer[] = tiles.map((t) => {
-    const base = { index: t.index, title: t.title, kind: t.spec.kind, notes: t.spec.notes };
+    const base = { index: t.index, title: t.title, kind: t.spec.kind, notes: t.spec.notes, keeps: t.spec.keeps };
     if (!t.requests) return { ...base, outcome: { status: "conflict", message: t.spec.conflict ?? "This tile cannot run." } };
     const parts: ("main" | "comparison")[] = t.requests.comparison ? ["main", "comparison"] : ["main"];
     for (const part of parts) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   MAX_TILES,
   addTile,
+  applyToEveryTile,
   dashboardLook,
   effectiveTile,
   encodeTile,
@@ -122,6 +123,63 @@ describe("tiles under the dashboard's settings", () => {
     expect(req.main.request.metrics).toEqual(["attempts", "approvals"]); // catalog order
     expect(req.comparison?.request).toMatchObject({ start_date: "2026-11-11", end_date: "2026-11-17" });
     expect(tileTitle(kpi, spec)).toBe("Approval rate");
+  });
+
+  it("apply to every tile: every tile takes the new settings except what it pins, and a pinning tile names what it keeps", () => {
+    const start = starterDashboard();
+    const next = applyToEveryTile(start, { range: { preset: "last7" }, grain: "week", compare: { kind: "none" }, filters: { card_brand: ["VISA"] } });
+    expect(next.tiles).toEqual(start.tiles);
+    const specs = next.tiles.map((t) => ({ tile: t, spec: effectiveTile(next, t, TODAY) }));
+    for (const { tile, spec } of specs) {
+      const range = spec.state.range;
+      if (tile.pins.range) expect(range).toEqual({ preset: "last90" });
+      else expect(range).toEqual({ preset: "last7" });
+      expect(spec.state.filters).toMatchObject({ card_brand: ["VISA"] });
+    }
+    const pivot = specs.find((s) => s.tile.kind === "pivot")!;
+    expect(pivot.spec.state).toMatchObject({ grain: "month", range: { preset: "last90" } });
+    expect(pivot.spec.keeps).toEqual(["Keeps its own range: last 90 days", "Keeps its own grain: by month"]);
+    const chart = specs.find((s) => s.tile.kind === "chart")!;
+    expect(chart.spec.state).toMatchObject({ grain: "week", compare: { kind: "none" } });
+    expect(chart.spec.keeps).toEqual([]);
+    // The dashboard compares with nothing; a KPI still compares, and its badge says so.
+    for (const kpi of specs.filter((s) => s.tile.kind === "kpi")) {
+      expect(kpi.spec.state).toMatchObject({ compare: { kind: "previous" }, range: { preset: "last7" } });
+      expect(kpi.spec.keeps).toEqual(["Compares with the previous period: a KPI always compares"]);
+    }
+    const withCompare = applyToEveryTile(next, { ...next, compare: { kind: "year" } });
+    for (const t of withCompare.tiles.filter((t) => t.kind === "kpi")) {
+      const spec = effectiveTile(withCompare, t, TODAY);
+      expect(spec.state).toMatchObject({ compare: { kind: "year" } });
+      expect(spec.keeps).toEqual([]);
+    }
+  });
+
+  it("every pin is named on its tile with the value it keeps", () => {
+    const tile = parseTile("chart.4.rgcf|op=orders&range=last90&by=date&grain=month&m=revenue&cmp=prev&f.card_brand=VISA,MASTERCARD|", 0).tile!;
+    expect(effectiveTile(base, tile, TODAY).keeps).toEqual([
+      "Keeps its own range: last 90 days",
+      "Keeps its own grain: by month",
+      "Keeps its own comparison: the previous period",
+      "Keeps only its own filters: Card brand MASTERCARD or VISA",
+    ]);
+    const custom = parseTile("table.2.r|op=orders&range=2026-01-01..2026-03-31&by=gateway_alias&m=revenue|", 0).tile!;
+    expect(effectiveTile(base, custom, TODAY).keeps).toEqual(["Keeps its own range: 2026-01-01 to 2026-03-31"]);
+    // A grain pin on a tile not grouped by date changes nothing, so it is not claimed.
+    const table = parseTile("table.2.g|op=orders&range=last30&by=gateway_alias&m=revenue|", 0).tile!;
+    expect(effectiveTile(base, table, TODAY).keeps).toEqual([]);
+  });
+
+  it("a range shorter than the grain is read at a finer grain, and the tile says so", () => {
+    const chart = parseTile("chart.4|op=orders&range=last30&by=date&m=revenue|", 0).tile!;
+    const d: DashboardState = { ...base, range: { preset: "last7" }, grain: "month", compare: { kind: "none" }, filters: {} };
+    const spec = effectiveTile(d, chart, TODAY);
+    expect(spec.state).toMatchObject({ grain: "week" });
+    expect(spec.notes).toEqual(["By week, not by month: the range's 7 days are shorter than a month, so every month shown would be partial."]);
+    // A pinned grain is kept as long as the range holds one of its periods.
+    const pivot = starterDashboard().tiles.find((t) => t.kind === "pivot")!;
+    expect(effectiveTile(d, pivot, TODAY).state).toMatchObject({ grain: "month" });
+    expect(effectiveTile({ ...d, range: { preset: "last30" } }, chart, TODAY).notes).toEqual([]);
   });
 
   it("a cohort tile takes range and filters, and says it has no comparison or grain", () => {

@@ -21,7 +21,8 @@ import { parseCohort, serializeCohort, type CohortState } from "@/lib/report-sta
 import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type Parsed, type ParamsLike } from "@/lib/report-state/encoding";
 import { COMPARE_URL_VALUES, decodeCompare, encodeCompare, normalizeExplore, parseExplore, serializeExplore, visibleMeasures, type ExploreState } from "@/lib/report-state/explore";
 import { normalizeFilters, type FilterValue, type Filters } from "@/lib/report-state/filters";
-import { COHORT_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "@/lib/report-state/range";
+import { COHORT_PRESETS, normalizeRange, presetLabel, resolveRange, type RangeSelection } from "@/lib/report-state/range";
+import { fitGrain } from "./grain-fit";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "@/lib/report-state/url-check";
 
 export const TILE_KINDS = ["kpi", "chart", "table", "pivot", "cohort"] as const;
@@ -224,10 +225,62 @@ export function tileMeasure(s: ExploreState): string | null {
   return id !== null && measureFor(id, s.op) ? id : null;
 }
 
-/** A tile with the dashboard's settings applied: the report it shows, and what it did not take. */
+/**
+ * A tile with the dashboard's settings applied: the report it shows, what it did not take (notes),
+ * and what it keeps of its own instead of the dashboard's (keeps: one badge each on the tile).
+ */
 export type TileSpec =
-  | { kind: Exclude<TileKind, "cohort">; state: ExploreState; notes: string[]; conflict: string | null }
-  | { kind: "cohort"; state: CohortState; notes: string[]; conflict: string | null };
+  | { kind: Exclude<TileKind, "cohort">; state: ExploreState; notes: string[]; keeps: string[]; conflict: string | null }
+  | { kind: "cohort"; state: CohortState; notes: string[]; keeps: string[]; conflict: string | null };
+
+/** "last 90 days", "2026-01-01 to 2026-03-31". */
+export function rangeWords(range: RangeSelection): string {
+  if (!("preset" in range)) return range.start === range.end ? range.start : `${range.start} to ${range.end}`;
+  const label = presetLabel(range.preset);
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/** "the previous period", "nothing", "2025-01-01 to 2025-01-31". */
+export function compareWords(compare: CompareSelection): string {
+  switch (compare.kind) {
+    case "none":
+      return "nothing";
+    case "previous":
+      return "the previous period";
+    case "calendar":
+      return "the previous calendar period";
+    case "year":
+      return "the same period last year";
+    case "custom":
+      return `${compare.start} to ${compare.end}`;
+  }
+}
+
+/** "Card brand VISA or MASTERCARD; Country US", "none". */
+export function filterWords(filters: Filters): string {
+  const parts = Object.entries(filters).map(([d, values]) => `${getDimension(d)?.label ?? d} ${values.map(String).join(" or ")}`);
+  return parts.length > 0 ? parts.join("; ") : "none";
+}
+
+/**
+ * What a tile keeps of its own instead of the dashboard's, one badge each: every pin that changes
+ * what the tile shows, and a KPI's comparison when the dashboard compares with nothing (a KPI always
+ * compares, so "Apply to every tile" with no comparison leaves it comparing with the previous period).
+ */
+function keptSettings(
+  tile: Tile,
+  own: { range: RangeSelection; grain: TimeGrain; compare: CompareSelection; filters: Filters },
+  usesGrain: boolean,
+  dashboard: DashboardState,
+): string[] {
+  const keeps: string[] = [];
+  if (tile.pins.range) keeps.push(`Keeps its own range: ${rangeWords(own.range)}`);
+  if (tile.pins.grain && usesGrain) keeps.push(`Keeps its own grain: by ${own.grain}`);
+  if (tile.pins.compare && tile.kind !== "cohort") keeps.push(`Keeps its own comparison: ${compareWords(own.compare)}`);
+  if (tile.pins.filters) keeps.push(`Keeps only its own filters: ${filterWords(own.filters)}`);
+  if (tile.kind === "kpi" && !tile.pins.compare && dashboard.compare.kind === "none") keeps.push("Compares with the previous period: a KPI always compares");
+  return keeps;
+}
 
 /**
  * Both sets of filters at once: on a dimension both filter, only values both keep. When they keep
@@ -250,15 +303,20 @@ export function intersectFilters(own: Filters, dashboard: Filters): { filters: F
   return { filters: out, conflict: null };
 }
 
-export function effectiveTile(d: DashboardState, tile: Tile): TileSpec {
+/**
+ * A tile under the dashboard's settings. With `today`, a range shorter than one period of the grain
+ * its date rows would use is read at a finer grain (./grain-fit.ts), and the tile says so.
+ */
+export function effectiveTile(d: DashboardState, tile: Tile, today?: string): TileSpec {
   const notes: string[] = [];
   if (tile.kind === "cohort") {
     const own = parseCohort(tile.report).state;
+    const keeps = keptSettings(tile, { range: own.range, grain: "day", compare: { kind: "none" }, filters: own.filters }, false, d);
     const f = tile.pins.filters ? { filters: own.filters, conflict: null } : intersectFilters(own.filters, d.filters);
     if (d.compare.kind !== "none" && !tile.pins.compare) notes.push("A cohort grid has no comparison.");
     if (d.grain !== "day" && !tile.pins.grain) notes.push(`Cohort rows keep their own grouping (by ${own.rows}).`);
     const state: CohortState = { ...own, range: tile.pins.range ? own.range : d.range, filters: normalizeFilters("cohort", f.filters) };
-    return { kind: "cohort", state, notes, conflict: f.conflict };
+    return { kind: "cohort", state, notes, keeps, conflict: f.conflict };
   }
   const own = parseExplore(tile.report).state;
   const f = tile.pins.filters ? { filters: own.filters, conflict: null } : intersectFilters(own.filters, d.filters);
@@ -274,10 +332,18 @@ export function effectiveTile(d: DashboardState, tile: Tile): TileSpec {
     kpis = m && own.kpis.includes(m) ? [m] : [];
     if (compare.kind === "none") compare = { kind: "previous" };
   }
-  const grain = groupBy.includes("date") && !tile.pins.grain ? d.grain : own.grain;
+  const byDate = groupBy.includes("date");
+  let grain = byDate && !tile.pins.grain ? d.grain : own.grain;
+  const range = tile.pins.range ? own.range : d.range;
+  if (byDate && today !== undefined) {
+    const fit = fitGrain(resolveRange(range, today), grain);
+    grain = fit.grain;
+    if (fit.note) notes.push(fit.note);
+  }
+  const keeps = keptSettings(tile, own, byDate, d);
   const state = normalizeExplore({
     ...own,
-    range: tile.pins.range ? own.range : d.range,
+    range,
     groupBy,
     grain,
     metrics,
@@ -287,7 +353,7 @@ export function effectiveTile(d: DashboardState, tile: Tile): TileSpec {
     table: tile.kind === "pivot" ? "pivot" : "rows",
   });
   if (tile.kind === "pivot" && compare.kind !== "none") notes.push("A pivot shows its own period only; a table tile shows the comparison.");
-  return { kind: tile.kind, state, notes, conflict: f.conflict };
+  return { kind: tile.kind, state, notes, keeps, conflict: f.conflict };
 }
 
 /** The requests a tile's picture is computed from, as of `today`; null when it cannot run. */
@@ -323,6 +389,17 @@ export function tileMeasures(spec: TileSpec): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // Editing (pure; the editor and its tests call these)
+
+/** The dashboard's settings, as its settings form edits them. */
+export type DashboardSettings = Pick<DashboardState, "range" | "grain" | "compare" | "filters">;
+
+/**
+ * "Apply to every tile": the settings become the dashboard's, which every tile takes
+ * (effectiveTile) except what it pins; the tiles themselves are unchanged, so a pin survives.
+ */
+export function applyToEveryTile(s: DashboardState, settings: DashboardSettings): DashboardState {
+  return { ...s, range: settings.range, grain: settings.grain, compare: settings.compare, filters: settings.filters };
+}
 
 export function moveTile(s: DashboardState, from: number, to: number): DashboardState {
   if (from === to || from < 0 || to < 0 || from >= s.tiles.length || to >= s.tiles.length) return s;
