@@ -1,17 +1,27 @@
 "use client";
 /** One filter of the filter editor: its dimension's values as checkboxes, or typed, pasted and suggested ones. */
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/report-client/fetch";
 import { useId, useState } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { SUGGESTED_DIMENSIONS, filterValueHint, type FilterValue } from "@/lib/report-state/filters";
-import { parseFilterInput, type FilterInput } from "@/lib/report-state/filter-input";
+import {
+  lastReports,
+  parseFilterInput,
+  suggestValues,
+  typedEntry,
+  unseenNote,
+  unseenValues,
+  type FilterInput,
+  type KnownValue,
+  type KnownValues,
+} from "@/lib/report-state/filter-input";
 import { quote } from "@/lib/report-state/words";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { fetchKnownValues } from "./filter-known";
 import { Select } from "@/components/ui/select";
 
 export type FilterRowProps = Parameters<typeof FilterRow>[0];
@@ -113,90 +123,159 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
   const id = useId();
   const [text, setText] = useState("");
   const [notes, setNotes] = useState<{ rejected: FilterInput["rejected"]; other: string[] } | null>(null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
   const full = values.length >= LIMITS.maxFilterValues;
-  const suggestions = useSuggestions(d.name);
+  const known = useKnownValues(d.name);
   const list = d.type !== "string";
+  const offered = open && !full ? suggestValues(known.values, typedEntry(d, text), values) : [];
+  const unseen = unseenValues(values, known);
+  const unseenText = unseenNote(values, known);
 
-  const add = () => {
-    const r = parseFilterInput(d, text, values);
-    if (r.added.length > 0) onChange([...values, ...r.added]);
+  /** Notes on what adding did: duplicates, the limit, text taken in the spelling reports use. */
+  const otherNotes = (r: FilterInput) => {
     const other: string[] = [];
     if (r.duplicates > 0) other.push(`${r.duplicates} already in the filter.`);
     if (r.overLimit > 0) other.push(`${r.overLimit} not added: at most ${LIMITS.maxFilterValues} values per filter.`);
+    for (const x of r.respelled) other.push(`${quote(x.typed, 40)} added as ${quote(x.as, 60)}, the spelling recent reports use (text is matched exactly).`);
+    return other;
+  };
+  const add = () => {
+    const r = parseFilterInput(d, text, values, known.values);
+    if (r.added.length > 0) onChange([...values, ...r.added]);
+    const other = otherNotes(r);
     // Rejected tokens stay in the box to be corrected; nothing typed is dropped.
     setText(r.rejected.map((x) => x.token).join(list ? ", " : "\n"));
     setNotes(r.rejected.length + other.length > 0 ? { rejected: r.rejected, other } : null);
+    setActive(-1);
   };
+  /** A suggestion chosen: added as it is known, replacing what was being typed for it. */
+  const pick = (k: KnownValue) => {
+    if (!values.includes(k.value)) onChange([...values, k.value]);
+    setText(list ? text.slice(0, text.length - typedEntry(d, text).length) : "");
+    setNotes(null);
+    setActive(-1);
+    setOpen(false);
+  };
+  const optionId = (i: number) => `${id}-option-${i}`;
 
   return (
     <div className="flex min-w-0 flex-col gap-1.5">
       {values.length > 0 ? (
         <ul aria-label={`${d.label} values`} className="flex min-w-0 flex-wrap gap-1.5">
-          {values.map((v) => (
-            <li key={String(v)} className="inline-flex max-w-full min-w-0 items-center rounded-full border border-slate-300 bg-slate-100 pl-2.5 text-sm">
-              <span className="min-w-0 break-all">{formatDimensionValue(d.name, v)}</span>
-              <button
-                type="button"
-                className="ml-0.5 inline-flex size-7 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200"
-                aria-label={`Remove ${formatDimensionValue(d.name, v)} from ${d.label}`}
-                onClick={() => onChange(values.filter((x) => x !== v))}
+          {values.map((v) => {
+            const notSeen = unseen.includes(v);
+            return (
+              <li
+                key={String(v)}
+                className={`inline-flex max-w-full min-w-0 items-center rounded-full border pl-2.5 text-sm ${notSeen ? "border-dashed border-amber-700 bg-amber-50" : "border-slate-300 bg-slate-100"}`}
               >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
+                {/* Exactly the value sent, spaces as they are (text is normalized when added). */}
+                <span className="min-w-0 break-all whitespace-pre-wrap">{formatDimensionValue(d.name, v)}</span>
+                {notSeen ? <span className="sr-only"> (not seen in recent reports)</span> : null}
+                <button
+                  type="button"
+                  className="ml-0.5 inline-flex size-7 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200"
+                  aria-label={`Remove ${formatDimensionValue(d.name, v)} from ${d.label}`}
+                  onClick={() => onChange(values.filter((x) => x !== v))}
+                >
+                  <span aria-hidden="true">×</span>
+                </button>
+              </li>
+            );
+          })}
         </ul>
+      ) : null}
+      {unseenText ? (
+        <p role="status" aria-label={`${d.label} values not seen`} className="text-xs font-medium text-amber-900">
+          {unseenText}
+        </p>
       ) : null}
       <div className="flex min-w-0 gap-2">
         <label htmlFor={`${id}-value`} className="sr-only">
           Add {d.label} values
         </label>
-        <input
-          id={`${id}-value`}
-          type="text"
-          inputMode={d.type === "integer" ? "numeric" : d.type === "decimal" ? "decimal" : undefined}
-          autoComplete="off"
-          list={suggestions.length > 0 ? `${id}-suggestions` : undefined}
-          className={`${inputClass} min-w-0`}
-          value={text}
-          disabled={full}
-          placeholder={d.type === "date" ? "YYYY-MM-DD" : list ? "e.g. 12, 13" : `${d.label}…`}
-          aria-invalid={notes !== null && notes.rejected.length > 0}
-          aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            setText(e.target.value);
-            setNotes(null);
-          }}
-          onPaste={(e) => {
-            // A pasted column of free text keeps its lines apart (an input would join them).
-            if (list) return;
-            const pasted = e.clipboardData.getData("text");
-            if (!/\r?\n/.test(pasted.trim())) return;
-            e.preventDefault();
-            const r = parseFilterInput(d, pasted, values);
-            if (r.added.length > 0) onChange([...values, ...r.added]);
-            setNotes(r.rejected.length + r.duplicates + r.overLimit > 0 ? { rejected: r.rejected, other: r.overLimit ? [`${r.overLimit} not added: at most ${LIMITS.maxFilterValues} values per filter.`] : [] } : null);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
+        <div className="relative min-w-0 flex-1">
+          <input
+            id={`${id}-value`}
+            type="text"
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={offered.length > 0}
+            aria-controls={`${id}-suggestions`}
+            aria-activedescendant={active >= 0 && active < offered.length ? optionId(active) : undefined}
+            inputMode={d.type === "integer" ? "numeric" : d.type === "decimal" ? "decimal" : undefined}
+            autoComplete="off"
+            className={`${inputClass} min-w-0`}
+            value={text}
+            disabled={full}
+            placeholder={d.type === "date" ? "YYYY-MM-DD" : list ? "e.g. 12, 13" : `${d.label}…`}
+            aria-invalid={notes !== null && notes.rejected.length > 0}
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => {
+              setText(e.target.value);
+              setNotes(null);
+              setOpen(true);
+              setActive(-1);
+            }}
+            onFocus={() => setOpen(true)}
+            onBlur={() => setOpen(false)}
+            onPaste={(e) => {
+              // A pasted column of free text keeps its lines apart (an input would join them).
+              if (list) return;
+              const pasted = e.clipboardData.getData("text");
+              if (!/\r?\n/.test(pasted.trim())) return;
               e.preventDefault();
-              add();
-            }
-          }}
-        />
+              const r = parseFilterInput(d, pasted, values, known.values);
+              if (r.added.length > 0) onChange([...values, ...r.added]);
+              const other = otherNotes(r);
+              setNotes(r.rejected.length + other.length > 0 ? { rejected: r.rejected, other } : null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+                e.preventDefault();
+                setOpen(true);
+                const n = offered.length;
+                if (n > 0) setActive((a) => (e.key === "ArrowDown" ? (a + 1) % n : (a <= 0 ? n : a) - 1));
+              } else if (e.key === "Escape" && offered.length > 0) {
+                e.preventDefault();
+                setOpen(false);
+                setActive(-1);
+              } else if (e.key === "Enter") {
+                e.preventDefault();
+                const chosen = active >= 0 ? offered[active] : undefined;
+                if (chosen) pick(chosen);
+                else add();
+              }
+            }}
+          />
+          <ul
+            id={`${id}-suggestions`}
+            role="listbox"
+            aria-label={`${d.label} values seen in recent reports`}
+            className={offered.length > 0 ? "absolute inset-x-0 top-full z-20 mt-1 max-h-64 overflow-auto rounded-md border border-slate-300 bg-white py-1 text-sm shadow-lg" : "hidden"}
+          >
+            {offered.map((k, i) => (
+              <li
+                key={String(k.value)}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                className={`cursor-pointer px-3 py-2 break-all whitespace-pre-wrap ${i === active ? "bg-slate-200" : "hover:bg-slate-100"}`}
+                // Keeps the focus in the box, so the list is not closed before the choice lands.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pick(k)}
+              >
+                {formatDimensionValue(d.name, k.value)}
+                {k.label ? <span className="text-slate-600"> {k.label}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
         <Button size="md" onClick={add} disabled={full || text.trim() === ""}>
           Add
         </Button>
       </div>
-      {suggestions.length > 0 ? (
-        <datalist id={`${id}-suggestions`}>
-          {suggestions.map((s) => (
-            <option key={String(s.value)} value={String(s.value)}>
-              {s.label ?? undefined}
-            </option>
-          ))}
-        </datalist>
-      ) : null}
       <div id={`${id}-hint`} className="flex min-w-0 flex-col gap-0.5 text-xs">
         {notes && notes.rejected.length > 0 ? (
           <div role="alert" className="font-medium text-red-700">
@@ -221,8 +300,10 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
         <p className="text-slate-600">
           {full
             ? `At most ${LIMITS.maxFilterValues} values.`
-            : `Enter ${filterValueHint(d)}${list ? "; several at once separated by commas, spaces or new lines" : " (one per line)"}, then Add or press Enter.`}
-          {suggestions.length > 0 ? ` Suggestions: ${suggestions.length} values seen in recent reports.` : ""}
+            : list
+              ? `Enter ${filterValueHint(d)}; several at once separated by commas, spaces or new lines, then Add or press Enter.`
+              : `Enter ${filterValueHint(d)}, then Add or press Enter. Text is matched exactly (spaces trimmed, runs of spaces made one), so choose a suggestion where you can; pasting several lines adds one value per line.`}
+          {known.values.length > 0 ? ` Suggestions: ${known.values.length} values seen in ${lastReports(known.reports)}, offered as you type.` : ""}
         </p>
       </div>
       <p className="text-xs text-slate-600">Only “any of”: the reporting service cannot exclude {d.label} values.</p>
@@ -230,18 +311,15 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
   );
 }
 
-/** Values of a dimension seen in answers already fetched (no upstream call); empty until some are. */
-function useSuggestions(dimension: string): { value: string | number; label: string | null }[] {
+const NOTHING_KNOWN: KnownValues = { values: [], reports: 0, complete: false };
+
+/** Values of a dimension seen in answers already fetched (no upstream call); nothing until some are. */
+function useKnownValues(dimension: string): KnownValues {
   const q = useQuery({
     queryKey: ["suggestions", dimension],
-    // Suggestions are a courtesy: when they cannot be had, the field works without them.
-    queryFn: ({ signal }) =>
-      apiFetch<{ values: { value: string | number; label: string | null }[] }>(`/api/reports/suggestions?dimension=${encodeURIComponent(dimension)}`, { signal }).then(
-        (b) => b.values,
-        () => [],
-      ),
+    queryFn: ({ signal }) => fetchKnownValues(dimension, signal),
     enabled: SUGGESTED_DIMENSIONS.includes(dimension),
     staleTime: 30_000,
   });
-  return q.data ?? [];
+  return q.data ?? NOTHING_KNOWN;
 }

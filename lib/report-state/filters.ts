@@ -15,13 +15,22 @@ export type Filters = Record<string, FilterValue[]>;
 /** Dimensions whose values come from a bounded set the data itself holds (not enumerations, not dates): the filter editor suggests values seen in recent answers. */
 export const SUGGESTED_DIMENSIONS: readonly string[] = DIMENSIONS.filter((d) => d.type !== "date" && !("values" in d && d.values)).map((d) => d.name);
 
+/**
+ * Free text as a filter sends it and its chip shows it: trimmed, every inner run of white space
+ * (tabs, new lines, non-breaking spaces, repeated spaces) one space, so nothing sent is invisible.
+ */
+export function normalizeText(raw: string): string {
+  return raw.replace(/\s+/g, " ").trim();
+}
+
 /** A typed filter value from text, or undefined when the text is not a value of the dimension. */
 export function parseFilterValue(d: DimensionDef, raw: string): FilterValue | undefined {
   const s = raw.trim();
   if (s === "") return undefined;
   switch (d.type) {
     case "integer": {
-      if (!/^-?\d+$/.test(s)) return undefined;
+      // Ids, cycles and attempt numbers: none is negative.
+      if (!/^\d+$/.test(s)) return undefined;
       const n = Number(s);
       return Number.isSafeInteger(n) ? n : undefined;
     }
@@ -33,8 +42,9 @@ export function parseFilterValue(d: DimensionDef, raw: string): FilterValue | un
     case "date":
       return isCalendarDate(s) ? s : undefined;
     case "string": {
-      if (d.values && d.values.length > 0) return d.values.find((v) => v.toLowerCase() === s.toLowerCase());
-      return s.length <= LIMITS.maxStringFilterLength ? s : undefined;
+      const t = normalizeText(s);
+      if (d.values && d.values.length > 0) return d.values.find((v) => v.toLowerCase() === t.toLowerCase());
+      return t.length <= LIMITS.maxStringFilterLength ? t : undefined;
     }
   }
 }
@@ -43,7 +53,7 @@ export function parseFilterValue(d: DimensionDef, raw: string): FilterValue | un
 export function filterValueHint(d: DimensionDef): string {
   switch (d.type) {
     case "integer":
-      return "a whole number";
+      return "a whole number of 0 or more";
     case "decimal":
       return "a number";
     case "date":

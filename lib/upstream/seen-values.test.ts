@@ -27,5 +27,20 @@ describe("values seen in fetched answers", () => {
     seen.add([1, 2, 3, 4, 5].map((id) => ({ campaign_id: id })));
     seen.add([{ campaign_id: 1 }]);
     expect(seen.values("campaign_id").map((v) => v.value)).toEqual([1, 4, 5]);
+    // Values were dropped: a value missing from the list may still have been in those answers.
+    expect(seen.coverage("campaign_id")).toEqual({ reports: 2, complete: false });
+  });
+
+  it("counts the answers that held each dimension, and says whether every value they held is kept", () => {
+    const seen = new SeenValues(10, 2);
+    expect(seen.coverage("gateway_id")).toEqual({ reports: 0, complete: true });
+    seen.add([{ gateway_id: 1, bank: "A" }]);
+    seen.add([{ gateway_id: 2 }]);
+    seen.add([]);
+    expect(seen.coverage("gateway_id")).toEqual({ reports: 2, complete: true });
+    expect(seen.coverage("bank")).toEqual({ reports: 1, complete: true });
+    // More records than are read: the unread ones may hold other values.
+    seen.add([{ bank: "B" }, { bank: "C" }, { bank: "D" }]);
+    expect(seen.coverage("bank")).toEqual({ reports: 2, complete: false });
   });
 });

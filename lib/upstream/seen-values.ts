@@ -19,6 +19,10 @@ const NAME_OF: Readonly<Record<string, string>> = { gateway_id: "gateway_alias",
 
 export class SeenValues {
   private readonly byDimension = new Map<string, Map<string, SeenValue>>();
+  /** Answers that held each dimension: "not seen in the last N reports". */
+  private readonly answers = new Map<string, number>();
+  /** Dimensions some of whose values were not kept (a value dropped, or records not read). */
+  private readonly partial = new Set<string>();
 
   constructor(
     private readonly perDimension = 500,
@@ -32,6 +36,8 @@ export class SeenValues {
       if (n === 0 || !(dim in records[0]!)) continue; // an answer holds a dimension in every record or none
       let seen = this.byDimension.get(dim);
       if (!seen) this.byDimension.set(dim, (seen = new Map()));
+      this.answers.set(dim, (this.answers.get(dim) ?? 0) + 1);
+      if (records.length > n) this.partial.add(dim);
       const nameKey = NAME_OF[dim];
       for (let i = 0; i < n; i++) {
         const r = records[i]!;
@@ -42,7 +48,10 @@ export class SeenValues {
         const label = typeof name === "string" ? name : (seen.get(key)?.label ?? null);
         seen.delete(key);
         seen.set(key, { value: v, label });
-        if (seen.size > this.perDimension) seen.delete(seen.keys().next().value!);
+        if (seen.size > this.perDimension) {
+          seen.delete(seen.keys().next().value!);
+          this.partial.add(dim);
+        }
       }
     }
   }
@@ -50,5 +59,13 @@ export class SeenValues {
   /** The values seen for a dimension, in the contract's value order. */
   values(dimension: string): SeenValue[] {
     return [...(this.byDimension.get(dimension)?.values() ?? [])].sort((a, b) => compareValues(a.value, b.value));
+  }
+
+  /**
+   * How many answers held the dimension, and whether every value they held is kept: only then is a
+   * value missing from values() one those answers never had.
+   */
+  coverage(dimension: string): { reports: number; complete: boolean } {
+    return { reports: this.answers.get(dimension) ?? 0, complete: !this.partial.has(dimension) };
   }
 }

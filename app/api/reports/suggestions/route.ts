@@ -9,5 +9,6 @@ export const GET = apiRoute({ role: "analyst" }, async ({ request }) => {
   if (!SUGGESTED_DIMENSIONS.includes(dimension)) {
     throw ApiError.badRequest(`dimension must be one of ${SUGGESTED_DIMENSIONS.join(", ")}`, [{ path: "dimension", message: "not a dimension with suggestions" }]);
   }
-  return { dimension, values: getGateway().seen.values(dimension) };
+  const seen = getGateway().seen;
+  return { dimension, values: seen.values(dimension), ...seen.coverage(dimension) };
 });
