@@ -1,5 +1,6 @@
 import type { PivotCell, PivotModel } from "@/lib/metrics/pivot";
 import { formatCount, formatValue } from "@/lib/metrics/format";
+import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
 import type { TableCell, TableModel } from "@/lib/metrics/table";
 import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
@@ -59,9 +60,18 @@ function KpiView({ body, title }: { body: KpiModel; title: string }) {
     <div className="flex flex-col gap-1">
       {/* The measure is named here only when the tile's title does not already say it. */}
       {title !== body.label ? <p className="text-sm text-slate-700">{body.label}</p> : null}
-      <p className="text-3xl font-semibold text-slate-900 tabular-nums" data-testid="kpi-value">
-        {body.value.text}
+      <p className="flex flex-wrap items-baseline gap-2">
+        <span className="text-3xl font-semibold text-slate-900 tabular-nums" data-testid="kpi-value">
+          {body.maturing ? formatValue(typeof body.value.value === "number" ? body.value.value : null, body.format) : body.value.text}
+        </span>
+        {/* Beside the value, in words (not only a colour): the rate will likely rise as its late events arrive. */}
+        {body.maturing ? (
+          <span className="rounded border border-amber-500 bg-amber-50 px-1.5 text-xs font-medium text-amber-900" title={body.maturing} data-testid="kpi-maturing">
+            {MATURING_WORD}
+          </span>
+        ) : null}
       </p>
+      {body.maturing ? <p className="text-xs text-slate-700">{body.maturing}</p> : null}
       {body.change ? (
         <p className={cn("text-sm font-medium tabular-nums", toneClass(body.change.tone) ?? "text-slate-800")} title={body.change.note}>
           {body.change.text}

@@ -20,14 +20,29 @@ const chartLoading = (
 );
 
 /** The chart of a report's view: its data, the caption naming what is drawn, the drawing and the legend. */
-export function ChartFigure({ view, measure, measure2, chartKind, dimmed }: { view: ReportView; measure: Measure; measure2: Measure | null; chartKind: ChartKind; dimmed: boolean }) {
+export function ChartFigure({
+  view,
+  measure,
+  measure2,
+  chartKind,
+  dimmed,
+  today,
+}: {
+  view: ReportView;
+  measure: Measure;
+  measure2: Measure | null;
+  chartKind: ChartKind;
+  dimmed: boolean;
+  /** Today in the reporting time zone: points of a rate still maturing are marked. */
+  today: string;
+}) {
   const id = useId();
   const chart = useMemo(() => {
     const plan = chooseChart(view.groupBy, chartKind);
     if (plan.type === "none") return { none: plan.reason };
     if (view.rows.length === 0) return { none: "No records in this range with these filters." };
-    return buildChartData(view, plan, measure, { measure2 });
-  }, [view, measure, measure2, chartKind]);
+    return buildChartData(view, plan, measure, { measure2, today });
+  }, [view, measure, measure2, chartKind, today]);
 
   if ("none" in chart) {
     return (

@@ -30,6 +30,7 @@ export function ChartPanel({
   onChange,
   placeholder,
   dimmed,
+  today,
 }: {
   view: ReportView;
   /** Metric names and KPI ids that can be plotted (shown and fetched), in the user's order. */
@@ -44,6 +45,8 @@ export function ChartPanel({
   /** What to show instead of a chart when nothing can be plotted. */
   placeholder: React.ReactNode;
   dimmed: boolean;
+  /** Today in the reporting time zone: points of a rate still maturing are marked. */
+  today: string;
 }) {
   const id = useId();
   const { op } = view;
@@ -101,7 +104,7 @@ export function ChartPanel({
         </div>
       </div>
       {measure ? (
-        <ChartFigure view={view} measure={measure} measure2={measure2} chartKind={chartKind} dimmed={dimmed} />
+        <ChartFigure view={view} measure={measure} measure2={measure2} chartKind={chartKind} dimmed={dimmed} today={today} />
       ) : (
         <ChartFrame id={id} title="Chart" drawn={false} dimmed={dimmed}>
           {placeholder}

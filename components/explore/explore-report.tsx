@@ -91,7 +91,8 @@ export function ExploreReport({
   const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
   const { grain, compare } = state;
   const view: ReportView | null = useMemo(() => (lib && data ? lib.reportView({ grain, compare }, data, cmpData) : null), [lib, data, cmpData, grain, compare]);
-  const model = useMemo(() => (lib && view ? lib.tableModel(view, measures) : null), [lib, view, measures]);
+  const model = useMemo(() => (lib && view ? lib.tableModel(view, measures, today) : null), [lib, view, measures, today]);
+  const notice = useMemo(() => (lib && model ? lib.maturityNotice(state, model) : null), [lib, state, model]);
   const groupedBy = data?.request.group_by;
   const sort = useMemo(() => (lib ? lib.effectiveSort(groupedBy ?? [], state.sort) : null), [lib, groupedBy, state.sort]);
   const rows = useMemo(() => (lib && model ? lib.sortRows(model, sort) : []), [lib, model, sort]);
@@ -163,6 +164,20 @@ export function ExploreReport({
             ) : null}
           </>
         )}
+        {notice ? (
+          <div
+            role="note"
+            aria-label={notice.kind === "maturing" ? "Maturing rates" : "Event-dated rates"}
+            data-testid="maturity-notice"
+            className={`flex flex-col gap-2 rounded-md border p-3 text-sm text-slate-900 ${notice.kind === "maturing" ? "border-amber-400 bg-amber-50" : "border-slate-300 bg-slate-50"}`}
+          >
+            <p>{notice.text}</p>
+            <div>
+              {/* The swap is a new report (other metrics to fetch): a step in the history, like Run report. */}
+              <Button onClick={() => withCode((c) => write(c.serializeExplore(notice.next), "push"))}>{notice.action}</Button>
+            </div>
+          </div>
+        ) : null}
         <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
           <h2 id="chart-heading" className="text-lg font-semibold">
             Chart
@@ -178,6 +193,7 @@ export function ExploreReport({
               onChange={(p) => setView(p)}
               placeholder={placeholder("chart")}
               dimmed={stale}
+              today={today}
             />
           ) : (
             <ChartPlaceholder chartKind={state.chart}>{placeholder("chart")}</ChartPlaceholder>
@@ -221,7 +237,7 @@ export function ExploreReport({
               </EmptyState>
             </div>
           ) : model && view && pivotShown && pivotMeasure ? (
-            <PivotTable view={view} measureId={pivotMeasure} measures={measures} onMeasure={(id) => setView({ pivotMeasure: id })} dimmed={stale} label={tableLabel} />
+            <PivotTable view={view} measureId={pivotMeasure} measures={measures} onMeasure={(id) => setView({ pivotMeasure: id })} dimmed={stale} label={tableLabel} today={today} />
           ) : model ? (
             <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={stale} label={tableLabel} />
           ) : (

@@ -52,6 +52,7 @@ export function PivotTable({
   onMeasure,
   dimmed,
   label,
+  today,
 }: {
   view: ReportView;
   measureId: string;
@@ -61,9 +62,11 @@ export function PivotTable({
   /** While newer data loads, the shown values are older: say so visually and to assistive tech. */
   dimmed: boolean;
   label: string;
+  /** Today in the reporting time zone: cells of a rate still maturing are marked. */
+  today: string;
 }) {
   const id = useId();
-  const pivot = useMemo(() => buildPivot(view, measureId), [view, measureId]);
+  const pivot = useMemo(() => buildPivot(view, measureId, { today }), [view, measureId, today]);
   const options = useMemo(
     () =>
       measures.flatMap((m) => {

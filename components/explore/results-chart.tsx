@@ -6,11 +6,12 @@
  * with a note when a label is not shown whole).
  */
 import { useMemo, type ReactNode } from "react";
-import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
 import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo } from "@/lib/charts/shape";
 import { changeCells } from "@/lib/metrics/table";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
+import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";
 import { useBoxWidth } from "@/components/charts/use-box-width";
 
@@ -55,9 +56,31 @@ function CategoryTick({ args, chart, layout, side }: { args: TickArgs; chart: Ch
   );
 }
 
+/** What recharts passes a custom dot that is read here. */
+interface DotArgs {
+  cx?: number;
+  cy?: number;
+  index?: number;
+  payload?: ChartDatum;
+}
+
+/** A line's point: a hollow ring where the value is still maturing (visible at any density), else the usual dot. */
+function PointDot({ args, color, maturingShown, small }: { args: DotArgs; color: string; maturingShown: boolean; small: boolean }) {
+  const { cx, cy, payload } = args;
+  if (cx === undefined || cy === undefined || !Number.isFinite(cx) || !Number.isFinite(cy)) return <g />;
+  if (maturingShown && payload?.maturing) {
+    return (
+      <circle cx={cx} cy={cy} r={4.5} fill="#ffffff" stroke={color} strokeWidth={2} data-maturing="true">
+        <title>{`${payload.x}: ${MATURING_WORD}`}</title>
+      </circle>
+    );
+  }
+  return small ? <circle cx={cx} cy={cy} r={3} fill="#ffffff" stroke={color} strokeWidth={1} /> : <g />;
+}
+
 /** A compared value's change, worded as the table words it. */
-function CompareChange({ measure, now, before }: { measure: ChartMeasureInfo; now: unknown; before: unknown }) {
-  const cells = changeCells(measure, typeof now === "number" ? now : null, typeof before === "number" ? before : null);
+function CompareChange({ measure, now, before, maturity }: { measure: ChartMeasureInfo; now: unknown; before: unknown; maturity: { now: boolean; before: boolean } }) {
+  const cells = changeCells(measure, typeof now === "number" ? now : null, typeof before === "number" ? before : null, maturity);
   return <span className="pl-1 tabular-nums">({cells.map((c) => c.text).join(", ")})</span>;
 }
 
@@ -80,6 +103,7 @@ function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: u
         <p>{current}</p>
       ) : null}
       {compared !== null ? <p>compared with {compared}</p> : null}
+      {d.maturing ? <p className="mt-1 text-amber-900">{d.maturing}</p> : null}
       <ul className="mt-1 flex flex-col gap-0.5">
         {chart.series.map((s) => {
           const v = d[s.key];
@@ -91,8 +115,18 @@ function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: u
                 style={s.dashed ? { borderColor: chartSeriesColor(s) } : { background: chartSeriesColor(s) }}
               />
               <span>{s.name}:</span>
-              <span className="ml-auto pl-2 font-medium tabular-nums">{formatValue(typeof v === "number" ? v : null, s.format)}</span>
-              {s.comparesTo !== null ? <CompareChange measure={s.axis === "right" && chart.measure2 ? chart.measure2 : chart.measure} now={d[s.comparesTo]} before={v} /> : null}
+              <span className="ml-auto pl-2 font-medium tabular-nums">
+                {formatValue(typeof v === "number" ? v : null, s.format)}
+                {s.axis === "left" && typeof v === "number" && (s.role === "comparison" ? d.comparedMaturing : d.maturing) ? ` (${MATURING_WORD})` : ""}
+              </span>
+              {s.comparesTo !== null ? (
+                <CompareChange
+                  measure={s.axis === "right" && chart.measure2 ? chart.measure2 : chart.measure}
+                  now={d[s.comparesTo]}
+                  before={v}
+                  maturity={{ now: d.maturing !== null, before: d.comparedMaturing }}
+                />
+              ) : null}
             </li>
           );
         })}
@@ -187,7 +221,14 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
                 strokeDasharray={s.dashed ? "4 3" : undefined}
                 stackId={chart.stacked && s.role === "current" ? "stack" : undefined}
                 isAnimationActive={false}
-              />
+              >
+                {/* A maturing value's bar is pale with a dashed edge (the caption and tooltip say why). */}
+                {!s.dashed && chart.maturing
+                  ? chart.data.map((d) => (
+                      <Cell key={d.x} fillOpacity={d.maturing ? 0.4 : 1} stroke={d.maturing ? color : undefined} strokeDasharray={d.maturing ? "3 2" : undefined} />
+                    ))
+                  : null}
+              </Bar>
             );
           }
           return (
@@ -201,7 +242,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
               stroke={color}
               strokeWidth={2}
               strokeDasharray={s.dashed ? "6 4" : undefined}
-              dot={chart.data.length <= 40}
+              dot={(p: DotArgs) => <PointDot key={`${s.key}-${p.index}`} args={p} color={color} maturingShown={s.axis === "left" && s.role !== "comparison"} small={chart.data.length <= 40} />}
               connectNulls={false}
               isAnimationActive={false}
             />

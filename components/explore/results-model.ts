@@ -9,6 +9,7 @@ import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
 import { buildViewTable, effectiveSort, sortRows, type SortSpec, type TableModel, type TableRow } from "@/lib/metrics/table";
+import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/metrics/maturity";
 import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
 import type { ReportData } from "@/lib/report-client/queries";
 import { describeStatus } from "@/lib/report-client/status";
@@ -46,11 +47,45 @@ export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "com
   });
 }
 
-export function tableModel(view: ReportView, measures: string[]): TableModel {
-  return buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view);
+/** `today` in the reporting time zone: the table marks the rates still maturing. */
+export function tableModel(view: ReportView, measures: string[], today: string): TableModel {
+  return buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view, { today });
 }
 
 export { effectiveSort, sortRows };
+
+/** What Explore says beside rates that are still maturing, or beside the event-dated rates shown instead. */
+export type MaturityNotice =
+  | { kind: "maturing"; text: string; next: ExploreState; action: string }
+  | { kind: "event-dated"; text: string; next: ExploreState; action: string };
+
+export function maturityNotice(state: ExploreState, model: TableModel): MaturityNotice | null {
+  if (state.op !== "orders") return null;
+  const anyMaturing = [...model.rows, model.totals].some((r) => r.cells.some((c) => c.maturing));
+  const swappable = state.kpis.filter((id) => EVENT_DATED_KPIS[id] !== undefined);
+  if (anyMaturing && swappable.length > 0) {
+    const labels = swappable.map((id) => measureFor(id, state.op)?.label ?? id);
+    const windows = [...new Set(swappable.map((id) => measureMaturity(measureFor(id, state.op)!)?.window ?? 0))].sort((a, b) => a - b);
+    const compared = state.compare.kind !== "none" ? " A change between periods of different maturity is shown with its sign but not called better or worse." : "";
+    return {
+      kind: "maturing",
+      text: `${labels.join(", ")} ${labels.length === 1 ? "is" : "are"} still maturing for sales under ${windows.join(" or ")} days old, marked “(maturing)”: their chargebacks, refunds or alerts are still arriving, so those values will likely rise.${compared} ${EVENT_DATED_EXPLANATION}`,
+      next: swapKpis(state, withEventDatedKpis),
+      action: "Use event-dated rates",
+    };
+  }
+  const eventDated = state.kpis.filter((id) => Object.values(EVENT_DATED_KPIS).includes(id));
+  if (eventDated.length > 0) {
+    const labels = eventDated.map((id) => measureFor(id, state.op)?.label ?? id);
+    return {
+      kind: "event-dated",
+      text: `${labels.join(", ")}: event-dated. ${EVENT_DATED_EXPLANATION}`,
+      next: swapKpis(state, withAttemptDatedKpis),
+      action: "Show attempt-dated rates",
+    };
+  }
+  return null;
+}
 
 /** What a click on a column's header sorts by next. */
 export function nextSort(sort: SortSpec | null, key: string): SortSpec {
@@ -104,7 +139,7 @@ export async function exportCsv({
   const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
   // The pivot's code is loaded already when the pivot is on screen.
   const pivots = view && pivotMeasure ? await import("@/lib/metrics/pivot") : null;
-  const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure) : null;
+  const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
   const lines: [string, string][] = [
     ["Report", OPERATION_TABLE[data.op].label],
     ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
@@ -112,6 +147,9 @@ export async function exportCsv({
     ["Group by", groupBy],
     ...(periods ? [["Periods", periods] as [string, string]] : []),
     ["Filters", describeFilters(asFilters(data.request.filters))],
+    ...([...model.rows, model.totals].some((r) => r.cells.some((c) => c.maturing))
+      ? [["Maturing", "Rates whose sales are too recent for all their chargebacks, refunds or alerts to have arrived (named per row in the Maturing column); they will likely rise, and their changes are not called better or worse."] as [string, string]]
+      : []),
     ["Data", `${status.title}: ${status.detail}`],
     ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
   ];

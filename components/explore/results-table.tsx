@@ -42,8 +42,8 @@ export function ResultsTable({
       dimmed={dimmed}
       caption={
         model.columns.some((c) => c.kind === "comparison")
-          ? "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. Changes say in words whether they are better or worse for that measure (green better, red worse); a rate's change is in percentage points (pp). “(none)” marks a line with no rows on that side; “(partial)” a period the range cuts."
-          : "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. “(partial)” marks a period the range cuts."
+          ? "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. Changes say in words whether they are better or worse for that measure (green better, red worse); a rate's change is in percentage points (pp). “(none)” marks a line with no rows on that side; “(partial)” a period the range cuts; “(maturing)” a rate whose chargebacks, refunds or alerts are still arriving, and a change it makes, which is not called better or worse."
+          : "Derived KPIs are ratios of sums; hover a KPI value to see its numerator and denominator. “(partial)” marks a period the range cuts; “(maturing)” a rate whose chargebacks, refunds or alerts are still arriving (hover it for why)."
       }
       tipFor={(row, ci) => {
         const column = model.columns[ci];

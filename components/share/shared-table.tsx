@@ -4,6 +4,7 @@ import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatCount } from "@/lib/metrics/format";
 import { sortRows, type SortSpec } from "@/lib/metrics/sort";
 import type { TableModel } from "@/lib/metrics/table";
+import { MATURING_LEGEND } from "@/lib/metrics/maturity";
 import { Button } from "@/components/ui/button";
 
 /**
@@ -31,6 +32,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
     setSort((s) => (s?.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" }));
   const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right");
   const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 ${bg} border-r border-slate-200` : "");
+  const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
 
   return (
     <section aria-label="Results" className="flex flex-col gap-2">
@@ -47,6 +49,11 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
           </Button>
         </div>
       </div>
+      {anyMaturing ? (
+        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="maturing-legend">
+          {MATURING_LEGEND}
+        </p>
+      ) : null}
       {overflows ? (
         <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700">
           <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
@@ -80,7 +87,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
             {rows.map((r) => (
               <tr key={r.key} className="border-t border-slate-100">
                 {r.cells.map((cell, i) => (
-                  <td key={i} className={`px-3 py-1.5 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-white")}`}>
+                  <td key={i} title={cell.note} className={`px-3 py-1.5 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-white")}`}>
                     {cell.text}
                   </td>
                 ))}
@@ -90,7 +97,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
           <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
             <tr aria-label="Totals">
               {table.totals.cells.map((cell, i) => (
-                <td key={i} className={`px-3 py-2 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-slate-50")}`}>
+                <td key={i} title={cell.note} className={`px-3 py-2 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-slate-50")}`}>
                   {cell.text}
                 </td>
               ))}

@@ -62,6 +62,13 @@ export function describeChart(chart: ChartData): ChartCaption {
   if (chart.partial.length > 0) {
     notes.push(`* Partial ${xNoun}: ${chart.partial.map((p) => `${p.label} covers only ${spanText(p.from, p.to)}`).join("; ")}.`);
   }
+  if (chart.maturing) {
+    const labels = chart.maturing.labels;
+    notes.push(
+      `${m.label} is still maturing for ${labels.length === 1 ? labels[0] : `${labels.length} points (${labels[0]} to ${labels[labels.length - 1]})`}, marked with a hollow ring: ` +
+        `sales under ${chart.maturing.window} days old are still collecting their late events, so those values will likely rise.`,
+    );
+  }
   if (chart.foldedCategories > 0) {
     notes.push(`The ${chart.foldedCategories} smallest ${chart.xLabel.toLowerCase()} values are summed as one Other bar.`);
   }

@@ -21,6 +21,7 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { formatDimensionValue } from "@/lib/metrics/format-dimension";
 import { addInto, evaluate, mergeSums, measureMetrics, type Measure, type Sums } from "@/lib/metrics/kpis";
+import { isMaturing, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 import { comparedSpan } from "@/lib/periods/align";
 import type { CompareSelection } from "@/lib/periods/compare";
 import { dayCount, type DayRange, type TimeGrain } from "@/lib/periods/grain";
@@ -75,6 +76,10 @@ export type ChartDatum = Record<string, string | number | boolean | null> & {
   partial: boolean;
   span: string | null;
   compared: string | null;
+  /** The plotted measure is a rate still maturing over this point's days (its hover note), else null. */
+  maturing: string | null;
+  /** The same over the compared days beside them. */
+  comparedMaturing: boolean;
 };
 
 export interface ChartMeasureInfo {
@@ -83,6 +88,9 @@ export interface ChartMeasureInfo {
   format: ValueFormat;
   /** Which way a change is good news (the tooltip's better/worse beside a compared value). */
   better: Direction;
+  /** The plotted measure's terms: whether a change is judged depends on whether it matures. */
+  numerator?: Measure["numerator"];
+  denominator?: Measure["denominator"];
 }
 
 export interface ChartData {
@@ -108,6 +116,8 @@ export interface ChartData {
   comparison: { kind: CompareSelection["kind"]; name: string; range: DayRange; scope: "single" | "total" } | null;
   /** Periods the range cuts (first or last), with the days of them it covers. */
   partial: { label: string; from: string; to: string }[];
+  /** Points of the plotted measure that are still maturing (their x labels), and its window. */
+  maturing: { labels: string[]; window: number } | null;
   /** Compared days that stand beside no day of the report (last year's 29 February): not drawn. */
   unaligned: string[];
   /** Categories folded into "Other" on the x axis (bars only). */
@@ -121,6 +131,8 @@ export interface ChartOptions {
   maxCategories?: number;
   /** A second measure, drawn on its own axis (the series dimension is then not split). */
   measure2?: Measure | null;
+  /** Today in the reporting time zone: with it, points of a rate still maturing are marked (lib/metrics/maturity.ts). */
+  today?: string;
 }
 
 type Raw = string | number | null;
@@ -287,15 +299,21 @@ export function buildChartData(
     return evaluate(m, sums).value;
   };
 
+  const maturity = measureMaturity(measure);
   const point = (label: string, group: XCell[]): ChartDatum => {
     const only = group.length === 1 ? group[0]! : null;
     const period = only?.period ?? null;
     const compared = only?.compared ?? null;
+    // A point's days end on its period's last day, or the range's (a category, Other).
+    const lastDay = period?.to ?? view.range.end;
+    const maturingNow = options.today && maturity && isMaturing(maturity, lastDay, options.today) ? maturingNote(maturity, lastDay, options.today) : null;
     const datum: ChartDatum = {
       x: label,
       partial: period?.partial ?? false,
       span: period ? spanText(period.from, period.to) : null,
       compared: compared ? spanText(compared.start, compared.end) : null,
+      maturing: maturingNow,
+      comparedMaturing: cmpSel !== null && isMaturing(maturity, compared?.end ?? cmpSel.range.end, options.today),
     };
     const perKey = new Map<string, Sums>();
     for (const cell of group) {
@@ -337,10 +355,11 @@ export function buildChartData(
     series,
     data,
     stacked,
-    measure: { id: measure.id, label: measure.label, format: measure.format, better: measure.better },
+    measure: { id: measure.id, label: measure.label, format: measure.format, better: measure.better, numerator: measure.numerator, denominator: measure.denominator },
     measure2: measure2 ? { id: measure2.id, label: measure2.label, format: measure2.format, better: measure2.better } : null,
     comparison,
     partial,
+    maturing: maturity && data.some((d) => d.maturing) ? { labels: data.flatMap((d) => (d.maturing ? [d.x] : [])), window: maturity.window } : null,
     unaligned: [...new Set(unaligned)].sort(),
     foldedCategories,
     foldedSeries,

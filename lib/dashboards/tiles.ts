@@ -26,6 +26,8 @@ export interface KpiModel {
   comparedRange: { start: string; end: string } | null;
   /** One point per period of the tile's grain. */
   spark: { x: string; y: number | null }[];
+  /** Why the value is still maturing (its chargebacks, refunds or alerts still arriving), else null. */
+  maturing: string | null;
 }
 
 export type TileBody =
@@ -74,6 +76,7 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
       const total = buildViewTable(
         { op: s.op, groupBy: [], measures: [id] },
         buildReportView({ op: s.op, groupBy: [], metrics, grain: "day", range, records: answers.main, comparison }),
+        { today },
       );
       const cells = total.totals.cells;
       const col = (cid: string) => {
@@ -81,6 +84,7 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
         return i < 0 ? null : (cells[i] ?? null);
       };
       const inPoints = m.format === "percent";
+      const value = col(id) ?? { value: null, text: "—" };
       const sums = view.rows.map((r) => ({ x: r.period?.label ?? String(r.record.date ?? ""), y: evaluate(m, sumRecords([r.record], measureMetrics(m))).value }));
       return {
         ...base,
@@ -88,11 +92,12 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
           kind: "kpi",
           label: m.label,
           format: m.format,
-          value: col(id) ?? { value: null, text: "—" },
+          value,
           compared: col(comparedId(id, "cmp")),
           change: col(comparedId(id, inPoints ? "chg" : "pct")),
           comparedRange: comparison?.range ?? null,
           spark: sums,
+          maturing: value.maturing ? (value.note ?? null) : null,
         },
       };
     }
@@ -101,14 +106,14 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
       const measure = measureFor(chartMeasureId(s) ?? "", s.op);
       if (plan.type === "none" || !measure) return { ...base, body: { kind: "chart", chart: null, empty: "This report has no chart: group it by a dimension to draw one." } };
       const measure2 = s.chartMeasure2 ? (measureFor(s.chartMeasure2, s.op) ?? null) : null;
-      return { ...base, body: { kind: "chart", chart: buildChartData(view, plan, measure, { measure2 }), empty: null } };
+      return { ...base, body: { kind: "chart", chart: buildChartData(view, plan, measure, { measure2, today }), empty: null } };
     }
     case "table": {
-      const full = buildViewTable({ op: s.op, groupBy: s.groupBy, measures: visibleMeasures(s) }, view);
+      const full = buildViewTable({ op: s.op, groupBy: s.groupBy, measures: visibleMeasures(s) }, view, { today });
       const rows = sortRows(full, effectiveSort(s.groupBy, s.sort));
       return { ...base, body: { kind: "table", table: { ...full, rows: rows.slice(0, TABLE_TILE_ROWS) }, shownRows: Math.min(rows.length, TABLE_TILE_ROWS), totalRows: rows.length } };
     }
     case "pivot":
-      return { ...base, body: { kind: "pivot", pivot: buildPivot(view, s.pivotMeasure ?? visibleMeasures(s)[0] ?? "") } };
+      return { ...base, body: { kind: "pivot", pivot: buildPivot(view, s.pivotMeasure ?? visibleMeasures(s)[0] ?? "", { today }) } };
   }
 }

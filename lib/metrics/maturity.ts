@@ -125,6 +125,43 @@ export function withEventDatedKpis(ids: readonly string[]): string[] {
   return [...new Set(ids.map((id) => EVENT_DATED_KPIS[id] ?? id))];
 }
 
+/** The same swapped back: each event-dated KPI for the attempt-dated one it stands beside. */
+export function withAttemptDatedKpis(ids: readonly string[]): string[] {
+  const back = new Map(Object.entries(EVENT_DATED_KPIS).map(([a, e]) => [e, a] as const));
+  return [...new Set(ids.map((id) => back.get(id) ?? id))];
+}
+
+/** What a report names its measures by: its KPI columns, and the measure its sort, chart and pivot point at. */
+export interface MeasureChoices {
+  kpis: string[];
+  sort: { key: string; dir: "asc" | "desc" } | null;
+  pivotMeasure: string | null;
+  chartMeasure: string | null;
+  chartMeasure2: string | null;
+}
+
+/** A report's choices with its KPIs swapped one way, everything that pointed at a swapped KPI following it. */
+export function swapKpis<T extends MeasureChoices>(s: T, swap: (ids: readonly string[]) => string[]): T {
+  const one = (id: string | null) => (id === null ? null : (swap([id])[0] ?? id));
+  return {
+    ...s,
+    kpis: swap(s.kpis),
+    // A sort may name a comparison column ("cb_rate_count~chg"): its measure is swapped, its part kept.
+    sort: s.sort ? { ...s.sort, key: s.sort.key.replace(/^[^~]+/, (id) => one(id) ?? id) } : null,
+    pivotMeasure: one(s.pivotMeasure),
+    chartMeasure: one(s.chartMeasure),
+    chartMeasure2: one(s.chartMeasure2),
+  };
+}
+
+/** What a report or an e-mail says once under numbers carrying the word. */
+export const MATURING_LEGEND =
+  `“(${MATURING_WORD})”: a rate whose sales are too recent for all their chargebacks, refunds or alerts to have arrived; it will likely rise, and a change it makes is not called better or worse. ` +
+  "The event-dated rates (by the day the events arrived) are complete for any past period.";
+
+/** Whether a text carries the maturing word (an e-mail's numbers). */
+export const saysMaturing = (text: string) => text.includes(`(${MATURING_WORD})`);
+
 /** What the swap changes, in words, for the page beside the button. */
 export const EVENT_DATED_EXPLANATION =
   "An attempt-dated rate counts each chargeback, refund or alert on the day of the sale it refers to, so a recent period's rate keeps rising as they arrive. " +

@@ -292,7 +292,8 @@ export function cellTip(column: TableColumn, cell: TableCell): string | null {
   if (!m.denominator) return num;
   const denFormat: ValueFormat = m.denominator.some((t) => isCurrencyMetric(t.metric)) ? "currency" : "count";
   const den = `${describeTerms(m.denominator)} = ${formatValue(cell.denominator ?? 0, denFormat)}`;
-  return `${num} ÷ ${den}`;
+  // A maturing rate's hover says why beside its sums (the sums alone would read as final).
+  return cell.maturing && cell.note ? `${num} ÷ ${den}. ${cell.note}` : `${num} ÷ ${den}`;
 }
 
 function isCurrencyMetric(metric: string): boolean {

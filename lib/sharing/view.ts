@@ -193,10 +193,10 @@ export async function renderSavedReport(
   let periods: string | null = null;
   let chart: ChartData | null = null;
   let cohort: SharedCohort | null = null;
+  // A snapshot is masked (cohorts) and its rates' maturity judged as of the day it was taken; a live report as of today.
+  const today = opts.snapshot ? todayIn(timeZone, new Date(opts.snapshot.fetched_at)) : todayIn(timeZone);
   if (report.page === "cohorts") {
     const c = parseCohort(report.params).state;
-    // A snapshot is masked as of the day it was taken; a live report as of today.
-    const today = opts.snapshot ? todayIn(timeZone, new Date(opts.snapshot.fetched_at)) : todayIn(timeZone);
     const grid = buildCohortGrid({ records, range, today, rows: c.rows, cell: c.cell, cycles: c.cycles, trialDays: c.trialDays, periodDays: c.periodDays });
     cohort = {
       grid,
@@ -216,13 +216,13 @@ export async function renderSavedReport(
       records,
       comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records } : null,
     });
-    table = buildViewTable({ op, groupBy: state.groupBy, measures }, view);
+    table = buildViewTable({ op, groupBy: state.groupBy, measures }, view, { today });
     periods = describePeriods(view, state.compare);
     const plan = chooseChart(state.groupBy, state.chart);
     // The chart the analyst saved: its measure (and second measure), over the same view as the table.
     const measure = measureFor(chartMeasureId(state) ?? "", op);
     const measure2 = state.chartMeasure2 ? measureFor(state.chartMeasure2, op) : undefined;
-    if (plan.type !== "none" && measure) chart = buildChartData(view, plan, measure, { measure2: measure2 ?? null });
+    if (plan.type !== "none" && measure) chart = buildChartData(view, plan, measure, { measure2: measure2 ?? null, today });
   }
 
   return {

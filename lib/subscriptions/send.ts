@@ -9,6 +9,7 @@ import type { MailQueue } from "@/lib/alerts/run";
 import { Recipients } from "@/lib/alerts/definition";
 import type { TableModel } from "@/lib/metrics/table";
 import { formatInstant } from "@/lib/metrics/format";
+import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
 import { renderSavedReport, type SharedView } from "@/lib/sharing/view";
 import { inboxRepo } from "@/lib/store/inbox";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
@@ -90,18 +91,20 @@ export function composeReportMail(view: SharedView, link: string, timeZone: stri
 
 function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string, late: boolean): ReportMail {
   const lateNote = late ? "This e-mail is late: the dashboard was not running at the scheduled time." : null;
+  const maturingNote = numbers.some(([, v]) => saysMaturing(v)) ? MATURING_LEGEND : null;
   const text = [
     `${title}`,
     range,
     "",
     ...numbers.map(([k, v]) => `${k}: ${v}`),
+    ...(maturingNote ? ["", maturingNote] : []),
     "",
     attachments.length > 0 ? `The table${attachments.length > 1 ? "s are" : " is"} attached as CSV.` : "",
     `Open the report: ${link}`,
     ...(lateNote ? ["", lateNote] : []),
   ].join("\n");
   const rows = numbers.map(([k, v]) => `<tr><th scope="row" style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="text-align:right;padding:4px 0">${escapeHtml(v)}</td></tr>`).join("");
-  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p><table>${rows}</table><p><a href="${escapeHtml(link)}">Open the report</a></p>${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
+  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p><table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}<p><a href="${escapeHtml(link)}">Open the report</a></p>${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
   return { subject: `${title}: ${range}`, text, html, attachments, numbers };
 }
 
