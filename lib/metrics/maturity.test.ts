@@ -13,6 +13,8 @@ import { KPI_DESCRIPTIONS } from "./kpi-descriptions";
 import {
   EVENT_DATED_KPIS,
   eventDatedKpi,
+  swapKpis,
+  withAttemptDatedKpis,
   isMaturing,
   MATURING_COLUMN,
   MATURITY_WINDOW_DAYS,
@@ -194,5 +196,12 @@ describe("the event-dated KPIs", () => {
   it("swaps a report's maturing KPIs for their event-dated twins, keeping the rest and the order", () => {
     expect(withEventDatedKpis(["approval_rate", "cb_rate_count", "refund_rate"])).toEqual(["approval_rate", "cb_rate_count_by_cb_date", "refund_rate_by_refund_date"]);
     expect(withEventDatedKpis(["cb_rate_count", "cb_rate_count_by_cb_date"])).toEqual(["cb_rate_count_by_cb_date"]);
+  });
+
+  it("moves the sort, chart and pivot with the swap, and swaps back", () => {
+    const s = { kpis: ["cb_rate_count", "approval_rate"], sort: { key: "cb_rate_count~chg", dir: "desc" as const }, pivotMeasure: null, chartMeasure: "cb_rate_count", chartMeasure2: "approval_rate" };
+    const swapped = swapKpis(s, withEventDatedKpis);
+    expect(swapped).toEqual({ kpis: ["cb_rate_count_by_cb_date", "approval_rate"], sort: { key: "cb_rate_count_by_cb_date~chg", dir: "desc" }, pivotMeasure: null, chartMeasure: "cb_rate_count_by_cb_date", chartMeasure2: "approval_rate" });
+    expect(swapKpis(swapped, withAttemptDatedKpis)).toEqual(s);
   });
 });
