@@ -50,10 +50,11 @@ export async function createService(db: Database, config: ServiceConfig, logger:
         acceptsForm: true,
         async handle(body, ctx) {
           const { client_id, client_secret } = ApiError.parse(TokenRequestSchema, body);
-          // Counted per address first (made-up ids cost scrypt too), then per client_id whether or
-          // not the secret is right: this is what slows guessing.
+          // Counted per address first (made-up ids cost scrypt too), then per client_id from that
+          // address whether or not the secret is right: this is what slows guessing, and a guesser
+          // elsewhere fills only their own window, never the one the client's real caller uses.
           const byAddress = tokenAddressLimiter.hit(ctx.address);
-          const decision = byAddress.allowed ? tokenLimiter.hit(client_id) : byAddress;
+          const decision = byAddress.allowed ? tokenLimiter.hit(`${client_id}\u0000${ctx.address}`) : byAddress;
           Object.assign(ctx.headers, rateLimitHeaders(decision));
           if (!decision.allowed) {
             throw new ApiError(429, `Too many token requests; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
@@ -96,7 +97,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
 
   if (config.SERVICE_BENCH_ENDPOINTS === "1") routes["/bench/bare"] = [bareRoute()];
 
-  const server = createApiServer({ routes, admission, logger, instanceKey: instanceKey(config.SERVICE_TOKEN_SECRET) });
+  const server = createApiServer({ routes, admission, logger, instanceKey: instanceKey(config.SERVICE_TOKEN_SECRET), trustedProxyHops: config.SERVICE_TRUSTED_PROXY_HOPS });
   const sweeper = setInterval(() => {
     reportLimiter.sweep();
     tokenLimiter.sweep();

@@ -42,6 +42,12 @@ const ServiceEnvSchema = z.object({
   /** Token requests per peer address, whatever client_id they name: a flood of made-up ids cannot keep a core busy with scrypt. */
   TOKEN_ADDRESS_RATE_LIMIT: positiveInt("TOKEN_ADDRESS_RATE_LIMIT", 30),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt("RATE_LIMIT_WINDOW_SECONDS", 60),
+  /**
+   * Reverse proxies in front of the service that append to X-Forwarded-For. The per-address limits
+   * read the address the outermost of them saw, that many entries from the right; 0 (the default)
+   * trusts no forwarded header and counts the socket's address (docs/security.md).
+   */
+  SERVICE_TRUSTED_PROXY_HOPS: intInRange("SERVICE_TRUSTED_PROXY_HOPS", 0, 10, 0),
   TOKEN_TTL_SECONDS: positiveInt("TOKEN_TTL_SECONDS", 3600),
   SERVICE_LOG: z.enum(["json", "silent"]).default("json"),
   /** "1" adds `POST /bench/bare` (no auth, no routing; a routing-sized answer) for bench/routing.ts. */

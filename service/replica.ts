@@ -30,7 +30,7 @@ export async function createReplica(config: ServiceConfig, logger: Logger): Prom
     logger.info("replica", { message: `reports read ${published.database}; tokens and routing go to the owner`, owner: ownerUrl });
     const reports = new ClickHouseReports(ch, published);
     const routes: Record<string, Route[]> = { ...reportRoutes(reports), ...infoRoutes() };
-    const server = createApiServer({ routes, admission: owner, logger, relay: { paths: new Set(RELAYED_PATHS), to: owner } });
+    const server = createApiServer({ routes, admission: owner, logger, relay: { paths: new Set(RELAYED_PATHS), to: owner }, trustedProxyHops: config.SERVICE_TRUSTED_PROXY_HOPS });
     return {
       server,
       async close() {

@@ -236,7 +236,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
       expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
     });
 
-    it("limits token requests per client_id, counting wrong secrets", async () => {
+    it("limits token requests per client_id from one address, counting wrong secrets", async () => {
       const c = await limited.newClient("token-limit"); // spends 1 of 3
       const body = (secret: string) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_id: c.client_id, client_secret: secret }) });
       expect((await fetch(`${limited.url}/api/auth/token`, body("wrong"))).status).toBe(401);

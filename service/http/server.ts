@@ -84,6 +84,11 @@ export interface ServerDeps {
   logger: Logger;
   /** The key other instances' calls carry (service/http/owner.ts); without it none is recognised. */
   instanceKey?: string;
+  /**
+   * Reverse proxies in front of this instance whose X-Forwarded-For entries are believed (the caller
+   * is the entry this many from the right); 0 or unset: the socket's address.
+   */
+  trustedProxyHops?: number;
   /** Paths answered by relaying the call whole to another instance (a replica's, to its owner). */
   relay?: { paths: ReadonlySet<string>; to: { relay(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<number> } };
 }
@@ -202,6 +207,18 @@ export class LocalAdmission implements Admission {
   }
 }
 
+/**
+ * The caller's address: the socket's, or behind `hops` trusted proxies the X-Forwarded-For entry
+ * that many from the right (entries further left are whatever the client sent, so believing them
+ * would let a caller choose the key it is counted under).
+ */
+export function callerAddress(req: IncomingMessage, hops: number): string {
+  const socket = req.socket.remoteAddress ?? "unknown";
+  if (hops === 0) return socket;
+  const chain = (header(req, "x-forwarded-for") ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "");
+  return chain[Math.max(0, chain.length - hops)]?.slice(0, 100) ?? socket;
+}
+
 export function createApiServer(deps: ServerDeps): Server {
   const server = createServer((req, res) => {
     void handle(req, res, deps);
@@ -214,7 +231,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const started = performance.now();
   const requestId = ulid();
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date(), address: req.socket.remoteAddress ?? "unknown", instance: false };
+  const ctx: RequestContext = { requestId, clientId: null, headers: {}, now: new Date(), address: callerAddress(req, deps.trustedProxyHops ?? 0), instance: false };
   if (deps.instanceKey && isInstance(req, deps.instanceKey)) {
     ctx.instance = true;
     ctx.address = header(req, "x-forwarded-for") ?? ctx.address;
