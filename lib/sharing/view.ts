@@ -3,6 +3,7 @@ import "server-only";
  * Everything the share page shows, computed on the server from the link alone: the visitor's request
  * can choose only among the presets the analyst allowed, so nothing on the page can run another query.
  */
+import { fitGrain } from "@/lib/dashboards/grain-fit";
 import { getDimension } from "@/lib/contract/dimensions";
 import type { Operation, ReportRecord } from "@/lib/contract";
 import { serverEnv } from "@/lib/env";
@@ -207,17 +208,19 @@ export async function renderSavedReport(
   } else {
     const state = parseExplore(report.params).state;
     const measures = visibleMeasures(state);
+    // A visitor's shorter preset is read at a grain it holds whole periods of, and the page says so.
+    const fit = state.groupBy.includes("date") ? fitGrain(range, state.grain) : { grain: state.grain, note: null };
     const view = buildPeriodView({
       op,
       groupBy: state.groupBy,
       metrics: query.metrics ?? [],
-      grain: state.grain,
+      grain: fit.grain,
       range,
       records,
       comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records } : null,
     });
     table = buildViewTable({ op, groupBy: state.groupBy, measures }, view, { today });
-    periods = describePeriods(view, state.compare);
+    periods = [fit.note, describePeriods(view, state.compare)].filter((x): x is string => !!x).join(" ") || null;
     const plan = chooseChart(state.groupBy, state.chart);
     // The chart the analyst saved: its measure (and second measure), over the same view as the table.
     const measure = measureFor(chartMeasureId(state) ?? "", op);
