@@ -7,7 +7,8 @@ import "server-only";
  */
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
-import { getKpi } from "@/lib/metrics/kpis";
+import { getKpi, measureFor } from "@/lib/metrics/kpis";
+import { isMaturing, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 import { loadMonitor } from "@/lib/monitor/load";
 import { previousMonth } from "@/lib/programs/evaluate";
 import type { MonitorConfig } from "@/lib/programs/definitions";
@@ -94,7 +95,7 @@ export function exploreLinkFor(def: AlertDefinition, reading: Reading): string {
 
 const NOTICE_WORDS: Record<Notice["kind"], string> = { fired: "fired", still: "still firing", recovered: "recovered" };
 
-export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean) {
+export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean, today?: string) {
   const byKey = new Map(reading.groups.map((g) => [g.key, g]));
   const lines = notices.map((n) => {
     const g = byKey.get(n.key);
@@ -108,7 +109,11 @@ export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinit
   const title = `${rule.name}: ${counts}`;
   const when = `${WINDOW_LABELS[def.window]} (${reading.window.start}${reading.window.end !== reading.window.start ? ` to ${reading.window.end}` : ""})`;
   const condition = `${reading.measure.label} ${describeCondition(def.condition, reading.measure.format)}`;
-  const body = [`Condition: ${condition}, over ${when}.`, ...lines.map((l) => `- ${l.text}`), ...(late ? ["(Evaluated late: the dashboard was not running at the scheduled time.)"] : [])].join("\n");
+  // A rate whose late events are still arriving for the window says so (lib/metrics/maturity.ts).
+  const measure = measureFor(reading.measure.id, "orders");
+  const maturity = measure ? measureMaturity(measure) : null;
+  const maturing = today && maturity && isMaturing(maturity, reading.window.end, today) ? `${reading.measure.label} is still maturing: ${maturingNote(maturity, reading.window.end, today)}` : null;
+  const body = [`Condition: ${condition}, over ${when}.`, ...(maturing ? [maturing] : []), ...lines.map((l) => `- ${l.text}`), ...(late ? ["(Evaluated late: the dashboard was not running at the scheduled time.)"] : [])].join("\n");
   return { title, body, lines };
 }
 
@@ -133,7 +138,7 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
     const before = new Map((await repo.states(rule.id)).map((s) => [s.groupKey, s]));
     const { notices, states } = transitions(reading, before, now, rule.cooldownMinutes);
     await repo.saveStates(rule.id, [...states].map(([groupKey, s]) => ({ groupKey, ...s })));
-    const message = composeAlert(rule, def, reading, notices, late);
+    const message = composeAlert(rule, def, reading, notices, late, today);
     const sent = { inbox: 0, emails: 0 };
     if (notices.length > 0) {
       const link = exploreLinkFor(def, reading);
