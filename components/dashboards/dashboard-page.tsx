@@ -25,8 +25,10 @@ import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved/lazy-share-links";
+import { NameDialog } from "@/components/saved/name-dialog";
 import { preloadTileChart } from "./lazy-tile-chart";
 import type { ApplyPending } from "./tile-editor";
+import type { ColumnOptions } from "@/components/explore/columns-picker";
 
 // The tiles' bodies and the fetch panel, display only (the arranging buttons appear in edit mode),
 // come with the first answer: asked for as soon as there are settings, while that answer is on its
@@ -102,6 +104,7 @@ export function DashboardPage({
   canBuild,
   first = null,
   looks,
+  columns,
 }: {
   timeZone: string;
   today: string;
@@ -109,6 +112,8 @@ export function DashboardPage({
   canBuild: boolean;
   first?: FirstLook | null;
   looks: DashboardLooks;
+  /** Explore's metric options for the tile editor's pickers (for those who edit tiles). */
+  columns?: ColumnOptions;
 }) {
   const id = useId();
   const router = useRouter();
@@ -181,16 +186,13 @@ export function DashboardPage({
       setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the dashboard" });
     }
   };
-  const saveAs = async () => {
+  // Named in a dialog, which shows a failure itself (this throws) and warns of a name already used.
+  const [naming, setNaming] = useState(false);
+  const saveAs = async (name: string) => {
     if (!params) return;
-    const name = window.prompt("Name of the dashboard", saved ? `Copy of ${saved.name}` : "");
-    if (!name || !name.trim()) return;
-    try {
-      const { report } = await apiFetch<{ report: { id: string } }>("/api/saved-reports", { method: "POST", body: { name: name.trim(), page: "dashboard", params } });
-      router.push(`/dashboards/${report.id}?${params}`);
-    } catch (e) {
-      setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the dashboard" });
-    }
+    const { report } = await apiFetch<{ report: { id: string } }>("/api/saved-reports", { method: "POST", body: { name, page: "dashboard", params } });
+    setNaming(false);
+    router.push(`/dashboards/${report.id}?${params}`);
   };
 
   const [draft, setDraft] = useState<DashboardSettings>(state);
@@ -293,7 +295,15 @@ export function DashboardPage({
             Save
           </Button>
         ) : null}
-        {canBuild ? <Button onClick={() => void saveAs()}>{saved ? "Duplicate…" : "Save dashboard…"}</Button> : null}
+        {canBuild ? <Button onClick={() => setNaming(true)}>{saved ? "Duplicate…" : "Save dashboard…"}</Button> : null}
+        <NameDialog
+          open={naming}
+          title={saved ? `Duplicate “${saved.name}”` : "Save this dashboard"}
+          page="dashboard"
+          initial={saved ? `Copy of ${saved.name}` : ""}
+          onCancel={() => setNaming(false)}
+          onSave={saveAs}
+        />
         {saved?.canEdit ? (
           <Button aria-expanded={sharing} onClick={() => setSharing(!sharing)}>
             Share links
@@ -338,6 +348,7 @@ export function DashboardPage({
           }}
           onCancel={() => setEditingTile(null)}
           onPending={onPending}
+          columns={columns}
         />
       ) : null}
       <Dialog

@@ -1,13 +1,19 @@
 "use client";
 /**
  * One tile's settings: its kind, width, title, what it keeps from its own report (pins), and the
- * report itself, as Explore's or Cohorts' link (design it there, paste the link here). Nothing is
- * applied until the tile parses exactly; each problem is named.
+ * report itself: picked with Explore's own metric, grouping, filter and chart pickers, or pasted as
+ * an Explore or Cohorts link (the link's text and the pickers follow each other). Nothing is applied
+ * until the tile parses exactly; each problem is named.
  */
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { ColumnsPicker, type ColumnOptions } from "@/components/explore/columns-picker";
+import { GroupByPicker } from "@/components/explore/group-by-picker";
+import { FilterEditor } from "@/components/report/filter-editor";
+import { parseExplore, serializeExplore, type ExploreState } from "@/lib/report-state/explore";
+import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore-view";
 import {
   MAX_TITLE_LENGTH,
   TILE_KINDS,
@@ -43,6 +49,7 @@ export function TileEditor({
   onApply,
   onCancel,
   onPending,
+  columns,
 }: {
   tile: Tile;
   index: number;
@@ -50,6 +57,8 @@ export function TileEditor({
   onCancel: () => void;
   /** Told whenever the editor holds settings not yet applied (with how to apply them), and null when it holds none. */
   onPending?: (apply: ApplyPending | null) => void;
+  /** Explore's metric options (built by the page's server render); without them only the link is offered. */
+  columns?: ColumnOptions;
 }) {
   const id = useId();
   const [kind, setKind] = useState<TileKind>(tile.kind);
@@ -59,6 +68,11 @@ export function TileEditor({
   const [report, setReport] = useState(tile.report);
   const [problems, setProblems] = useState<string[]>([]);
   const builder = kind === "cohort" ? "/cohorts" : "/explore";
+  // The pickers edit the report the link's text says, and write it back as that text.
+  const explore = kind === "cohort" ? null : parseExplore(reportParamsFrom(report)).state;
+  const pick = (p: Partial<ExploreState>) => {
+    if (explore) setReport(serializeExplore({ ...explore, ...p }));
+  };
 
   const apply = (): boolean => {
     const draft: Tile = { kind, width, title: title.trim(), pins, report: reportParamsFrom(report) };
@@ -104,6 +118,21 @@ export function TileEditor({
           <input id={`${id}-title`} className={inputClass} value={title} maxLength={MAX_TITLE_LENGTH} onChange={(e) => setTitle(e.target.value)} aria-describedby={`${id}-title-hint`} />
         </Field>
       </div>
+      {explore && columns ? (
+        <fieldset className="flex flex-col gap-3 rounded-md border border-blue-200 bg-white p-3" data-testid="tile-pickers">
+          <legend className="px-1 text-sm font-medium text-slate-900">What it shows</legend>
+          <div className="grid gap-4 lg:grid-cols-2">
+            <ColumnsPicker options={columns} op={explore.op} metrics={explore.metrics} kpis={explore.kpis} onChange={(c) => pick(c)} />
+            <GroupByPicker op={explore.op} value={explore.groupBy} onChange={(groupBy) => pick({ groupBy, ...(groupBy.includes("date") ? {} : { grain: "day" as const }) })} />
+          </div>
+          <FilterEditor op={explore.op} value={explore.filters} onChange={(filters) => pick({ filters })} />
+          {kind === "chart" ? (
+            <Field id={`${id}-chart`} label="Chart">
+              <Select id={`${id}-chart`} value={explore.chart} onChange={(e) => pick({ chart: e.target.value as ChartKind })} options={CHART_KINDS.map((k) => ({ value: k, label: CHART_LABELS[k] }))} />
+            </Field>
+          ) : null}
+        </fieldset>
+      ) : null}
       <Field
         id={`${id}-report`}
         label={kind === "cohort" ? "Cohorts report (link or query string)" : "Explore report (link or query string)"}
@@ -113,7 +142,7 @@ export function TileEditor({
             <a className="text-blue-800 underline" href={`${builder}?${reportParamsFrom(report)}`} target="_blank" rel="noreferrer">
               {kind === "cohort" ? "Cohorts" : "Explore"}
             </a>{" "}
-            and paste its link here.
+            and paste its link here{explore && columns ? ", or pick above" : ""}.
           </>
         }
       >

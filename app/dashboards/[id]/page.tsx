@@ -12,6 +12,7 @@ import { dashboardLook, starterQuery } from "@/lib/dashboards/state";
 import { getGateway } from "@/lib/upstream";
 import { getStore } from "@/lib/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
+import { columnOptions } from "@/components/explore/column-options";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
@@ -57,6 +58,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           canBuild={user.role !== "viewer"}
           first={first}
           looks={[[query.toString(), look]]}
+          {...(user.role !== "viewer" ? { columns: columnOptions() } : {})}
         />
       </Suspense>
     </main>

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { dashboardLook, starterQuery } from "@/lib/dashboards/state";
 import { searchParamsOf } from "@/lib/report-state/encoding";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
+import { columnOptions } from "@/components/explore/column-options";
 import { ReportPage } from "@/components/report/report-page";
 
 export const metadata: Metadata = { title: "New dashboard" };
@@ -24,7 +25,7 @@ export default async function NewDashboardPage({ searchParams }: { searchParams:
         const look = dashboardLook(search, today, null);
         const starter = starterQuery(look);
         if (starter !== null) redirect(`/dashboards/new?${starter}`);
-        return <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild looks={[[search.toString(), look]]} />;
+        return <DashboardPage timeZone={timeZone} today={today} saved={null} canBuild looks={[[search.toString(), look]]} columns={columnOptions()} />;
       }}
     />
   );
