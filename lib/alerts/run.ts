@@ -8,6 +8,7 @@ import "server-only";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { getKpi, measureFor } from "@/lib/metrics/kpis";
+import { changeCells } from "@/lib/metrics/table";
 import { isMaturing, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 import { loadMonitor } from "@/lib/monitor/load";
 import { previousMonth } from "@/lib/programs/evaluate";
@@ -19,7 +20,7 @@ import type { Sql, Store } from "@/lib/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
-import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type Notice, type Reading } from "./evaluate";
+import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
 /** Where mail goes: queued in the same transaction as the evaluation (lib/mail/outbox.ts), or nowhere when mail is off. */
 export interface MailQueue {
@@ -97,10 +98,19 @@ const NOTICE_WORDS: Record<Notice["kind"], string> = { fired: "fired", still: "s
 
 export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean, today?: string) {
   const byKey = new Map(reading.groups.map((g) => [g.key, g]));
+  // A rate whose late events are still arriving for the window says so (lib/metrics/maturity.ts).
+  const measure = measureFor(reading.measure.id, "orders");
+  const maturity = measure ? measureMaturity(measure) : null;
+  const sides = { now: isMaturing(maturity, reading.window.end, today), before: isMaturing(maturity, reading.previousWindow?.end, today) };
+  // The change is worded as every table and tile words it: signed, judged only between equally mature sides.
+  const change = (g: GroupReading) => (measure && g.previous ? changeCells(measure, g.value, g.previous.value, sides).map((c) => c.text).join(", ") : null);
   const lines = notices.map((n) => {
     const g = byKey.get(n.key);
     const label = g?.label ?? n.key;
-    const text = g ? `${label}: ${describeValue(reading, g)}${g.previous ? `, previous period ${describeValue(reading, g.previous)}` : ""}` : `${label}: no records in this window`;
+    const changed = g ? change(g) : null;
+    const text = g
+      ? `${label}: ${describeValue(reading, g)}${g.previous ? `, previous period ${describeValue(reading, g.previous)}${changed ? `, change ${changed}` : ""}` : ""}`
+      : `${label}: no records in this window`;
     return { ...n, label, text: `${text} (${NOTICE_WORDS[n.kind]})` };
   });
   const fired = notices.filter((n) => n.kind !== "recovered").length;
@@ -109,10 +119,7 @@ export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinit
   const title = `${rule.name}: ${counts}`;
   const when = `${WINDOW_LABELS[def.window]} (${reading.window.start}${reading.window.end !== reading.window.start ? ` to ${reading.window.end}` : ""})`;
   const condition = `${reading.measure.label} ${describeCondition(def.condition, reading.measure.format)}`;
-  // A rate whose late events are still arriving for the window says so (lib/metrics/maturity.ts).
-  const measure = measureFor(reading.measure.id, "orders");
-  const maturity = measure ? measureMaturity(measure) : null;
-  const maturing = today && maturity && isMaturing(maturity, reading.window.end, today) ? `${reading.measure.label} is still maturing: ${maturingNote(maturity, reading.window.end, today)}` : null;
+  const maturing = today && maturity && sides.now ? `${reading.measure.label} is still maturing: ${maturingNote(maturity, reading.window.end, today)}` : null;
   const body = [`Condition: ${condition}, over ${when}.`, ...(maturing ? [maturing] : []), ...lines.map((l) => `- ${l.text}`), ...(late ? ["(Evaluated late: the dashboard was not running at the scheduled time.)"] : [])].join("\n");
   return { title, body, lines };
 }
