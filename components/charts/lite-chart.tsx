@@ -32,6 +32,8 @@ export function niceTicks(lo: number, hi: number, count = TICKS): number[] {
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** The plotted measure's value at this point is still maturing (a current series on the left axis). */
+const maturingAt = (s: ChartSeries, d: ChartData["data"][number]) => s.axis === "left" && s.role !== "comparison" && d.maturing !== null;
 
 /**
  * `width`: the pixels it is drawn in (the caller measures its box), so text keeps its size on a phone
@@ -155,11 +157,11 @@ export function LiteChart({ chart, width }: { chart: ChartData; width?: number }
               width={barW}
               height={Math.max(0.5, Math.abs(y1 - y0))}
               fill={color}
-              fillOpacity={s.dashed ? 0.12 : 1}
-              stroke={s.dashed ? color : undefined}
-              strokeDasharray={s.dashed ? "4 3" : undefined}
+              fillOpacity={s.dashed ? 0.12 : maturingAt(s, d) ? 0.4 : 1}
+              stroke={s.dashed || maturingAt(s, d) ? color : undefined}
+              strokeDasharray={s.dashed ? "4 3" : maturingAt(s, d) ? "3 2" : undefined}
             >
-              <title>{`${d.x} · ${s.name}: ${formatValue(v, s.format)}`}</title>
+              <title>{`${d.x} · ${s.name}: ${formatValue(v, s.format)}${maturingAt(s, d) ? " (maturing)" : ""}`}</title>
             </rect>,
           );
         }
@@ -188,9 +190,12 @@ export function LiteChart({ chart, width }: { chart: ChartData; width?: number }
               ))}
               {chart.data.map((d, i) => {
                 const v = num(d[s.key]);
-                return v === null ? null : (
-                  <circle key={i} cx={xAt(i)} cy={y(v)} r={n <= 40 ? 2.5 : 1.5} fill={color}>
-                    <title>{`${d.x} · ${s.name}: ${formatValue(v, s.format)}`}</title>
+                if (v === null) return null;
+                // A value still maturing is a hollow ring, as Explore draws it (the caption says why).
+                const ring = maturingAt(s, d);
+                return (
+                  <circle key={i} cx={xAt(i)} cy={y(v)} r={ring ? 4 : n <= 40 ? 2.5 : 1.5} fill={ring ? "#ffffff" : color} stroke={ring ? color : undefined} strokeWidth={ring ? 2 : undefined}>
+                    <title>{`${d.x} · ${s.name}: ${formatValue(v, s.format)}${ring ? " (maturing)" : ""}`}</title>
                   </circle>
                 );
               })}
