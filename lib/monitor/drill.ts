@@ -12,15 +12,19 @@ import { units } from "@/lib/metrics/kpis";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig, Threshold } from "@/lib/programs/definitions";
-import { previousMonth, SALES_METRIC, thresholdsInForce } from "@/lib/programs/evaluate";
+import { midKey, midSums, previousMonth, SALES_METRIC, thresholdsInForce } from "@/lib/programs/evaluate";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { JobStatus } from "@/lib/upstream/jobs";
 import { anyFailed, settleAll } from "./load";
-import { exploreLinkFor, monitorMonths, type MonitorMonth } from "./months";
+import { exploreLinkFor, monitorMonths, monitorQuery, type MonitorMonth } from "./months";
 
 export const DrillInput = z.strictObject({
   program: z.string().min(1).max(100),
-  gateway: z.coerce.number().int().min(0),
+  // Written as the Monitor writes a MID: decimal digits only (no "1e3", "0x10", signs or spaces).
+  gateway: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, { error: "gateway must be a MID as the Monitor shows it (decimal digits)" })
+    .transform(Number),
   brand: z.enum(CARD_BRANDS),
   month: z.string().regex(/^\d{4}-\d{2}$/, { error: "month must be YYYY-MM" }),
 });
@@ -64,6 +68,19 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
   const months = all.filter((m) => !m.salesOnly);
   const month = months.find((m) => m.month === input.month);
   if (!month) throw ApiError.badRequest(`The Monitor shows ${months.map((m) => m.month).join(", ")}; ${input.month} is not one of them`, [{ path: "month", message: "not shown" }]);
+  // Only a MID the Monitor shows for that programme and month is drilled into: its own monthly
+  // reports (cached once the Monitor was opened) say which; anything else costs no upstream call.
+  if (input.brand !== program.cardBrand) {
+    throw ApiError.badRequest(`${program.name} is for ${program.cardBrand} cards, not ${input.brand}`, [{ path: "brand", message: "not this programme's card brand" }]);
+  }
+  const sources = [month, ...(program.denominator.month === "preceding" ? [all.find((m) => m.month === previousMonth(month.month))!] : [])];
+  const shown = await settleAll(gateway, sources.map(monitorQuery), owner, waitMs);
+  if (anyFailed(shown)) throw new ApiError(503, "The Monitor's figures for this month could not be fetched from the reporting service. Try again in a minute.");
+  if (!shown.every((s) => s.state === "done")) return { kind: "pending", statuses: shown.map((s) => s.state) };
+  const key = midKey(input.gateway, input.brand);
+  if (!shown.some((s) => s.state === "done" && midSums(s.result.data).has(key))) {
+    throw ApiError.badRequest(`MID ${input.gateway} (${input.brand}) is not among the MIDs the Monitor shows for ${program.name} in ${month.month}`, [{ path: "gateway", message: "not shown by the Monitor" }]);
+  }
   const filters = { gateway_id: [input.gateway], card_brand: [input.brand] };
   const base = { start_date: month.start, end_date: month.end, filters };
   const metrics = ["cb_count_by_cb_date", "cb_amount_by_cb_date"];
