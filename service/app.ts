@@ -4,7 +4,7 @@ import { TokenRequestSchema } from "@/lib/contract";
 import { BIN_ROUTING_PREVIEW_PATH } from "@/lib/contract/openapi";
 import { ApiError } from "@/lib/contract/errors";
 import { ClientRegistry } from "./clients";
-import type { ServiceConfig } from "./config";
+import { serverTimeouts, type ServiceConfig } from "./config";
 import type { Database } from "./db";
 import { hasDerived, rebuildDerived } from "./data/derived";
 import { migrate } from "./data/schema";
@@ -97,7 +97,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
 
   if (config.SERVICE_BENCH_ENDPOINTS === "1") routes["/bench/bare"] = [bareRoute()];
 
-  const server = createApiServer({ routes, admission, logger, instanceKey: instanceKey(config.SERVICE_TOKEN_SECRET), trustedProxyHops: config.SERVICE_TRUSTED_PROXY_HOPS });
+  const server = createApiServer({ routes, admission, logger, instanceKey: instanceKey(config.SERVICE_TOKEN_SECRET), trustedProxyHops: config.SERVICE_TRUSTED_PROXY_HOPS, timeouts: serverTimeouts(config) });
   const sweeper = setInterval(() => {
     reportLimiter.sweep();
     tokenLimiter.sweep();

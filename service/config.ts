@@ -1,6 +1,7 @@
 /** The service's configuration, from the environment, validated once at start. */
 import { z } from "zod";
 import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
+import type { ServerTimeouts } from "./http/server";
 
 /**
  * DuckDB's resources, bounded on purpose (docs/scale.md): without a limit DuckDB takes up to 80 % of
@@ -49,6 +50,18 @@ const ServiceEnvSchema = z.object({
    */
   SERVICE_TRUSTED_PROXY_HOPS: intInRange("SERVICE_TRUSTED_PROXY_HOPS", 0, 10, 0),
   TOKEN_TTL_SECONDS: positiveInt("TOKEN_TTL_SECONDS", 3600),
+  /** A caller's headers must arrive within this many seconds of the request's first byte (docs/security.md). */
+  SERVICE_HEADERS_TIMEOUT_SECONDS: intInRange("SERVICE_HEADERS_TIMEOUT_SECONDS", 1, 600, 10),
+  /** A caller's whole request, body included, must arrive within this many seconds; past it the connection is answered 408 and closed. */
+  SERVICE_REQUEST_TIMEOUT_SECONDS: intInRange("SERVICE_REQUEST_TIMEOUT_SECONDS", 1, 3600, 30),
+  /** A kept-alive connection idle this long between requests is closed (longer than clients' own idle timeouts, so they close first). */
+  SERVICE_KEEPALIVE_TIMEOUT_SECONDS: intInRange("SERVICE_KEEPALIVE_TIMEOUT_SECONDS", 1, 600, 65),
+  /** On a replica: connections to the owner for relayed calls (tokens, routing), apart from those reports are admitted on. */
+  SERVICE_RELAY_CONNECTIONS: positiveInt("SERVICE_RELAY_CONNECTIONS", 32),
+  /** On a replica: relayed calls one caller address may have at the owner at once; more wait in that address's own line. */
+  SERVICE_RELAY_PER_CLIENT: positiveInt("SERVICE_RELAY_PER_CLIENT", 8),
+  /** On a replica: relayed calls of one caller address that may wait for one of its SERVICE_RELAY_PER_CLIENT; more are refused 429. */
+  SERVICE_RELAY_QUEUE_PER_CLIENT: positiveInt("SERVICE_RELAY_QUEUE_PER_CLIENT", 256),
   SERVICE_LOG: z.enum(["json", "silent"]).default("json"),
   /** "1" adds `POST /bench/bare` (no auth, no routing; a routing-sized answer) for bench/routing.ts. */
   SERVICE_BENCH_ENDPOINTS: z.enum(["0", "1"]).default("0"),
@@ -70,6 +83,9 @@ const ServiceEnvSchema = z.object({
   SERVICE_OWNER_URL: z.string().regex(/^https?:\/\/[^\s/]+\/?$/, { error: "SERVICE_OWNER_URL must be the owner instance's http(s)://host:port" }).optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, { error: "CLICKHOUSE_DATABASE must be 1 to 31 lower-case letters, digits or _, starting with a letter" }).default("payments"),
 }).superRefine((env, ctx) => {
+  if (env.SERVICE_HEADERS_TIMEOUT_SECONDS > env.SERVICE_REQUEST_TIMEOUT_SECONDS) {
+    ctx.addIssue({ code: "custom", path: ["SERVICE_HEADERS_TIMEOUT_SECONDS"], message: "SERVICE_HEADERS_TIMEOUT_SECONDS must be at most SERVICE_REQUEST_TIMEOUT_SECONDS (the headers are part of the request)" });
+  }
   if (env.SERVICE_OWNER_URL && env.SERVICE_ENGINE !== "clickhouse") {
     ctx.addIssue({ code: "custom", path: ["SERVICE_OWNER_URL"], message: "a replica (SERVICE_OWNER_URL) answers reports from ClickHouse: set SERVICE_ENGINE=clickhouse and CLICKHOUSE_URL" });
   }
@@ -80,6 +96,11 @@ const ServiceEnvSchema = z.object({
   }
 });
 export type ServiceConfig = z.infer<typeof ServiceEnvSchema>;
+
+/** The request deadlines every server of the service (owner or replica) applies. */
+export function serverTimeouts(c: ServiceConfig): ServerTimeouts {
+  return { headersMs: c.SERVICE_HEADERS_TIMEOUT_SECONDS * 1000, requestMs: c.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000, keepAliveMs: c.SERVICE_KEEPALIVE_TIMEOUT_SECONDS * 1000 };
+}
 
 /** The configuration from an environment record; empty values are unset (one rule with the dashboard's). */
 export function loadServiceConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {

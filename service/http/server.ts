@@ -89,9 +89,31 @@ export interface ServerDeps {
    * is the entry this many from the right); 0 or unset: the socket's address.
    */
   trustedProxyHops?: number;
-  /** Paths answered by relaying the call whole to another instance (a replica's, to its owner). */
-  relay?: { paths: ReadonlySet<string>; to: { relay(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<number> } };
+  /**
+   * Paths answered by relaying the call whole to another instance (a replica's, to its owner), each
+   * with the credentials it needs. The body is read whole first and the credentials checked here
+   * (`check`), so a slow or unauthenticated caller never holds a connection to the other instance.
+   */
+  relay?: {
+    paths: ReadonlyMap<string, AuthMode>;
+    check(mode: AuthMode, credentials: Credentials): void;
+    to: { relay(req: IncomingMessage, body: Buffer, res: ServerResponse, ctx: RequestContext): Promise<number> };
+  };
+  /** Deadlines for a caller's request (docs/security.md); Node's defaults where unset. */
+  timeouts?: ServerTimeouts;
 }
+
+export interface ServerTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** From a request's first byte to the end of its body. */
+  requestMs: number;
+  /** How long a kept-alive connection may sit idle between requests. */
+  keepAliveMs: number;
+}
+
+/** How often Node checks the header and request deadlines (its default, 30 s, would let a slow caller run that far past them). */
+const DEADLINE_CHECK_MS = 1_000;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   const text = JSON.stringify(body);
@@ -168,6 +190,13 @@ function credentialsOf(req: IncomingMessage): Credentials {
   return { authorization: header(req, "authorization"), clientId: header(req, "x-client-id"), clientSecret: header(req, "x-client-secret") };
 }
 
+/** Throws the 401 unless the call carries a bearer token that is well-formed, signed with `tokens`' key and unexpired. */
+export function checkBearer(credentials: Credentials, tokens: TokenSigner): void {
+  const m = credentials.authorization ? /^Bearer\s+(\S+)$/i.exec(credentials.authorization) : null;
+  if (!credentials.authorization) throw unauthorized(true);
+  if (!m || !tokens.verify(m[1]!)) throw unauthorized(false);
+}
+
 async function authenticate(credentials: Credentials, mode: AuthMode, clients: ClientRegistry, tokens: TokenSigner): Promise<string | null> {
   if (mode === "none") return null;
   const { authorization: authz, clientId, clientSecret } = credentials;
@@ -220,10 +249,11 @@ export function callerAddress(req: IncomingMessage, hops: number): string {
 }
 
 export function createApiServer(deps: ServerDeps): Server {
-  const server = createServer((req, res) => {
+  const t = deps.timeouts;
+  const server = createServer(t ? { headersTimeout: t.headersMs, requestTimeout: t.requestMs, connectionsCheckingInterval: DEADLINE_CHECK_MS } : {}, (req, res) => {
     void handle(req, res, deps);
   });
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = t?.keepAliveMs ?? 65_000;
   return server;
 }
 
@@ -239,8 +269,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   let status = 500;
   let logError: string | undefined;
   try {
-    if (deps.relay?.paths.has(path)) {
-      status = await deps.relay.to.relay(req, res, ctx);
+    const relayed = deps.relay?.paths.get(path);
+    if (deps.relay && relayed) {
+      const raw = await readBody(req);
+      deps.relay.check(relayed, credentialsOf(req));
+      status = await deps.relay.to.relay(req, raw, res, ctx);
       return;
     }
     const candidates = deps.routes[path];
