@@ -9,6 +9,7 @@ import "server-only";
  * ./cache.ts holds answers, ./jobs.ts tracks jobs and their callers, ./fetcher.ts spends upstream
  * calls, and ./quota.ts decides when each call may go.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
@@ -32,6 +33,42 @@ export interface GatewayConfig extends UpstreamCredentials, CacheConfig, JobsCon
   /** Reporting calls the upstream accepts per window (the quota queue's limit). */
   reportRateLimit: number;
   rateWindowSeconds: number;
+  /**
+   * Signs job handles. Every instance on one database must have the same; by default derived from
+   * the upstream client secret, which they already share (and not the secret itself).
+   */
+  handleKey?: string;
+}
+
+/**
+ * A job handle: one owner's hold on a job, `<job id>.<owner>.<tag>`. Two owners asking the same
+ * report share the job (its upstream work) but each gets their own handle, signed so that knowing
+ * another's handle gives nobody a handle of their own to that job.
+ */
+export class JobHandles {
+  private readonly key: Buffer;
+  constructor(key: string) {
+    this.key = createHmac("sha256", key).update("report-job-handle-v1").digest();
+  }
+
+  private tag(jobId: string, owner: string): Buffer {
+    return createHmac("sha256", this.key).update(jobId).update("\0").update(owner).digest().subarray(0, 16);
+  }
+
+  of(jobId: string, owner: string): string {
+    return `${jobId}.${Buffer.from(owner, "utf8").toString("base64url")}.${this.tag(jobId, owner).toString("base64url")}`;
+  }
+
+  /** The job and owner a handle names, or null when it is not one this key signed. */
+  parse(handle: string): { jobId: string; owner: string } | null {
+    const parts = handle.split(".");
+    if (parts.length !== 3) return null;
+    const [jobId, ownerPart, tagPart] = parts as [string, string, string];
+    const owner = Buffer.from(ownerPart, "base64url").toString("utf8");
+    const given = Buffer.from(tagPart, "base64url");
+    const expected = this.tag(jobId, owner);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? { jobId, owner } : null;
+  }
 }
 
 /** Queue owner of everything share-link visitors ask for. */
@@ -51,6 +88,7 @@ export class ReportGateway {
   private readonly fetcher: ReportFetcher;
   /** Values seen in fetched answers, for the filter editor's suggestions. */
   readonly seen = new SeenValues();
+  private readonly handles: JobHandles;
 
   /** `shared`: what this instance shares with others on one PostgreSQL database (./shared.ts); none by default. */
   constructor(
@@ -58,6 +96,7 @@ export class ReportGateway {
     private readonly shared: SharedState = {},
   ) {
     this.client = new UpstreamClient(config);
+    this.handles = new JobHandles(config.handleKey ?? createHmac("sha256", config.clientSecret).update("report-job-handles").digest("base64url"));
     this.queue = new QuotaQueue(config.reportRateLimit, config.rateWindowSeconds * 1000);
     this.cache = new ReportCache(config);
     this.jobs = new JobRegistry(config, this.queue);
@@ -173,30 +212,51 @@ export class ReportGateway {
     if (cached) return { cached };
     const key = queryKey(op, query);
     const joined = this.jobs.join(key, owner);
-    if (joined) return { job: joined };
-    return { job: this.startJob(op, query, key, owner) };
+    if (joined) return { job: this.handed(joined, owner) };
+    return { job: this.handed(this.startJob(op, query, key, owner), owner) };
   }
 
-  /** Waits for a job (tests and server-side callers). */
-  wait(id: string): Promise<JobResult> {
-    return this.jobs.wait(id);
+  /** A job's view under `owner`'s handle to it. */
+  private handed(view: JobView, owner: string): JobView {
+    return { ...view, id: this.handles.of(view.id, owner) };
+  }
+
+  /** The job and owner of a handle, or null when it is not a handle (or, with `asOwner`, not theirs). */
+  private held(handle: string, asOwner: string | undefined): { jobId: string; owner: string } | null {
+    const h = this.handles.parse(handle);
+    return h && (asOwner === undefined || h.owner === asOwner) ? h : null;
+  }
+
+  /** Waits for the job of a handle `submit` gave (tests and server-side callers). */
+  wait(handle: string): Promise<JobResult> {
+    const h = this.held(handle, undefined);
+    if (!h) return Promise.reject(new ApiError(404, "No such report job (it may have expired)"));
+    return this.jobs.wait(h.jobId);
   }
 
   /**
-   * The job's view once it has finished or `ms` have passed, whichever is first (long polling). With
-   * job rows, a job another instance runs is answered from its row (and its records from the shared
-   * cache), and one whose instance stopped is taken over here under the same id.
+   * The view under a handle once its job has finished or `ms` have passed, whichever is first (long
+   * polling); null for no such handle, or, with `asOwner` (a route answering a user), one that is
+   * not theirs. With job rows, a job another instance runs is answered from its row (and its records
+   * from the shared cache), and one whose instance stopped is taken over here under the same id.
    */
-  async settle(id: string, ms: number): Promise<JobView | null> {
+  async settle(handle: string, ms: number, asOwner?: string): Promise<JobView | null> {
+    const h = this.held(handle, asOwner);
+    if (!h) return null;
+    const view = await this.settleJob(h.jobId, ms, h.owner);
+    return view && this.handed(view, h.owner);
+  }
+
+  private async settleJob(id: string, ms: number, owner: string): Promise<JobView | null> {
     const rows = this.shared.jobs;
-    if (!rows || this.jobs.has(id)) return this.jobs.settle(id, ms);
+    if (!rows || this.jobs.has(id)) return this.jobs.settle(id, ms, owner);
     const started = Date.now();
     await rows.touch(id).catch((e: unknown) => logShared("job poll not recorded", e));
     const job = await rows.waitFor(id, ms);
     if (!job) return null;
     if (job.abandoned && (await rows.takeOver(id))) {
       this.startJob(job.view.operation, job.view.query, job.key, job.owner, id);
-      return this.jobs.settle(id, Math.max(0, ms - (Date.now() - started)));
+      return this.jobs.settle(id, Math.max(0, ms - (Date.now() - started)), owner);
     }
     const status = job.view.status;
     if (status.state !== "done") return job.view;
@@ -208,13 +268,21 @@ export class ReportGateway {
     return { ...job.view, status: { state: "done", result: { ...status.result, total: data.length, data } } };
   }
 
-  get(id: string): JobView | null {
-    return this.jobs.get(id);
+  /** The view under a handle now; null as for `settle`. */
+  get(handle: string, asOwner?: string): JobView | null {
+    const h = this.held(handle, asOwner);
+    const view = h && this.jobs.get(h.jobId, h.owner);
+    return view && h ? this.handed(view, h.owner) : null;
   }
 
-  /** A subscriber leaves; the job stops when nobody waits for it any more. */
-  cancel(id: string): JobView | null {
-    return this.jobs.cancel(id);
+  /**
+   * The handle's owner lets go (one of their subscriptions): their handle then reads as cancelled,
+   * and the upstream work stops only once no owner's handle wants it. Null as for `settle`.
+   */
+  cancel(handle: string, asOwner?: string): JobView | null {
+    const h = this.held(handle, asOwner);
+    const view = h && this.jobs.cancel(h.jobId, h.owner);
+    return view && h ? this.handed(view, h.owner) : null;
   }
 
   /** Ranges of at most maxPieceDays + 1 calendar days (the contract's end ≤ start + 100). */

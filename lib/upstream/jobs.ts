@@ -80,7 +80,10 @@ export interface Job {
   createdAt: number;
   status: JobStatus;
   ticket: QueueTicket | null;
-  subscribers: number;
+  /** Who waits for it: each owner's subscriptions (an owner submitting the same report again is one more). */
+  handles: Map<string, number>;
+  /** Owners who cancelled their handle: to them the job reads as cancelled, whoever else still waits. */
+  left: Set<string>;
   cancelled: boolean;
   /** Aborted when the job is cancelled: a call waiting for the shared window stops waiting. */
   readonly signal: AbortSignal;
@@ -157,13 +160,14 @@ export class JobRegistry {
     const running = this.inflight.get(key);
     if (!running) return null;
     if (owner === BACKGROUND_OWNER) return this.view(running);
-    running.subscribers++;
+    running.handles.set(owner, (running.handles.get(owner) ?? 0) + 1);
+    running.left.delete(owner);
     running.seenAt = Date.now();
     if (running.owner === BACKGROUND_OWNER) {
       running.owner = owner; // the fetcher reads it before each further call
       running.ticket?.moveTo(owner);
     }
-    return this.view(running);
+    return this.view(running, owner);
   }
 
   /** The job in flight (waiting or running) for `key`, or null; asks about it for nobody. */
@@ -213,7 +217,8 @@ export class JobRegistry {
       createdAt: Date.now(),
       status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: 1, calls_exact: false },
       ticket: null,
-      subscribers: 1,
+      handles: new Map([[owner, 1]]),
+      left: new Set(),
       cancelled: false,
       abort,
       signal: abort.signal,
@@ -242,7 +247,7 @@ export class JobRegistry {
         this.inflight.delete(key);
         this.sweep();
       });
-    return this.view(job);
+    return this.view(job, owner);
   }
 
   /** Waits for a job (tests and server-side callers). */
@@ -252,8 +257,8 @@ export class JobRegistry {
     return job.promise;
   }
 
-  /** The job's view once it has finished or `ms` have passed, whichever is first (long polling). */
-  async settle(id: string, ms: number): Promise<JobView | null> {
+  /** The job's view (as `owner` sees it) once it has finished or `ms` have passed, whichever is first (long polling). */
+  async settle(id: string, ms: number, owner?: string): Promise<JobView | null> {
     const job = this.jobs.get(id);
     if (!job) return null;
     job.seenAt = Date.now();
@@ -268,7 +273,7 @@ export class JobRegistry {
         job.seenAt = Date.now();
       }
     }
-    return this.view(job);
+    return this.view(job, owner);
   }
 
   /** Jobs waiting or running here, as views (what the shared job rows are renewed from). */
@@ -287,24 +292,36 @@ export class JobRegistry {
     return this.jobs.has(id);
   }
 
-  get(id: string): JobView | null {
+  get(id: string, owner?: string): JobView | null {
     const job = this.jobs.get(id);
     if (job) job.seenAt = Date.now();
-    return job ? this.view(job) : null;
+    return job ? this.view(job, owner) : null;
   }
 
-  /** A subscriber leaves; the job stops when nobody waits for it any more. */
-  cancel(id: string): JobView | null {
+  /**
+   * One of `owner`'s subscriptions leaves. With their last, their handle reads as cancelled; the
+   * upstream work stops only when no owner's handle wants it any more.
+   */
+  cancel(id: string, owner: string): JobView | null {
     const job = this.jobs.get(id);
     if (!job) return null;
     if (job.status.state === "queued" || job.status.state === "fetching") {
-      job.subscribers = Math.max(0, job.subscribers - 1);
-      if (job.subscribers === 0) cancelJob(job);
+      const mine = (job.handles.get(owner) ?? 0) - 1;
+      if (mine > 0) job.handles.set(owner, mine);
+      else {
+        job.handles.delete(owner);
+        job.left.add(owner);
+      }
+      if (job.handles.size === 0) cancelJob(job);
     }
-    return this.view(job);
+    return this.view(job, owner);
   }
 
-  private view(job: Job): JobView {
+  /** The job as `owner` sees it (a handle they cancelled reads as cancelled); without `owner`, as it is. */
+  private view(job: Job, owner?: string): JobView {
+    if (owner !== undefined && job.left.has(owner)) {
+      return { id: job.id, operation: job.op, query: job.query, created_at: new Date(job.createdAt).toISOString(), status: { state: "cancelled" } };
+    }
     let status = job.status;
     if (status.state === "queued" && job.ticket) {
       const q = this.queue.status();

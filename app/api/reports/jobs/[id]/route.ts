@@ -1,4 +1,5 @@
 // GET /api/reports/jobs/:id: a report job's status and, when done, its records (?wait=ms long-polls). DELETE cancels it.
+// The id is the caller's own handle to the job (lib/upstream/gateway.ts): another user's is not found.
 import { apiRoute } from "@/lib/api/handler";
 import { ApiError } from "@/lib/contract/errors";
 import { getGateway } from "@/lib/upstream";
@@ -6,14 +7,14 @@ import { waitParam } from "@/lib/api/report-route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 
-export const GET = apiRoute({ role: "analyst", params: ["id"], timing: true }, async ({ params, request }) => {
-  const job = await getGateway().settle(params.id, waitParam(request));
+export const GET = apiRoute({ role: "analyst", params: ["id"], timing: true }, async ({ user, params, request }) => {
+  const job = await getGateway().settle(params.id, waitParam(request), user.id);
   if (!job) throw notFound();
   return job;
 });
 
-export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ params }) => {
-  const job = getGateway().cancel(params.id);
+export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
+  const job = getGateway().cancel(params.id, user.id);
   if (!job) throw notFound();
   return job;
 });
