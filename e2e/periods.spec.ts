@@ -1,8 +1,10 @@
 /**
- * Issue 16 in the browser, against the real service: a monthly report compared with the previous
- * period (deltas, words, colours, the dashed comparison series, partial months), its numbers against
- * direct service calls, the pivot's totals against the rows table's, the URL reproducing all of it,
- * axe, and phone screenshots.
+ * Periods and comparisons in the browser, against the real service: a monthly report compared with
+ * the previous period of the same length (deltas, words, colours, the dashed comparison series,
+ * partial months), its numbers against direct service calls, the pivot's totals against the rows
+ * table's, last quarter against the previous calendar period month by month (the compared days on
+ * hover and in the CSV, a range that is not whole months refused with its reason), the URL
+ * reproducing all of it, axe, and phone screenshots.
  */
 import { expect, test } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
@@ -23,7 +25,7 @@ test("a monthly report against the previous period: deltas, partial months, the 
   await form.getByLabel("Date rows by").selectOption("month");
   await form.getByLabel("Compare to").selectOption("previous");
   await expect(form.getByLabel("Date rows by")).toHaveValue("month");
-  await expect(form.getByText(`Compared with ${addDays(start, -45)} to ${addDays(start, -1)}.`)).toBeVisible();
+  await expect(form.getByText(`Compared with the previous 45 days, ${addDays(start, -45)} to ${addDays(start, -1)}.`)).toBeVisible();
   await form.getByRole("button", { name: "Run report" }).click();
   await expect(page).toHaveURL(/grain=month/);
   const url = new URL(page.url());
@@ -33,7 +35,7 @@ test("a monthly report against the previous period: deltas, partial months, the 
 
   const totals = page.getByRole("row", { name: "Totals" });
   await expect(totals).toBeVisible();
-  await expect(page.getByRole("columnheader", { name: /Revenue \(previous period\)/ })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: /Revenue \(previous 45 days\)/ })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: /Approval rate change/ })).toBeVisible();
   await expect(page.getByRole("cell", { name: /\(partial\)$/ }).first()).toBeVisible();
   // A change says in words whether it is good news for that measure.
@@ -43,15 +45,15 @@ test("a monthly report against the previous period: deltas, partial months, the 
   const col = (label: RegExp) => csv.header.findIndex((h) => label.test(h));
   const [iRev, iRevCmp, iRevChg, iAtt, iAttCmp, iRate, iRateChg] = [
     col(/^Revenue \(USD\)$/),
-    col(/^Revenue \(previous period\)/),
+    col(/^Revenue \(previous 45 days\)/),
     col(/^Revenue change/),
     col(/^Attempts$/),
-    col(/^Attempts \(previous period\)$/),
+    col(/^Attempts \(previous 45 days\)$/),
     col(/^Approval rate \(%\)$/),
     col(/^Approval rate change \(pp\)$/),
   ];
   expect([iRev, iRevCmp, iRevChg, iAtt, iAttCmp, iRate, iRateChg].every((i) => i >= 0)).toBe(true);
-  expect(csv.meta.find((m) => m[0] === "Periods")?.[1]).toMatch(/^Rows by month; compared with previous period/);
+  expect(csv.meta.find((m) => m[0] === "Periods")?.[1]).toMatch(/^Rows by month; compared with the previous 45 days/);
 
   // Independently: the service's own sums over exactly each side (by card brand, a few rows, added here;
   // without a group-by the service answers at its finest grain).
@@ -128,4 +130,89 @@ test("the pivot's totals equal the rows table's, and the layout is in the URL", 
   await expect(page.getByLabel("Pivot measure")).toHaveValue("approval_rate");
   await expectNoSeriousA11yViolations(page);
   await screenshots(page, "explore-pivot");
+});
+
+test("last quarter against the previous calendar period: month beside month, the compared days on hover and in the CSV, a range that is not whole months refused", async ({ page }) => {
+  await page.goto("/explore?op=orders&range=last30&by=date&m=revenue,approvals");
+  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Report settings" });
+  // Today as the page has it (in the reporting time zone), and the quarters from it, computed here.
+  const today = /today is (\d{4}-\d{2}-\d{2})/.exec((await form.getByRole("group", { name: "Date range" }).innerText()) ?? "")![1]!;
+  const [year, month] = today.split("-").map(Number) as [number, number];
+  const thisQuarter = year * 12 + Math.floor((month - 1) / 3) * 3; // months since year 0 of its first month
+  const label = (i: number) => `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}`;
+  const first = (i: number) => `${label(i)}-01`;
+  const last = (i: number) => new Date(Date.UTC(Math.floor(i / 12), (i % 12) + 1, 0)).toISOString().slice(0, 10);
+  const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  const report = [0, 1, 2].map((k) => thisQuarter - 3 + k);
+  const compared = report.map((i) => i - 3);
+
+  await form.getByLabel("Period").selectOption("lastquarter");
+  await form.getByLabel("Date rows by").selectOption("month");
+  await form.getByLabel("Compare to").selectOption("calendar");
+  const cmpHint = `Compared with the previous quarter (previous calendar period), ${first(compared[0]!)} to ${last(compared[2]!)}`;
+  await expect(form.getByText(cmpHint)).toBeVisible();
+  await form.getByRole("button", { name: "Run report" }).click();
+  await expect(page).toHaveURL(/cmp=prevcal/);
+  const url = new URL(page.url());
+  expect([url.searchParams.get("range"), url.searchParams.get("grain")]).toEqual(["lastquarter", "month"]);
+  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Revenue (previous quarter)" })).toBeVisible();
+
+  // Each month's row stands beside the month three before, whatever their lengths; its date cell names
+  // the compared days on hover, and its "Compared with" cell shows them.
+  for (const [k, i] of report.entries()) {
+    const dateCell = page.getByRole("cell", { name: label(i), exact: true });
+    await dateCell.hover();
+    await expect(dateCell).toHaveAttribute("title", `Compared with ${first(compared[k]!)} to ${last(compared[k]!)}.`);
+    const row = page.getByRole("row").filter({ has: dateCell });
+    await expect(row.getByRole("cell", { name: `${first(compared[k]!)} to ${last(compared[k]!)}`, exact: true })).toBeVisible();
+  }
+
+  // The CSV: the compared range of each row in its own column, the compared values the service's own
+  // sums over exactly that month.
+  const csv = await downloadCsv(page);
+  expect(csv.header.slice(0, 2)).toEqual(["Month", "Compared with"]);
+  expect(csv.rows.map((r) => [r[0], r[1]])).toEqual(report.map((i, k) => [label(i), `${first(compared[k]!)} to ${last(compared[k]!)}`]));
+  const reportDays = days(first(report[0]!), last(report[2]!));
+  const comparedDays = days(first(compared[0]!), last(compared[2]!));
+  const lengths = reportDays === comparedDays ? "" : ` (${comparedDays} days against the report's ${reportDays}; month beside month)`;
+  expect(csv.meta.find((m) => m[0] === "Periods")?.[1]).toBe(`Rows by month; compared with the previous quarter (previous calendar period), ${first(compared[0]!)} to ${last(compared[2]!)}${lengths}`);
+  const iRevCmp = csv.header.indexOf("Revenue (previous quarter) (USD)");
+  const iApprCmp = csv.header.indexOf("Approvals (previous quarter)");
+  expect(iRevCmp).toBeGreaterThan(0);
+  expect(iApprCmp).toBeGreaterThan(0);
+  for (const [k, i] of compared.entries()) {
+    const r = await serviceCall("/api/data", { start_date: first(i), end_date: last(i), group_by: ["card_brand"], metrics: ["revenue", "approvals"] });
+    expect(cents(csv.rows[k]![iRevCmp]), label(i)).toBe(r.data.reduce((s, x) => s + cents(x.revenue), 0));
+    expect(Number(csv.rows[k]![iApprCmp]), label(i)).toBe(r.data.reduce((s, x) => s + Number(x.approvals ?? 0), 0));
+  }
+  await expectNoSeriousA11yViolations(page);
+  await screenshots(page, "explore-calendar-compare");
+
+  // A range that is not whole months has no previous calendar period: the form says why and will not run.
+  await form.getByLabel("Period").selectOption("last30");
+  const start30 = addDays(today, -29);
+  await expect(form.getByText(`${start30}..${today} is not whole calendar months, so it has no previous calendar period`)).toBeVisible();
+  await expect(form.getByRole("button", { name: "Run report" })).toBeDisabled();
+  // A custom comparison has its own start and end: one that overlaps the report is refused, and one of
+  // as many whole months but other days is said plainly.
+  await form.getByLabel("Period").selectOption("lastquarter");
+  await form.getByLabel("Compare to").selectOption("custom");
+  await form.getByLabel("Comparison starts on").fill(first(report[1]!));
+  await form.getByLabel("Comparison ends on").fill(last(report[2]! + 1));
+  await expect(form.getByText(/overlaps the report's/)).toBeVisible();
+  await expect(form.getByRole("button", { name: "Run report" })).toBeDisabled();
+  // Three whole months, some months back, of another number of days than the report's.
+  const back = [6, 7, 8, 9, 10, 11, 12, 13, 14].map((n) => report[0]! - n).find((i) => days(first(i), last(i + 2)) !== reportDays)!;
+  await form.getByLabel("Comparison starts on").fill(first(back));
+  await form.getByLabel("Comparison ends on").fill(last(back + 2));
+  await expect(form.getByText(`Compared with a custom range, ${first(back)} to ${last(back + 2)} (${days(first(back), last(back + 2))} days against the report's ${reportDays}; month beside month).`)).toBeVisible();
+  await expect(form.getByRole("button", { name: "Run report" })).toBeEnabled();
+
+  // The same refusal from a link: nothing runs, the reason is listed.
+  await page.goto("/explore?op=orders&range=last30&by=date&cmp=prevcal&m=revenue");
+  const alert = page.getByRole("alert").filter({ hasText: "nothing was run" });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByRole("listitem").filter({ has: page.locator("code", { hasText: "cmp" }) })).toContainText(`${start30}..${today} is not whole calendar months`);
 });
