@@ -162,6 +162,35 @@ describe("mail settings", () => {
   });
 });
 
+describe("automation and mail limits", () => {
+  it("has the documented defaults: the users' own domains only, and the caps of docs/security.md", () => {
+    expect(parseServerEnv(valid)).toMatchObject({
+      MAIL_ALLOWED_DOMAINS: [],
+      MAIL_MAX_RECIPIENTS: 10,
+      ALERT_RULES_PER_USER: 20,
+      SUBSCRIPTIONS_PER_USER: 10,
+      ALERT_MIN_COOLDOWN_MINUTES: 60,
+      RUN_NOW_PER_USER: 5,
+      MAIL_PER_USER_PER_DAY: 200,
+    });
+  });
+
+  it("takes allowed domains as a comma-separated list, lower-cased, and refuses what is not a domain", () => {
+    expect(parseServerEnv({ ...valid, MAIL_ALLOWED_DOMAINS: " Partner.Example, bank.example ,," }).MAIL_ALLOWED_DOMAINS).toEqual(["partner.example", "bank.example"]);
+    for (const bad of ["*.example", "bank.example;evil.example", "user@bank.example", "localhost"]) {
+      expect(errorOf({ ...valid, MAIL_ALLOWED_DOMAINS: bad }).variables, bad).toEqual(["MAIL_ALLOWED_DOMAINS"]);
+    }
+  });
+
+  it("keeps a cool-down minimum of at least 15 minutes and each cap above 0", () => {
+    expect(errorOf({ ...valid, ALERT_MIN_COOLDOWN_MINUTES: "0" }).variables).toEqual(["ALERT_MIN_COOLDOWN_MINUTES"]);
+    expect(parseServerEnv({ ...valid, ALERT_MIN_COOLDOWN_MINUTES: "15" }).ALERT_MIN_COOLDOWN_MINUTES).toBe(15);
+    for (const name of ["MAIL_MAX_RECIPIENTS", "ALERT_RULES_PER_USER", "SUBSCRIPTIONS_PER_USER", "RUN_NOW_PER_USER", "MAIL_PER_USER_PER_DAY"]) {
+      expect(errorOf({ ...valid, [name]: "0" }).variables, name).toEqual([name]);
+    }
+  });
+});
+
 describe("parseStoreEnv", () => {
   it("needs no upstream configuration", () => {
     expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });

@@ -22,6 +22,8 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+const MAIL_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
 const MAIL_ADDRESS = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+$/;
 
 /** `alerts@example.com` or `Payments alerts <alerts@example.com>`, on one line. */
@@ -85,6 +87,21 @@ const serverEnvSchema = z
     SMTP_USER: z.string().optional(),
     SMTP_PASSWORD: z.string().optional(),
     MAIL_FROM: z.string().refine(isMailFrom, { error: "MAIL_FROM must be an e-mail address or Name <address>" }).optional(),
+    // What alert rules and scheduled reports may do with mail (lib/notify/policy.ts, docs/security.md).
+    /** Outside domains mail may go to besides the users' own, comma-separated (default: none). */
+    MAIL_ALLOWED_DOMAINS: z
+      .string()
+      .default("")
+      .transform((v) => v.split(",").map((d) => d.trim().toLowerCase()).filter((d) => d !== ""))
+      .refine((ds) => ds.every((d) => MAIL_DOMAIN.test(d)), { error: "MAIL_ALLOWED_DOMAINS must be domain names separated by commas, e.g. partner.example,bank.example" }),
+    MAIL_MAX_RECIPIENTS: intInRange("MAIL_MAX_RECIPIENTS", 1, 70, 10),
+    ALERT_RULES_PER_USER: intInRange("ALERT_RULES_PER_USER", 1, 1000, 20),
+    SUBSCRIPTIONS_PER_USER: intInRange("SUBSCRIPTIONS_PER_USER", 1, 1000, 10),
+    // At least 15: a shorter one lets "Evaluate now" mail the same news every few minutes.
+    ALERT_MIN_COOLDOWN_MINUTES: intInRange("ALERT_MIN_COOLDOWN_MINUTES", 15, 10_080, 60),
+    /** "Evaluate now" per user in any 15 minutes. */
+    RUN_NOW_PER_USER: intInRange("RUN_NOW_PER_USER", 1, 100, 5),
+    MAIL_PER_USER_PER_DAY: intInRange("MAIL_PER_USER_PER_DAY", 1, 100_000, 200),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;

@@ -74,7 +74,8 @@ export function AlertRuleList({
       const fired = r.notices.filter((n) => n.kind !== "recovered").length;
       const recovered = r.notices.length - fired;
       if (r.notices.length === 0) return `“${rule.name}” evaluated: nothing new to tell.`;
-      return `“${rule.name}” evaluated: ${[fired ? `${fired} firing` : "", recovered ? `${recovered} recovered` : ""].filter(Boolean).join(", ")}; the recipients were told.`;
+      const told = r.mailWithheld ? `told in the inbox only (${r.mailWithheld})` : "the recipients were told";
+      return `“${rule.name}” evaluated: ${[fired ? `${fired} firing` : "", recovered ? `${recovered} recovered` : ""].filter(Boolean).join(", ")}; ${told}.`;
     });
   const remove = (rule: CheckedRule) => {
     if (!window.confirm(`Delete the alert rule “${rule.name}” and its history?`)) return;

@@ -34,6 +34,7 @@ function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
           <p className="text-xs text-slate-700">
             Told {r.sent.inbox} in the inbox{r.sent.emails > 0 ? `, ${r.sent.emails} by e-mail` : ""}.
           </p>
+          {r.mailWithheld ? <p className="text-xs text-red-800">No e-mail: {r.mailWithheld}.</p> : null}
         </>
       ) : (
         <p className="text-slate-700">

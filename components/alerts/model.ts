@@ -97,6 +97,7 @@ export function evaluationRecord(result: unknown): EvaluationRecord | null {
     notices: Array.isArray(r.notices) ? r.notices : [],
     sent: r.sent ?? { inbox: 0, emails: 0 },
     ...(typeof r.error === "string" ? { error: r.error } : {}),
+    ...(typeof r.mailWithheld === "string" ? { mailWithheld: r.mailWithheld } : {}),
   };
 }
 

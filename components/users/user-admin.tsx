@@ -107,6 +107,9 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
               <th scope="col" className="px-3 py-2 font-medium">Role</th>
               <th scope="col" className="px-3 py-2 font-medium">Status</th>
               <th scope="col" className="px-3 py-2 font-medium">Last sign-in (UTC)</th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <abbr title="E-mails this user's alert rules and scheduled reports queued in the last 24 hours (bounded by MAIL_PER_USER_PER_DAY)">Mail, 24 h</abbr>
+              </th>
               <th scope="col" className="px-3 py-2 font-medium">Actions</th>
             </tr>
           </thead>
@@ -131,6 +134,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
                   </td>
                   <td className="px-3 py-2">{u.disabled ? <span className="font-medium text-red-800">Disabled</span> : "Active"}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{day(u.last_login_at)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{u.mail_last_day}</td>
                   <td className="px-3 py-2">
                     {self ? null : (
                       <div className="flex flex-wrap gap-2">

@@ -13,6 +13,7 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { MailWorker } from "@/lib/mail/outbox";
 import { mailQueue } from "@/lib/notify/runtime";
+import { MAIL_POLICY_DEFAULTS } from "@/lib/notify/policy";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "@/lib/notify/testing/smtp";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { resolveShare } from "@/lib/sharing/service";
@@ -256,7 +257,7 @@ describe("a scheduled report against the service", () => {
       gateway,
       owner,
       { report_id: report.id, schedule: { every: "day", hour: 8 }, recipients: { users: [], emails: ["boss@test.local"] }, paused: false },
-      { timeZone: "UTC", secret: SECRET },
+      { timeZone: "UTC", secret: SECRET, policy: MAIL_POLICY_DEFAULTS },
     );
     expect(JSON.stringify(view)).not.toMatch(/sealed|token/i);
     const sub = (await subscriptionsRepo(store).get(view.id))!;

@@ -8,8 +8,9 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig } from "@/lib/programs/definitions";
 import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/alerts";
-import type { Sql } from "@/lib/store/sql";
+import type { Sql, Store } from "@/lib/store/sql";
 import { checkRecipients, mailFate } from "@/lib/notify/recipients";
+import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definition";
 
@@ -49,21 +50,26 @@ export async function getAlertRule(db: Sql, user: SessionUser, id: string): Prom
   return { ...rule, evaluations: await alertsRepo(db).evaluations(rule.id, 50), ...(await mailFate(db, "alert", rule.id, rule.recipients)) };
 }
 
-export async function createAlertRule(db: Sql, user: SessionUser, input: AlertRuleInput, monitor: MonitorConfig): Promise<AlertRuleRow> {
+export async function createAlertRule(db: Store, user: SessionUser, input: AlertRuleInput, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
   checkProgramme(input.definition, monitor);
   await checkRecipients(db, input.recipients, { requireOne: false });
-  return alertsRepo(db).create({
-    ownerId: user.id,
-    name: input.name,
-    definition: input.definition,
-    schedule: input.schedule,
-    recipients: input.recipients,
-    cooldownMinutes: input.cooldown_minutes,
-    paused: input.paused,
+  await checkMailPolicy(db, input.recipients, policy);
+  checkCooldown(input.cooldown_minutes, policy);
+  return db.transaction(async (tx) => {
+    await checkOwnedCount(tx, user.id, "alert", policy);
+    return alertsRepo(tx).create({
+      ownerId: user.id,
+      name: input.name,
+      definition: input.definition,
+      schedule: input.schedule,
+      recipients: input.recipients,
+      cooldownMinutes: input.cooldown_minutes,
+      paused: input.paused,
+    });
   });
 }
 
-export async function updateAlertRule(db: Sql, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig): Promise<AlertRuleRow> {
+export async function updateAlertRule(db: Sql, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
   const rule = await ownRule(db, user, id);
   const merged = AlertRuleInput.parse({
     name: patch.name ?? rule.name,
@@ -74,7 +80,11 @@ export async function updateAlertRule(db: Sql, user: SessionUser, id: string, pa
     paused: patch.paused ?? rule.paused,
   });
   checkProgramme(merged.definition, monitor);
-  if (patch.recipients) await checkRecipients(db, merged.recipients, { requireOne: false });
+  if (patch.cooldown_minutes !== undefined) checkCooldown(merged.cooldown_minutes, policy);
+  if (patch.recipients) {
+    await checkRecipients(db, merged.recipients, { requireOne: false });
+    await checkMailPolicy(db, merged.recipients, policy);
+  }
   return (await alertsRepo(db).update(rule.id, {
     name: merged.name,
     definition: merged.definition,

@@ -19,13 +19,21 @@ import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
+import { MAIL_POLICY_DEFAULTS, MailLimitError, effectiveCooldown, type MailPolicy } from "@/lib/notify/policy";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
 /** Where mail goes: queued in the same transaction as the evaluation (lib/mail/outbox.ts), or nowhere when mail is off. */
 export interface MailQueue {
   enabled: boolean;
-  enqueue(tx: Sql, message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string }[]; sourceKind: string; sourceId: string }): Promise<number>;
+  /**
+   * Queues the message; throws MailLimitError (lib/notify/policy.ts), queuing nothing, when it would
+   * take `ownerId` past the mail a user's automation may send a day.
+   */
+  enqueue(
+    tx: Sql,
+    message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string }[]; sourceKind: string; sourceId: string; ownerId: string },
+  ): Promise<number>;
 }
 
 export interface AlertDeps {
@@ -40,12 +48,16 @@ export interface AlertDeps {
   baseUrl: string;
   /** Whose turn its reports queue in: the background (scheduled slots) unless a person asked. */
   owner?: string;
+  /** The mail policy; its minimum cool-down holds for rules made before it. */
+  policy?: MailPolicy;
 }
 
 export interface EvaluationRecord {
   reading: Reading | null;
   notices: (Notice & { label: string; text: string })[];
   sent: { inbox: number; emails: number };
+  /** Why e-mail that was due was not queued (the owner's daily bound), naming the limit. */
+  mailWithheld?: string;
   error?: string;
 }
 
@@ -143,10 +155,11 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
   return deps.db.transaction(async (tx) => {
     const repo = alertsRepo(tx);
     const before = new Map((await repo.states(rule.id)).map((s) => [s.groupKey, s]));
-    const { notices, states } = transitions(reading, before, now, rule.cooldownMinutes);
+    const { notices, states } = transitions(reading, before, now, effectiveCooldown(rule.cooldownMinutes, deps.policy ?? MAIL_POLICY_DEFAULTS));
     await repo.saveStates(rule.id, [...states].map(([groupKey, s]) => ({ groupKey, ...s })));
     const message = composeAlert(rule, def, reading, notices, late, today);
     const sent = { inbox: 0, emails: 0 };
+    let mailWithheld: string | undefined;
     if (notices.length > 0) {
       const link = exploreLinkFor(def, reading);
       // The owner is always told in the inbox; users named as recipients too.
@@ -168,17 +181,24 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
         });
         const to = [...new Set([...userEmails, ...recipients.emails])];
         if (to.length > 0) {
-          sent.emails = await deps.mail.enqueue(tx, {
-            recipients: to,
-            subject: `Alert: ${message.title}`,
-            text: `${message.body}\n\nOpen the numbers: ${new URL(link, deps.baseUrl).toString()}`,
-            sourceKind: "alert",
-            sourceId: rule.id,
-          });
+          try {
+            sent.emails = await deps.mail.enqueue(tx, {
+              recipients: to,
+              subject: `Alert: ${message.title}`,
+              text: `${message.body}\n\nOpen the numbers: ${new URL(link, deps.baseUrl).toString()}`,
+              sourceKind: "alert",
+              sourceId: rule.id,
+              ownerId: rule.ownerId,
+            });
+          } catch (e) {
+            // Over the owner's daily mail: the inbox is still told, and the evaluation says why no mail went.
+            if (!(e instanceof MailLimitError)) throw e;
+            mailWithheld = e.message;
+          }
         }
       }
     }
-    const record: EvaluationRecord = { reading, notices: message.lines, sent };
+    const record: EvaluationRecord = { reading, notices: message.lines, sent, ...(mailWithheld ? { mailWithheld } : {}) };
     await repo.recordEvaluation(rule.id, slot, late, record);
     return record;
   });

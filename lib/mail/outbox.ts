@@ -37,6 +37,8 @@ export interface OutgoingMail {
   sourceKind: string;
   /** The rule's or subscription's id (a uuid), or null. */
   sourceId: string | null;
+  /** The user whose rule or subscription it is: their mail per day is counted (lib/notify/policy.ts). */
+  ownerId?: string | null;
 }
 
 /** A row a worker has claimed: everything needed to send it. */
@@ -179,10 +181,10 @@ export function outboxRepo(db: Sql, options: OutboxOptions = {}) {
       if (recipients.length === 0) return 0;
       const attachments = (mail.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType }));
       const rows = await db.query(
-        `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attachments, source_kind, source_id)
-         SELECT r, $2, $3, $4, $5::jsonb, $6, $7::uuid FROM unnest($1::text[]) WITH ORDINALITY AS t(r, n) ORDER BY n
+        `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attachments, source_kind, source_id, owner_id)
+         SELECT r, $2, $3, $4, $5::jsonb, $6, $7::uuid, $8::uuid FROM unnest($1::text[]) WITH ORDINALITY AS t(r, n) ORDER BY n
          RETURNING id`,
-        [recipients, mail.subject, mail.text, mail.html ?? null, JSON.stringify(attachments), mail.sourceKind, mail.sourceId],
+        [recipients, mail.subject, mail.text, mail.html ?? null, JSON.stringify(attachments), mail.sourceKind, mail.sourceId, mail.ownerId ?? null],
       );
       return rows.length;
     },

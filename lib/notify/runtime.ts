@@ -18,12 +18,23 @@ import { subscriptionsRepo } from "@/lib/store/subscriptions";
 import { sendSubscription } from "@/lib/subscriptions/send";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { getGateway } from "@/lib/upstream";
+import type { MonitorConfig } from "@/lib/programs/definitions";
+import { MAIL_POLICY_DEFAULTS, checkDailyMail, mailPolicyFrom, takeRunNow, type MailPolicy } from "./policy";
 
 /** How long a slot's reports may wait behind people's (inside the claim's 5-minute lease). */
 const REPORT_WAIT_MS = 4 * 60_000;
 
-export function mailQueue(enabled: boolean): MailQueue {
-  return { enabled, enqueue: (tx, message) => outboxRepo(tx, { enabled }).enqueue(message) };
+/** The outbox, bounded by the owner's mail per day (a refusal queues nothing and names the limit). */
+export function mailQueue(enabled: boolean, policy: MailPolicy = MAIL_POLICY_DEFAULTS): MailQueue {
+  return {
+    enabled,
+    enqueue: async (tx, message) => {
+      if (!enabled) return 0;
+      const distinct = new Set(message.recipients.map((r) => r.trim().toLowerCase())).size;
+      await checkDailyMail(tx, message.ownerId, distinct, policy);
+      return outboxRepo(tx, { enabled }).enqueue(message);
+    },
+  };
 }
 
 /** "E-mail is on: …" or "E-mail is off: …", for the alerts page (never the password). */
@@ -54,6 +65,10 @@ export interface NotifyDeps {
   env: Pick<ServerEnv, "REPORT_TIMEZONE" | "NEXTAUTH_SECRET" | "NEXTAUTH_URL">;
   mail: MailQueue;
   waitMs?: number;
+  /** The mail policy (from the environment unless given). */
+  policy?: MailPolicy;
+  /** The Monitor's programmes (from the environment unless given). */
+  monitor?: MonitorConfig;
 }
 
 /** Runs one slot of a rule or subscription (what the scheduler calls). */
@@ -62,7 +77,12 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   if (item.kind === "alert") {
     const rule = await alertsRepo(deps.db).get(item.id);
     if (!rule) return; // deleted since the tick listed it
-    await evaluateRule({ db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: monitorConfig(), mail: deps.mail, waitMs, baseUrl: deps.env.NEXTAUTH_URL }, rule, slot, late);
+    await evaluateRule(
+      { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: deps.monitor ?? monitorConfig(), mail: deps.mail, waitMs, baseUrl: deps.env.NEXTAUTH_URL, policy: policyOf(deps) },
+      rule,
+      slot,
+      late,
+    );
     return;
   }
   const sub = await subscriptionsRepo(deps.db).get(item.id);
@@ -81,9 +101,21 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
 export async function evaluateNow(deps: NotifyDeps, ruleId: string, owner: string): Promise<EvaluationRecord | null> {
   const rule = await alertsRepo(deps.db).get(ruleId);
   if (!rule) return null;
+  // Counted per person asking, before anything runs: a burst of presses is refused, not queued.
+  await takeRunNow(deps.db, owner, policyOf(deps));
   const now = new Date();
   return evaluateRule(
-    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: monitorConfig(), mail: deps.mail, waitMs: deps.waitMs ?? 60_000, baseUrl: deps.env.NEXTAUTH_URL, owner },
+    {
+      db: deps.db,
+      gateway: deps.gateway,
+      timeZone: deps.env.REPORT_TIMEZONE,
+      monitor: deps.monitor ?? monitorConfig(),
+      mail: deps.mail,
+      waitMs: deps.waitMs ?? 60_000,
+      baseUrl: deps.env.NEXTAUTH_URL,
+      owner,
+      policy: policyOf(deps),
+    },
     rule,
     now,
     false,
@@ -91,10 +123,18 @@ export async function evaluateNow(deps: NotifyDeps, ruleId: string, owner: strin
   );
 }
 
+const policyOf = (deps: NotifyDeps): MailPolicy => deps.policy ?? mailPolicyFrom(serverEnv());
+
+/** The mail policy of this process's environment, for routes. */
+export function mailPolicy(): MailPolicy {
+  return mailPolicyFrom(serverEnv());
+}
+
 /** The process's notify dependencies, for routes that run a rule now. */
 export async function notifyDeps(): Promise<NotifyDeps> {
   const env = serverEnv();
-  return { db: await getStore(), gateway: getGateway(), env, mail: mailQueue(mailConfigFrom(env).enabled), waitMs: 60_000 };
+  const policy = mailPolicyFrom(env);
+  return { db: await getStore(), gateway: getGateway(), env, mail: mailQueue(mailConfigFrom(env).enabled, policy), waitMs: 60_000, policy };
 }
 
 const globalKey = Symbol.for("payments-analytics.notify");
@@ -106,7 +146,8 @@ export async function startNotifications(): Promise<void> {
   const env = serverEnv();
   const db = await getStore();
   const config = mailConfigFrom(env);
-  const deps: NotifyDeps = { db, gateway: getGateway(), env, mail: mailQueue(config.enabled) };
+  const policy = mailPolicyFrom(env);
+  const deps: NotifyDeps = { db, gateway: getGateway(), env, mail: mailQueue(config.enabled, policy), policy };
   const workerId = defaultWorkerId();
   const scheduler = new Scheduler({
     db,

@@ -315,6 +315,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE share_links ADD COLUMN token_tail text CHECK (token_tail IS NULL OR token_tail ~ '^[A-Za-z0-9_-]{4,8}$');
     `,
   },
+  {
+    version: 11,
+    name: "automation acts with its owner's rights",
+    up: `
+      -- Whose rule or subscription queued each e-mail, so a user's mail per day can be bounded and
+      -- shown to admins. Mail queued before has no owner and counts against nobody.
+      ALTER TABLE mail_outbox ADD COLUMN owner_id uuid REFERENCES users(id) ON DELETE SET NULL;
+      CREATE INDEX mail_outbox_owner ON mail_outbox (owner_id, created_at) WHERE owner_id IS NOT NULL;
+      -- Why a rule or subscription is paused when its owner did not pause it: 'owner_disabled' or
+      -- 'owner_role' (the owner may no longer own it), 'report_unshared' (the owner may no longer
+      -- see the report, or its link was revoked). Cleared when it is resumed.
+      ALTER TABLE alert_rules ADD COLUMN paused_reason text CHECK (paused_reason IS NULL OR paused_reason IN ('owner_disabled', 'owner_role'));
+      ALTER TABLE subscriptions ADD COLUMN paused_reason text
+        CHECK (paused_reason IS NULL OR paused_reason IN ('owner_disabled', 'owner_role', 'report_unshared'));
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -19,6 +19,7 @@ import { subscriptionsRepo, type SubscriptionRow } from "@/lib/store/subscriptio
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { seal } from "./seal";
 import { checkRecipients, mailFate } from "@/lib/notify/recipients";
+import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */
@@ -60,12 +61,14 @@ export async function createSubscription(
   gateway: ReportGateway,
   user: SessionUser,
   input: SubscriptionInput,
-  opts: { timeZone: string; secret: string },
+  opts: { timeZone: string; secret: string; policy: MailPolicy },
 ): Promise<SubscriptionView> {
   const report = await getVisibleReport(db, user, input.report_id);
   if (report.page === "monitor") throw ApiError.badRequest("The Monitor is watched with an alert rule on a programme ratio, not mailed", [{ path: "report_id", message: "a monitor view" }]);
   await checkRecipients(db, input.recipients, { requireOne: true });
+  await checkMailPolicy(db, input.recipients, opts.policy);
   return db.transaction(async (tx) => {
+    await checkOwnedCount(tx, user.id, "subscription", opts.policy);
     const { token, link } = await createShareLink(tx, gateway, opts.timeZone, user, report, { mode: "live", expiresInDays: SHARE_LIMITS.maxDays });
     const row = await subscriptionsRepo(tx).create({
       ownerId: user.id,
@@ -80,10 +83,13 @@ export async function createSubscription(
   });
 }
 
-export async function updateSubscription(db: Sql, user: SessionUser, id: string, patch: SubscriptionPatch): Promise<SubscriptionView> {
+export async function updateSubscription(db: Sql, user: SessionUser, id: string, patch: SubscriptionPatch, policy: MailPolicy): Promise<SubscriptionView> {
   const s = await ownSubscription(db, user, id);
   const recipients = patch.recipients ?? Recipients.parse(s.recipients);
-  if (patch.recipients) await checkRecipients(db, recipients, { requireOne: true });
+  if (patch.recipients) {
+    await checkRecipients(db, recipients, { requireOne: true });
+    await checkMailPolicy(db, recipients, policy);
+  }
   const row = await subscriptionsRepo(db).update(s.id, {
     schedule: patch.schedule ?? s.schedule,
     recipients,

@@ -139,7 +139,7 @@ export async function sendSubscription(deps: SubscriptionDeps, sub: Subscription
     let emails = 0;
     if (deps.mail.enabled) {
       const to = [...new Set([...active.map((u) => u.email), ...recipients.emails])];
-      if (to.length > 0) emails = await deps.mail.enqueue(tx, { recipients: to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments, sourceKind: "subscription", sourceId: sub.id });
+      if (to.length > 0) emails = await deps.mail.enqueue(tx, { recipients: to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments, sourceKind: "subscription", sourceId: sub.id, ownerId: sub.ownerId });
     }
     return { inbox: active.length, emails };
   });

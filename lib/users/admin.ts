@@ -8,6 +8,7 @@ import { z } from "zod";
 import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ROLES } from "@/lib/users/roles";
+import { mailsInLastDayByUser } from "@/lib/notify/policy";
 import { ApiError } from "@/lib/contract/errors";
 import type { Store } from "@/lib/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/store/users";
@@ -28,9 +29,11 @@ export interface UserView {
   disabled: boolean;
   created_at: string;
   last_login_at: string | null;
+  /** E-mails this user's alert rules and scheduled reports queued in the last 24 hours. */
+  mail_last_day: number;
 }
 
-export function userView(u: User): UserView {
+export function userView(u: User, mailLastDay = 0): UserView {
   return {
     id: u.id,
     email: u.email,
@@ -38,11 +41,13 @@ export function userView(u: User): UserView {
     disabled: u.disabled,
     created_at: u.createdAt.toISOString(),
     last_login_at: u.lastLoginAt?.toISOString() ?? null,
+    mail_last_day: mailLastDay,
   };
 }
 
 export async function listUsers(store: Store): Promise<UserView[]> {
-  return (await usersRepo(store).list()).map(userView);
+  const mail = await mailsInLastDayByUser(store);
+  return (await usersRepo(store).list()).map((u) => userView(u, mail.get(u.id) ?? 0));
 }
 
 export async function createUser(store: Store, input: z.infer<typeof NewUserInput>): Promise<{ user: UserView; password: string }> {

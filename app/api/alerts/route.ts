@@ -1,12 +1,12 @@
 // GET /api/alerts: the alert rules this user owns (admins: all), with recent evaluations, and whether e-mail is on. POST: create one (analysts).
 import { apiRoute } from "@/lib/api/handler";
 import { AlertRuleInput, createAlertRule, listAlertRules } from "@/lib/alerts";
-import { mailStatusLine } from "@/lib/notify/runtime";
+import { mailPolicy, mailStatusLine } from "@/lib/notify/runtime";
 import { monitorConfig } from "@/lib/programs/config";
 import { getStore } from "@/lib/store";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ user }) => ({ rules: await listAlertRules(await getStore(), user), mail: mailStatusLine() }));
 
 export const POST = apiRoute({ role: "analyst", schema: AlertRuleInput }, async ({ user, body }) =>
-  Response.json({ rule: await createAlertRule(await getStore(), user, body, monitorConfig()) }, { status: 201 }),
+  Response.json({ rule: await createAlertRule(await getStore(), user, body, monitorConfig(), mailPolicy()) }, { status: 201 }),
 );

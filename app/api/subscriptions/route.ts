@@ -1,6 +1,7 @@
 // GET /api/subscriptions: this user's scheduled reports (admins: all). POST: subscribe to a saved report or dashboard (analysts).
 import { apiRoute } from "@/lib/api/handler";
 import { serverEnv } from "@/lib/env";
+import { mailPolicyFrom } from "@/lib/notify/policy";
 import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/subscriptions";
 import { getStore } from "@/lib/store";
 import { getGateway } from "@/lib/upstream";
@@ -9,6 +10,6 @@ export const GET = apiRoute({ role: "analyst" }, async ({ user }) => ({ subscrip
 
 export const POST = apiRoute({ role: "analyst", schema: SubscriptionInput }, async ({ user, body }) => {
   const env = serverEnv();
-  const subscription = await createSubscription(await getStore(), getGateway(), user, body, { timeZone: env.REPORT_TIMEZONE, secret: env.NEXTAUTH_SECRET });
+  const subscription = await createSubscription(await getStore(), getGateway(), user, body, { timeZone: env.REPORT_TIMEZONE, secret: env.NEXTAUTH_SECRET, policy: mailPolicyFrom(env) });
   return Response.json({ subscription }, { status: 201 });
 });

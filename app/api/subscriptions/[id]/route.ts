@@ -2,9 +2,10 @@
 import { apiRoute } from "@/lib/api/handler";
 import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/subscriptions";
 import { getStore } from "@/lib/store";
+import { mailPolicy } from "@/lib/notify/runtime";
 
 export const PATCH = apiRoute({ role: "analyst", params: ["id"], schema: SubscriptionPatch }, async ({ user, params, body }) => ({
-  subscription: await updateSubscription(await getStore(), user, params.id, body),
+  subscription: await updateSubscription(await getStore(), user, params.id, body, mailPolicy()),
 }));
 
 export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => deleteSubscription(await getStore(), user, params.id));

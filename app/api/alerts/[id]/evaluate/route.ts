@@ -10,6 +10,8 @@ export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user,
   try {
     return { evaluation: await evaluateNow(deps, rule.id, user.id) };
   } catch (e) {
+    // A limit the caller met (the run-now rate) answers as itself.
+    if (e instanceof ApiError) throw e;
     // The reports could not be had (the error is recorded on the rule): the caller did nothing wrong.
     throw new ApiError(503, e instanceof Error ? e.message : String(e));
   }
