@@ -14,7 +14,7 @@ import { serverEnv } from "../env";
 import { getStore } from "../store";
 import { sessionsRepo } from "../store/sessions";
 import { authenticate, clientAddress, revalidateSession, type SessionUser } from "./authenticate";
-import { throttledError } from "./messages";
+import { safeCallbackPath, throttledError } from "./messages";
 import { SessionChecks } from "./session-checks";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -98,6 +98,11 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
+    // next-auth's own check parses the target with `new URL` and throws (a 500) on a malformed one;
+    // every target goes through the one rule the sign-in page uses, and an unsafe one is home.
+    redirect({ url, baseUrl }) {
+      return `${baseUrl}${safeCallbackPath(url, "/", baseUrl)}`;
+    },
     async jwt({ token, user }) {
       if (user) {
         return { ...token, sub: user.id, email: user.email, role: user.role, signedInAt: Date.now(), sid: randomUUID() };
