@@ -140,10 +140,12 @@ test("build a dashboard by keyboard", async ({ page }) => {
   await expect(page.getByText("Tile 3 removed.")).toBeAttached();
   await expectTilesDrawn(page, 2);
 
-  // Save it under a name (the prompt), and land on its own page.
+  // Save it under a name (the naming dialog, its field focused), and land on its own page.
   const name = `Keyboard dashboard ${Date.now()}`;
-  page.once("dialog", (d) => void d.accept(name));
   await tabTo(page, page.getByRole("button", { name: "Save dashboard…" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog", { name: "Save this dashboard" }).getByRole("textbox", { name: "Name" })).toBeFocused();
+  await page.keyboard.type(name);
   await page.keyboard.press("Enter");
   await page.waitForURL(/\/dashboards\/(?!new)[^/?]+\?/);
   const id = new URL(page.url()).pathname.split("/").at(-1)!;

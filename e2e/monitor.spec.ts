@@ -174,8 +174,9 @@ test("the Monitor is saved and shared like a report: a live link without an acco
   const page = await analyst.newPage();
   await page.goto("/monitor");
   await expectBreachFirst(page, want);
-  page.once("dialog", (d) => void d.accept("Risk monitor"));
   await page.getByRole("button", { name: "Save report" }).click();
+  await page.getByRole("dialog", { name: "Save this monitor view" }).getByRole("textbox", { name: "Name" }).fill("Risk monitor");
+  await page.getByRole("dialog", { name: "Save this monitor view" }).getByRole("button", { name: /^Save/ }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
 
   await page.goto("/reports");

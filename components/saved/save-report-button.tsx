@@ -1,28 +1,33 @@
 "use client";
-/** Saves the report on screen (its page and URL state, the whole definition) under a name. */
+/** Saves the report on screen (its page and URL state, the whole definition) under a name asked in a dialog. */
 import { apiFetch } from "@/lib/report-client/fetch";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { SavedPage } from "@/lib/store/saved-reports";
+import { NameDialog } from "./name-dialog";
 
 export function SaveReportButton({ page, disabled }: { page: SavedPage; disabled?: boolean }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const save = async () => {
-    const name = window.prompt("Name of the saved report");
-    if (!name || !name.trim()) return;
-    try {
-      await apiFetch("/api/saved-reports", { method: "POST", body: { name: name.trim(), page, params: window.location.search.replace(/^\?/, "") } });
-      setMessage({ ok: true, text: "Saved. Find it under Saved reports." });
-    } catch (e) {
-      setMessage({ ok: false, text: e instanceof Error ? e.message : "Could not save the report" });
-    }
+  const [naming, setNaming] = useState(false);
+  // A failure stays in the dialog (it throws there), with the name still typed.
+  const save = async (name: string) => {
+    await apiFetch("/api/saved-reports", { method: "POST", body: { name, page, params: window.location.search.replace(/^\?/, "") } });
+    setNaming(false);
+    setMessage({ ok: true, text: "Saved. Find it under Saved reports." });
   };
   return (
     <span className="inline-flex items-center gap-2">
-      <Button onClick={() => void save()} disabled={disabled}>
+      <Button
+        onClick={() => {
+          setMessage(null);
+          setNaming(true);
+        }}
+        disabled={disabled}
+      >
         Save report
       </Button>
+      <NameDialog open={naming} title={page === "monitor" ? "Save this monitor view" : "Save this report"} page={page} onCancel={() => setNaming(false)} onSave={save} />
       {message ? (
         <span role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700" : "text-red-800"}`}>
           {message.text}{" "}

@@ -4,6 +4,7 @@ import { apiFetch } from "@/lib/report-client/fetch";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { LazyShareLinks } from "./lazy-share-links";
+import { NameDialog } from "./name-dialog";
 import type { SavedReportItem } from "@/lib/saved-reports/view-model";
 
 
@@ -20,12 +21,16 @@ export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]
   const [items, setItems] = useState(initial);
   const [sharing, setSharing] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<SavedReportItem | null>(null);
 
+  const update = async (id: string, body: object) => {
+    const { report } = await apiFetch<{ report: SavedReportItem }>(`/api/saved-reports/${id}`, { method: "PATCH", body });
+    setItems((cur) => cur.map((x) => (x.id === id ? { ...x, ...report, canEdit: x.canEdit, canBuild: x.canBuild } : x)));
+  };
   const patch = async (id: string, body: object) => {
     setError(null);
     try {
-      const { report } = await apiFetch<{ report: SavedReportItem }>(`/api/saved-reports/${id}`, { method: "PATCH", body });
-      setItems((cur) => cur.map((x) => (x.id === id ? { ...x, ...report, canEdit: x.canEdit, canBuild: x.canBuild } : x)));
+      await update(id, body);
     } catch (e) {
       setError(e instanceof Error ? e.message : "Could not update the report");
     }
@@ -77,13 +82,7 @@ export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]
               ) : null}
               {r.canEdit ? (
                 <div className="flex flex-wrap gap-2">
-                  <Button
-                    size="sm"
-                    onClick={() => {
-                      const name = window.prompt("New name", r.name);
-                      if (name && name.trim()) void patch(r.id, { name: name.trim() });
-                    }}
-                  >
+                  <Button size="sm" aria-label={`Rename ${r.name}`} onClick={() => setRenaming(r)}>
                     Rename
                   </Button>
                   <Button size="sm" onClick={() => void patch(r.id, { shared_with_team: !r.sharedWithTeam })}>
@@ -108,6 +107,19 @@ export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]
           </li>
         ))}
       </ul>
+      <NameDialog
+        open={renaming !== null}
+        title={renaming ? `Rename “${renaming.name}”` : "Rename"}
+        page={renaming?.page ?? "explore"}
+        initial={renaming?.name ?? ""}
+        {...(renaming ? { exceptId: renaming.id } : {})}
+        submitLabel="Rename"
+        onCancel={() => setRenaming(null)}
+        onSave={async (name) => {
+          if (renaming) await update(renaming.id, { name });
+          setRenaming(null);
+        }}
+      />
     </div>
   );
 }

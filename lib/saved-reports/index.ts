@@ -3,10 +3,11 @@
  * routes and the /reports page. The store keeps the rows; this module decides who may do what.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
+import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
 import type { Sql } from "@/lib/store/sql";
 import { canonicalParams, type SavedReportInput, type SavedReportPatch } from "./input";
 import { getEditableReport } from "./permissions";
+import type { NamedItem } from "./names";
 import { savedReportItem, type SavedReportItem } from "./view-model";
 
 export { canEdit, canView, getEditableReport, getVisibleReport } from "./permissions";
@@ -15,6 +16,11 @@ export { savedReportItem, type SavedReportItem } from "./view-model";
 
 export async function listSavedReports(db: Sql, user: SessionUser): Promise<SavedReport[]> {
   return savedReportsRepo(db).listVisible(user);
+}
+
+/** The user's own saved items of one page, by name: what a new name is checked against. */
+export async function ownNames(db: Sql, user: SessionUser, page: SavedPage): Promise<NamedItem[]> {
+  return (await listSavedReports(db, user)).filter((r) => r.ownerId === user.id && r.page === page).map((r) => ({ id: r.id, name: r.name }));
 }
 
 /** The /reports page's list: each report with what this user may do with it. */

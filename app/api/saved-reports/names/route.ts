@@ -1,0 +1,14 @@
+// GET /api/saved-reports/names?page=explore: the caller's own saved items of that page, id and name,
+// for the naming dialog's same-name warning (analysts: the ones who save).
+import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/contract/errors";
+import { ownNames } from "@/lib/saved-reports";
+import { getStore } from "@/lib/store";
+import { SAVED_PAGES } from "@/lib/store/saved-reports";
+
+export const GET = apiRoute({ role: "analyst" }, async ({ user, request }) => {
+  const asked = new URL(request.url).searchParams.get("page");
+  const page = SAVED_PAGES.find((p) => p === asked);
+  if (page === undefined) throw ApiError.badRequest(`page must be one of ${SAVED_PAGES.join(", ")}`, [{ path: "page", message: "unknown page" }]);
+  return { items: await ownNames(await getStore(), user, page) };
+});
