@@ -13,8 +13,10 @@ test("save, share, open on a phone without an account, revoke", async ({ browser
   await expect(totals).toBeVisible();
   const analystTotals = (await totals.innerText()).replace(/\s+/g, " ").trim();
 
-  page.once("dialog", (d) => void d.accept("Gateways, last 30 days"));
   await page.getByRole("button", { name: "Save report" }).click();
+  const naming = page.getByRole("dialog", { name: "Save this report" });
+  await naming.getByRole("textbox", { name: "Name" }).fill("Gateways, last 30 days");
+  await naming.getByRole("button", { name: /^Save/ }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
 
   await page.goto("/reports");
@@ -48,6 +50,7 @@ test("save, share, open on a phone without an account, revoke", async ({ browser
   await page.reload();
   await item.getByRole("button", { name: "Share links" }).click();
   await item.getByRole("button", { name: "Revoke" }).first().click();
+  await page.getByRole("dialog", { name: "Revoke this share link?" }).getByRole("button", { name: "Revoke link" }).click();
   await expect(item.getByRole("cell", { name: "revoked" }).first()).toBeVisible();
   await phone.goto(shareUrl);
   await expect(phone.getByRole("heading", { name: "This link has been revoked" })).toBeVisible();

@@ -243,7 +243,8 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
         </p>
       ) : null}
       {links && links.length > 0 ? (
-        <div className="overflow-x-auto">
+        // Relative: the table's screen-reader-only texts are positioned inside the box that scrolls, not the page.
+        <div tabIndex={0} role="region" aria-label="Share links (scrolls sideways on a narrow screen)" className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Share links</caption>
             <thead>

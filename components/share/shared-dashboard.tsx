@@ -4,15 +4,47 @@ import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
+import { PrintPageButton, SharedGridDownloads, SharedTileDownload } from "./shared-grid-downloads";
+
+/** A name part safe in any file system: letters, digits, dot, dash and underscore. */
+const fileSafe = (s: string, fallback: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || fallback;
 
 /**
  * A shared dashboard, read-only: every tile drawn at once from the answers the dashboard has, each
  * with its age; while newer answers (or a first one) are fetched, the page says so and refreshes itself.
+ * Each table tile (and retention grid) downloads as CSV, with what the link shows above it; the whole
+ * dashboard prints as shown (charts and KPIs included, which no CSV could carry), buttons left out.
  */
 export function SharedDashboardView({ view, base }: { view: SharedDashboard; base: string }) {
   const a = view.answer;
   const waiting = a.tiles.some((t) => t.outcome.status === "pending" || (t.outcome.status === "done" && t.outcome.stale));
   const queued = a.plan.filter((s) => s.status.state === "queued" || s.status.state === "fetching").length;
+  const download = (i: number) => {
+    const t = a.tiles[i];
+    if (!t || t.outcome.status !== "done") return null;
+    const { model, fetched_at } = t.outcome;
+    const body = model.body;
+    if (body.kind !== "table" && body.kind !== "cohort") return null;
+    const meta: [string, string][] = [
+      ["Dashboard", view.title],
+      ["Tile", t.title],
+      ["Range", `${view.rangeLabel}: ${model.range.start} to ${model.range.end}`],
+      ["Timezone", view.timeZone],
+      ["Filters", view.filters],
+      ...(model.periods ? [["Periods", model.periods] as [string, string]] : []),
+      ...(body.kind === "table" && body.totalRows > body.shownRows
+        ? [["Rows", `top ${body.shownRows} of ${body.totalRows}; the totals row counts them all`] as [string, string]]
+        : []),
+      ["Data as of", `${formatInstant(fetched_at, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}`],
+      ["Shared by", view.sharedBy],
+    ];
+    const fileName = `${fileSafe(view.title, "dashboard")}_${fileSafe(t.title, `tile-${t.index}`)}_${model.range.start}_${model.range.end}`;
+    return body.kind === "table" ? (
+      <SharedTileDownload title={t.title} table={body.table} meta={meta} fileName={fileName} />
+    ) : (
+      <SharedGridDownloads grid={body.grid} meta={meta} fileName={fileName} />
+    );
+  };
   return (
     <main className={`${PAGE_WIDTH} space-y-4 py-4 sm:py-6`}>
       <header>
@@ -24,14 +56,21 @@ export function SharedDashboardView({ view, base }: { view: SharedDashboard; bas
           Shared by {view.sharedBy}.{" "}
           {a.asOf ? `Data as of ${formatInstant(a.asOf, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}.` : null}
         </p>
-        <PresetChips base={base} preset={view.preset} allowed={view.allowedPresets} />
+        <div className="print:hidden">
+          <PresetChips base={base} preset={view.preset} allowed={view.allowedPresets} />
+        </div>
+        <div className="mt-2">
+          <PrintPageButton label="Print dashboard" />
+        </div>
       </header>
       {waiting && view.mode === "live" ? (
-        <div className="rounded border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+        <div className="rounded border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800 print:hidden">
           <PendingRefresh seconds={Math.min(30, Math.max(3, queued * 6))} />
         </div>
       ) : null}
-      <DashboardGrid answer={a} widths={view.widths} timeZone={view.timeZone} idPrefix="shared-tile" />
+      <div className="print:[&_article]:break-inside-avoid">
+        <DashboardGrid answer={a} widths={view.widths} timeZone={view.timeZone} idPrefix="shared-tile" footer={download} />
+      </div>
     </main>
   );
 }

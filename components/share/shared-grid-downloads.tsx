@@ -1,13 +1,14 @@
 "use client";
 import { gridToCsv } from "@/lib/cohorts/csv";
 import type { CohortGrid } from "@/lib/cohorts/grid";
-import { downloadText } from "@/lib/csv";
+import { downloadText, tableToCsv } from "@/lib/csv";
+import type { TableModel } from "@/lib/metrics/table";
 import { Button } from "@/components/ui/button";
 
 /** A shared retention grid's CSV downloads: annotated (with what the link shows) or data only. */
 export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid; meta: [string, string][]; fileName: string }) {
   return (
-    <div className="flex flex-wrap gap-2">
+    <div className="flex flex-wrap gap-2 print:hidden">
       <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, gridToCsv(grid, { lines: meta }))}>
         Download CSV
       </Button>
@@ -15,5 +16,28 @@ export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid
         Data only CSV
       </Button>
     </div>
+  );
+}
+
+/**
+ * A shared dashboard's table tile as the annotated CSV: the rows the tile shows, in its order, then
+ * its totals row (which counts every row, shown or not, as the tile says), under what the link shows.
+ */
+export function SharedTileDownload({ title, table, meta, fileName }: { title: string; table: TableModel; meta: [string, string][]; fileName: string }) {
+  return (
+    <div className="print:hidden">
+      <Button size="sm" aria-label={`Download CSV of ${title}`} onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, table.rows, { lines: meta }))}>
+        Download CSV
+      </Button>
+    </div>
+  );
+}
+
+/** Prints the page as shown; the print stylesheet leaves out the buttons. */
+export function PrintPageButton({ label }: { label: string }) {
+  return (
+    <Button size="sm" className="print:hidden" onClick={() => window.print()}>
+      {label}
+    </Button>
   );
 }

@@ -1,0 +1,235 @@
+/**
+ * Sharing that cannot be got wrong: several links on one report, each row naming its link (label,
+ * creation time, the token's last characters), a one-click copy of a new link, an expiry in hours,
+ * revocation that asks first naming the link and revokes exactly the row pressed; the naming dialog
+ * that points out a name already used; and a shared dashboard's table tile downloaded as CSV.
+ */
+import { readFileSync } from "node:fs";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations, parseCsv } from "./support/helpers";
+
+interface LinkRow {
+  id: string;
+  label: string | null;
+  tokenTail: string | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+async function saveItem(request: APIRequestContext, name: string, page: "explore" | "dashboard", params: string): Promise<string> {
+  const res = await request.post("/api/saved-reports", { data: { name, page, params } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { report: { id: string } }).report.id;
+}
+
+async function listLinks(request: APIRequestContext, reportId: string): Promise<LinkRow[]> {
+  const res = await request.get(`/api/saved-reports/${reportId}/links`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { links: LinkRow[] }).links;
+}
+
+/** "2026-03-28 14:05:09": how the list shows an instant in the browser's zone (UTC here). */
+const shown = (iso: string) => iso.slice(0, 19).replace("T", " ");
+
+const openShare = async (page: Page, url: string) => {
+  await page.goto(url);
+  return page.getByRole("heading", { level: 1 });
+};
+
+test("three links on one report: each row names its link, copies, expires in hours; revoking the middle row asks naming it and revokes only it", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ".e2e/analyst.json", timezoneId: "UTC", permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  const name = `Three links ${Date.now()}`;
+  const reportId = await saveItem(page.request, name, "explore", "op=orders&range=last7&by=gateway_id&m=attempts");
+
+  await page.goto("/reports");
+  const item = page.getByRole("listitem").filter({ hasText: name });
+  await item.getByRole("button", { name: "Share links" }).click();
+  const form = item.getByRole("form", { name: "New share link" });
+  const urlBox = item.getByRole("textbox", { name: "New share link URL" });
+
+  const asked = [
+    { label: "For the bank manager", amount: 30, unit: "days" },
+    { label: "For the auditor", amount: 6, unit: "hours" },
+    { label: "For the board", amount: 2, unit: "days" },
+  ] as const;
+  const made: { label: string; url: string; token: string }[] = [];
+  for (const a of asked) {
+    await form.getByRole("textbox", { name: "Label (optional)" }).fill(a.label);
+    await form.getByRole("spinbutton", { name: "Expires after, amount" }).fill(String(a.amount));
+    await form.getByRole("combobox", { name: "Expires after, unit" }).selectOption(a.unit);
+    await form.getByRole("button", { name: "Create share link" }).click();
+    // The new link's row is marked and labelled; the URL box holds its whole URL.
+    await expect(item.locator("tbody tr").filter({ hasText: "new" })).toContainText(a.label);
+    const url = await urlBox.inputValue();
+    expect(url).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+    expect(made.map((m) => m.url)).not.toContain(url);
+
+    // One click copies exactly that URL.
+    await item.getByRole("button", { name: "Copy link" }).click();
+    await expect(item.getByText("Copied to the clipboard.")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    made.push({ label: a.label, url, token: url.split("/share/")[1]! });
+  }
+
+  // Newest first: board, auditor, bank manager. Each row: label, token tail, creation time, expiry.
+  const links = await listLinks(page.request, reportId);
+  expect(links.map((l) => l.label)).toEqual(["For the board", "For the auditor", "For the bank manager"]);
+  const rows = item.locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  await expect(item.getByRole("columnheader", { name: "Created (UTC)" })).toBeVisible();
+  for (const [i, l] of links.entries()) {
+    const token = made.find((m) => m.label === l.label)!.token;
+    expect(l.tokenTail).toBe(token.slice(-6));
+    const cells = rows.nth(i).getByRole("cell");
+    // The newest link carries a "new" mark after its label.
+    await expect(cells.nth(0)).toHaveText(i === 0 ? `${l.label!}new` : l.label!);
+    await expect(cells.nth(1)).toHaveText(`…${token.slice(-6)}`);
+    await expect(cells.nth(2)).toHaveText(shown(l.createdAt));
+    await expect(cells.nth(4)).toHaveText(shown(l.expiresAt));
+  }
+  const auditor = links[1]!;
+  expect(Date.parse(auditor.expiresAt) - Date.parse(auditor.createdAt)).toBeGreaterThanOrEqual(6 * 3_600_000 - 1_000);
+  expect(Date.parse(auditor.expiresAt) - Date.parse(auditor.createdAt)).toBeLessThanOrEqual(6 * 3_600_000 + 1_000);
+  expect(Date.parse(links[0]!.expiresAt) - Date.parse(links[0]!.createdAt)).toBeGreaterThanOrEqual(2 * 86_400_000 - 1_000);
+
+  // Once the panel is drawn again, no whole token is anywhere on the page: only the tails.
+  await page.reload();
+  await item.getByRole("button", { name: "Share links" }).click();
+  await expect(rows).toHaveCount(3);
+  const html = await page.content();
+  for (const m of made) expect(html).not.toContain(m.token);
+
+  // Revoke on the middle row: the dialog names that link; Escape leaves everything as it was.
+  const middle = rows.nth(1);
+  const revokeMiddle = middle.getByRole("button", { name: /^Revoke/ });
+  await revokeMiddle.click();
+  const dialog = page.getByRole("dialog", { name: "Revoke this share link?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`“For the auditor” (ending …${auditor.tokenTail}, created ${shown(auditor.createdAt)} UTC)`);
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(revokeMiddle).toBeFocused();
+  expect((await listLinks(page.request, reportId)).map((l) => l.revokedAt)).toEqual([null, null, null]);
+
+  await revokeMiddle.click();
+  await dialog.getByRole("button", { name: "Revoke link" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(middle.getByRole("cell").nth(4)).toHaveText("revoked");
+  // Exactly the middle one, on the server as on screen.
+  const after = await listLinks(page.request, reportId);
+  expect(after.map((l) => [l.label, l.revokedAt !== null])).toEqual([
+    ["For the board", false],
+    ["For the auditor", true],
+    ["For the bank manager", false],
+  ]);
+  await expect(rows.nth(0).getByRole("button", { name: /^Revoke/ })).toBeVisible();
+  await expect(rows.nth(2).getByRole("button", { name: /^Revoke/ })).toBeVisible();
+
+  // And for whoever holds the links: the auditor's is refused, the others still open.
+  const visitor = await browser.newContext();
+  const v = await visitor.newPage();
+  await expect(await openShare(v, made.find((m) => m.label === "For the auditor")!.url)).toHaveText("This link has been revoked");
+  await expect(await openShare(v, made.find((m) => m.label === "For the bank manager")!.url)).toHaveText(name);
+  await expect(await openShare(v, made.find((m) => m.label === "For the board")!.url)).toHaveText(name);
+  await visitor.close();
+  await context.close();
+});
+
+test("saving asks for the name in a dialog that points out a name the user already gave", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const page = await context.newPage();
+  const params = "op=orders&range=last7&by=card_brand&m=attempts,approvals";
+  const name = `Brands this week ${Date.now()}`;
+  await saveItem(page.request, name, "explore", params);
+
+  await page.goto(`/explore?${params}`);
+  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible();
+  const open = page.getByRole("button", { name: "Save report" });
+  await open.click();
+  const dialog = page.getByRole("dialog", { name: "Save this report" });
+  const field = dialog.getByRole("textbox", { name: "Name" });
+  await expect(field).toBeFocused();
+
+  // The same name in other case and spacing is the same name to a reader of the list.
+  await field.fill(`  ${name.toUpperCase().replace(" ", "   ")} `);
+  await expect(dialog.getByRole("status")).toHaveText(`You already have a saved report named “${name}”. Saving makes a second one with the same name; change the name to tell them apart.`);
+  await expect(dialog.getByRole("button", { name: "Save anyway" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // Escape closes without saving and gives the focus back.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(open).toBeFocused();
+
+  await open.click();
+  await expect(field).toHaveValue("");
+  await field.fill(`${name} (VISA only)`);
+  await expect(dialog.getByRole("status")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Saved. Find it under Saved reports.")).toBeVisible();
+  const mine = (await (await page.request.get("/api/saved-reports/names?page=explore")).json()) as { items: { name: string }[] };
+  expect(mine.items.map((i) => i.name).filter((n) => n.startsWith(name)).sort()).toEqual([name, `${name} (VISA only)`]);
+  await context.close();
+});
+
+test("a shared dashboard downloads its table tile as CSV, the rows the tile shows, and prints without its buttons", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const page = await context.newPage();
+  const table = "table.2|op=orders&range=last30&by=gateway_alias&m=revenue,attempts,approvals&kpi=approval_rate&sort=-revenue|";
+  const name = `Shared tiles ${Date.now()}`;
+  const id = await saveItem(page.request, name, "dashboard", `range=last30&t=${encodeURIComponent(table)}`);
+  const link = await page.request.post(`/api/saved-reports/${id}/links`, { data: { mode: "live", label: "CSV check" } });
+  expect(link.status()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+
+  const visitor = await browser.newContext();
+  const v = await visitor.newPage();
+  await v.goto(url);
+  await expect(v.getByRole("heading", { level: 1, name })).toBeVisible();
+  const tile = v.locator("article[data-kind=table]");
+  await expect(tile).toHaveAttribute("data-status", "done", { timeout: 90_000 });
+  const title = (await tile.locator("header h2").innerText()).trim();
+
+  const shownHeader = (await tile.locator("thead th").allInnerTexts()).map((t) => t.trim());
+  const shownRows = await tile.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => (c.textContent ?? "").trim())));
+  expect(shownRows.length).toBeGreaterThan(0);
+
+  const [download] = await Promise.all([v.waitForEvent("download"), tile.getByRole("button", { name: `Download CSV of ${title}` }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^Shared-tiles-\d+_.+_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+  const all = parseCsv(readFileSync((await download.path())!, "utf8"));
+  const blank = all.findIndex((r) => r.length === 1 && r[0] === "");
+  const meta = new Map(all.slice(0, blank).map((r) => [r[0]!, r[1]!]));
+  expect(meta.get("Dashboard")).toBe(name);
+  expect(meta.get("Tile")).toBe(title);
+  expect(meta.get("Shared by")).toBeTruthy();
+  const header = all[blank + 1]!;
+  const body = all.slice(blank + 2).filter((r) => r.length > 1);
+  const rows = body.slice(0, -1);
+
+  // The same rows in the same order, the same gateways, the same attempt counts as the tile shows.
+  expect(header.length).toBe(shownHeader.length);
+  expect(rows.map((r) => r[0])).toEqual(shownRows.map((r) => r[0]));
+  const attemptsAt = shownHeader.indexOf("Attempts");
+  expect(attemptsAt).toBeGreaterThan(0);
+  expect(header[attemptsAt]).toBe("Attempts");
+  expect(rows.map((r) => Number(r[attemptsAt]))).toEqual(shownRows.map((r) => Number(r[attemptsAt]!.replace(/,/g, ""))));
+
+  // The whole dashboard as a printable page: the button prints, and print leaves the buttons out.
+  await v.evaluate(() => {
+    (window as unknown as { printed: number }).printed = 0;
+    window.print = () => void ((window as unknown as { printed: number }).printed += 1);
+  });
+  await v.getByRole("button", { name: "Print dashboard" }).click();
+  expect(await v.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+  await v.emulateMedia({ media: "print" });
+  await expect(tile.getByRole("button", { name: `Download CSV of ${title}` })).toBeHidden();
+  await expect(v.getByRole("button", { name: "Print dashboard" })).toBeHidden();
+  await expect(tile.locator("tbody tr").first()).toBeVisible();
+  await visitor.close();
+  await context.close();
+});
