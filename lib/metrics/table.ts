@@ -6,7 +6,7 @@
  */
 import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { COMPARE_LABELS } from "@/lib/periods/compare";
+import { comparisonName } from "@/lib/periods/compare";
 import { GRAIN_LABELS } from "@/lib/periods/grain";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { comparedId } from "./compared";
@@ -92,7 +92,7 @@ export function tableColumns(spec: TableSpec, view?: Pick<ReportView, "grain" | 
           format: null,
           measure: null,
         }));
-  const compared = view?.comparison ? COMPARE_LABELS[view.comparison.compare.kind].toLowerCase() : null;
+  const compared = view?.comparison ? comparisonName(view.comparison.compare, view.comparison.range) : null;
   if (compared && spec.groupBy.includes("date")) columns.push({ id: "_compared", label: "Compared with", kind: "dimension", format: null, measure: null });
   for (const id of spec.measures) {
     const m = measureFor(id, spec.op);
@@ -169,17 +169,18 @@ const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new M
 
 function dimensionCell(id: string, row: ViewRow): TableCell {
   if (id === ALL_ROWS_COLUMN) return { value: ALL_ROWS_TEXT, text: ALL_ROWS_TEXT };
-  if (id === "_compared") {
-    const c = row.compared;
-    const text = c ? (c.start === c.end ? c.start : `${c.start} to ${c.end}`) : "";
-    return { value: c?.start ?? null, text };
-  }
+  const c = row.compared;
+  const span = c ? (c.start === c.end ? c.start : `${c.start} to ${c.end}`) : null;
+  // With a comparison, the date cell's hover names the compared days (or that none stands beside it).
+  const comparedNote = span ? `Compared with ${span}.` : row.comparison ? "No compared day stands beside these days (the compared month is shorter)." : null;
+  if (id === "_compared") return c && span ? { value: c.start, text: span } : { value: null, text: row.comparison ? "none" : "", ...(comparedNote ? { note: comparedNote } : {}) };
   const v = row.record[id] ?? null;
   if (id === "date" && row.unaligned) return { value: row.unaligned, text: `${row.unaligned} (last year only)`, note: "A day with no twin in the report's year." };
   if (id === "date" && row.period) {
     const p = row.period;
-    if (!p.partial) return { value: p.start, text: p.label };
-    return { value: p.start, text: `${p.label} (partial)`, note: `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.` };
+    const notes = [p.partial ? `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.` : null, comparedNote].filter((x) => x !== null);
+    const note = notes.length ? { note: notes.join(" ") } : {};
+    return { value: p.start, text: p.partial ? `${p.label} (partial)` : p.label, ...note };
   }
   return { value: v, text: formatDimensionValue(id, v) };
 }
