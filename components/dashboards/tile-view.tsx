@@ -64,7 +64,7 @@ function KpiView({ body, title }: { body: KpiModel; title: string }) {
         <span className="text-3xl font-semibold text-slate-900 tabular-nums" data-testid="kpi-value">
           {body.maturing ? formatValue(typeof body.value.value === "number" ? body.value.value : null, body.format) : body.value.text}
         </span>
-        {/* Beside the value, in words (not only a colour): the rate will likely rise as its late events arrive. */}
+        {/* Beside the value, in words (not only a colour): its late events are still arriving. */}
         {body.maturing ? (
           <span className="rounded border border-amber-500 bg-amber-50 px-1.5 text-xs font-medium text-amber-900" title={body.maturing} data-testid="kpi-maturing">
             {MATURING_WORD}

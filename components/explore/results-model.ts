@@ -69,7 +69,7 @@ export function maturityNotice(state: ExploreState, model: TableModel): Maturity
     const compared = state.compare.kind !== "none" ? " A change between periods of different maturity is shown with its sign but not called better or worse." : "";
     return {
       kind: "maturing",
-      text: `${labels.join(", ")} ${labels.length === 1 ? "is" : "are"} still maturing for sales under ${windows.join(" or ")} days old, marked “(maturing)”: their chargebacks, refunds or alerts are still arriving, so those values will likely rise.${compared} ${EVENT_DATED_EXPLANATION}`,
+      text: `${labels.join(", ")} ${labels.length === 1 ? "is" : "are"} still maturing for sales under ${windows.join(" or ")} days old, marked “(maturing)”: their chargebacks, refunds or alerts are still arriving, so those values are not final.${compared} ${EVENT_DATED_EXPLANATION}`,
       next: swapKpis(state, withEventDatedKpis),
       action: "Use event-dated rates",
     };
@@ -148,7 +148,7 @@ export async function exportCsv({
     ...(periods ? [["Periods", periods] as [string, string]] : []),
     ["Filters", describeFilters(asFilters(data.request.filters))],
     ...([...model.rows, model.totals].some((r) => r.cells.some((c) => c.maturing))
-      ? [["Maturing", "Rates whose sales are too recent for all their chargebacks, refunds or alerts to have arrived (named per row in the Maturing column); they will likely rise, and their changes are not called better or worse."] as [string, string]]
+      ? [["Maturing", "Values whose sales are too recent for all their chargebacks, refunds or alerts to have arrived (named per row in the Maturing column); they are not final, and their changes are not called better or worse."] as [string, string]]
       : []),
     ["Data", `${status.title}: ${status.detail}`],
     ["Exported at", formatInstant(new Date().toISOString(), timeZone)],

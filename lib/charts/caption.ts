@@ -66,7 +66,7 @@ export function describeChart(chart: ChartData): ChartCaption {
     const labels = chart.maturing.labels;
     notes.push(
       `${m.label} is still maturing for ${labels.length === 1 ? labels[0] : `${labels.length} points (${labels[0]} to ${labels[labels.length - 1]})`}, marked with a hollow ring: ` +
-        `sales under ${chart.maturing.window} days old are still collecting their late events, so those values will likely rise.`,
+        `sales under ${chart.maturing.window} days old are still collecting their late events, so those values are not final.`,
     );
   }
   if (chart.foldedCategories > 0) {

@@ -28,17 +28,23 @@ const TODAY = "2026-06-30";
 const m = (id: string) => measureFor(id, "orders")!;
 
 describe("which measures mature", () => {
-  it("is every rate whose numerator counts late events dated by the sale, with its window from the one setting", () => {
+  it("is every rate or sum whose numerator counts late events dated by the sale, with its window from the one setting", () => {
     const maturing = Object.fromEntries(kpisFor("orders").flatMap((k) => (measureMaturity(m(k.id)) ? [[k.id, measureMaturity(m(k.id))!.window]] : [])));
     expect(maturing).toEqual({
       cb_rate_count: MATURITY_WINDOW_DAYS.chargebacks,
       cb_rate_amount: MATURITY_WINDOW_DAYS.chargebacks,
       refund_rate: MATURITY_WINDOW_DAYS.refunds,
       alert_rate: MATURITY_WINDOW_DAYS.alerts,
+      // Net revenue less the chargebacks and refunds of its sales: as incomplete as they are.
+      net_revenue: MATURITY_WINDOW_DAYS.chargebacks,
     });
     expect(MATURITY_WINDOW_DAYS).toEqual({ chargebacks: 120, refunds: 60, alerts: 60 });
-    // Sums (a count, net revenue) are not rates; the event-dated rates are complete.
-    for (const id of ["cb_count", "net_revenue", "approval_rate", "cb_rate_count_by_cb_date", "alert_rate_by_alert_date"]) expect(measureMaturity(m(id)), id).toBeNull();
+    // A sale-dated count is as incomplete as its rate; it rises as they arrive, net revenue falls.
+    expect(measureMaturity(m("cb_count"))).toEqual({ window: 120, sources: ["chargebacks"], moves: "rise" });
+    expect(measureMaturity(m("refund_amount"))).toEqual({ window: 60, sources: ["refunds"], moves: "rise" });
+    expect(measureMaturity(m("net_revenue"))?.moves).toBe("fall");
+    // Attempt facts and the event-dated measures are complete for any past day.
+    for (const id of ["attempts", "revenue", "approval_rate", "cb_count_by_cb_date", "cb_rate_count_by_cb_date", "alert_rate_by_alert_date"]) expect(measureMaturity(m(id)), id).toBeNull();
   });
 
   it("holds in cohorts too, where the events are dated by the customer's initial date", () => {
@@ -84,7 +90,7 @@ describe("a table over a range spanning mature and maturing periods", () => {
     // Refunds (60 days, mature by 2026-05-01): January to April are mature.
     expect(marked("refund_rate")).toEqual([false, false, false, false, true, true]);
     expect(marked("cb_rate_count_by_cb_date").some(Boolean)).toBe(false);
-    expect(marked("cb_count").some(Boolean)).toBe(false);
+    expect(marked("cb_count")).toEqual(marked("cb_rate_count"));
     const march = table.rows[2]!.cells[col("cb_rate_count")]!;
     expect(march.text).toBe("1.00% (maturing)");
     expect(march.maturing).toBe(true);
@@ -109,10 +115,10 @@ describe("a table over a range spanning mature and maturing periods", () => {
     const header = csv[1]!.split(",");
     expect(header.at(-1)).toBe(MATURING_COLUMN);
     expect(csv[2]!.split(",").at(-1)).toBe(""); // January
-    expect(csv[4]!).toBe("2026-03,1,3,2,31,Chargeback rate (count)"); // March: its rates as numbers, then the mark
-    expect(csv[6]!.endsWith(",Chargeback rate (count); Refund rate")).toBe(true); // May
+    expect(csv[4]!).toBe("2026-03,1,3,2,31,Chargeback rate (count); Chargebacks"); // March: its values as numbers, then the mark
+    expect(csv[6]!.endsWith(",Chargeback rate (count); Refund rate; Chargebacks")).toBe(true); // May
     // A table whose measures cannot mature keeps its columns exactly.
-    const plain = buildViewTable({ op: "orders", groupBy: ["date"], measures: ["cb_count"] }, view, { today: TODAY });
+    const plain = buildViewTable({ op: "orders", groupBy: ["date"], measures: ["attempts", "revenue", "cb_count_by_cb_date"] }, view, { today: TODAY });
     expect(maturingColumn(plain)).toBeNull();
   });
 

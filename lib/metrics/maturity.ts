@@ -5,9 +5,10 @@
  * refunds and alerts mostly within 60. So the rate of a recent period is incomplete and rises as its
  * events arrive; compared with an older period it looks better than it is.
  *
- * A measure matures when it is a rate (it has a denominator) whose numerator counts those events
- * dated by the attempt (or, in cohorts, by the customer's initial date): which ones is read from the
- * catalog's `source` and `dateBasis`, never listed by hand. A period is maturing when its last day is
+ * A measure matures when its numerator counts those events dated by the attempt (or, in cohorts, by
+ * the customer's initial date): a rate (chargebacks ÷ sales), and as much a sum of them (the
+ * chargebacks of the last 30 days, net revenue less those chargebacks), which is just as incomplete.
+ * Which ones is read from the catalog's `source` and `dateBasis`, never listed by hand. A period is maturing when its last day is
  * later than today − the window (today in the reporting time zone): a period whose last day is
  * exactly the window old is mature. The event-dated rates (events by the day they arrived ÷ the same
  * sales) never mature: nothing more arrives for a past day.
@@ -35,9 +36,11 @@ export const MATURING_WORD = "maturing";
 export const MATURING_COLUMN = "Maturing";
 
 export interface Maturity {
-  /** The longest window of the late facts the rate counts. */
+  /** The longest window of the late facts the measure counts. */
   window: number;
   sources: LateSource[];
+  /** Which way the value moves as its late facts arrive: added (a count, a rate) or taken away (net revenue). */
+  moves: "rise" | "fall" | "change";
 }
 
 function lateSource(metric: string): LateSource | null {
@@ -46,13 +49,17 @@ function lateSource(metric: string): LateSource | null {
   return m.source;
 }
 
-/** How a measure matures, or null when it does not (a sum, an attempt rate, an event-dated rate). */
+/** How a measure matures, or null when it does not (attempts and revenue, an event-dated count or rate). */
 export function measureMaturity(m: Pick<Measure, "numerator" | "denominator">): Maturity | null {
-  if (!m.denominator) return null;
-  const sources = [...new Set(m.numerator.flatMap((t) => lateSource(t.metric) ?? []))];
-  if (sources.length === 0) return null;
-  return { window: Math.max(...sources.map((s) => MATURITY_WINDOW_DAYS[s])), sources };
+  const late = m.numerator.filter((t) => lateSource(t.metric) !== null);
+  if (late.length === 0) return null;
+  const sources = [...new Set(late.map((t) => lateSource(t.metric)!))];
+  const moves = late.every((t) => t.sign > 0) ? "rise" : late.every((t) => t.sign < 0) ? "fall" : "change";
+  return { window: Math.max(...sources.map((s) => MATURITY_WINDOW_DAYS[s])), sources, moves };
 }
+
+/** "will likely rise": how a maturing value is expected to move as its late facts arrive. */
+export const likelyMove = (maturity: Pick<Maturity, "moves">) => (maturity.moves === "change" ? "will likely change" : `will likely ${maturity.moves}`);
 
 /** The last day of a mature period: periods ending after it are still maturing. */
 export function lastMatureDay(today: string, window: number): string {
@@ -74,7 +81,7 @@ export function maturingNote(maturity: Maturity, lastDay: string, today: string)
   return (
     `${words(maturity.sources)} on sales this recent are still arriving: they come up to ${maturity.window} days after the sale, ` +
     `and this period ${ago} (mature once it ends on or before ${lastMatureDay(today, maturity.window)}). ` +
-    `This rate will likely rise; the event-dated rate counts them by the day they arrived and is complete.`
+    `This value ${likelyMove(maturity)} as they arrive; the event-dated measure counts them by the day they arrived and is complete.`
   );
 }
 
@@ -156,8 +163,8 @@ export function swapKpis<T extends MeasureChoices>(s: T, swap: (ids: readonly st
 
 /** What a report or an e-mail says once under numbers carrying the word. */
 export const MATURING_LEGEND =
-  `“(${MATURING_WORD})”: a rate whose sales are too recent for all their chargebacks, refunds or alerts to have arrived; it will likely rise, and a change it makes is not called better or worse. ` +
-  "The event-dated rates (by the day the events arrived) are complete for any past period.";
+  `“(${MATURING_WORD})”: a value whose sales are too recent for all their chargebacks, refunds or alerts to have arrived; it is not final, and a change it makes is not called better or worse. ` +
+  "The event-dated measures (by the day the events arrived) are complete for any past period.";
 
 /** Whether a text carries the maturing word (an e-mail's numbers). */
 export const saysMaturing = (text: string) => text.includes(`(${MATURING_WORD})`);

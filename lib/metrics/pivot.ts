@@ -17,7 +17,7 @@ import { exportValue, formatValue, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
 import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "./kpis";
 import { TOTAL_LABEL, TOTALS_LABEL } from "./labels";
-import { isMaturing, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "./maturity";
+import { isMaturing, likelyMove, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "./maturity";
 
 /** At most this many columns of values; beyond it the smallest are summed into one "Other". */
 export const PIVOT_MAX_COLUMNS = 24;
@@ -271,7 +271,7 @@ export function buildPivot(view: ReportView, measureId: string, opts: PivotOptio
   if (fold) notes.push(`${folded.length} smaller values folded into ${OTHER_LABEL}.`);
   if (view.comparison) notes.push("The pivot shows the report's own period only; the comparison is shown in the rows layout.");
   if (maturity && opts.today && isMaturing(maturity, view.range.end, opts.today)) {
-    notes.push(`“(${MATURING_WORD})” marks values whose sales are under ${maturity.window} days old: their late events are still arriving, so the rate will likely rise.`);
+    notes.push(`“(${MATURING_WORD})” marks values whose sales are under ${maturity.window} days old: their late events are still arriving, so the value ${likelyMove(maturity)}.`);
   }
 
   return {
