@@ -166,13 +166,15 @@ describe("a shared dashboard", () => {
       expect(models(stale.answer)).toEqual(models(first));
       expect(reportCalls()).toBe(before);
 
-      // The refresh it started: its jobs, found by the queries its plan shows.
-      const jobs = stale.answer.plan.flatMap((s) => {
-        const job = g.inFlight(s.op, s.query);
-        return job ? [job.id] : [];
+      // The refresh it started: its jobs, found by the queries its plan shows, waited for through a
+      // handle of the test's own (job ids are not handles).
+      const running = stale.answer.plan.filter((s) => g.inFlight(s.op, s.query) !== null);
+      expect(running.length).toBeGreaterThan(0);
+      const handles = running.flatMap((s) => {
+        const out = g.submit(s.op, s.query, "warm test");
+        return "job" in out ? [out.job.id] : [];
       });
-      expect(jobs.length).toBeGreaterThan(0);
-      await Promise.all(jobs.map((id) => g.wait(id)));
+      await Promise.all(handles.map((h) => g.wait(h)));
       const fresh = await shareView(g);
       expect(statuses(fresh.answer).every((s) => s === "done")).toBe(true);
       expect(staleness(fresh.answer).every((s) => s === false)).toBe(true);
