@@ -16,7 +16,7 @@ import { addDays, daysBetween } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { addInto, evaluate, measureFor, metricOf, sumValue, type Sums } from "@/lib/metrics/kpis";
-import { periodLabel, periodOf, periodsIn, type Period } from "@/lib/periods/periods";
+import { partialNote, periodLabel, periodOf, periodsIn, type Period } from "@/lib/periods/periods";
 import type { CohortCell, CohortRows } from "@/lib/report-state/cohort";
 import { cycleOffsetDays, type CohortSchedule } from "./labels";
 
@@ -33,9 +33,9 @@ export function cohortLabel(start: string, rows: CohortRows): string {
   return rows === "week" ? `Week of ${start}` : periodLabel(start, rows);
 }
 
-/** The words Explore uses for a period the range cuts (lib/metrics/table.ts), and why, when it was today that cut it. */
-function partialNote(p: Period, rangeEnd: string): string {
-  const note = `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.`;
+/** The words Explore uses for a period the range cuts, and why, when it was today that cut it. */
+function cohortPartialNote(p: Period, rangeEnd: string): string {
+  const note = partialNote(p);
   return p.to < p.end && p.to < rangeEnd ? `${note} The days after ${p.to} are still to come.` : note;
 }
 
@@ -177,7 +177,7 @@ export function buildCohortGrid(input: CohortGridInput): CohortGrid {
     const customers = first ? sumValue(first, APPROVALS) : 0;
     summaryCustomers += customers;
     const label = cohortLabel(p.start, rowsBy);
-    const marks = p.partial ? { label: `${label} (partial)`, partial: true, note: partialNote(p, range.end) } : { label, partial: false };
+    const marks = p.partial ? { label: `${label} (partial)`, partial: true, note: cohortPartialNote(p, range.end) } : { label, partial: false };
     gridRows.push({ key: p.start, ...marks, start: p.from, end: p.to, customers, cells });
     for (const c of cells) {
       if (c.masked || c.value === null) continue;

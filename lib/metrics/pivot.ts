@@ -11,7 +11,7 @@
 import { getDimension, getMetric } from "@/lib/contract/catalog";
 import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/csv";
 import { GRAIN_LABELS, type TimeGrain } from "@/lib/periods/grain";
-import type { Period } from "@/lib/periods/periods";
+import { partialNote } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { exportValue, formatValue, type ValueFormat } from "./format";
 import { formatDimensionValue } from "./format-dimension";
@@ -104,10 +104,6 @@ interface DimValue {
   key: string;
   text: string;
   title?: string;
-}
-
-function partialNote(p: Period): string {
-  return `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.`;
 }
 
 function dimValue(id: string, row: ViewRow): DimValue {

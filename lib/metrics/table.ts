@@ -8,6 +8,7 @@ import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog"
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { comparisonName } from "@/lib/periods/compare";
 import { GRAIN_LABELS } from "@/lib/periods/grain";
+import { partialNote } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
 import { comparedId } from "./compared";
 import { TOTALS_LABEL } from "./labels";
@@ -178,7 +179,7 @@ function dimensionCell(id: string, row: ViewRow): TableCell {
   if (id === "date" && row.unaligned) return { value: row.unaligned, text: `${row.unaligned} (last year only)`, note: "A day with no twin in the report's year." };
   if (id === "date" && row.period) {
     const p = row.period;
-    const notes = [p.partial ? `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.` : null, comparedNote].filter((x) => x !== null);
+    const notes = [p.partial ? partialNote(p) : null, comparedNote].filter((x) => x !== null);
     const note = notes.length ? { note: notes.join(" ") } : {};
     return { value: p.start, text: p.partial ? `${p.label} (partial)` : p.label, ...note };
   }

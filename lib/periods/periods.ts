@@ -96,6 +96,11 @@ export interface Period {
   partial: boolean;
 }
 
+/** What a partial period's "(partial)" abbreviates: the table, pivot and cohort grid say it in these words. */
+export function partialNote(p: Pick<Period, "from" | "to" | "start" | "end">): string {
+  return `Only ${p.from} to ${p.to} of ${p.start} to ${p.end} is in the range.`;
+}
+
 export function periodOf(date: string, grain: TimeGrain, range: DayRange): Period {
   const start = periodStart(date, grain);
   const end = periodEnd(start, grain);
