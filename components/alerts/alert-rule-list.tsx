@@ -19,6 +19,7 @@ import {
   type CheckedRule,
   type DirectoryUser,
   type Programme,
+  pausedLabel,
 } from "./model";
 
 // Display only, drawn by the server on first load: their code comes after the page's, and hydrates then.
@@ -104,7 +105,7 @@ export function AlertRuleList({
                   <h3 className="text-base font-semibold text-slate-900">
                     {rule.name}{" "}
                     <span className={`ml-1 rounded px-1.5 py-0.5 text-xs font-medium ${rule.paused ? "bg-slate-200 text-slate-900" : "bg-emerald-100 text-emerald-900"}`}>
-                      {rule.paused ? "Paused" : "Active"}
+                      {rule.paused ? pausedLabel(rule.pausedReason) : "Active"}
                     </span>
                   </h3>
                   {rule.ownerId !== selfId ? <p className="text-xs text-slate-700">Owned by {rule.ownerEmail}</p> : null}

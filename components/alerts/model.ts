@@ -88,6 +88,20 @@ export interface SavedChoice {
   ownerEmail: string;
 }
 
+/** "Paused", or why it was paused when its owner did not pause it (lib/notify/rights.ts). */
+export function pausedLabel(reason: string | null | undefined): string {
+  switch (reason) {
+    case "owner_disabled":
+      return "Paused: its owner was disabled (an admin can reassign it)";
+    case "owner_role":
+      return "Paused: its owner's role may no longer run it (an admin can reassign it)";
+    case "report_unshared":
+      return "Paused: its owner may no longer see or share the report";
+    default:
+      return "Paused";
+  }
+}
+
 /** An evaluation's stored result, read defensively (it is JSON written by the scheduler). */
 export function evaluationRecord(result: unknown): EvaluationRecord | null {
   if (!result || typeof result !== "object") return null;

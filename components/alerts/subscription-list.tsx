@@ -13,6 +13,7 @@ import {
   type DirectoryUser,
   type SavedChoice,
   type CheckedSubscription,
+  pausedLabel,
 } from "./model";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
@@ -85,7 +86,7 @@ export function SubscriptionList({
                       {s.reportName}
                     </a>{" "}
                     <span className={`ml-1 rounded px-1.5 py-0.5 text-xs font-medium ${s.paused ? "bg-slate-200 text-slate-900" : "bg-emerald-100 text-emerald-900"}`}>
-                      {s.paused ? "Paused" : "Active"}
+                      {s.paused ? pausedLabel(s.pausedReason) : "Active"}
                     </span>
                   </h3>
                   <p className="text-xs text-slate-700">

@@ -94,7 +94,7 @@ export const AlertRuleInput = z.strictObject({
 });
 export type AlertRuleInput = z.output<typeof AlertRuleInput>;
 /** What a change names, and nothing else: a field left out keeps its value (`paused` too, so no default here). */
-export const AlertRulePatch = AlertRuleInput.extend({ paused: z.boolean() }).partial();
+export const AlertRulePatch = AlertRuleInput.extend({ paused: z.boolean(), /** Admins: give the rule to another user. */ owner_id: z.uuid() }).partial();
 export type AlertRulePatch = z.output<typeof AlertRulePatch>;
 
 /** The window's days, as of `today` in the reporting time zone: the date presets of the same names. */

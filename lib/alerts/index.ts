@@ -11,6 +11,7 @@ import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/a
 import type { Sql, Store } from "@/lib/store/sql";
 import { checkRecipients, mailFate } from "@/lib/notify/recipients";
 import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
+import { newOwner, refuseStopped, ruleStop } from "@/lib/notify/rights";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definition";
 
@@ -69,8 +70,16 @@ export async function createAlertRule(db: Store, user: SessionUser, input: Alert
   });
 }
 
-export async function updateAlertRule(db: Sql, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
-  const rule = await ownRule(db, user, id);
+export async function updateAlertRule(db: Store, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
+  let rule = await ownRule(db, user, id);
+  if (patch.owner_id !== undefined && patch.owner_id !== rule.ownerId) {
+    const to = await newOwner(db, user, patch.owner_id);
+    await db.transaction(async (tx) => {
+      await checkOwnedCount(tx, to.id, "alert", policy);
+      await alertsRepo(tx).reassign(rule.id, to.id);
+    });
+    rule = (await alertsRepo(db).get(rule.id))!;
+  }
   const merged = AlertRuleInput.parse({
     name: patch.name ?? rule.name,
     definition: patch.definition ?? rule.definition,
@@ -80,6 +89,8 @@ export async function updateAlertRule(db: Sql, user: SessionUser, id: string, pa
     paused: patch.paused ?? rule.paused,
   });
   checkProgramme(merged.definition, monitor);
+  // Resuming runs it with its owner's rights as they are now.
+  if (!merged.paused && rule.paused) refuseStopped(await ruleStop(db, rule), "alert rule");
   if (patch.cooldown_minutes !== undefined) checkCooldown(merged.cooldown_minutes, policy);
   if (patch.recipients) {
     await checkRecipients(db, merged.recipients, { requireOne: false });

@@ -19,6 +19,7 @@ import { sendSubscription } from "@/lib/subscriptions/send";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { getGateway } from "@/lib/upstream";
 import type { MonitorConfig } from "@/lib/programs/definitions";
+import { refuseStopped, ruleStop, subscriptionStop } from "./rights";
 import { MAIL_POLICY_DEFAULTS, checkDailyMail, mailPolicyFrom, takeRunNow, type MailPolicy } from "./policy";
 
 /** How long a slot's reports may wait behind people's (inside the claim's 5-minute lease). */
@@ -77,6 +78,9 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   if (item.kind === "alert") {
     const rule = await alertsRepo(deps.db).get(item.id);
     if (!rule) return; // deleted since the tick listed it
+    // With the owner's rights now: a rule whose owner may no longer own it stops, and says why.
+    const stop = await ruleStop(deps.db, rule);
+    if (stop) return alertsRepo(deps.db).pauseFor(rule.id, stop.reason);
     await evaluateRule(
       { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, monitor: deps.monitor ?? monitorConfig(), mail: deps.mail, waitMs, baseUrl: deps.env.NEXTAUTH_URL, policy: policyOf(deps) },
       rule,
@@ -87,6 +91,8 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   }
   const sub = await subscriptionsRepo(deps.db).get(item.id);
   if (!sub) return;
+  const stop = await subscriptionStop(deps.db, sub);
+  if (stop) return subscriptionsRepo(deps.db).pauseFor(sub.id, stop.reason);
   await sendSubscription(
     { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs },
     sub,
@@ -101,6 +107,7 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
 export async function evaluateNow(deps: NotifyDeps, ruleId: string, owner: string): Promise<EvaluationRecord | null> {
   const rule = await alertsRepo(deps.db).get(ruleId);
   if (!rule) return null;
+  refuseStopped(await ruleStop(deps.db, rule), "alert rule");
   // Counted per person asking, before anything runs: a burst of presses is refused, not queued.
   await takeRunNow(deps.db, owner, policyOf(deps));
   const now = new Date();

@@ -12,6 +12,8 @@ export interface AlertRuleRow {
   recipients: unknown;
   cooldownMinutes: number;
   paused: boolean;
+  /** Why it was paused when its owner did not pause it (lib/notify/rights.ts), or null. */
+  pausedReason: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -26,6 +28,7 @@ interface Row {
   recipients: unknown;
   cooldown_minutes: number;
   paused: boolean;
+  paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -40,6 +43,7 @@ const toRule = (r: Row): AlertRuleRow => ({
   recipients: fromJson(r.recipients),
   cooldownMinutes: r.cooldown_minutes,
   paused: r.paused,
+  pausedReason: r.paused_reason ?? null,
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
@@ -82,10 +86,18 @@ export function alertsRepo(db: Sql) {
     },
     async update(id: string, patch: { name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow | null> {
       await db.query(
-        "UPDATE alert_rules SET name = $2, definition = $3, schedule = $4, recipients = $5, cooldown_minutes = $6, paused = $7, updated_at = now() WHERE id = $1",
+        "UPDATE alert_rules SET name = $2, definition = $3, schedule = $4, recipients = $5, cooldown_minutes = $6, paused = $7, paused_reason = CASE WHEN $7::boolean THEN paused_reason END, updated_at = now() WHERE id = $1",
         [id, patch.name, JSON.stringify(patch.definition), JSON.stringify(patch.schedule), JSON.stringify(patch.recipients), patch.cooldownMinutes, patch.paused],
       );
       return this.get(id);
+    },
+    /** Pauses it for a reason its owner did not choose (the owner's rights); its last change stays. */
+    async pauseFor(id: string, reason: string): Promise<void> {
+      await db.query("UPDATE alert_rules SET paused = true, paused_reason = $2 WHERE id = $1", [id, reason]);
+    },
+    /** Gives it to another user (an admin's reassignment); it stays paused until resumed. */
+    async reassign(id: string, ownerId: string): Promise<void> {
+      await db.query("UPDATE alert_rules SET owner_id = $2, paused_reason = NULL, updated_at = now() WHERE id = $1", [id, ownerId]);
     },
     async remove(id: string): Promise<boolean> {
       if (!isUuid(id)) return false;

@@ -10,7 +10,8 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { Recipients } from "@/lib/alerts/definition";
 import { ScheduleSpec } from "@/lib/schedule/spec";
-import { getVisibleReport } from "@/lib/saved-reports/permissions";
+import { canEdit, canView, getVisibleReport } from "@/lib/saved-reports/permissions";
+import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { createShareLink } from "@/lib/sharing/links";
 import { SHARE_LIMITS } from "@/lib/sharing/service";
 import { shareLinksRepo } from "@/lib/store/share-links";
@@ -20,6 +21,7 @@ import type { ReportGateway } from "@/lib/upstream/gateway";
 import { seal } from "./seal";
 import { checkRecipients, mailFate } from "@/lib/notify/recipients";
 import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
+import { newOwner, refuseStopped, subscriptionStop } from "@/lib/notify/rights";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */
@@ -33,7 +35,9 @@ export const SubscriptionInput = z.strictObject({
 });
 export type SubscriptionInput = z.output<typeof SubscriptionInput>;
 /** A field left out keeps its value (`paused` too, so no default here). */
-export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true }).extend({ paused: z.boolean() }).partial();
+export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true })
+  .extend({ paused: z.boolean(), /** Admins: give the subscription to another user. */ owner_id: z.uuid() })
+  .partial();
 export type SubscriptionPatch = z.output<typeof SubscriptionPatch>;
 
 /** A subscription as its owner (or an admin) sees it: never the token. */
@@ -69,31 +73,79 @@ export async function createSubscription(
   await checkMailPolicy(db, input.recipients, opts.policy);
   return db.transaction(async (tx) => {
     await checkOwnedCount(tx, user.id, "subscription", opts.policy);
-    const { token, link } = await createShareLink(tx, gateway, opts.timeZone, user, report, { mode: "live", expiresInDays: SHARE_LIMITS.maxDays });
+    const link = await subscriptionLink(tx, gateway, user, report, input.recipients, opts);
     const row = await subscriptionsRepo(tx).create({
       ownerId: user.id,
       reportId: report.id,
       schedule: input.schedule,
       recipients: input.recipients,
       paused: input.paused,
-      shareLinkId: link.id,
-      shareTokenSealed: seal(token, opts.secret),
+      shareLinkId: link?.id ?? null,
+      shareTokenSealed: link?.sealed ?? null,
     });
     return subscriptionView(row);
   });
 }
 
-export async function updateSubscription(db: Sql, user: SessionUser, id: string, patch: SubscriptionPatch, policy: MailPolicy): Promise<SubscriptionView> {
-  const s = await ownSubscription(db, user, id);
+/**
+ * A subscription's share link, made under the rules of any share link: only a user who may share
+ * the report (its owner or an admin) gets one. Someone who may only see it can have it mailed to
+ * dashboard users, whose e-mail then links into the dashboard; outside addresses would need the
+ * share link, so they are refused.
+ */
+async function subscriptionLink(
+  tx: Sql,
+  gateway: ReportGateway,
+  owner: SessionUser,
+  report: SavedReport,
+  recipients: Recipients,
+  opts: { timeZone: string; secret: string },
+): Promise<{ id: string; sealed: string } | null> {
+  if (!canEdit(owner, report)) {
+    if (recipients.emails.length === 0) return null;
+    throw new ApiError(
+      403,
+      "Only the report's owner or an admin may share it, and a scheduled report to outside addresses carries a share link; name dashboard users only, or ask the owner to subscribe them",
+      [{ path: "recipients.emails", message: "needs the right to share the report" }],
+    );
+  }
+  const { token, link } = await createShareLink(tx, gateway, opts.timeZone, owner, report, { mode: "live", expiresInDays: SHARE_LIMITS.maxDays });
+  return { id: link.id, sealed: seal(token, opts.secret) };
+}
+
+export async function updateSubscription(
+  db: Store,
+  user: SessionUser,
+  id: string,
+  patch: SubscriptionPatch,
+  opts: { policy: MailPolicy; gateway: ReportGateway; timeZone: string; secret: string },
+): Promise<SubscriptionView> {
+  let s = await ownSubscription(db, user, id);
   const recipients = patch.recipients ?? Recipients.parse(s.recipients);
   if (patch.recipients) {
     await checkRecipients(db, recipients, { requireOne: true });
-    await checkMailPolicy(db, recipients, policy);
+    await checkMailPolicy(db, recipients, opts.policy);
   }
+  if (patch.owner_id !== undefined && patch.owner_id !== s.ownerId) {
+    // The new owner's own link, under their rights; the old one is revoked with the handover.
+    const to = await newOwner(db, user, patch.owner_id);
+    const report = await savedReportsRepo(db).get(s.reportId);
+    if (!report || !canView(to, report)) throw ApiError.badRequest(`${to.email} may not see the report “${s.reportName}”`, [{ path: "owner_id", message: "may not see the report" }]);
+    const current = s;
+    await db.transaction(async (tx) => {
+      await checkOwnedCount(tx, to.id, "subscription", opts.policy);
+      if (current.shareLinkId) await shareLinksRepo(tx).revoke(current.shareLinkId);
+      await subscriptionsRepo(tx).reassign(current.id, to.id, await subscriptionLink(tx, opts.gateway, to, report, recipients, opts));
+    });
+    s = (await subscriptionsRepo(db).get(s.id))!;
+  }
+  const paused = patch.paused ?? s.paused;
+  // Resuming sends with its owner's rights as they are now.
+  if (!paused && s.paused) refuseStopped(await subscriptionStop(db, s), "scheduled report");
   const row = await subscriptionsRepo(db).update(s.id, {
     schedule: patch.schedule ?? s.schedule,
     recipients,
-    paused: patch.paused ?? s.paused,
+    paused,
   });
   return subscriptionView(row!);
 }

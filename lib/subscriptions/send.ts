@@ -13,6 +13,7 @@ import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
 import { renderSavedReport, type SharedView } from "@/lib/sharing/view";
 import { inboxRepo } from "@/lib/store/inbox";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
+import { canView } from "@/lib/saved-reports/permissions";
 import type { Store } from "@/lib/store/sql";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/store/users";
@@ -113,13 +114,15 @@ export async function sendSubscription(deps: SubscriptionDeps, sub: Subscription
   const report = await savedReportsRepo(deps.db).get(sub.reportId);
   if (!report) throw new Error("The report was deleted.");
   const token = sub.shareTokenSealed ? unseal(sub.shareTokenSealed, deps.secret) : null;
-  if (!token) throw new Error("The subscription's link can no longer be opened (the server secret changed); delete it and subscribe again.");
+  if (sub.shareTokenSealed && !token) throw new Error("The subscription's link can no longer be opened (the server secret changed); delete it and subscribe again.");
   const view = await renderSavedReport({ db: deps.db, gateway: deps.gateway, owner: BACKGROUND_OWNER, waitMs: deps.waitMs, timeZone: deps.timeZone, acceptStale: false }, report, {
     allowedPresets: [],
     preset: null,
     snapshot: null,
   });
-  const link = new URL(`/share/${token}`, deps.baseUrl).toString();
+  const inApp = report.page === "dashboard" ? `/dashboards/${report.id}` : `/reports/${report.id}`;
+  // Without a share link (its owner may see the report but not share it) the e-mail links into the dashboard.
+  const link = new URL(token ? `/share/${token}` : inApp, deps.baseUrl).toString();
   const message = composeReportMail(view, link, deps.timeZone, late);
   if (!message) throw new Error("The report's data stayed queued behind people's reports; this slot was not sent.");
   if (view.kind === "dashboard" && view.answer.tiles.some((t) => t.outcome.status !== "done")) throw new Error("Some of the dashboard's tiles stayed queued; this slot was not sent.");
@@ -129,9 +132,9 @@ export async function sendSubscription(deps: SubscriptionDeps, sub: Subscription
     const active: { id: string; email: string }[] = [];
     for (const id of recipients.users) {
       const u = await users.findById(id);
-      if (u && !u.disabled) active.push({ id: u.id, email: u.email });
+      // A user who may not see the report is not sent it.
+      if (u && !u.disabled && canView({ id: u.id, email: u.email, role: u.role }, report)) active.push({ id: u.id, email: u.email });
     }
-    const inApp = report.page === "dashboard" ? `/dashboards/${report.id}` : `/reports/${report.id}`;
     await inboxRepo(tx).add(
       active.map((u) => u.id),
       { title: `Scheduled report: ${message.subject}`, body: message.text.replace(link, "the share link in the e-mail"), link: inApp, sourceKind: "subscription", sourceId: sub.id },

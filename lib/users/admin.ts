@@ -9,6 +9,7 @@ import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ROLES } from "@/lib/users/roles";
 import { mailsInLastDayByUser } from "@/lib/notify/policy";
+import { pauseStopped } from "@/lib/notify/rights";
 import { ApiError } from "@/lib/contract/errors";
 import type { Store } from "@/lib/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/store/users";
@@ -76,6 +77,8 @@ export async function updateUser(store: Store, actor: SessionUser, id: string, p
     if (patch.role !== undefined && patch.role !== target.role) await users.setRole(id, patch.role);
     if (patch.disabled === true && !target.disabled) await users.disable(target.email);
     if (patch.disabled === false && target.disabled) await users.enable(target.email);
+    // Their automation stops where they may no longer run it (shown paused, with the reason).
+    await pauseStopped(tx, id);
     return userView((await users.findById(id))!);
   });
 }

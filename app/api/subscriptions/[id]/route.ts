@@ -3,9 +3,16 @@ import { apiRoute } from "@/lib/api/handler";
 import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/subscriptions";
 import { getStore } from "@/lib/store";
 import { mailPolicy } from "@/lib/notify/runtime";
+import { serverEnv } from "@/lib/env";
+import { getGateway } from "@/lib/upstream";
 
 export const PATCH = apiRoute({ role: "analyst", params: ["id"], schema: SubscriptionPatch }, async ({ user, params, body }) => ({
-  subscription: await updateSubscription(await getStore(), user, params.id, body, mailPolicy()),
+  subscription: await updateSubscription(await getStore(), user, params.id, body, {
+    policy: mailPolicy(),
+    gateway: getGateway(),
+    timeZone: serverEnv().REPORT_TIMEZONE,
+    secret: serverEnv().NEXTAUTH_SECRET,
+  }),
 }));
 
 export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => deleteSubscription(await getStore(), user, params.id));
