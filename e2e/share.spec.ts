@@ -3,6 +3,7 @@
  * and sees the same totals; after revocation the same URL shows no data.
  */
 import { expect, test } from "@playwright/test";
+import { e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
 test("save, share, open on a phone without an account, revoke", async ({ browser }) => {
@@ -34,6 +35,10 @@ test("save, share, open on a phone without an account, revoke", async ({ browser
   await phone.goto(shareUrl);
   await expect(phone.getByRole("heading", { level: 1, name: "Gateways, last 30 days" })).toBeVisible();
   await expect(phone.getByText("Shared by:")).toBeVisible();
+  // Who shared it is told by organisation; the sharer's address is in neither the page nor its data.
+  const analystEmail = e2eEnv().users.analyst.email;
+  await expect(phone.getByText(`a colleague at ${analystEmail.split("@")[1]}`)).toBeVisible();
+  expect(await phone.content()).not.toContain(analystEmail);
   const sharedTotals = phone.getByRole("row", { name: "Totals" });
   await expect(sharedTotals).toBeVisible();
   expect((await sharedTotals.innerText()).replace(/\s+/g, " ").trim()).toBe(analystTotals);

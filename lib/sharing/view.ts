@@ -39,6 +39,16 @@ import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { unlockCookieName } from "./tokens";
 
 /** The retention grid of a shared cohort report, drawn as the Cohorts page draws it. */
+/**
+ * Who shared a page, as its anonymous visitors read it: the sharer's organisation, never their
+ * address (a link is forwarded further than its first reader, and an address is personal data).
+ */
+export function sharerWords(email: string | null | undefined): string {
+  if (!email) return "a former user";
+  const domain = email.slice(email.lastIndexOf("@") + 1);
+  return domain ? `a colleague at ${domain}` : "a colleague";
+}
+
 export interface SharedCohort {
   grid: CohortGrid;
   caption: string;
@@ -133,7 +143,7 @@ export async function renderSavedReport(
     const owner = await usersRepo(db).findById(report.ownerId);
     return sharedDashboardView(gateway, report, {
       owner: queueOwner,
-      sharedBy: owner?.email ?? "a former user",
+      sharedBy: sharerWords(owner?.email),
       timeZone: timeZone,
       preset,
       allowed,
@@ -231,7 +241,7 @@ export async function renderSavedReport(
   return {
     kind: "ok",
     title: report.name,
-    sharedBy: owner?.email ?? "a former user",
+    sharedBy: sharerWords(owner?.email),
     mode: opts.snapshot ? "snapshot" : "live",
     op,
     range,
@@ -258,5 +268,5 @@ async function monitorView(deps: RenderDeps, report: SavedReport): Promise<Share
     return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString() };
   }
   const owner = await usersRepo(deps.db).findById(report.ownerId);
-  return { kind: "monitor", title: report.name, sharedBy: owner?.email ?? "a former user", timeZone, answer };
+  return { kind: "monitor", title: report.name, sharedBy: sharerWords(owner?.email), timeZone, answer };
 }
