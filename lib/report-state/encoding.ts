@@ -75,11 +75,10 @@ export function encodeFilters(filters: Filters): [string, string][] {
 }
 
 export function decodeFilters(p: ParamsLike): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const key of new Set(p.keys())) {
-    if (key.startsWith(FILTER_PREFIX)) out[key.slice(FILTER_PREFIX.length)] = decodeList(p.get(key));
-  }
-  return out;
+  // Built from entries, so a key such as "__proto__" is a key like any other (and then refused as
+  // no dimension) rather than an assignment to the object's prototype that drops it unseen.
+  const keys = [...new Set(p.keys())].filter((key) => key.startsWith(FILTER_PREFIX));
+  return Object.fromEntries(keys.map((key) => [key.slice(FILTER_PREFIX.length), decodeList(p.get(key))]));
 }
 
 /** What a report page makes of its URL (each page's parser: parseExplore, parseCohort, parseDashboard). */
