@@ -34,6 +34,10 @@ test("Apply to every tile reaches every tile but what a tile pins, and the pinni
   await expect(tile(page, 1).getByTestId("tile-keeps")).toHaveText("Compares with the previous period: a KPI always compares");
   await expect(tile(page, 2).getByTestId("tile-keeps")).toHaveCount(0);
   await expect(settings(page)).toContainText("Every tile takes these settings except what a badge on it says it keeps.");
+  await expect(settings(page).getByTestId("kpi-compares")).toHaveText("With no comparison, KPI tiles still compare with the previous period: a KPI always compares.");
+  await settings(page).getByLabel("Compare to").selectOption("previous");
+  await expect(settings(page).getByTestId("kpi-compares")).toHaveCount(0);
+  await settings(page).getByLabel("Compare to").selectOption("none");
 
   const pivotRange = await tile(page, 3).locator("footer p").first().innerText();
   await settings(page).getByLabel("Period").selectOption("last7");

@@ -266,6 +266,11 @@ export function DashboardPage({
               ? "Every tile takes these settings except what a badge on it says it keeps."
               : "Every tile takes these settings."}
           </span>
+          {draft.compare.kind === "none" && alwaysComparing > 0 ? (
+            <span className="text-xs font-medium text-slate-900" data-testid="kpi-compares">
+              With no comparison, KPI tiles still compare with the previous period: a KPI always compares.
+            </span>
+          ) : null}
           {grainNote ? (
             <span role="note" data-testid="grain-fallback" className="text-xs font-medium text-slate-900">
               {grainNote}
