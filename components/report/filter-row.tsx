@@ -123,12 +123,14 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
   const id = useId();
   const [text, setText] = useState("");
   const [notes, setNotes] = useState<{ rejected: FilterInput["rejected"]; other: string[] } | null>(null);
-  const [open, setOpen] = useState(false);
+  /** The suggestions list: shut, offering matches for what is typed, or the first 50 values seen (opened with the down arrow). */
+  const [open, setOpen] = useState<"shut" | "typing" | "browsing">("shut");
   const [active, setActive] = useState(-1);
   const full = values.length >= LIMITS.maxFilterValues;
   const known = useKnownValues(d.name);
   const list = d.type !== "string";
-  const offered = open && !full ? suggestValues(known.values, typedEntry(d, text), values) : [];
+  const entry = typedEntry(d, text);
+  const offered = !full && (open === "browsing" || (open === "typing" && entry.trim() !== "")) ? suggestValues(known.values, entry, values, open === "browsing" ? 50 : 8) : [];
   const unseen = unseenValues(values, known);
   const unseenText = unseenNote(values, known);
 
@@ -155,7 +157,7 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
     setText(list ? text.slice(0, text.length - typedEntry(d, text).length) : "");
     setNotes(null);
     setActive(-1);
-    setOpen(false);
+    setOpen("shut");
   };
   const optionId = (i: number) => `${id}-option-${i}`;
 
@@ -215,11 +217,10 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
             onChange={(e) => {
               setText(e.target.value);
               setNotes(null);
-              setOpen(true);
+              setOpen("typing");
               setActive(-1);
             }}
-            onFocus={() => setOpen(true)}
-            onBlur={() => setOpen(false)}
+            onBlur={() => setOpen("shut")}
             onPaste={(e) => {
               // A pasted column of free text keeps its lines apart (an input would join them).
               if (list) return;
@@ -234,12 +235,17 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
             onKeyDown={(e) => {
               if (e.key === "ArrowDown" || e.key === "ArrowUp") {
                 e.preventDefault();
-                setOpen(true);
+                if (offered.length === 0) {
+                  // Nothing offered yet: the arrow opens the list of every value seen.
+                  setOpen("browsing");
+                  setActive(-1);
+                  return;
+                }
                 const n = offered.length;
-                if (n > 0) setActive((a) => (e.key === "ArrowDown" ? (a + 1) % n : (a <= 0 ? n : a) - 1));
+                setActive((a) => (e.key === "ArrowDown" ? (a + 1) % n : (a <= 0 ? n : a) - 1));
               } else if (e.key === "Escape" && offered.length > 0) {
                 e.preventDefault();
-                setOpen(false);
+                setOpen("shut");
                 setActive(-1);
               } else if (e.key === "Enter") {
                 e.preventDefault();
@@ -303,7 +309,7 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
             : list
               ? `Enter ${filterValueHint(d)}; several at once separated by commas, spaces or new lines, then Add or press Enter.`
               : `Enter ${filterValueHint(d)}, then Add or press Enter. Text is matched exactly (spaces trimmed, runs of spaces made one), so choose a suggestion where you can; pasting several lines adds one value per line.`}
-          {known.values.length > 0 ? ` Suggestions: ${known.values.length} values seen in ${lastReports(known.reports)}, offered as you type.` : ""}
+          {known.values.length > 0 ? ` Suggestions: ${known.values.length} values seen in ${lastReports(known.reports)}, offered as you type (or with the down arrow).` : ""}
         </p>
       </div>
       <p className="text-xs text-slate-600">Only “any of”: the reporting service cannot exclude {d.label} values.</p>
