@@ -5,8 +5,6 @@
  * call's body as it arrives (the service's own log names the path, not the body).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,51 +20,7 @@ import { usersRepo } from "@/lib/store/users";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { mailQueue } from "./runtime";
-
-interface Arrival {
-  path: string;
-  body: { group_by?: string[] } | null;
-  at: number;
-}
-
-/** A pass-through to the service that records each request (path and JSON body) as it arrives. */
-async function recordingProxy(target: string): Promise<{ url: string; arrivals: Arrival[]; close(): Promise<void> }> {
-  const arrivals: Arrival[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      let body: Arrival["body"] = null;
-      try {
-        body = raw.length > 0 ? (JSON.parse(raw.toString("utf8")) as Arrival["body"]) : null;
-      } catch {
-        body = null;
-      }
-      arrivals.push({ path: (req.url ?? "").split("?")[0]!, body, at: Date.now() });
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v;
-      fetch(`${target}${req.url ?? ""}`, { method: req.method ?? "GET", headers, ...(raw.length > 0 ? { body: raw } : {}) }).then(
-        async (r) => {
-          const out = Buffer.from(await r.arrayBuffer());
-          const back: Record<string, string> = {};
-          r.headers.forEach((v, k) => {
-            if (!["content-encoding", "content-length", "transfer-encoding", "connection"].includes(k)) back[k] = v;
-          });
-          res.writeHead(r.status, back);
-          res.end(out);
-        },
-        (e: unknown) => {
-          res.writeHead(502);
-          res.end(String(e));
-        },
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { recordingProxy } from "./testing/recording-proxy";
 
 let dir: string;
 let store: Store;

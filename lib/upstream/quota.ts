@@ -6,10 +6,12 @@
  * queue for its Retry-After. Positions and estimated start times are exposed so users see what is
  * happening; a position counts calls, never names whose they are.
  *
- * One owner is different: BACKGROUND_OWNER (the cache warmer). Its calls are not in the round-robin
- * at all; they start only when no other owner has a call waiting, and only while a slot of the window
- * stays free for whoever comes next, so warming caches never makes a person wait (see
- * `backgroundCap` for the one exception, a limit of 1).
+ * One owner is different: BACKGROUND_OWNER (the cache warmer, alert rules' and scheduled reports'
+ * slots). Its calls are not in the round-robin at all; they start only when no other owner has a call
+ * waiting, only while a slot of the window stays free for whoever comes next, so warming caches never
+ * makes a person wait (see `backgroundCap` for the one exception, a limit of 1), and only while
+ * background calls hold less than BACKGROUND_SHARE of the window (`backgroundShareCap`), however
+ * much background work is waiting: the rest of the quota stays for people.
  */
 
 /**
@@ -17,6 +19,9 @@
  * to it would be served as background.
  */
 export const BACKGROUND_OWNER = "background";
+
+/** The most of any window's calls background work may hold (rounded up, and never the last slot). */
+export const BACKGROUND_SHARE = 0.4;
 
 export interface QueueTicket {
   /**
@@ -53,6 +58,8 @@ export class QuotaQueue {
   private readonly turn: string[] = [];
   /** BACKGROUND_OWNER's waiting calls, first come first served, outside the round-robin. */
   private readonly background: Waiting[] = [];
+  /** Start times of background calls within the window, ascending (a subset of `sent`). */
+  private readonly backgroundSent: number[] = [];
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
   /** When the pending timer fires, so an earlier need (a person arriving) can bring it forward. */
@@ -85,8 +92,14 @@ export class QuotaQueue {
     return Math.max(1, this.limit - 1);
   }
 
+  /** Background calls allowed in any window: BACKGROUND_SHARE of the limit, rounded up, at most backgroundCap. */
+  get backgroundShareCap(): number {
+    return Math.max(1, Math.min(this.backgroundCap, Math.ceil(this.limit * BACKGROUND_SHARE)));
+  }
+
   private prune(now: number): void {
     while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
+    while (this.backgroundSent.length > 0 && this.backgroundSent[0]! <= now - this.windowMs) this.backgroundSent.shift();
   }
 
   /** Pauses every start until `until` (a 429's Retry-After). */
@@ -113,6 +126,8 @@ export class QuotaQueue {
       queueLength: this.waitingCount,
       /** Background calls waiting; they start only once queueLength is 0. */
       backgroundQueueLength: this.background.length,
+      /** Background calls in the window; at most backgroundShareCap. */
+      backgroundInWindow: this.backgroundSent.length,
       nextSlotAt: this.sent.length < this.limit ? Math.max(now, this.pausedUntil) : Math.max(this.sent[0]! + this.windowMs, this.pausedUntil),
       /** When the oldest call in the window leaves it (the count drops), or null when none is in it. */
       nextFreeAt: this.sent.length > 0 ? this.sent[0]! + this.windowMs : null,
@@ -246,7 +261,8 @@ export class QuotaQueue {
         this.start(w, now);
       }
       // Background only when no person has a call waiting, and never into the window's last slot.
-      while (this.turn.length === 0 && this.background.length > 0 && this.sent.length < this.backgroundCap) {
+      while (this.turn.length === 0 && this.background.length > 0 && this.sent.length < this.backgroundCap && this.backgroundSent.length < this.backgroundShareCap) {
+        this.backgroundSent.push(now);
         this.start(this.background.shift()!, now);
       }
     }
@@ -267,7 +283,10 @@ export class QuotaQueue {
       at = this.sent.length < this.limit ? this.pausedUntil : Math.max(this.pausedUntil, this.sent[0]! + this.windowMs);
     } else if (this.background.length > 0) {
       const cap = this.backgroundCap;
-      at = this.sent.length < cap ? this.pausedUntil : Math.max(this.pausedUntil, this.sent[this.sent.length - cap]! + this.windowMs);
+      const share = this.backgroundShareCap;
+      const roomAt = this.sent.length < cap ? 0 : this.sent[this.sent.length - cap]! + this.windowMs;
+      const shareAt = this.backgroundSent.length < share ? 0 : this.backgroundSent[this.backgroundSent.length - share]! + this.windowMs;
+      at = Math.max(this.pausedUntil, roomAt, shareAt);
     } else {
       return;
     }
