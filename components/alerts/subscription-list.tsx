@@ -118,7 +118,7 @@ export function SubscriptionList({
                 <dt className="font-medium">Recipients</dt>
                 <dd className="break-words">{describeRecipients(recipients, users)}</dd>
                 <dt className="font-medium">Link</dt>
-                <dd>{s.shareLinkId ? "Its own live share link, listed under the report’s share links; deleting this revokes it." : "No share link."}</dd>
+                <dd>{s.shareLinkId ? "Its own live share link, listed under the report’s share links; deleting this revokes it." : "No share link: its e-mail links into the dashboard, for recipients who may see the report."}</dd>
               </dl>
               <Suspense fallback={null}>
                 <MailFateView fate={s} timeZone={timeZone} />
