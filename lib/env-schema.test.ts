@@ -191,6 +191,14 @@ describe("automation and mail limits", () => {
   });
 });
 
+describe("audit retention", () => {
+  it("keeps 400 days by default, at least 30 and at most 3650", () => {
+    expect(parseServerEnv(valid).AUDIT_RETENTION_DAYS).toBe(400);
+    expect(parseServerEnv({ ...valid, AUDIT_RETENTION_DAYS: "30" }).AUDIT_RETENTION_DAYS).toBe(30);
+    for (const bad of ["29", "3651", "0", "a year"]) expect(errorOf({ ...valid, AUDIT_RETENTION_DAYS: bad }).variables, bad).toEqual(["AUDIT_RETENTION_DAYS"]);
+  });
+});
+
 describe("parseStoreEnv", () => {
   it("needs no upstream configuration", () => {
     expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });

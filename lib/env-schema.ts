@@ -102,6 +102,8 @@ const serverEnvSchema = z
     /** "Evaluate now" per user in any 15 minutes. */
     RUN_NOW_PER_USER: intInRange("RUN_NOW_PER_USER", 1, 100, 5),
     MAIL_PER_USER_PER_DAY: intInRange("MAIL_PER_USER_PER_DAY", 1, 100_000, 200),
+    /** Audit log entries older than this many days are deleted by the daily prune (lib/audit/retention.ts); nothing else removes them. */
+    AUDIT_RETENTION_DAYS: intInRange("AUDIT_RETENTION_DAYS", 30, 3650, 400),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;

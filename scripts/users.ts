@@ -2,7 +2,9 @@
 // DATABASE_URL for PostgreSQL). With the embedded store it refuses while the dashboard runs, since a
 // PGlite directory belongs to one process. Results are JSON on stdout; generated passwords are
 // printed once and stored only as scrypt hashes.
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
+import { appendAudit, type AuditActor } from "../lib/audit/log";
 import { generatePassword, hashPassword } from "../lib/auth/password";
 import { ROLES, isRole } from "../lib/users/roles";
 import { EnvError, parseStoreEnv } from "../lib/env-schema";
@@ -32,15 +34,31 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
+/** Whoever runs the CLI has the store's credentials, not a dashboard account: named by their OS user. */
+function cliActor(): AuditActor {
+  let osUser = "unknown";
+  try {
+    osUser = userInfo().username;
+  } catch {
+    // no passwd entry (some containers): stays unknown
+  }
+  return { kind: "cli", id: null, email: null, address: `cli:${osUser}` };
+}
+
 async function run(store: Store, command: string, opts: { email?: string; role?: string }): Promise<void> {
   const users = usersRepo(store);
   switch (command) {
     case "create": {
       const email = requireEmail(opts.email);
-      if (!isRole(opts.role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+      const role = opts.role;
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
       const password = generatePassword();
-      await users.create({ email, role: opts.role, passwordHash: await hashPassword(password) });
-      print({ email, role: opts.role, password });
+      const passwordHash = await hashPassword(password);
+      await store.transaction(async (tx) => {
+        const created = await usersRepo(tx).create({ email, role, passwordHash });
+        await appendAudit(tx, { action: "user.created", actor: cliActor(), subject: { kind: "user", id: created.id, label: created.email }, detail: { role } });
+      });
+      print({ email, role, password });
       return;
     }
     case "list":
@@ -49,7 +67,15 @@ async function run(store: Store, command: string, opts: { email?: string; role?:
     case "disable":
     case "enable": {
       const email = requireEmail(opts.email);
-      const found = command === "disable" ? await users.disable(email) : await users.enable(email);
+      const found = await store.transaction(async (tx) => {
+        const user = await usersRepo(tx).findByEmail(email);
+        if (!user) return false;
+        if (command === "disable") await usersRepo(tx).disable(email);
+        else await usersRepo(tx).enable(email);
+        const action = command === "disable" ? "user.disabled" : "user.enabled";
+        await appendAudit(tx, { action, actor: cliActor(), subject: { kind: "user", id: user.id, label: user.email } });
+        return true;
+      });
       if (!found) throw new Error(`no user with e-mail ${email}`);
       print({ email, disabled: command === "disable" });
       return;
@@ -59,7 +85,11 @@ async function run(store: Store, command: string, opts: { email?: string; role?:
       const user = await users.findByEmail(email);
       if (!user) throw new Error(`no user with e-mail ${email}`);
       const password = generatePassword();
-      await users.setPassword(email, await hashPassword(password));
+      const passwordHash = await hashPassword(password);
+      await store.transaction(async (tx) => {
+        await usersRepo(tx).setPassword(email, passwordHash);
+        await appendAudit(tx, { action: "user.password_reset", actor: cliActor(), subject: { kind: "user", id: user.id, label: user.email } });
+      });
       print({ email, role: user.role, password });
       return;
     }

@@ -4,6 +4,7 @@
  * an unknown account still costs one scrypt verification so timing doesn't tell them apart either.
  */
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password";
+import { appendAudit, inTransaction } from "../audit/log";
 import type { Role } from "../users/roles";
 import type { Sql } from "../store/sql";
 import { throttleRepo, type AttemptLimit } from "../store/throttle";
@@ -56,7 +57,20 @@ export async function authenticate(
   const policy = options.policy ?? LOGIN_THROTTLE;
   const email = typeof credentials.email === "string" ? normalizeEmail(credentials.email) : "";
   const password = typeof credentials.password === "string" ? credentials.password : "";
+  const address = credentials.address ?? null;
+  // The audit log (admins only) says why a sign-in failed; the caller never learns more than "invalid".
+  // Whoever failed proved no identity: the actor is the e-mail as typed, the account (when there is
+  // one) the subject.
+  const failed = async (why: "malformed" | "throttled" | "unknown_account" | "wrong_password" | "disabled", account: { id: string; email: string } | null = null) => {
+    await appendAudit(db, {
+      action: "sign_in.failed",
+      actor: { kind: "anonymous", id: null, email: email === "" ? null : email, address },
+      subject: account ? { kind: "user", id: account.id, label: account.email } : null,
+      detail: { failure: why },
+    });
+  };
   if (email === "" || email.length > MAX_EMAIL || password === "" || password.length > MAX_PASSWORD) {
+    await failed("malformed");
     return { ok: false, reason: "invalid" };
   }
 
@@ -69,18 +83,27 @@ export async function authenticate(
   }
   const throttle = throttleRepo(db);
   const attempt = await throttle.attempt(limits, policy.windowSeconds, now);
-  if (!attempt.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: attempt.retryAfterSeconds };
+  if (!attempt.allowed) {
+    await failed("throttled");
+    return { ok: false, reason: "throttled", retryAfterSeconds: attempt.retryAfterSeconds };
+  }
 
   const users = usersRepo(db);
   const user = await users.findByEmail(email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !valid || user.disabled) return { ok: false, reason: "invalid" };
+  if (!user || !valid || user.disabled) {
+    await failed(!user ? "unknown_account" : !valid ? "wrong_password" : "disabled", user);
+    return { ok: false, reason: "invalid" };
+  }
 
   // A success is not a failure, and it forgives this address its typos on this account. The
   // account's failures from elsewhere stay: they are someone else's guesses.
   await attempt.forget();
   if (credentials.address) await throttle.clear(`account:${email}|address:${credentials.address}`);
-  await users.recordLogin(user.id, now);
+  await inTransaction(db, async (tx) => {
+    await usersRepo(tx).recordLogin(user.id, now);
+    await appendAudit(tx, { action: "sign_in.succeeded", actor: { kind: "user", id: user.id, email: user.email, address }, subject: { kind: "user", id: user.id, label: user.email } });
+  });
   if (needsRehash(user.passwordHash)) await users.rehash(user.id, await hashPassword(password));
   return { ok: true, user: { id: user.id, email: user.email, role: user.role } };
 }

@@ -2,8 +2,10 @@
  * Share links of a saved report, for its owner or an admin: list, create (with a frozen snapshot when
  * asked), rotate and revoke. A link belongs to its report: one named under another report is not
  * found, whoever asks. The token is returned once, at creation or rotation; only its hash is kept.
+ * Creating, rotating and revoking are each written to the audit log with the change (never the token).
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
+import { appendAudit, inTransaction, userActor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { isRangePreset } from "@/lib/report-state";
@@ -68,13 +70,21 @@ async function editableLink(db: Sql, user: SessionUser, reportId: string, linkId
   return link;
 }
 
+/** A link as the audit log names it: its label, else the token's last characters (never the token). */
+function linkSubject(link: Pick<ShareLinkWithSecrets, "id" | "label" | "tokenTail">) {
+  return { kind: "share_link", id: link.id, label: link.label ?? (link.tokenTail ? `…${link.tokenTail}` : null) };
+}
+
 /** A new token for the link; the old one stops working at once. */
 export async function rotateShareLink(db: Sql, user: SessionUser, reportId: string, linkId: string, base: string): Promise<IssuedLink> {
   const link = await editableLink(db, user, reportId, linkId);
   if (link.revokedAt) throw new ApiError(400, "A revoked link cannot be rotated; create a new one");
   const token = newShareToken();
   const links = shareLinksRepo(db);
-  await links.rotate(link.id, hashToken(token), tokenTail(token));
+  await inTransaction(db, async (tx) => {
+    await shareLinksRepo(tx).rotate(link.id, hashToken(token), tokenTail(token));
+    await appendAudit(tx, { action: "share_link.rotated", actor: userActor(user), subject: linkSubject(link), detail: { report_id: reportId } });
+  });
   return { link: publicLink((await links.get(link.id))!), token, url: shareUrl(token, base) };
 }
 
@@ -82,7 +92,12 @@ export async function rotateShareLink(db: Sql, user: SessionUser, reportId: stri
 export async function revokeShareLink(db: Sql, user: SessionUser, reportId: string, linkId: string): Promise<{ link: ShareLink }> {
   const link = await editableLink(db, user, reportId, linkId);
   const links = shareLinksRepo(db);
-  await links.revoke(link.id);
+  if (!link.revokedAt) {
+    await inTransaction(db, async (tx) => {
+      await shareLinksRepo(tx).revoke(link.id);
+      await appendAudit(tx, { action: "share_link.revoked", actor: userActor(user), subject: linkSubject(link), detail: { report_id: reportId } });
+    });
+  }
   return { link: publicLink((await links.get(link.id))!) };
 }
 
@@ -143,17 +158,27 @@ export async function createShareLink(
     }
   }
   const token = newShareToken();
-  const link = await shareLinksRepo(db).create({
-    reportId: report.id,
-    tokenHash: hashToken(token),
-    tokenTail: tokenTail(token),
-    label,
-    createdBy: user.id,
-    expiresAt: expiresAt(expiryHours({ expiresInHours: hours, expiresInDays: days }), new Date()),
-    passwordHash: input.password ? await hashPassword(input.password) : null,
-    mode: input.mode,
-    allowedPresets: presets,
-    snapshot,
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const link = await inTransaction(db, async (tx) => {
+    const made = await shareLinksRepo(tx).create({
+      reportId: report.id,
+      tokenHash: hashToken(token),
+      tokenTail: tokenTail(token),
+      label,
+      createdBy: user.id,
+      expiresAt: expiresAt(expiryHours({ expiresInHours: hours, expiresInDays: days }), new Date()),
+      passwordHash,
+      mode: input.mode,
+      allowedPresets: presets,
+      snapshot,
+    });
+    await appendAudit(tx, {
+      action: "share_link.created",
+      actor: userActor(user),
+      subject: linkSubject(made),
+      detail: { report_id: report.id, report: report.name, mode: made.mode, expires_at: made.expiresAt, password_protected: passwordHash !== null },
+    });
+    return made;
   });
   return { token, link };
 }

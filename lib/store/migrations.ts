@@ -331,6 +331,46 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (paused_reason IS NULL OR paused_reason IN ('owner_disabled', 'owner_role', 'report_unshared'));
     `,
   },
+  {
+    version: 12,
+    name: "audit log",
+    up: `
+      -- Who did what to access and automation, and when (lib/store/audit.ts). Append-only: no row is
+      -- ever changed, and rows are deleted only by the retention prune, which says so for its
+      -- transaction (audit.pruning) and deletes only rows older than the retention it was given.
+      -- The actor is kept as it was (e-mail beside the id), so an entry reads the same after the
+      -- user changes; a failed sign-in has no user, only the e-mail as typed.
+      CREATE TABLE audit_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        action text NOT NULL CHECK (action ~ '^[a-z_]+\\.[a-z_]+$'),
+        actor_kind text NOT NULL CHECK (actor_kind IN ('user', 'anonymous', 'cli', 'system')),
+        actor_id uuid,
+        actor_email text CHECK (actor_email IS NULL OR length(actor_email) <= 320),
+        actor_address text CHECK (actor_address IS NULL OR length(actor_address) <= 100),
+        subject_kind text CHECK (subject_kind IS NULL OR subject_kind ~ '^[a-z_]+$'),
+        subject_id text CHECK (subject_id IS NULL OR length(subject_id) <= 200),
+        subject_label text CHECK (subject_label IS NULL OR length(subject_label) <= 400),
+        detail jsonb NOT NULL DEFAULT '{}'::jsonb,
+        reason text CHECK (reason IS NULL OR length(reason) <= 2000)
+      );
+      CREATE INDEX audit_log_at ON audit_log (at, id);
+      CREATE INDEX audit_log_action_at ON audit_log (action, at);
+      CREATE INDEX audit_log_actor_at ON audit_log (actor_email, at);
+      CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' AND current_setting('audit.pruning', true) = 'on' THEN
+          RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'audit_log is append-only (% refused)', TG_OP;
+      END
+      $$;
+      CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+        FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+      CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

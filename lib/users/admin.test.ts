@@ -35,7 +35,7 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 
 describe("user administration", () => {
   it("creates a user whose generated password signs in, and lists users without secrets", async () => {
-    const { user, password } = await createUser(store, NewUserInput.parse({ email: "ana@test.local", role: "analyst" }));
+    const { user, password } = await createUser(store, admin, NewUserInput.parse({ email: "ana@test.local", role: "analyst" }));
     expect(user).toMatchObject({ email: "ana@test.local", role: "analyst", disabled: false, last_login_at: null });
     expect(password.length).toBeGreaterThanOrEqual(20);
     expect(await signIn("ana@test.local", password)).toMatchObject({ ok: true, user: { role: "analyst" } });
@@ -45,7 +45,7 @@ describe("user administration", () => {
     expect(JSON.stringify(listed)).not.toMatch(/scrypt|password/i);
     expect(listed.find((u) => u.email === "ana@test.local")?.last_login_at).not.toBeNull();
 
-    const dup = await rejection(createUser(store, { email: "ana@test.local", role: "viewer" }));
+    const dup = await rejection(createUser(store, admin, { email: "ana@test.local", role: "viewer" }));
     expect(dup.status).toBe(400);
     expect(dup.message).toContain("already exists");
   });
@@ -60,7 +60,7 @@ describe("user administration", () => {
   });
 
   it("changes a role at once for live sessions, and disabling ends them", async () => {
-    const { user, password } = await createUser(store, { email: "vic@test.local", role: "viewer" });
+    const { user, password } = await createUser(store, admin, { email: "vic@test.local", role: "viewer" });
     expect(await signIn("vic@test.local", password)).toMatchObject({ ok: true });
     const signedInAt = Date.now() - 1000;
 
@@ -76,7 +76,7 @@ describe("user administration", () => {
   });
 
   it("voids a session signed in within the very millisecond the account was disabled, even once it is enabled again", async () => {
-    const { user } = await createUser(store, { email: "milli@test.local", role: "analyst" });
+    const { user } = await createUser(store, admin, { email: "milli@test.local", role: "analyst" });
     const at = Date.now();
     await usersRepo(store).disable("milli@test.local", new Date(at));
     await usersRepo(store).enable("milli@test.local");
@@ -85,7 +85,7 @@ describe("user administration", () => {
   });
 
   it("resets a password: the new one signs in, the old one and old sessions do not", async () => {
-    const { user, password: old } = await createUser(store, { email: "rita@test.local", role: "analyst" });
+    const { user, password: old } = await createUser(store, admin, { email: "rita@test.local", role: "analyst" });
     const signedInAt = Date.now() - 1000;
     const { password } = await resetPassword(store, admin, user.id);
     expect(password).not.toBe(old);

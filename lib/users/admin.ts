@@ -2,11 +2,13 @@
  * User management from the dashboard (admins): the operations of `npm run users`, with the checks a
  * browser needs. A generated password is returned once, to the admin who asked, and stored only as
  * an scrypt hash. An admin cannot change their own role, disable themselves or reset their own
- * password here, so the dashboard can never lose its last admin by a slip.
+ * password here, so the dashboard can never lose its last admin by a slip. Each change is written to
+ * the audit log in its own transaction; `actor.address` is the client's (else the current request's).
  */
 import { z } from "zod";
 import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
+import { appendAudit, userActor } from "@/lib/audit/log";
 import { ROLES } from "@/lib/users/roles";
 import { mailsInLastDayByUser } from "@/lib/notify/policy";
 import { pauseStopped } from "@/lib/notify/rights";
@@ -51,10 +53,18 @@ export async function listUsers(store: Store): Promise<UserView[]> {
   return (await usersRepo(store).list()).map((u) => userView(u, mail.get(u.id) ?? 0));
 }
 
-export async function createUser(store: Store, input: z.infer<typeof NewUserInput>): Promise<{ user: UserView; password: string }> {
+/** The admin acting, with the address they act from when the caller knows it. */
+export type ActingUser = SessionUser & { address?: string | null };
+
+export async function createUser(store: Store, actor: ActingUser, input: z.infer<typeof NewUserInput>): Promise<{ user: UserView; password: string }> {
   const password = generatePassword();
+  const passwordHash = await hashPassword(password);
   try {
-    const user = await usersRepo(store).create({ email: input.email, role: input.role, passwordHash: await hashPassword(password) });
+    const user = await store.transaction(async (tx) => {
+      const created = await usersRepo(tx).create({ email: input.email, role: input.role, passwordHash });
+      await appendAudit(tx, { action: "user.created", actor: userActor(actor), subject: { kind: "user", id: created.id, label: created.email }, detail: { role: created.role } });
+      return created;
+    });
     return { user: userView(user), password };
   } catch (e) {
     if (e instanceof UserExistsError) throw ApiError.badRequest(e.message, [{ path: "email", message: "already in use" }]);
@@ -70,13 +80,23 @@ async function otherUser(store: Store, actor: SessionUser, id: string, what: str
 }
 
 /** Role and enabled state in one transaction. Disabling ends the user's sessions at once. */
-export async function updateUser(store: Store, actor: SessionUser, id: string, patch: z.infer<typeof UserPatch>): Promise<UserView> {
+export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>): Promise<UserView> {
   const target = await otherUser(store, actor, id, patch.role !== undefined ? "change the role of" : "disable or enable");
   return store.transaction(async (tx) => {
     const users = usersRepo(tx);
-    if (patch.role !== undefined && patch.role !== target.role) await users.setRole(id, patch.role);
-    if (patch.disabled === true && !target.disabled) await users.disable(target.email);
-    if (patch.disabled === false && target.disabled) await users.enable(target.email);
+    const subject = { kind: "user", id: target.id, label: target.email };
+    if (patch.role !== undefined && patch.role !== target.role) {
+      await users.setRole(id, patch.role);
+      await appendAudit(tx, { action: "user.role_changed", actor: userActor(actor), subject, detail: { from_role: target.role, role: patch.role } });
+    }
+    if (patch.disabled === true && !target.disabled) {
+      await users.disable(target.email);
+      await appendAudit(tx, { action: "user.disabled", actor: userActor(actor), subject });
+    }
+    if (patch.disabled === false && target.disabled) {
+      await users.enable(target.email);
+      await appendAudit(tx, { action: "user.enabled", actor: userActor(actor), subject });
+    }
     // Their automation stops where they may no longer run it (shown paused, with the reason).
     await pauseStopped(tx, id);
     return userView((await users.findById(id))!);
@@ -84,9 +104,13 @@ export async function updateUser(store: Store, actor: SessionUser, id: string, p
 }
 
 /** A new generated password; the user's sessions end. */
-export async function resetPassword(store: Store, actor: SessionUser, id: string): Promise<{ user: UserView; password: string }> {
+export async function resetPassword(store: Store, actor: ActingUser, id: string): Promise<{ user: UserView; password: string }> {
   const target = await otherUser(store, actor, id, "reset the password of");
   const password = generatePassword();
-  await usersRepo(store).setPassword(target.email, await hashPassword(password));
+  const passwordHash = await hashPassword(password);
+  await store.transaction(async (tx) => {
+    await usersRepo(tx).setPassword(target.email, passwordHash);
+    await appendAudit(tx, { action: "user.password_reset", actor: userActor(actor), subject: { kind: "user", id: target.id, label: target.email } });
+  });
   return { user: userView(target), password };
 }

@@ -5,6 +5,6 @@ import { createUser, listUsers, NewUserInput } from "@/lib/users/admin";
 
 export const GET = apiRoute({ role: "admin" }, async () => ({ users: await listUsers(await getStore()) }));
 
-export const POST = apiRoute({ role: "admin", schema: NewUserInput }, async ({ body }) =>
-  Response.json(await createUser(await getStore(), body), { status: 201, headers: { "Cache-Control": "no-store" } }),
+export const POST = apiRoute({ role: "admin", schema: NewUserInput }, async ({ user, body }) =>
+  Response.json(await createUser(await getStore(), user, body), { status: 201, headers: { "Cache-Control": "no-store" } }),
 );
