@@ -17,7 +17,7 @@ import { openReportEngine } from "./reports/engine";
 import { reportRoutes } from "./reports/route";
 import { infoRoutes } from "./http/info";
 import { RoutingEngine } from "./routing/engine";
-import { bareRoute, routingRoute } from "./routing/routes";
+import { bareRoute, routingConfigRoutes, routingRoute } from "./routing/routes";
 
 export interface Service {
   server: Server;
@@ -81,6 +81,7 @@ export async function createService(db: Database, config: ServiceConfig, logger:
     ...reportRoutes(reports),
     "/api/bin-routing/route": [routingRoute(routing)],
     [BIN_ROUTING_PREVIEW_PATH]: [routingRoute(routing, "preview")],
+    ...routingConfigRoutes(routing, clients),
     // A replica's reports are admitted here, in this instance's windows (service/http/owner.ts).
     [ADMIT_PATH]: [
       {

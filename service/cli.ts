@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isCalendarDate, todayIn } from "@/lib/contract/dates";
-import { createClient, listClients, setClientActive } from "./clients";
+import { CLIENT_SCOPES, createClient, isClientScope, listClients, setClientActive } from "./clients";
 import { duckDbOptions, loadDuckDbConfig } from "./config";
 import { Database, DatabaseBusyError } from "./db";
 import { generate } from "./data/generator";
@@ -20,13 +20,15 @@ const USAGE = `Usage: npm run service:cli -- <command> [options]
       and load the demo BIN routing configuration (docs/routing-demo.json).
   import --db PATH --dir DIR
       Load the CSV files of DIR (docs/import-format.md); all or nothing.
-  create-client --db PATH --name NAME
+  create-client --db PATH --name NAME [--scope routing-admin]
       Create an API client; the last line printed is {"client_id": "...", "client_secret": "..."}.
+      Every client may route and report; --scope routing-admin also lets it change the live routing
+      configuration (docs/routing.md).
   deactivate-client --db PATH --client-id ID    /  activate-client --db PATH --client-id ID
   list-clients --db PATH
-  routing load --db PATH --file FILE
-      Replace the BIN routing configuration with FILE (docs/routing.md); checks everything first and
-      changes nothing if any check fails, listing every problem.
+  routing load --db PATH --file FILE [--reason TEXT] [--author NAME]
+      Replace the BIN routing configuration with FILE as a new version (docs/routing.md); checks
+      everything first and changes nothing if any check fails, listing every problem.
   routing show --db PATH [--json]
       Print the routing configuration and each group's state (--json: in the format routing load reads).
 `;
@@ -36,12 +38,12 @@ class UsageError extends Error {}
 /** This process's peak resident memory so far, in MiB. */
 const peakRssMiB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
-function need(values: Record<string, string | boolean | undefined>, name: string): string {
+function need(values: Record<string, string | string[] | boolean | undefined>, name: string): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
   return v;
 }
-function int(values: Record<string, string | boolean | undefined>, name: string, min: number): number {
+function int(values: Record<string, string | string[] | boolean | undefined>, name: string, min: number): number {
   const raw = need(values, name);
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
@@ -76,6 +78,9 @@ async function main(argv: string[]): Promise<number> {
       "client-id": { type: "string" },
       file: { type: "string" },
       json: { type: "boolean" },
+      scope: { type: "string", multiple: true },
+      reason: { type: "string" },
+      author: { type: "string" },
     },
     strict: true,
   });
@@ -111,7 +116,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case "create-client": {
       const name = need(values, "name");
-      const created = await withDb(need(values, "db"), (db) => createClient(db, name));
+      const scopes = (values.scope ?? []).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+      const unknown = scopes.filter((s) => !isClientScope(s));
+      if (unknown.length > 0) throw new UsageError(`--scope must be one of ${CLIENT_SCOPES.join(", ")}, got "${unknown.join(", ")}"`);
+      const created = await withDb(need(values, "db"), (db) => createClient(db, name, scopes.filter(isClientScope)));
       console.log(`Created API client "${name}". The secret is shown only this once; store it now.`);
       console.log(JSON.stringify(created));
       return 0;
@@ -141,14 +149,16 @@ async function main(argv: string[]): Promise<number> {
         console.error(`Cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
         return 1;
       }
-      const result = await withDb(need(values, "db"), (db) => loadRoutingConfig(db, text));
+      const result = await withDb(need(values, "db"), (db) =>
+        loadRoutingConfig(db, text, { ...(values.reason ? { reason: values.reason } : {}), ...(values.author ? { author: values.author } : {}) }),
+      );
       if (!result.ok) {
         console.error(`${file}: ${result.problems.length} problem${result.problems.length === 1 ? "" : "s"}; nothing was changed`);
         for (const p of result.problems) console.error(`  ${p.path}: ${p.message}`);
         return 1;
       }
       console.log(
-        `Loaded ${result.groups} groups and ${result.rules} rules from ${file}.` +
+        `Loaded ${result.groups} groups and ${result.rules} rules from ${file} as version ${result.version}.` +
           (result.kept.length ? ` Rotation kept for groups ${result.kept.join(", ")}.` : "") +
           (result.restarted.length ? ` Rotation restarted (member list or method changed) for groups ${result.restarted.join(", ")}.` : ""),
       );

@@ -1,6 +1,7 @@
 /**
- * API clients: id, display name, salted secret hash (scrypt), active flag. Secrets are shown once at
- * creation and never stored in clear.
+ * API clients: id, display name, salted secret hash (scrypt), active flag, scopes. Secrets are shown
+ * once at creation and never stored in clear. Every active client may route and report; a scope
+ * grants more (CLIENT_SCOPES).
  */
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
@@ -9,28 +10,41 @@ import type { Database } from "./db";
 const scrypt = promisify(scryptCb) as (password: string, salt: string, keylen: number) => Promise<Buffer>;
 const KEY_LEN = 32;
 
+/** Permissions beyond routing and reporting. `routing-admin`: change the live routing configuration. */
+export const CLIENT_SCOPES = ["routing-admin"] as const;
+export type ClientScope = (typeof CLIENT_SCOPES)[number];
+
+export function isClientScope(s: string): s is ClientScope {
+  return (CLIENT_SCOPES as readonly string[]).includes(s);
+}
+
 export type ApiClient = {
   client_id: string;
   name: string;
   active: boolean;
   secret_salt: string;
   secret_hash: string;
+  /** Space-separated scopes. */
+  scopes: string;
 };
+
+const scopeList = (scopes: string | null): string[] => (scopes ?? "").split(" ").filter((s) => s !== "");
 
 export async function hashSecret(secret: string, salt = randomBytes(16).toString("hex")): Promise<{ salt: string; hash: string }> {
   const key = await scrypt(secret, salt, KEY_LEN);
   return { salt, hash: key.toString("hex") };
 }
 
-export async function createClient(db: Database, name: string): Promise<{ client_id: string; client_secret: string }> {
+export async function createClient(db: Database, name: string, scopes: readonly ClientScope[] = []): Promise<{ client_id: string; client_secret: string }> {
   const client_id = `cl_${randomBytes(9).toString("base64url")}`;
   const client_secret = randomBytes(32).toString("base64url");
   const { salt, hash } = await hashSecret(client_secret);
-  await db.run("INSERT INTO api_clients (client_id, name, secret_salt, secret_hash, active) VALUES (?, ?, ?, ?, TRUE)", [
+  await db.run("INSERT INTO api_clients (client_id, name, secret_salt, secret_hash, active, scopes) VALUES (?, ?, ?, ?, TRUE, ?)", [
     client_id,
     name,
     salt,
     hash,
+    [...new Set(scopes)].join(" "),
   ]);
   return { client_id, client_secret };
 }
@@ -40,8 +54,11 @@ export async function setClientActive(db: Database, clientId: string, active: bo
   return rows.length > 0;
 }
 
-export async function listClients(db: Database): Promise<{ client_id: string; name: string; active: boolean; created_at: string }[]> {
-  return db.all("SELECT client_id, name, active, strftime(created_at, '%Y-%m-%dT%H:%M:%SZ') AS created_at FROM api_clients ORDER BY created_at");
+export async function listClients(db: Database): Promise<{ client_id: string; name: string; active: boolean; scopes: string[]; created_at: string }[]> {
+  const rows = await db.all<{ client_id: string; name: string; active: boolean; scopes: string | null; created_at: string }>(
+    "SELECT client_id, name, active, scopes, strftime(created_at, '%Y-%m-%dT%H:%M:%SZ') AS created_at FROM api_clients ORDER BY created_at",
+  );
+  return rows.map((r) => ({ ...r, scopes: scopeList(r.scopes) }));
 }
 
 /**
@@ -58,7 +75,7 @@ export class ClientRegistry {
   constructor(private readonly db: Database) {}
 
   async refresh(): Promise<void> {
-    const rows = await this.db.all<ApiClient>("SELECT client_id, name, active, secret_salt, secret_hash FROM api_clients");
+    const rows = await this.db.all<ApiClient>("SELECT client_id, name, active, secret_salt, secret_hash, coalesce(scopes, '') AS scopes FROM api_clients");
     this.clients = new Map(rows.map((r) => [r.client_id, r]));
     this.verified.clear();
   }
@@ -69,6 +86,12 @@ export class ClientRegistry {
 
   isActive(clientId: string): boolean {
     return this.clients.get(clientId)?.active === true;
+  }
+
+  /** True when the client is active and holds `scope`. */
+  hasScope(clientId: string, scope: ClientScope): boolean {
+    const c = this.clients.get(clientId);
+    return c?.active === true && scopeList(c.scopes).includes(scope);
   }
 
   /** True when the client exists, is active, and `secret` is its secret. */

@@ -43,3 +43,51 @@ export const BinRoutingResponseSchema = z.object({
   bin_info: BinInfoSchema.nullable().optional().meta({ description: "Extension: issuer of the BIN, null when unknown" }),
 });
 export type BinRoutingResponse = z.infer<typeof BinRoutingResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Live configuration (extension endpoints, docs/routing.md "Live configuration"). The configuration
+// itself travels in the `routing load` file format, which the service validates
+// (service/routing/model.ts); here it is an object.
+
+export const ROUTING_CONFIG_PATH = "/api/bin-routing/config";
+export const ROUTING_CONFIG_VERSIONS_PATH = "/api/bin-routing/config/versions";
+export const ROUTING_CONFIG_RESTORE_PATH = "/api/bin-routing/config/restore";
+export const ROUTING_CONFIG_VALIDATE_PATH = "/api/bin-routing/config/validate";
+/** The client scope that may change the configuration (create-client --scope routing-admin). */
+export const ROUTING_ADMIN_SCOPE = "routing-admin";
+
+/** Who changes the configuration and why, sent beside the configuration (or the version to restore). */
+export const RoutingChangeMetaSchema = z.strictObject({
+  reason: z.string().trim().min(1, { error: "reason must not be empty" }).max(1000),
+  author: z.string().trim().min(1, { error: "author must not be empty" }).max(200),
+  expected_version: z.int({ error: "expected_version must be an integer" }).min(0).optional().meta({ description: "Applied only when this is the live version (409 otherwise)" }),
+});
+export const ROUTING_CHANGE_META_FIELDS = ["reason", "author", "expected_version"] as const;
+
+export const RoutingRestoreRequestSchema = RoutingChangeMetaSchema.extend({
+  version: z.int({ error: "version must be an integer" }).min(1).optional().meta({ description: "The version to restore; default: the one before the live one" }),
+});
+
+export const RotationOutcomeSchema = z.object({
+  group_id: z.int(),
+  outcome: z.enum(["kept", "reset", "new", "removed"]),
+  reason: z.string(),
+});
+
+export const RoutingConfigVersionSchema = z.object({
+  version: z.int().min(1),
+  created_at: Timestamp,
+  author: z.string(),
+  reason: z.string(),
+  client_id: z.string().nullable(),
+  restored_from: z.int().nullable(),
+  config: z.object({ groups: z.array(z.record(z.string(), z.unknown())), rules: z.array(z.record(z.string(), z.unknown())) }),
+  rotation: z.array(RotationOutcomeSchema),
+});
+export type RoutingConfigVersion = z.infer<typeof RoutingConfigVersionSchema>;
+
+export const RoutingValidationSchema = z.object({
+  valid: z.boolean(),
+  problems: z.array(z.object({ path: z.string(), message: z.string() })),
+  rotation: z.array(RotationOutcomeSchema),
+});

@@ -11,6 +11,8 @@ export const ERROR_TYPES = {
   403: "ForbiddenError",
   404: "NotFoundError",
   405: "MethodNotAllowedError",
+  // Extension endpoints only: a change made against a version that is no longer live.
+  409: "ConflictError",
   413: "PayloadTooLargeError",
   415: "UnsupportedMediaTypeError",
   429: "RateLimitError",

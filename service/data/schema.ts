@@ -167,6 +167,26 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO routing_journal_checkpoint VALUES (0);
     `,
   },
+  {
+    version: 3,
+    name: "Client scopes; versioned BIN routing configuration",
+    sql: `
+      -- Space-separated permissions beyond routing and reporting (service/clients.ts CLIENT_SCOPES).
+      ALTER TABLE api_clients ADD COLUMN scopes VARCHAR DEFAULT '';
+      UPDATE api_clients SET scopes = '' WHERE scopes IS NULL;
+      -- Every routing configuration ever applied, in the routing load file format (service/routing/versions.ts).
+      CREATE TABLE routing_config_versions (
+        version INTEGER NOT NULL,
+        created_at TIMESTAMP NOT NULL,
+        author VARCHAR NOT NULL,
+        reason VARCHAR NOT NULL,
+        client_id VARCHAR,
+        restored_from INTEGER,
+        config VARCHAR NOT NULL,
+        rotation VARCHAR NOT NULL
+      );
+    `,
+  },
 ];
 
 export const FACT_TABLES = ["customers", "attempts", "refunds", "chargebacks", "alerts"] as const;

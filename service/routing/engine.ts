@@ -10,8 +10,11 @@ import type { Database } from "../db";
 import type { Logger } from "../http/log";
 import { replaceGroupState, storedGroupState } from "./group-state";
 import { foldJournal, RoutingJournal, type DecisionRecord, type JournalOptions, type StateRecord } from "./journal";
-import { selectMember, type Pick } from "./selection";
+import { checkAgainstDatabase, ensureBaseVersion, parseRoutingConfig, type LoadProblem, type VersionAuthor } from "./loader";
+import type { RoutingConfig } from "./model";
+import { peekNext, selectMember, type Pick } from "./selection";
 import { RoutingTable } from "./table";
+import { carryRotation, completeConfig, selectVersions, type ConfigVersion, type RotationOutcome, type SignedState } from "./versions";
 
 export interface RoutingDecision {
   response: BinRoutingResponse;
@@ -22,11 +25,129 @@ export function emailHash(email: string): string {
   return createHash("sha256").update(email.toLowerCase(), "utf8").digest("hex");
 }
 
+/** The outcome of validating or applying a configuration. */
+export type ConfigOutcome =
+  | { ok: true; version: ConfigVersion }
+  | { ok: false; status: 400 | 404 | 409; message: string; problems: LoadProblem[] };
+
 export class RoutingEngine {
+  /** Replaced whole by `applyConfig`; a call reads it once, so it sees exactly one version. */
+  private current: RoutingTable;
+  /** Every version, oldest first; the last one is live. */
+  private versions: ConfigVersion[];
+  /** Applies run one after another, so each validates against and numbers after the one before. */
+  private applying: Promise<unknown> = Promise.resolve();
+
   private constructor(
-    readonly table: RoutingTable,
+    table: RoutingTable,
+    versions: ConfigVersion[],
+    private readonly db: Database,
     private journal: RoutingJournal | null,
-  ) {}
+  ) {
+    this.current = table;
+    this.versions = versions;
+  }
+
+  get table(): RoutingTable {
+    return this.current;
+  }
+
+  /** The live version (null before any configuration was loaded). */
+  get liveVersion(): ConfigVersion | null {
+    return this.versions[this.versions.length - 1] ?? null;
+  }
+
+  /** Every version, oldest first. */
+  get allVersions(): readonly ConfigVersion[] {
+    return this.versions;
+  }
+
+  /** Each group's calls answered and the gateway its next call gets. */
+  groupStatus(): { group_id: number; total_calls: number; next_gateway_id: string | null }[] {
+    return [...this.current.groups.values()].map((g) => {
+      const next = peekNext(g.rotation, g.state);
+      return { group_id: g.id, total_calls: g.state.totalCalls, next_gateway_id: next === null ? null : (g.gatewayIds[next] ?? null) };
+    });
+  }
+
+  /** Every check a load makes, and what the change would do to each group's rotation; changes nothing. */
+  async validateConfig(input: unknown): Promise<{ problems: LoadProblem[]; config: RoutingConfig | null; rotation: RotationOutcome[] }> {
+    const { config, problems, raw } = parseRoutingConfig(input);
+    const all = raw === undefined ? problems : [...problems, ...(await checkAgainstDatabase(this.db, raw))];
+    if (!config || all.length > 0) return { problems: all, config: null, rotation: [] };
+    return { problems: [], config, rotation: carryRotation(this.signedStates(), config).rotation };
+  }
+
+  private signedStates(): Map<number, SignedState> {
+    return new Map([...this.current.groups.values()].map((g) => [g.id, { signature: g.signature, state: g.state }]));
+  }
+
+  /**
+   * Validates `input` like a loaded file and, with no problem at all, makes it the live version:
+   * the new table is built, journaled and swapped in within one synchronous step, so every routing
+   * call is decided under exactly one version, and none waits or fails for the change. Resolves once
+   * the version is durable.
+   */
+  applyConfig(input: unknown, by: VersionAuthor & { expectedVersion?: number }): Promise<ConfigOutcome> {
+    const run = this.applying.then(() => this.applyNow(input, by));
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies version `version` again (default: the one before the live one) as a new version. */
+  restoreConfig(version: number | undefined, by: VersionAuthor & { expectedVersion?: number }): Promise<ConfigOutcome> {
+    const run = this.applying.then(() => {
+      const live = this.liveVersion;
+      const target = version ?? (live ? live.version - 1 : 0);
+      const found = this.versions.find((v) => v.version === target);
+      if (!found) {
+        const message = version === undefined ? "There is no previous version to restore" : `No configuration version ${version}`;
+        return { ok: false as const, status: 404 as const, message, problems: [] };
+      }
+      return this.applyNow(found.config, { ...by, restoredFrom: found.version });
+    });
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyNow(input: unknown, by: VersionAuthor & { expectedVersion?: number }): Promise<ConfigOutcome> {
+    const journal = this.journal;
+    if (!journal) throw new ApiError(503, "Routing is shutting down");
+    const live = this.liveVersion?.version ?? 0;
+    if (by.expectedVersion !== undefined && by.expectedVersion !== live) {
+      return { ok: false, status: 409, message: `The live configuration is version ${live}, not ${by.expectedVersion}; reload it and apply your change again`, problems: [] };
+    }
+    const { problems, config: parsed } = await this.validateConfig(input);
+    if (!parsed) return { ok: false, status: 400, message: `The configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was changed`, problems };
+
+    // From here to the swap nothing awaits: no routing call runs in between.
+    const now = new Date();
+    const config = completeConfig(parsed, now.getTime());
+    const { states, rotation } = carryRotation(this.signedStates(), config);
+    const version: ConfigVersion = {
+      version: live + 1,
+      created_at: now.toISOString(),
+      author: by.author,
+      reason: by.reason,
+      client_id: by.clientId ?? null,
+      restored_from: by.restoredFrom ?? null,
+      config,
+      rotation,
+    };
+    const table = this.current.withConfig(config, states);
+    const durable = journal.appendConfig({
+      version,
+      states: [...table.groups.values()].map((g) => ({ g: g.id, sig: g.signature, n: g.state.totalCalls, p: g.state.position, c: [...g.state.credits], r: g.state.randomNext })),
+    });
+    this.current = table;
+    this.versions = [...this.versions, version];
+    try {
+      await durable;
+    } catch (e) {
+      throw new ApiError(503, "The configuration could not be recorded durably; routing is refused until the service restarts. Quote the request id.").withInternal(e);
+    }
+    return { ok: true, version };
+  }
 
   /** Replays any journal a crash left, loads configuration and state, and opens the journal. */
   static async open(db: Database, logger: Logger, opts: Omit<JournalOptions, "log"> = {}): Promise<RoutingEngine> {
@@ -36,8 +157,9 @@ export class RoutingEngine {
     if (replayed.batches > 0 || replayed.tornTail) {
       logger.info("routing journal replayed", { batches: replayed.batches, decisions: replayed.decisions, torn_tail: replayed.tornTail });
     }
+    await ensureBaseVersion(db);
     const { table, resetGroups } = await RoutingTable.load(db);
-    const engine = new RoutingEngine(table, null);
+    const engine = new RoutingEngine(table, await selectVersions(db), db, null);
     if (resetGroups.length > 0) await engine.persistStates(db, resetGroups);
     const journal = await RoutingJournal.open(db, (id) => engine.snapshot(id), { ...opts, log });
     engine.journal = journal;
@@ -50,7 +172,7 @@ export class RoutingEngine {
   }
 
   private snapshot(groupId: number): StateRecord {
-    const s = this.table.groups.get(groupId)!.state;
+    const s = this.current.groups.get(groupId)!.state;
     return { g: groupId, n: s.totalCalls, p: s.position, c: [...s.credits], r: s.randomNext };
   }
 
@@ -58,19 +180,20 @@ export class RoutingEngine {
   private async persistStates(db: Database, groupIds: readonly number[]): Promise<void> {
     await db.transaction(async (tx) => {
       for (const id of groupIds) {
-        const g = this.table.groups.get(id)!;
+        const g = this.current.groups.get(id)!;
         await replaceGroupState(tx, storedGroupState(id, g.signature, g.state));
       }
     });
   }
 
   private resolveOrRefuse(req: BinRoutingRequest) {
-    const info = this.table.binInfo(req.bin);
-    const resolution = this.table.resolve(req.bin, req.sales_type, info);
+    const table = this.current;
+    const info = table.binInfo(req.bin);
+    const resolution = table.resolve(req.bin, req.sales_type, info);
     if (!resolution) {
       throw new ApiError(
         503,
-        this.table.fallback
+        table.fallback
           ? "No gateway is available: no matching group has an active member and the fallback group has none"
           : "No routing configuration is loaded; an operator must load one with `service:cli routing load`",
       );

@@ -1,12 +1,14 @@
 /**
  * Folding journal batches into DuckDB: their decisions into `routing_decisions`, the groups' latest
  * rotation states into their state rows, and the last folded sequence number into
- * `routing_journal_checkpoint`, all in the caller's transaction. The live writer's background fold and
+ * `routing_journal_checkpoint`, all in the caller's transaction; a batch carrying a new configuration
+ * version also replaces the configuration tables and every group's state row. The live writer's background fold and
  * the replay at start both end here, and the checkpoint is what lets a replay skip what a fold already
  * applied, so the two must fold exactly alike.
  */
 import type { Database, Tx } from "../db";
-import { updateRotationState } from "./group-state";
+import { replaceAllGroupStates, storedGroupState, updateRotationState } from "./group-state";
+import { insertVersion, writeConfigTables } from "./versions";
 import type { Batch, StateRecord } from "./journal-segments";
 
 /** Decisions per INSERT when they are passed as a parameter, which bounds the size of one JSON text. */
@@ -72,10 +74,30 @@ export async function foldInto(tx: Tx, batches: readonly Batch[], files?: readon
     }
     await flushChunk();
   }
-  const latest = new Map<number, StateRecord>();
-  for (const b of batches) for (const st of b.states) latest.set(st.g, st);
-  for (const st of latest.values()) {
-    await updateRotationState(tx, st.g, { totalCalls: st.n, position: st.p, credits: st.c, randomNext: st.r });
+  const lastChange = batches.findLastIndex((b) => b.config !== undefined);
+  if (lastChange < 0) {
+    const latest = new Map<number, StateRecord>();
+    for (const b of batches) for (const st of b.states) latest.set(st.g, st);
+    for (const st of latest.values()) {
+      await updateRotationState(tx, st.g, { totalCalls: st.n, position: st.p, credits: st.c, randomNext: st.r });
+    }
+  } else {
+    // Every version is recorded; the tables take the last one, whose states (complete, with their
+    // member lists' signatures) the later batches then move on.
+    for (const b of batches) if (b.config) await insertVersion(tx, b.config.version);
+    const change = batches[lastChange]!.config!;
+    await writeConfigTables(tx, change.version.config);
+    const latest = new Map<number, StateRecord & { sig: string }>(change.states.map((st) => [st.g, st]));
+    for (const b of batches.slice(lastChange + 1)) {
+      for (const st of b.states) {
+        const sig = latest.get(st.g)?.sig;
+        if (sig !== undefined) latest.set(st.g, { ...st, sig });
+      }
+    }
+    await replaceAllGroupStates(
+      tx,
+      [...latest.values()].map((st) => storedGroupState(st.g, st.sig, { totalCalls: st.n, position: st.p, credits: st.c, randomNext: st.r })),
+    );
   }
   await tx.run("UPDATE routing_journal_checkpoint SET applied_seq = ?", [last.seq]);
 }

@@ -37,7 +37,7 @@ export async function foldJournal(db: Database): Promise<{ batches: number; deci
       // At or below the checkpoint: folded before a crash that came ahead of the segment's deletion.
       if (parsed.seq <= lastSeq) return;
       lastSeq = parsed.seq;
-      batches.push({ seq: parsed.seq, states: parsed.s, decisions: JSON.stringify(parsed.d), count: parsed.d.length });
+      batches.push({ seq: parsed.seq, states: parsed.s, decisions: JSON.stringify(parsed.d), count: parsed.d.length, ...(parsed.v ? { config: parsed.v } : {}) });
     });
   });
   if (batches.length > 0) await db.transaction((tx) => foldInto(tx, batches));

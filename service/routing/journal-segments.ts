@@ -6,6 +6,7 @@
  */
 import { closeSync, fsyncSync, openSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { ConfigVersion } from "./versions";
 
 /** One answered call, as journaled (short keys: this is written once per call). */
 export interface DecisionRecord {
@@ -44,10 +45,20 @@ export interface StateRecord {
   r: number | null;
 }
 
+/**
+ * A new configuration version, applied after the batch's decisions: the version itself and the
+ * rotation state of every group of it from then on, with the signature of its member list.
+ */
+export interface ConfigChangeRecord {
+  version: ConfigVersion;
+  states: (StateRecord & { sig: string })[];
+}
+
 /** A batch on its way into DuckDB. */
 export interface Batch {
   seq: number;
   states: StateRecord[];
+  config?: ConfigChangeRecord;
   /** The batch's decisions as a JSON array text (kept as written, folded into DuckDB as is). */
   decisions: string;
   count: number;
@@ -58,6 +69,7 @@ export interface BatchLine {
   seq: number;
   s: StateRecord[];
   d: DecisionRecord[];
+  v?: ConfigChangeRecord;
 }
 
 const SEGMENT_SUFFIX = ".jnl";
@@ -102,14 +114,17 @@ export function fsyncDir(dir: string): void {
 }
 
 /** A batch's line, newline included; `decisions` is the JSON array text of its decisions. */
-export function encodeBatchLine(seq: number, states: readonly StateRecord[], decisions: string): Buffer {
-  return Buffer.from(`{"seq":${seq},"s":${JSON.stringify(states)},"d":${decisions}}\n`, "utf8");
+export function encodeBatchLine(seq: number, states: readonly StateRecord[], decisions: string, config?: ConfigChangeRecord): Buffer {
+  const v = config ? `,"v":${JSON.stringify(config)}` : "";
+  return Buffer.from(`{"seq":${seq},"s":${JSON.stringify(states)},"d":${decisions}${v}}\n`, "utf8");
 }
 
 function isBatchLine(v: unknown): v is BatchLine {
   if (typeof v !== "object" || v === null) return false;
   const o = v as Record<string, unknown>;
-  return Number.isSafeInteger(o.seq) && Array.isArray(o.s) && Array.isArray(o.d);
+  const change = o.v as Record<string, unknown> | undefined;
+  const configOk = change === undefined || (typeof change === "object" && change !== null && typeof change.version === "object" && change.version !== null && Array.isArray(change.states));
+  return Number.isSafeInteger(o.seq) && Array.isArray(o.s) && Array.isArray(o.d) && configOk;
 }
 
 /** The batch a line holds, or undefined when the line is not one (torn or damaged). */

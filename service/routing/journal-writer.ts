@@ -9,12 +9,16 @@ import { dirname } from "node:path";
 import type { Database } from "../db";
 import { appliedSeq, foldInto } from "./journal-fold";
 import { foldJournal } from "./journal-replay";
-import { encodeBatchLine, fsyncDir, journalSegments, segmentPath, type Batch, type DecisionRecord, type StateRecord } from "./journal-segments";
+import { encodeBatchLine, fsyncDir, journalSegments, segmentPath, type Batch, type ConfigChangeRecord, type DecisionRecord, type StateRecord } from "./journal-segments";
 
-interface Pending {
-  record: DecisionRecord;
+/** Someone waiting for a batch to be durable. */
+interface Waiter {
   resolve: () => void;
   reject: (e: Error) => void;
+}
+
+interface Pending extends Waiter {
+  record: DecisionRecord;
 }
 
 export interface JournalOptions {
@@ -31,7 +35,7 @@ export class JournalUnavailableError extends Error {}
 
 interface InFlight {
   seq: number;
-  pendings: Pending[];
+  pendings: Waiter[];
   batch: Batch;
 }
 
@@ -133,21 +137,46 @@ export class RoutingJournal {
     this.pending = [];
     const states = [...this.touched].map(this.snapshot);
     this.touched = new Set();
+    this.writeBatch(pendings, states);
+  }
+
+  /**
+   * Journals a new configuration version, in the same synchronous step as the caller swaps its
+   * routing table (call it before the swap): the decisions queued so far, made under the previous
+   * configuration, go into the same line ahead of the change, with their groups' states as of now.
+   * Resolves once the line is on disk. Every later decision goes into a later batch, so no answer
+   * given under the new version is released before the version itself is durable.
+   */
+  appendConfig(change: ConfigChangeRecord): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new JournalUnavailableError("the service is shutting down"));
+    return new Promise<void>((resolve, reject) => {
+      const pendings = this.pending;
+      this.pending = [];
+      const states = [...this.touched].map(this.snapshot);
+      this.touched = new Set();
+      // Written at once even with `maxInFlight` syncs outstanding: the limit only paces decisions.
+      this.writeBatch(pendings, states, change, { resolve, reject });
+    });
+  }
+
+  private writeBatch(pendings: Pending[], states: StateRecord[], change?: ConfigChangeRecord, changeWaiter?: Waiter): void {
     const seq = this.writtenSeq + 1;
     const decisions = JSON.stringify(pendings.map((p) => p.record));
-    const line = encodeBatchLine(seq, states, decisions);
+    const line = encodeBatchLine(seq, states, decisions, change);
     const started = performance.now();
+    const waiting: Waiter[] = changeWaiter ? [...pendings, changeWaiter] : pendings;
     let fd: number;
     try {
       if (this.fd === null) this.openSegment();
       fd = this.fd!;
       writeAllSync(fd, line);
     } catch (e) {
-      this.fail(e, pendings);
+      this.fail(e, waiting);
       return;
     }
     this.writtenSeq = seq;
-    this.inFlight.push({ seq, pendings, batch: { seq, states, decisions, count: pendings.length } });
+    this.inFlight.push({ seq, pendings: waiting, batch: { seq, states, decisions, count: pendings.length, ...(change ? { config: change } : {}) } });
     this.syncs += 1;
     fdatasync(fd, (err) => {
       this.syncs -= 1;
@@ -186,7 +215,7 @@ export class RoutingJournal {
     if (this.syncs === 0 && this.pending.length === 0 && !this.scheduled) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  private fail(e: unknown, batch: Pending[]): void {
+  private fail(e: unknown, batch: Waiter[]): void {
     // The journal can no longer promise durability: refuse routing until an operator restarts the
     // service (which replays what did reach the disk).
     const err = e instanceof JournalUnavailableError ? e : new JournalUnavailableError(`routing journal write failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -2,20 +2,20 @@
  * Loading and showing the routing configuration (`service:cli routing load|show`, docs/routing.md).
  * A load validates everything first (the file's shape, then what needs the database: gateways and
  * banks) and replaces the configuration in one transaction only when there is no problem at all.
- * Group state survives a load when the group's method and member list are unchanged; otherwise the
- * group's rotation restarts (its call count is kept).
+ * Each load is a new version of the configuration (versions.ts, which also holds the rotation rule).
  */
 import { issuesToDetails, type ErrorDetail } from "@/lib/contract/schemas";
 import type { Database } from "../db";
-import { replaceAllGroupStates, rotationState, selectGroupStates, storedGroupState, type StoredGroupState } from "./group-state";
+import { replaceAllGroupStates, rotationState, selectGroupStates, storedGroupState } from "./group-state";
 import { foldJournal } from "./journal";
-import { crossCheckConfig, groupSignature, RoutingConfigFileSchema, SCOPE_NAMES, type CycleScope, type Member, type RoutingConfig } from "./model";
-import { initialState, peekNext, rotationOf } from "./selection";
+import { crossCheckConfig, groupSignature, RoutingConfigFileSchema, SCOPE_NAMES, type CycleScope, type RoutingConfig } from "./model";
+import { peekNext, rotationOf } from "./selection";
+import { carryRotation, completeConfig, insertVersion, membersOf, selectVersions, writeConfigTables, type RotationOutcome } from "./versions";
 
 export type LoadProblem = ErrorDetail;
 
 export type LoadResult =
-  | { ok: true; groups: number; rules: number; kept: number[]; restarted: number[] }
+  | { ok: true; version: number; groups: number; rules: number; kept: number[]; restarted: number[]; rotation: RotationOutcome[] }
   | { ok: false; problems: LoadProblem[] };
 
 /** Every check that needs no database, on a configuration document (parsed JSON or JSON text). */
@@ -70,70 +70,77 @@ export async function checkAgainstDatabase(db: Database, input: unknown): Promis
   return problems;
 }
 
-const msOf = (iso: string | undefined, fallback: number) => (iso === undefined ? fallback : Date.parse(iso));
-
-function membersOf(g: RoutingConfig["groups"][number]): Member[] {
-  return g.members.map((m) => ({ gatewayId: m.gateway_id, weight: m.weight, active: m.active }));
+/** Who applies a configuration and why, as recorded with its version. */
+export interface VersionAuthor {
+  author: string;
+  reason: string;
+  clientId?: string | null;
+  restoredFrom?: number | null;
 }
 
 /**
- * Validates `input` and, when there is no problem, replaces the configuration. Any journal a
- * stopped service left is folded in first, so the state carried over is complete.
+ * Records the configuration in the tables as version 1 when there is one but no version yet (a
+ * database from before configurations were versioned), so the history starts with what was live.
  */
-export async function loadRoutingConfig(db: Database, input: unknown, opts: { now?: Date } = {}): Promise<LoadResult> {
-  const { config, problems, raw } = parseRoutingConfig(input);
+export async function ensureBaseVersion(db: Database): Promise<void> {
+  if ((await selectVersions(db)).length > 0) return;
+  const { config } = await readRoutingConfig(db);
+  if (config.groups.length === 0) return;
+  const now = new Date().toISOString();
+  await db.transaction((tx) =>
+    insertVersion(tx, {
+      version: 1,
+      created_at: now,
+      author: "system",
+      reason: "configuration in place before versions were recorded",
+      client_id: null,
+      restored_from: null,
+      config: completeConfig(config, Date.parse(now)),
+      rotation: [],
+    }),
+  );
+}
+
+/**
+ * Validates `input` and, when there is no problem, replaces the configuration as a new version. Any
+ * journal a stopped service left is folded in first, so the state carried over is complete.
+ */
+export async function loadRoutingConfig(db: Database, input: unknown, opts: { now?: Date } & Partial<VersionAuthor> = {}): Promise<LoadResult> {
+  const { config: parsed, problems, raw } = parseRoutingConfig(input);
   if (raw === undefined) return { ok: false, problems };
   const all = [...problems, ...(await checkAgainstDatabase(db, raw))];
-  if (!config || all.length > 0) return { ok: false, problems: all };
+  if (!parsed || all.length > 0) return { ok: false, problems: all };
 
   await foldJournal(db);
-  const nowMs = (opts.now ?? new Date()).getTime();
-  const kept: number[] = [];
-  const restarted: number[] = [];
+  await ensureBaseVersion(db);
+  const now = opts.now ?? new Date();
+  const config = completeConfig(parsed, now.getTime());
+  const versions = await selectVersions(db);
+  const version = (versions[versions.length - 1]?.version ?? 0) + 1;
+  let rotation: RotationOutcome[] = [];
   await db.transaction(async (tx) => {
     const old = await selectGroupStates(tx);
-    await tx.run("DELETE FROM routing_rules");
-    await tx.run("DELETE FROM routing_group_members");
-    await tx.run("DELETE FROM routing_groups");
-    const states: StoredGroupState[] = [];
-    for (const g of config.groups) {
-      await tx.run("INSERT INTO routing_groups VALUES (?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
-        g.group_id,
-        g.group_name,
-        g.selection_method,
-        g.cycle_scope,
-        g.is_fallback,
-        msOf(g.created_at, nowMs),
-      ]);
-      for (const [pos, m] of g.members.entries()) {
-        await tx.run("INSERT INTO routing_group_members VALUES (?, ?, ?, ?, ?)", [g.group_id, pos, m.gateway_id, m.weight, m.active]);
-      }
-      const members = membersOf(g);
-      const signature = groupSignature(g.selection_method, members);
-      const prev = old.get(g.group_id);
-      if (prev && prev.signature === signature) {
-        kept.push(g.group_id);
-        states.push(prev);
-      } else {
-        if (prev) restarted.push(g.group_id);
-        states.push(storedGroupState(g.group_id, signature, initialState(rotationOf(g.selection_method, members), prev ? prev.totalCalls : 0)));
-      }
-    }
-    await replaceAllGroupStates(tx, states);
-    for (const [i, r] of config.rules.entries()) {
-      await tx.run("INSERT INTO routing_rules VALUES (?, ?, ?, ?, ?, ?, ?, epoch_ms(?::BIGINT))", [
-        i + 1,
-        r.rule_name,
-        r.type,
-        r.type === "BIN" ? r.bin_prefix : null,
-        r.type === "BANK" ? r.bank : null,
-        r.group_id,
-        r.enabled,
-        msOf(r.created_at, nowMs),
-      ]);
-    }
+    const before = new Map([...old.values()].map((s) => [s.groupId, { signature: s.signature, state: rotationState(s) }]));
+    const carried = carryRotation(before, config);
+    rotation = carried.rotation;
+    await writeConfigTables(tx, config);
+    await replaceAllGroupStates(
+      tx,
+      [...carried.states.entries()].map(([id, s]) => storedGroupState(id, s.signature, s.state)),
+    );
+    await insertVersion(tx, {
+      version,
+      created_at: now.toISOString(),
+      author: opts.author ?? "routing load",
+      reason: opts.reason ?? "loaded from a file",
+      client_id: opts.clientId ?? null,
+      restored_from: opts.restoredFrom ?? null,
+      config,
+      rotation,
+    });
   });
-  return { ok: true, groups: config.groups.length, rules: config.rules.length, kept, restarted };
+  const ids = (o: RotationOutcome["outcome"]) => rotation.filter((r) => r.outcome === o).map((r) => r.group_id);
+  return { ok: true, version, groups: config.groups.length, rules: config.rules.length, kept: ids("kept"), restarted: ids("reset"), rotation };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 /**
  * The routing configuration in memory, indexed for the request path: BIN rules by prefix, BANK rules
- * by bank, BIN reference data by 6-digit BIN. Built once at start (the configuration changes only
- * through `service:cli routing load`, with the service stopped).
+ * by bank, BIN reference data by 6-digit BIN. Immutable apart from the groups' rotation state: a new
+ * configuration version is a new table (`withConfig`), which the engine swaps in as one reference.
  */
 import type { Database } from "../db";
 import { rotationState, selectGroupStates } from "./group-state";
-import { admitsSalesType, FALLBACK_RULE_NAME, groupSignature, type CycleScope, type Group, type GroupState } from "./model";
+import { admitsSalesType, FALLBACK_RULE_NAME, groupSignature, type CycleScope, type Group, type GroupState, type RoutingConfig } from "./model";
+import { membersOf, type SignedState } from "./versions";
 import { normalizeState, rotationOf, type Rotation } from "./selection";
 import type { SelectionMethod } from "@/lib/contract/schemas";
 
@@ -54,7 +55,7 @@ export class RoutingTable {
   static build(input: {
     groups: readonly (Group & { state: GroupState | null; stateSignature: string | null })[];
     rules: readonly { id: number; name: string; type: "BIN" | "BANK"; binPrefix: string | null; bank: string | null; groupId: number; enabled: boolean; createdAtMs: number }[];
-    bins: readonly BinInfo[];
+    bins: readonly BinInfo[] | ReadonlyMap<string, BinInfo>;
   }): { table: RoutingTable; resetGroups: number[] } {
     const groups = new Map<number, RuntimeGroup>();
     const resetGroups: number[] = [];
@@ -86,7 +87,7 @@ export class RoutingTable {
     for (const list of binRules.values()) list.sort(newestFirst);
     for (const list of bankRules.values()) list.sort(newestFirst);
     const fallback = [...groups.values()].find((g) => g.isFallback) ?? null;
-    const bins = new Map(input.bins.map((b) => [b.bin, b]));
+    const bins = input.bins instanceof Map ? input.bins : new Map((input.bins as readonly BinInfo[]).map((b) => [b.bin, b]));
     return { table: new RoutingTable(groups, fallback, binRules, bankRules, bins), resetGroups };
   }
 
@@ -137,6 +138,41 @@ export class RoutingTable {
       })),
       bins: binRows,
     });
+  }
+
+  /**
+   * A table for `config` with the same BIN reference data, each group starting from `states` (the
+   * rotation rule's result: versions.ts carryRotation). Synchronous, so the engine can build and
+   * swap in one step of the event loop.
+   */
+  withConfig(config: RoutingConfig, states: ReadonlyMap<number, SignedState>): RoutingTable {
+    return RoutingTable.build({
+      groups: config.groups.map((g) => {
+        const s = states.get(g.group_id);
+        return {
+          id: g.group_id,
+          name: g.group_name,
+          method: g.selection_method,
+          scope: g.cycle_scope,
+          isFallback: g.is_fallback,
+          createdAtMs: Date.parse(g.created_at ?? ""),
+          members: membersOf(g),
+          state: s ? { ...s.state, credits: [...s.state.credits] } : null,
+          stateSignature: s?.signature ?? null,
+        };
+      }),
+      rules: config.rules.map((r, i) => ({
+        id: i + 1,
+        name: r.rule_name,
+        type: r.type,
+        binPrefix: r.type === "BIN" ? r.bin_prefix : null,
+        bank: r.type === "BANK" ? r.bank : null,
+        groupId: r.group_id,
+        enabled: r.enabled,
+        createdAtMs: Date.parse(r.created_at ?? ""),
+      })),
+      bins: this.bins,
+    }).table;
   }
 
   binInfo(bin: string): BinInfo | null {
