@@ -10,6 +10,7 @@ import { MonitorConfigError, monitorConfig } from "./programs/config";
 import { StoreLockedError, getStore } from "./store";
 import { startShareWarmer } from "./sharing/warmer";
 import { startNotifications } from "./notify/runtime";
+import { startAuditRetention } from "./audit/retention";
 
 function fail(message: string): never {
   console.error(`dashboard: ${message}`);
@@ -34,6 +35,8 @@ export async function onServerStart(): Promise<void> {
   // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
   process.env.NEXTAUTH_URL ??= env.NEXTAUTH_URL;
   startShareWarmer();
+  // The audit log's retention: pruned now and daily, each run logged with what it deleted.
+  startAuditRetention(getStore, env.AUDIT_RETENTION_DAYS);
   // Alerts and scheduled reports: once the store is open (it may come up after us on PostgreSQL).
   const notifications = () =>
     startNotifications().catch((e: unknown) =>
