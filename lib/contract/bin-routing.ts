@@ -72,6 +72,7 @@ export const RotationOutcomeSchema = z.object({
   group_id: z.int(),
   outcome: z.enum(["kept", "reset", "new", "removed"]),
   reason: z.string(),
+  total_calls: z.int().min(0).meta({ description: "The group's calls answered when the change took effect" }),
 });
 
 export const RoutingConfigVersionSchema = z.object({

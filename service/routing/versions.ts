@@ -19,6 +19,8 @@ export interface RotationOutcome {
   /** kept: method and member list unchanged; reset: rotation restarted; new: no previous state; removed: the group is gone. */
   outcome: "kept" | "reset" | "new" | "removed";
   reason: string;
+  /** The group's calls answered when the change took effect (its call numbers continue from here). */
+  total_calls: number;
 }
 
 export interface VersionMeta {
@@ -104,19 +106,19 @@ export function carryRotation(
     const prev = before.get(g.group_id);
     if (prev && prev.signature === signature) {
       states.set(g.group_id, { signature, state: { ...prev.state, credits: [...prev.state.credits] } });
-      rotation.push({ group_id: g.group_id, outcome: "kept", reason: "selection method and member list unchanged" });
+      rotation.push({ group_id: g.group_id, outcome: "kept", reason: "selection method and member list unchanged", total_calls: prev.state.totalCalls });
     } else {
       const fresh = initialState(rotationOf(g.selection_method, members), prev ? prev.state.totalCalls : 0, draw);
       states.set(g.group_id, { signature, state: fresh });
       rotation.push(
         prev
-          ? { group_id: g.group_id, outcome: "reset", reason: `${describeChange(prev.signature, signature)}; rotation restarts at the first active member` }
-          : { group_id: g.group_id, outcome: "new", reason: "new group; rotation starts at the first active member" },
+          ? { group_id: g.group_id, outcome: "reset", reason: `${describeChange(prev.signature, signature)}; rotation restarts at the first active member`, total_calls: prev.state.totalCalls }
+          : { group_id: g.group_id, outcome: "new", reason: "new group; rotation starts at the first active member", total_calls: 0 },
       );
     }
   }
-  for (const id of before.keys()) {
-    if (!states.has(id)) rotation.push({ group_id: id, outcome: "removed", reason: "group removed; its state is dropped" });
+  for (const [id, prev] of before) {
+    if (!states.has(id)) rotation.push({ group_id: id, outcome: "removed", reason: "group removed; its state is dropped", total_calls: prev.state.totalCalls });
   }
   return { states, rotation };
 }
