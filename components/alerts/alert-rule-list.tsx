@@ -9,6 +9,7 @@ import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/schedule/describe";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./alert-rule-form";
+import { ReassignControl, reassignable } from "./reassign";
 import {
   describeCooldown,
   describeRecipients,
@@ -66,6 +67,11 @@ export function AlertRuleList({
       await apiFetch(`/api/alerts/${rule.id}`, { method: "PATCH", body: { paused: !rule.paused } });
       return rule.paused ? `“${rule.name}” resumed.` : `“${rule.name}” paused: it is not evaluated until resumed.`;
     });
+  const reassign = (rule: CheckedRule, to: string) =>
+    act(rule, async () => {
+      await apiFetch(`/api/alerts/${rule.id}`, { method: "PATCH", body: { owner_id: to, paused: false } });
+      return `“${rule.name}” reassigned to ${users?.find((u) => u.id === to)?.email ?? "its new owner"} and resumed.`;
+    });
   const evaluateNow = (rule: CheckedRule) =>
     act(rule, async () => {
       const { evaluation } = await apiFetch<{ evaluation: unknown }>(`/api/alerts/${rule.id}/evaluate`, { method: "POST" });
@@ -109,6 +115,9 @@ export function AlertRuleList({
                     </span>
                   </h3>
                   {rule.ownerId !== selfId ? <p className="text-xs text-slate-700">Owned by {rule.ownerEmail}</p> : null}
+                  {rule.paused && reassignable(rule.pausedReason) && rule.ownerId !== selfId ? (
+                    <ReassignControl name={`“${rule.name}”`} ownerId={rule.ownerId} users={users} busy={busy === rule.id} onReassign={(to) => void reassign(rule, to)} />
+                  ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
                   <Button size="sm" disabled={busy === rule.id} aria-label={`Evaluate ${rule.name} now`} onClick={() => void evaluateNow(rule)}>

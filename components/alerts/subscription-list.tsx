@@ -15,6 +15,7 @@ import {
   type CheckedSubscription,
   pausedLabel,
 } from "./model";
+import { ReassignControl, reassignable } from "./reassign";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
 
@@ -58,6 +59,11 @@ export function SubscriptionList({
       await apiFetch(`/api/subscriptions/${s.id}`, { method: "PATCH", body: { paused: !s.paused } });
       return s.paused ? `The scheduled report of “${s.reportName}” resumed.` : `The scheduled report of “${s.reportName}” paused: nothing is sent until resumed.`;
     });
+  const reassign = (s: CheckedSubscription, to: string) =>
+    act(s, async () => {
+      await apiFetch(`/api/subscriptions/${s.id}`, { method: "PATCH", body: { owner_id: to, paused: false } });
+      return `The scheduled report of “${s.reportName}” reassigned to ${users?.find((u) => u.id === to)?.email ?? "its new owner"} and resumed.`;
+    });
   const remove = (s: CheckedSubscription) => {
     if (!window.confirm(`Stop sending “${s.reportName}”? Its share link is revoked too, so the links in e-mails already sent stop working.`)) return;
     void act(s, async () => {
@@ -93,6 +99,9 @@ export function SubscriptionList({
                     {KIND[s.reportPage] ?? s.reportPage}
                     {s.ownerId !== selfId ? ` · subscribed by ${s.ownerEmail}` : ""}
                   </p>
+                  {s.paused && reassignable(s.pausedReason) && s.ownerId !== selfId ? (
+                    <ReassignControl name={`the scheduled report of “${s.reportName}”`} ownerId={s.ownerId} users={users} busy={busy === s.id} onReassign={(to) => void reassign(s, to)} />
+                  ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
                   <Button size="sm" disabled={busy === s.id} aria-label={`${s.paused ? "Resume" : "Pause"} the scheduled report of ${s.reportName}`} onClick={() => void togglePause(s)}>

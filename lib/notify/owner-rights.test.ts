@@ -19,6 +19,7 @@ import { MailWorker } from "@/lib/mail/outbox";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { updateSavedReport } from "@/lib/saved-reports";
 import { Scheduler } from "@/lib/schedule/scheduler";
+import { revokeShareLink } from "@/lib/sharing/links";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
@@ -196,5 +197,23 @@ describe("automation with its owner's rights", () => {
     await tick(DAY);
     expect((await delivered()).flatMap((m) => m.to)).toEqual([]);
     expect(await subscriptionsRepo(store).get(sub.id)).toMatchObject({ paused: true, pausedReason: "report_unshared" });
+  }, 120_000);
+
+  it("a subscription whose share link is revoked under the report's links stops mailing", async () => {
+    const { cat } = people;
+    const report = await savedReportsRepo(store).create({ ownerId: cat.id, name: "Cat's own week", page: "explore", params: "op=orders&range=last7&m=attempts", sharedWithTeam: false });
+    const sub = await subscribe(cat, report.id, { users: [], emails: ["cfo@corp.example"] });
+    expect(sub.shareLinkId).not.toBeNull();
+    await madeTwoDaysAgo("subscriptions", sub.id);
+    await tick();
+    expect((await delivered()).flatMap((m) => m.to)).toEqual(["cfo@corp.example"]);
+
+    await revokeShareLink(store, cat, report.id, sub.shareLinkId!);
+    await tick(DAY);
+    expect((await delivered()).flatMap((m) => m.to)).toEqual([]);
+    expect(await subscriptionsRepo(store).get(sub.id)).toMatchObject({ paused: true, pausedReason: "report_unshared" });
+    // Resuming is refused while the link stays revoked.
+    const resume = await refusal(updateSubscription(store, cat, sub.id, { paused: false }, { policy: POLICY, gateway, timeZone: "UTC", secret: SECRET }));
+    expect(resume.message).toContain("its share link was revoked or expired");
   }, 120_000);
 });
