@@ -14,8 +14,9 @@ import {
   type EvidenceRange,
   type EvidenceRow,
 } from "@/lib/bin-evidence-core";
-import { formatInstant, formatValue, formatWait } from "@/lib/metrics/format";
+import { formatInstant, formatValue } from "@/lib/metrics/format";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
+import { queuePosition, queueWords } from "@/lib/report-client/queue-words";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { StatusBanner } from "@/components/ui/status-banner";
@@ -62,12 +63,12 @@ export function evidenceStatus(q: EvidenceQuery, count: number): { tone: "progre
   const d = q.data;
   if (d?.state === "done") return null;
   if (d?.state === "pending") {
+    // Where it stands in the queue, in Explore's words, counted from when this answer came.
+    const place = d.estimated_start ? queueWords({ position: d.position ?? 0, estimated_start: d.estimated_start }, q.dataUpdatedAt) : queuePosition(d.position ?? 0);
     const detail =
       d.phase === "fetching"
         ? `Fetching ${rangeText(d.range)} for ${what} from the reporting service; the figures appear here by themselves.`
-        : `The report of ${rangeText(d.range)} for ${what} is queued for the reporting service (${
-            d.position === 0 || d.position === null ? "next in line" : `${d.position} calls ahead`
-          }${d.estimated_start ? `, starts ${formatWait(Date.parse(d.estimated_start) - Date.now())}` : ""}). The figures appear here by themselves.`;
+        : `${place}. The report of ${rangeText(d.range)} for ${what} waits for the reporting service; the figures appear here by themselves.`;
     return { tone: "progress", title: d.phase === "fetching" ? "Fetching the last 90 days" : "Queued", detail };
   }
   return { tone: "progress", title: "Fetching the last 90 days", detail: `Asking for the last 90 days of ${what} per gateway…` };

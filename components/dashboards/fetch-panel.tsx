@@ -2,6 +2,7 @@ import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog"
 import type { ReportQuery } from "@/lib/contract/requests";
 import type { DashboardAnswer, PlanStep, QueryState } from "@/lib/dashboards/run";
 import { formatInstant } from "@/lib/metrics/format";
+import { queueWordsAt } from "@/lib/report-client/queue-words";
 import { cn } from "@/components/ui/cn";
 
 const OPERATION_LABELS: Record<Operation, string> = { orders: "Order summary", cohort: "Cohort summary" };
@@ -34,7 +35,7 @@ function statusText(s: QueryState, timeZone: string): string {
     case "cached":
       return `From cache (fetched ${formatInstant(s.fetched_at, timeZone)})`;
     case "queued":
-      return s.position === 0 ? "Queued: next in line" : `Queued: ${plural(s.position, "call")} ahead`;
+      return `Queued: ${queueWordsAt(s, timeZone)}`;
     case "fetching":
       return "Fetching…";
     case "done":

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { TileAnswer } from "@/lib/dashboards/run";
 import type { TileWidth } from "@/lib/dashboards/state";
 import { formatInstant } from "@/lib/metrics/format";
+import { queuePosition, queueWordsAt } from "@/lib/report-client/queue-words";
 import { cn } from "@/components/ui/cn";
 import { TileBodyView } from "./tile-view";
 
@@ -16,13 +17,14 @@ export const TILE_SPAN: Record<TileWidth, string> = {
   4: "sm:col-span-2 lg:col-span-4",
 };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
-/** Where a pending tile's query stands, in words. */
-export function pendingText(step: number, position: number | null): string {
-  if (position === null) return `Fetching query ${step}…`;
-  if (position === 0) return `Waiting for query ${step} — next in line in the queue`;
-  return `Waiting for query ${step} — ${plural(position, "call")} ahead in the queue`;
+/**
+ * Where a pending tile's query stands, in Explore's words; the estimate as a time of day, since the
+ * tile is drawn on the server and again in the browser.
+ */
+export function pendingText(o: Extract<TileAnswer["outcome"], { status: "pending" }>, timeZone: string): string {
+  if (o.position === null) return `Fetching query ${o.step}…`;
+  if (o.estimated_start === null) return `Waiting for query ${o.step}: ${queuePosition(o.position)}.`;
+  return `Waiting for query ${o.step}: ${queueWordsAt({ position: o.position, estimated_start: o.estimated_start }, timeZone)}.`;
 }
 
 /**
@@ -83,10 +85,7 @@ export function TileFrame({
               answer.kind === "kpi" ? "min-h-24" : "min-h-48",
             )}
           >
-            <p>
-              {pendingText(o.step, o.position)}
-              {o.estimated_start ? <span className="block text-xs">Estimated start: {formatInstant(o.estimated_start, timeZone)}.</span> : null}
-            </p>
+            <p>{pendingText(o, timeZone)}</p>
           </div>
         ) : o.status === "failed" ? (
           <p className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">

@@ -7,10 +7,11 @@ import { useEffect, useRef } from "react";
 import type { MonitorRow } from "@/lib/monitor/load";
 import type { DrillAnswer, DrillPart } from "@/lib/monitor/drill";
 import { levelSentence, numeratorNoun } from "@/lib/monitor/words";
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch, LONG_POLL_MS } from "@/lib/report-client/api";
+import { describeWaiting } from "@/lib/report-client/status";
 import { Providers } from "@/components/providers";
 import { cn } from "@/components/ui/cn";
-import { WAIT_MS } from "./monitor-report";
+import { StatusBanner } from "@/components/ui/status-banner";
 import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
 import { useBoxWidth } from "@/components/charts/use-box-width";
 
@@ -50,11 +51,18 @@ function PartsTable({ title, parts, dimension }: { title: string; parts: { top: 
   );
 }
 
+/** The drill-down's reports while they wait: where they stand in the queue, in Explore's words. */
+function DrillWaiting({ statuses, at, timeZone }: { statuses: Extract<DrillAnswer, { kind: "pending" }>["statuses"]; at: number; timeZone: string }) {
+  const v = describeWaiting(statuses, at, timeZone);
+  return <StatusBanner tone={v.tone} title={v.title} detail={v.detail} busy={v.busy} label="Drill-down status" />;
+}
+
 interface DrillProps {
   answer: OkAnswer;
   row: MonitorRow;
   onClose: () => void;
   canExplore: boolean;
+  timeZone: string;
 }
 
 /** The Monitor's page loads no react-query; the drill-down brings it, with the browser's one client. */
@@ -66,12 +74,15 @@ export default function DrillDown(props: DrillProps) {
   );
 }
 
-function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
+const STARTING_DRILL = { title: "Starting", detail: "Asking for this MID's days, BINs and banks…" };
+
+function DrillDownPanel({ answer, row, onClose, canExplore, timeZone }: DrillProps) {
   const program = answer.programs.find((p) => p.id === row.programId)!;
   const params = new URLSearchParams({ program: row.programId, gateway: String(row.gatewayId), brand: row.cardBrand, month: row.month });
   const drill = useQuery({
     queryKey: ["monitor-drill", params.toString()],
-    queryFn: ({ signal }) => apiFetch<DrillAnswer>(`/api/monitor/drill?${params.toString()}&wait=${WAIT_MS}`, { signal }),
+    // Held on the server as long as Explore's requests are, so the queue place and estimate stay current.
+    queryFn: ({ signal }) => apiFetch<DrillAnswer>(`/api/monitor/drill?${params.toString()}&wait=${LONG_POLL_MS}`, { signal }),
     refetchInterval: (q) => (q.state.data?.kind === "pending" ? 1 : false),
     refetchOnWindowFocus: false,
     retry: false,
@@ -103,7 +114,13 @@ function DrillDownPanel({ answer, row, onClose, canExplore }: DrillProps) {
       {drill.isError ? (
         <p role="alert" className="mt-2 text-sm text-red-800">{drill.error instanceof Error ? drill.error.message : "The drill-down could not be loaded."}</p>
       ) : !d || d.kind === "pending" ? (
-        <p role="status" className="mt-2 text-sm text-slate-700">Fetching this MID&apos;s days, BINs and banks…</p>
+        <div className="mt-2">
+          {d ? (
+            <DrillWaiting statuses={d.statuses} at={drill.dataUpdatedAt} timeZone={timeZone} />
+          ) : (
+            <StatusBanner tone="progress" busy title={STARTING_DRILL.title} detail={STARTING_DRILL.detail} label="Drill-down status" />
+          )}
+        </div>
       ) : (
         <div className="mt-3 flex flex-col gap-4">
           <figure ref={box} className="min-w-0">

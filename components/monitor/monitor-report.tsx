@@ -9,8 +9,6 @@ import { StatusBanner } from "@/components/ui/status-banner";
 import { MonitorBody, monthLabel } from "./monitor-body";
 import { useMonitorAnswer } from "./use-monitor";
 
-export { WAIT_MS } from "./use-monitor";
-
 // The drill-down's code (and its chart's, and react-query's) is loaded when a MID is first opened;
 // until then its box.
 const DrillDown = dynamic(() => import("./drill-down"), {
@@ -55,7 +53,7 @@ export function MonitorReport({ timeZone, canExplore }: { timeZone: string; canE
           <MonitorBody
             answer={answer}
             onOpen={setOpen}
-            drill={open ? <DrillDown answer={answer} row={open} onClose={() => setOpen(null)} canExplore={canExplore} /> : null}
+            drill={open ? <DrillDown answer={answer} row={open} onClose={() => setOpen(null)} canExplore={canExplore} timeZone={timeZone} /> : null}
           />
         </>
       ) : null}

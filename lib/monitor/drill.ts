@@ -14,8 +14,7 @@ import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig, Threshold } from "@/lib/programs/definitions";
 import { midKey, midSums, previousMonth, SALES_METRIC, thresholdsInForce } from "@/lib/programs/evaluate";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import type { JobStatus } from "@/lib/upstream/jobs";
-import { anyFailed, settleAll } from "./load";
+import { anyFailed, settleAll, withoutData, type MonthStatus } from "./load";
 import { exploreLinkFor, monitorMonths, monitorQuery, type MonitorMonth } from "./months";
 
 export const DrillInput = z.strictObject({
@@ -37,7 +36,8 @@ export interface DrillPart {
 }
 
 export type DrillAnswer =
-  | { kind: "pending"; statuses: JobStatus["state"][] }
+  // Each report's status (a finished one without its records), for the page to say where they stand in the queue.
+  | { kind: "pending"; statuses: MonthStatus["status"][] }
   | {
       kind: "ok";
       month: MonitorMonth;
@@ -76,7 +76,7 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
   const sources = [month, ...(program.denominator.month === "preceding" ? [all.find((m) => m.month === previousMonth(month.month))!] : [])];
   const shown = await settleAll(gateway, sources.map(monitorQuery), owner, waitMs);
   if (anyFailed(shown)) throw new ApiError(503, "The Monitor's figures for this month could not be fetched from the reporting service. Try again in a minute.");
-  if (!shown.every((s) => s.state === "done")) return { kind: "pending", statuses: shown.map((s) => s.state) };
+  if (!shown.every((s) => s.state === "done")) return { kind: "pending", statuses: shown.map(withoutData) };
   const key = midKey(input.gateway, input.brand);
   if (!shown.some((s) => s.state === "done" && midSums(s.result.data).has(key))) {
     throw ApiError.badRequest(`MID ${input.gateway} (${input.brand}) is not among the MIDs the Monitor shows for ${program.name} in ${month.month}`, [{ path: "gateway", message: "not shown by the Monitor" }]);
@@ -100,7 +100,7 @@ export async function loadDrill(gateway: ReportGateway, config: MonitorConfig, t
     throw new ApiError(503, "Part of this drill-down could not be fetched from the reporting service. Close it and open it again in a minute.");
   }
   const data = settled.flatMap((s) => (s.state === "done" ? [s.result.data] : []));
-  if (data.length < settled.length) return { kind: "pending", statuses: settled.map((s) => s.state) };
+  if (data.length < settled.length) return { kind: "pending", statuses: settled.map(withoutData) };
   const [daily, bins, banks, prevSales] = data;
   const byDay = new Map<string, { numerator: number; sales: number }>();
   for (const r of daily!) {

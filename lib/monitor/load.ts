@@ -76,7 +76,8 @@ export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig,
   };
 }
 
-function withoutData(s: JobStatus): MonthStatus["status"] {
+/** A status as the page receives it: a finished report without its records. */
+export function withoutData(s: JobStatus): MonthStatus["status"] {
   if (s.state !== "done") return s;
   const { data: _data, ...result } = s.result;
   return { state: "done", result };

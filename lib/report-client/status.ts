@@ -5,6 +5,8 @@
  */
 import { formatInstant, formatWait } from "@/lib/metrics/format-time";
 import { RequestError } from "./fetch";
+import { queueWords } from "./queue-words";
+import type { JobStatus } from "./api";
 import { CANCELLED, NOT_RUN, STARTING, type ReportPhase, type StatusView } from "./status-first";
 
 export type { ReportPhase, StatusTone, StatusView } from "./status-first";
@@ -52,17 +54,13 @@ export function describeStatus(phase: ReportPhase, timeZone: string): StatusView
       const s = p?.status;
       if (!p || !s || s.state === "submitting") return STARTING;
       if (s.state === "queued") {
-        const wait = formatWait(Date.parse(s.estimated_start) - p.at);
-        const where = s.position === 0 ? "Next in line" : `Position ${s.position + 1} in the queue`;
-        const limit = s.waiting_for_rate_limit_until
-          ? ` The reporting service asked us to slow down; waiting until ${formatInstant(s.waiting_for_rate_limit_until, timeZone)}.`
-          : "";
+        const limit = slowDown(s, timeZone);
         // A report of several calls: say which one waits, and when the last of them should start.
         const several =
           s.calls > 1
             ? ` This is ${partOf(s)}; all of them should be under way ${formatWait(Date.parse(s.estimated_done) - p.at)}.`
             : "";
-        return { tone: "progress", title: "Queued", detail: `${where}; estimated start ${wait}.${several}${limit}`, busy: true };
+        return { tone: "progress", title: "Queued", detail: `${queueWords(s, p.at)}.${several}${limit}`, busy: true };
       }
       if (s.state === "fetching") {
         const page = s.pages === null ? `page ${s.page}` : `page ${s.page} of ${s.pages}`;
@@ -74,4 +72,36 @@ export function describeStatus(phase: ReportPhase, timeZone: string): StatusView
       return { tone: "progress", title: "Finishing", detail: "Putting the answer together…", busy: true };
     }
   }
+}
+
+/** The upstream asked for a pause (its 429): until when this call waits. */
+function slowDown(s: { waiting_for_rate_limit_until?: string }, timeZone: string): string {
+  return s.waiting_for_rate_limit_until
+    ? ` The reporting service asked us to slow down; waiting until ${formatInstant(s.waiting_for_rate_limit_until, timeZone)}.`
+    : "";
+}
+
+/** A job's status as a screen that waits for several reports receives it (a finished one without its records). */
+export type WaitingStatus = Exclude<JobStatus, { state: "done" }> | { state: "done" };
+
+/**
+ * Several reports one screen waits for (the Monitor's drill-down), as one status line: the one
+ * nearest the front of the queue says where it stands and when it should start, in the words of a
+ * single report's line, then how many are in and when all of them should be under way.
+ */
+export function describeWaiting(statuses: readonly WaitingStatus[], at: number, timeZone: string, noun = "report"): StatusView {
+  const ready = `${statuses.filter((s) => s.state === "done").length} of ${plural(statuses.length, noun)} ready`;
+  const several = statuses.length > 1;
+  const queued = statuses.flatMap((s) => (s.state === "queued" ? [s] : []));
+  if (queued.length > 0) {
+    const next = queued.reduce((a, b) => (b.position < a.position ? b : a));
+    const last = Math.max(...queued.map((s) => Date.parse(s.estimated_done)));
+    const all = several ? ` ${ready}; all of them should be under way ${formatWait(last - at)}.` : "";
+    const limited = queued.find((s) => s.waiting_for_rate_limit_until);
+    return { tone: "progress", title: "Queued", detail: `${queueWords(next, at)}.${all}${limited ? slowDown(limited, timeZone) : ""}`, busy: true };
+  }
+  if (statuses.some((s) => s.state === "fetching")) {
+    return { tone: "progress", title: "Fetching", detail: several ? `Fetching from the reporting service; ${ready}.` : "Fetching from the reporting service.", busy: true };
+  }
+  return { tone: "progress", title: "Finishing", detail: "Putting the answer together…", busy: true };
 }

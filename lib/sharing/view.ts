@@ -37,6 +37,7 @@ import { monitorConfig } from "@/lib/programs/config";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { unlockCookieName } from "./tokens";
+import type { QueuePlace } from "@/lib/report-client/queue-words";
 
 /** The retention grid of a shared cohort report, drawn as the Cohorts page draws it. */
 /**
@@ -82,7 +83,8 @@ export type SharedView =
     }
   | { kind: "monitor"; title: string; sharedBy: string; timeZone: string; answer: Extract<MonitorAnswer, { kind: "ok" }> }
   | SharedDashboard
-  | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string }
+  // `queue`: where the report waits for the shared quota, when it waits in the queue.
+  | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string; queue: QueuePlace | null }
   | { kind: "locked" }
   | { kind: "expired" | "revoked" | "unknown" | "throttled" };
 
@@ -181,7 +183,8 @@ export async function renderSavedReport(
       const s = run.waiting?.status;
       const until = s?.state === "queued" ? Date.parse(s.estimated_done) : Date.now() + 5_000;
       const now = Date.now();
-      return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString() };
+      const queue = s?.state === "queued" ? { position: s.position, estimated_start: s.estimated_start } : null;
+      return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString(), queue };
     };
     const [run, cmpRun] = await Promise.all([
       runThroughGateway(gateway, op, query, waitMs, queueOwner),
@@ -265,7 +268,9 @@ async function monitorView(deps: RenderDeps, report: SavedReport): Promise<Share
   const timeZone = deps.timeZone;
   const answer = await loadMonitor(deps.gateway, monitorConfig(), todayIn(timeZone), deps.owner, deps.waitMs);
   if (answer.kind !== "ok") {
-    return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString() };
+    const queued = answer.months.flatMap((m) => (m.status.state === "queued" ? [m.status] : [])).sort((a, b) => a.position - b.position)[0];
+    const queue = queued ? { position: queued.position, estimated_start: queued.estimated_start } : null;
+    return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString(), queue };
   }
   const owner = await usersRepo(deps.db).findById(report.ownerId);
   return { kind: "monitor", title: report.name, sharedBy: sharerWords(owner?.email), timeZone, answer };

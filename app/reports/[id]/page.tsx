@@ -33,7 +33,7 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
       <main className="mx-auto max-w-md p-6">
         <h1 className="text-xl font-semibold">{report.name}</h1>
         <div className="mt-2 text-sm text-slate-700">
-          {view.kind === "pending" ? <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} /> : null}
+          {view.kind === "pending" ? <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} queue={view.queue} checkedAt={view.checkedAt} /> : null}
         </div>
       </main>
     );

@@ -61,7 +61,7 @@ function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeo
         </form>,
       );
     case "pending":
-      return box(view.title, <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} />);
+      return box(view.title, <PendingRefresh key={view.checkedAt} seconds={view.retryAfterSeconds} queue={view.queue} checkedAt={view.checkedAt} />);
     case "expired":
       return box("This link has expired", <p>Ask whoever sent it for a new one.</p>);
     case "revoked":

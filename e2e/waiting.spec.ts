@@ -1,0 +1,68 @@
+/**
+ * Waiting explained everywhere: a screen that waits for the reporting quota says where it stands in
+ * the queue and when it should start, in Explore's words ("Position 3 in the queue; estimated start
+ * about 8 s"). The quota is spent first, as e2e/status.spec.ts does (the e2e dashboard allows 5 calls
+ * per 10 s), so the screen's own reports must wait.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { addDays } from "../lib/contract/dates";
+import { e2eEnv } from "./support/env";
+import { screenshots, serviceCall } from "./support/helpers";
+
+test.use({ storageState: ".e2e/analyst.json" });
+
+/** Explore's words for a queued call: its place and its estimated start. */
+const QUEUE_WORDS = /(Next in line|Position \d+ in the queue); estimated start (about \d+ (s|min)|any moment now)/;
+
+const status = async (page: Page) => (await (await page.request.get("/api/upstream/status")).json()) as { calls_in_window: number; limit_per_window: number };
+
+/** Waits until no call is left in the dashboard's window, then spends all of it on distinct one-day reports no other spec asks for. */
+async function spendWindow(page: Page, daysBack: number) {
+  await expect.poll(async () => (await status(page)).calls_in_window, { timeout: 30_000, intervals: [500] }).toBe(0);
+  const { endDate } = e2eEnv();
+  const { limit_per_window: limit } = await status(page);
+  for (let i = 0; i < limit; i++) {
+    const day = addDays(endDate, -(daysBack + i));
+    const res = await page.request.post("/api/reports/order-summary?wait=10000", {
+      data: { start_date: day, end_date: day, group_by: ["card_brand", "gateway_id"], metrics: ["approvals"] },
+    });
+    expect(res.status()).toBe(200);
+  }
+  expect((await status(page)).calls_in_window).toBe(limit);
+}
+
+test("the Monitor's drill-down says where its reports wait in the queue and when they should start", async ({ page }) => {
+  await page.goto("/monitor");
+  const mids = page.getByRole("button", { name: /\(#\d+\)$/ });
+  await expect(mids.first()).toBeVisible({ timeout: 90_000 });
+  await spendWindow(page, 30);
+  // A MID no other spec opens: the last one shown.
+  await mids.last().click();
+  const line = page.getByRole("status", { name: "Drill-down status" });
+  await expect(line).toContainText("Queued.");
+  await expect(line).toContainText(QUEUE_WORDS);
+  await expect(line).toContainText(/\d of \d reports ready; all of them should be under way/);
+  await screenshots(page, "drill-down-queued");
+  // The wait ends by itself: the drill-down's tables arrive.
+  await expect(page.getByRole("region", { name: /^Chargebacks by BIN/ })).toBeVisible({ timeout: 60_000 });
+  await expect(line).toHaveCount(0);
+});
+
+test("a BIN's last 90 days say where their report waits in the queue and when it should start", async ({ page }) => {
+  // The least busy BIN that has attempts: one no other spec looks up.
+  const { data } = await serviceCall("/api/data", { start_date: addDays(e2eEnv().endDate, -89), end_date: e2eEnv().endDate, group_by: ["bin"], metrics: ["attempts"], limit: 1000 });
+  const bin = String(data.filter((r) => Number(r.attempts) > 0).sort((a, b) => Number(a.attempts) - Number(b.attempts))[0]!.bin);
+  await page.goto("/bin-lookup");
+  await spendWindow(page, 40);
+  const form = page.getByRole("form", { name: "BIN lookup" });
+  await form.getByLabel("BIN", { exact: true }).fill(`${bin}34`);
+  await form.getByRole("radio", { name: /^Preview/ }).check();
+  await form.getByRole("button", { name: "Preview route" }).click();
+  const line = page.getByRole("status", { name: "Last 90 days status" });
+  await expect(line).toContainText("Queued.");
+  await expect(line).toContainText(QUEUE_WORDS);
+  await screenshots(page, "bin-evidence-queued");
+  // The wait ends by itself: the line gives way to the figures.
+  await expect(line).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId("bin-evidence")).toContainText(`these figures are for ${bin}`);
+});
