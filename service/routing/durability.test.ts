@@ -1,11 +1,9 @@
 // Continuity across crashes: the real service in a child process is SIGKILLed during a burst of
 // routing calls, started again on the same files, and must continue every rotation right after the
 // last durably recorded call, having forgotten no call it answered.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BinRoutingResponseSchema } from "@/lib/contract";
 import { createClient } from "../clients";
@@ -18,7 +16,7 @@ import { journalSegments } from "./journal";
 import { loadRoutingConfig } from "./loader";
 import type { Member } from "./model";
 import { initialState, rotationOf, selectMember } from "./selection";
-import { binsByBank, httpPoster } from "./test-helpers";
+import { binsByBank, httpPoster, startServiceChild } from "./test-helpers";
 
 const RR: Member[] = [3, 5, 7].map((gatewayId) => ({ gatewayId, weight: 1, active: true }));
 const WRR: Member[] = [
@@ -63,21 +61,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function startChild(): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
-    env: { ...process.env, SERVICE_DB: dbPath, SERVICE_PORT: "0", SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET, ROUTING_RATE_LIMIT: "1000000", SERVICE_LOG: "json" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once("exit", (code) => reject(new Error(`service exited (${code}) before listening`)));
-  });
-  return { child, url, exited };
-}
+const startChild = () => startServiceChild(dbPath);
 
 interface Answer {
   customer: string;

@@ -76,7 +76,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
       {
         method: "GET",
         auth: "bearer",
-        bucket: "report",
+        bucket: "routing",
         async handle(_body, ctx) {
           const live = engine.liveVersion;
           if (!live) throw new ApiError(404, "No routing configuration is loaded");
@@ -86,7 +86,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
       {
         method: "POST",
         auth: "bearer",
-        bucket: "report",
+        bucket: "routing",
         async handle(body, ctx) {
           requireAdmin(ctx);
           const meta = RoutingChangeMetaSchema.safeParse(metaPart(body));
@@ -105,7 +105,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
       {
         method: "GET",
         auth: "bearer",
-        bucket: "report",
+        bucket: "routing",
         async handle(_body, ctx) {
           const versions = [...engine.allVersions].reverse();
           return { body: envelope(ctx, `${versions.length} routing configuration versions, newest first`, versions) };
@@ -116,7 +116,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
       {
         method: "POST",
         auth: "bearer",
-        bucket: "report",
+        bucket: "routing",
         async handle(body, ctx) {
           requireAdmin(ctx);
           const { version, reason, author, expected_version } = ApiError.parse(RoutingRestoreRequestSchema, body);
@@ -128,7 +128,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
       {
         method: "POST",
         auth: "bearer",
-        bucket: "report",
+        bucket: "routing",
         async handle(body, ctx) {
           const meta = RoutingChangeMetaSchema.partial().safeParse(metaPart(body));
           const result = await engine.validateConfig(configPart(body));

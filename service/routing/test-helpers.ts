@@ -1,7 +1,27 @@
-/** Helpers shared by the routing tests: many HTTP calls over a bounded keep-alive pool, reference data. */
+/** Helpers shared by the routing tests: the service in a child process, many HTTP calls over a bounded keep-alive pool, reference data. */
+import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
+import { createInterface } from "node:readline";
 import type { BinRoutingResponse } from "@/lib/contract/schemas";
 import type { Database } from "../db";
+import { TEST_TOKEN_SECRET } from "../testing/harness";
+
+/** The real service in a child process on `dbPath` (so a test can SIGKILL it), once it listens. */
+export async function startServiceChild(dbPath: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
+    env: { ...process.env, SERVICE_DB: dbPath, SERVICE_PORT: "0", SERVICE_TOKEN_SECRET: TEST_TOKEN_SECRET, ROUTING_RATE_LIMIT: "1000000", SERVICE_LOG: "json", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once("exit", (code) => reject(new Error(`service exited (${code}) before listening`)));
+  });
+  return { child, url, exited };
+}
 
 export interface CallResult {
   status: number;
