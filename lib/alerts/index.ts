@@ -5,6 +5,7 @@ import "server-only";
  * addresses the mail server refused for good).
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
+import { appendAudit, changedFields, inTransaction, userActor } from "@/lib/audit/log";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig } from "@/lib/programs/definitions";
 import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/alerts";
@@ -58,7 +59,7 @@ export async function createAlertRule(db: Store, user: SessionUser, input: Alert
   checkCooldown(input.cooldown_minutes, policy);
   return db.transaction(async (tx) => {
     await checkOwnedCount(tx, user.id, "alert", policy);
-    return alertsRepo(tx).create({
+    const row = await alertsRepo(tx).create({
       ownerId: user.id,
       name: input.name,
       definition: input.definition,
@@ -67,6 +68,8 @@ export async function createAlertRule(db: Store, user: SessionUser, input: Alert
       cooldownMinutes: input.cooldown_minutes,
       paused: input.paused,
     });
+    await appendAudit(tx, { action: "alert_rule.created", actor: userActor(user), subject: { kind: "alert_rule", id: row.id, label: row.name }, detail: { paused: row.paused } });
+    return row;
   });
 }
 
@@ -77,6 +80,7 @@ export async function updateAlertRule(db: Store, user: SessionUser, id: string, 
     await db.transaction(async (tx) => {
       await checkOwnedCount(tx, to.id, "alert", policy);
       await alertsRepo(tx).reassign(rule.id, to.id);
+      await appendAudit(tx, { action: "alert_rule.changed", actor: userActor(user), subject: { kind: "alert_rule", id: rule.id, label: rule.name }, detail: { from_owner: rule.ownerId, owner: to.id } });
     });
     rule = (await alertsRepo(db).get(rule.id))!;
   }
@@ -96,18 +100,26 @@ export async function updateAlertRule(db: Store, user: SessionUser, id: string, 
     await checkRecipients(db, merged.recipients, { requireOne: false });
     await checkMailPolicy(db, merged.recipients, policy);
   }
-  return (await alertsRepo(db).update(rule.id, {
-    name: merged.name,
-    definition: merged.definition,
-    schedule: merged.schedule,
-    recipients: merged.recipients,
-    cooldownMinutes: merged.cooldown_minutes,
-    paused: merged.paused,
-  }))!;
+  return inTransaction(db, async (tx) => {
+    const row = (await alertsRepo(tx).update(rule.id, {
+      name: merged.name,
+      definition: merged.definition,
+      schedule: merged.schedule,
+      recipients: merged.recipients,
+      cooldownMinutes: merged.cooldown_minutes,
+      paused: merged.paused,
+    }))!;
+    const fields = changedFields({ ...patch, owner_id: undefined });
+    if (fields.length > 0) await appendAudit(tx, { action: "alert_rule.changed", actor: userActor(user), subject: { kind: "alert_rule", id: rule.id, label: row.name }, detail: { fields } });
+    return row;
+  });
 }
 
 export async function deleteAlertRule(db: Sql, user: SessionUser, id: string): Promise<{ deleted: string }> {
   const rule = await ownRule(db, user, id);
-  await alertsRepo(db).remove(rule.id);
+  await inTransaction(db, async (tx) => {
+    await alertsRepo(tx).remove(rule.id);
+    await appendAudit(tx, { action: "alert_rule.deleted", actor: userActor(user), subject: { kind: "alert_rule", id: rule.id, label: rule.name } });
+  });
   return { deleted: rule.id };
 }

@@ -23,6 +23,10 @@ import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { createUser, updateUser } from "@/lib/users/admin";
+import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/alerts";
+import { MAIL_POLICY_DEFAULTS } from "@/lib/notify/policy";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { createSubscription, deleteSubscription, updateSubscription } from "@/lib/subscriptions";
 import { auditCsv, parseAuditQuery, readAuditLog, startOfDayIn } from "./query";
 
 let dir: string;
@@ -143,6 +147,48 @@ describe("the audit log as the product writes it", () => {
     for (const bad of ["kind=everything", "from=yesterday", "from=2026-02-02&to=2026-02-01", "limit=0", "before=abc"]) {
       expect(() => q(bad), bad).toThrow();
     }
+  });
+
+  it("records alert rules and scheduled reports created, changed and deleted, each with its owner's link", async () => {
+    const acting = { ...admin, address: "198.51.100.5" };
+    const since = (await all())[0]!.id;
+    const rule = await createAlertRule(
+      store,
+      acting,
+      {
+        name: "Attempts above zero",
+        definition: { target: { kind: "measure", measure: "attempts" }, condition: { kind: "above", value: 0 }, group_by: null, filters: {}, window: "last7" },
+        schedule: { every: "hour" },
+        recipients: { users: [], emails: [] },
+        cooldown_minutes: 60,
+        paused: false,
+      },
+      DEFAULT_MONITOR_CONFIG,
+      MAIL_POLICY_DEFAULTS,
+    );
+    await updateAlertRule(store, acting, rule.id, { paused: true, name: "Attempts, paused" }, DEFAULT_MONITOR_CONFIG, MAIL_POLICY_DEFAULTS);
+    await deleteAlertRule(store, acting, rule.id);
+
+    const report = await savedReportsRepo(store).create({ ownerId: admin.id, name: "Weekly attempts", page: "explore", params: "range=last7&by=date&m=attempts", sharedWithTeam: false });
+    const opts = { timeZone: "UTC", secret: "audit-test-seal-secret-0123456789abcdef", policy: MAIL_POLICY_DEFAULTS };
+    const sub = await createSubscription(store, gateway, acting, { report_id: report.id, schedule: { every: "day", hour: 6 }, recipients: { users: [admin.id], emails: [] }, paused: false }, opts);
+    await updateSubscription(store, acting, sub.id, { paused: true }, { ...opts, gateway });
+    await deleteSubscription(store, acting, sub.id);
+
+    const entries = (await all()).filter((e) => BigInt(e.id) > BigInt(since));
+    const who = { actorKind: "user", actorId: admin.id, actorEmail: "boss@test.local", actorAddress: "198.51.100.5" };
+    expect(entries.map((e) => e.action)).toEqual([
+      "subscription.deleted", "subscription.changed", "subscription.created", "share_link.created",
+      "alert_rule.deleted", "alert_rule.changed", "alert_rule.created",
+    ]);
+    for (const e of entries) expect(e).toMatchObject(who);
+    expect(entries[6]).toMatchObject({ subjectKind: "alert_rule", subjectId: rule.id, subjectLabel: "Attempts above zero" });
+    expect(entries[5]).toMatchObject({ subjectId: rule.id, subjectLabel: "Attempts, paused", detail: { fields: ["name", "paused"] } });
+    expect(entries[4]).toMatchObject({ subjectId: rule.id });
+    const link = entries[3]!;
+    expect(entries[2]).toMatchObject({ subjectKind: "subscription", subjectId: sub.id, subjectLabel: "Weekly attempts", detail: { report_id: report.id, share_link: link.subjectId } });
+    expect(entries[1]).toMatchObject({ subjectId: sub.id, detail: { fields: ["paused"] } });
+    expect(entries[0]).toMatchObject({ subjectId: sub.id, detail: { share_link_revoked: link.subjectId } });
   });
 
   it("takes a day's bounds in the reporting time zone, across a daylight-saving change", () => {

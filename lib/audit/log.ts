@@ -143,3 +143,11 @@ export async function appendAudit(db: Sql, write: AuditWrite): Promise<AuditEntr
 export async function inTransaction<R>(db: Sql | Store, fn: (tx: Sql) => Promise<R>): Promise<R> {
   return "transaction" in db && typeof db.transaction === "function" ? db.transaction(fn) : fn(db);
 }
+
+/** The fields a patch sets, for an entry's detail (names only: values may be long or personal). */
+export function changedFields(patch: object): string[] {
+  return Object.entries(patch)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k)
+    .sort();
+}

@@ -13,6 +13,7 @@ import { ScheduleSpec } from "@/lib/schedule/spec";
 import { canEdit, canView, getVisibleReport } from "@/lib/saved-reports/permissions";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { createShareLink } from "@/lib/sharing/links";
+import { appendAudit, changedFields, inTransaction, userActor } from "@/lib/audit/log";
 import { SHARE_LIMITS } from "@/lib/sharing/service";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Sql, Store } from "@/lib/store/sql";
@@ -83,6 +84,7 @@ export async function createSubscription(
       shareLinkId: link?.id ?? null,
       shareTokenSealed: link?.sealed ?? null,
     });
+    await appendAudit(tx, { action: "subscription.created", actor: userActor(user), subject: { kind: "subscription", id: row.id, label: report.name }, detail: { report_id: report.id, share_link: link?.id ?? null, paused: input.paused } });
     return subscriptionView(row);
   });
 }
@@ -136,16 +138,19 @@ export async function updateSubscription(
       await checkOwnedCount(tx, to.id, "subscription", opts.policy);
       if (current.shareLinkId) await shareLinksRepo(tx).revoke(current.shareLinkId);
       await subscriptionsRepo(tx).reassign(current.id, to.id, await subscriptionLink(tx, opts.gateway, to, report, recipients, opts));
+      await appendAudit(tx, { action: "subscription.changed", actor: userActor(user), subject: { kind: "subscription", id: current.id, label: current.reportName }, detail: { from_owner: current.ownerId, owner: to.id, share_link_revoked: current.shareLinkId } });
     });
     s = (await subscriptionsRepo(db).get(s.id))!;
   }
   const paused = patch.paused ?? s.paused;
   // Resuming sends with its owner's rights as they are now.
   if (!paused && s.paused) refuseStopped(await subscriptionStop(db, s), "scheduled report");
-  const row = await subscriptionsRepo(db).update(s.id, {
-    schedule: patch.schedule ?? s.schedule,
-    recipients,
-    paused,
+  const current = s;
+  const row = await inTransaction(db, async (tx) => {
+    const updated = await subscriptionsRepo(tx).update(current.id, { schedule: patch.schedule ?? current.schedule, recipients, paused });
+    const fields = changedFields({ ...patch, owner_id: undefined });
+    if (fields.length > 0) await appendAudit(tx, { action: "subscription.changed", actor: userActor(user), subject: { kind: "subscription", id: current.id, label: current.reportName }, detail: { fields } });
+    return updated;
   });
   return subscriptionView(row!);
 }
@@ -156,6 +161,7 @@ export async function deleteSubscription(db: Store, user: SessionUser, id: strin
   await db.transaction(async (tx) => {
     if (s.shareLinkId) await shareLinksRepo(tx).revoke(s.shareLinkId);
     await subscriptionsRepo(tx).remove(s.id);
+    await appendAudit(tx, { action: "subscription.deleted", actor: userActor(user), subject: { kind: "subscription", id: s.id, label: s.reportName }, detail: { share_link_revoked: s.shareLinkId } });
   });
   return { deleted: s.id };
 }
