@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/contract/errors";
 import { serverEnv } from "@/lib/env";
-import { parseAuditQuery, readAuditLog, type AuditFormValues, type AuditListing } from "@/lib/audit/query";
+import { auditFormValues, parseAuditQuery, readAuditLog, type AuditListing } from "@/lib/audit/query";
 import { getStore } from "@/lib/store";
 import { AuditLog } from "@/components/audit/audit-log";
 import { PAGE_WIDTH } from "@/components/ui/page";
@@ -19,7 +19,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   for (const [k, v] of Object.entries(await searchParams)) if (typeof v === "string") params.set(k, v);
   let listing: AuditListing | null = null;
   let error: string | null = null;
-  let form: AuditFormValues = { kind: "", actor: "", subject: "", from: "", to: "" };
+  let form = auditFormValues(params);
   try {
     const query = parseAuditQuery(params, env.REPORT_TIMEZONE);
     form = query.form;

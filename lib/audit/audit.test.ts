@@ -27,6 +27,7 @@ import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/alerts"
 import { MAIL_POLICY_DEFAULTS } from "@/lib/notify/policy";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { createSubscription, deleteSubscription, updateSubscription } from "@/lib/subscriptions";
+import { appendRoutingAudit } from "./log";
 import { auditCsv, parseAuditQuery, readAuditLog, startOfDayIn } from "./query";
 
 let dir: string;
@@ -189,6 +190,15 @@ describe("the audit log as the product writes it", () => {
     expect(entries[2]).toMatchObject({ subjectKind: "subscription", subjectId: sub.id, subjectLabel: "Weekly attempts", detail: { report_id: report.id, share_link: link.subjectId } });
     expect(entries[1]).toMatchObject({ subjectId: sub.id, detail: { fields: ["paused"] } });
     expect(entries[0]).toMatchObject({ subjectId: sub.id, detail: { share_link_revoked: link.subjectId } });
+  });
+
+  it("records routing steps with their version and reason, and refuses a step without a reason", async () => {
+    const actor = { kind: "user" as const, id: admin.id, email: admin.email, address: "198.51.100.6" };
+    await appendRoutingAudit(store, { event: "proposed", actor, version: "3", reason: "BIN 414720 approves better at MID 16", detail: { rules_changed: 1 } });
+    await expect(appendRoutingAudit(store, { event: "applied", actor, version: "3", reason: "  " })).rejects.toThrow(/needs a reason/);
+    const [latest] = (await auditRepo(store).list({ actions: ["routing."] })).entries;
+    expect(latest).toMatchObject({ action: "routing.proposed", subjectKind: "routing_version", subjectId: "3", reason: "BIN 414720 approves better at MID 16", detail: { rules_changed: 1 }, actorAddress: "198.51.100.6" });
+    expect((await auditRepo(store).list({ actions: ["routing."] })).entries).toHaveLength(1);
   });
 
   it("takes a day's bounds in the reporting time zone, across a daylight-saving change", () => {

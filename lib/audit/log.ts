@@ -151,3 +151,25 @@ export function changedFields(patch: object): string[] {
     .map(([k]) => k)
     .sort();
 }
+
+export type RoutingEvent = "proposed" | "approved" | "applied" | "restored";
+
+/**
+ * The routing workspace's entry: a routing configuration version proposed, approved, applied or
+ * restored, by whom and why. Written with the transaction that records the step (the dashboard's
+ * record of the version), after the service accepted it where the step changes live routing. A
+ * step without a reason is refused: every routing change says why.
+ */
+export async function appendRoutingAudit(
+  db: Sql,
+  step: { event: RoutingEvent; actor: AuditActor; version: string; reason: string; detail?: Record<string, AuditDetailValue> },
+): Promise<AuditEntry> {
+  if (step.reason.trim() === "") throw new Error(`a routing version ${step.event} needs a reason`);
+  return appendAudit(db, {
+    action: `routing.${step.event}`,
+    actor: step.actor,
+    subject: { kind: "routing_version", id: step.version, label: `version ${step.version}` },
+    reason: step.reason,
+    ...(step.detail ? { detail: step.detail } : {}),
+  });
+}

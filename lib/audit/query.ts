@@ -55,6 +55,12 @@ function text(params: URLSearchParams, name: string, max: number): string {
 }
 
 /** The query of `/audit` or `/api/audit`; a 400 that names the parameter for anything it cannot use. */
+/** The filters as given, for the form to show again (also when they are refused). */
+export function auditFormValues(params: URLSearchParams): AuditFormValues {
+  const raw = (name: string, max: number) => (params.get(name) ?? "").trim().slice(0, max);
+  return { kind: raw("kind", 60), actor: raw("actor", 320), subject: raw("subject", 200), from: raw("from", 10), to: raw("to", 10) };
+}
+
 export function parseAuditQuery(params: URLSearchParams, timeZone: string): AuditQuery {
   const form: AuditFormValues = {
     kind: text(params, "kind", 60),
