@@ -3,7 +3,18 @@ import { z } from "zod";
 import { LIMITS } from "./catalog";
 import { OPERATION_ROWS } from "./operations";
 import { OPERATION_SCHEMAS } from "./operation-schemas";
-import { BinRoutingRequestSchema, BinRoutingResponseSchema } from "./bin-routing";
+import {
+  BinRoutingRequestSchema,
+  BinRoutingResponseSchema,
+  ROUTING_CONFIG_PATH,
+  ROUTING_CONFIG_RESTORE_PATH,
+  ROUTING_CONFIG_VALIDATE_PATH,
+  ROUTING_CONFIG_VERSIONS_PATH,
+  RoutingChangeMetaSchema,
+  RoutingConfigVersionSchema,
+  RoutingRestoreRequestSchema,
+  RoutingValidationSchema,
+} from "./bin-routing";
 import { ErrorEnvelopeSchema } from "./error-envelope";
 import { TokenRequestSchema, TokenResponseSchema } from "./tokens";
 
@@ -20,9 +31,11 @@ function errors(...statuses: number[]): JsonObject {
   const text: Record<number, string> = {
     400: "Validation failed; `error.details` lists every problem with its JSON path",
     401: "Missing or invalid credentials",
+    403: "The client lacks the scope this call needs",
     404: "Unknown path",
     405: "Known path, wrong method",
     413: `Body over ${LIMITS.maxBodyBytes / 1024} KiB`,
+    409: "expected_version is not the live version; nothing was changed",
     415: "Content-Type is not application/json",
     429: "Rate limit exceeded; honour Retry-After (seconds)",
     500: "Unexpected error; the request_id is logged with the detail",
@@ -70,6 +83,10 @@ export function buildOpenApiDocument(): JsonObject {
         BinRoutingRequest: schema(BinRoutingRequestSchema, "input"),
         BinRoutingResponse: schema(BinRoutingResponseSchema, "output"),
         ErrorEnvelope: schema(ErrorEnvelopeSchema, "output"),
+        RoutingChangeMeta: schema(RoutingChangeMetaSchema, "input"),
+        RoutingRestoreRequest: schema(RoutingRestoreRequestSchema, "input"),
+        RoutingConfigVersion: schema(RoutingConfigVersionSchema, "output"),
+        RoutingValidation: schema(RoutingValidationSchema, "output"),
       },
     },
     paths: {
@@ -121,6 +138,57 @@ export function buildOpenApiDocument(): JsonObject {
           requestBody: jsonBody("BinRoutingRequest"),
           responses: { ...ok("BinRoutingResponse", "The gateway the next routed call would get"), ...errors(400, 401, 413, 415, 429, 500, 503) },
         },
+      },
+      ...routingConfigPaths(),
+    },
+  };
+}
+
+/** The live routing configuration's extension endpoints (docs/routing.md, "Live configuration"). */
+function routingConfigPaths(): JsonObject {
+  const ext = "An extension of this service (a client must not rely on it). ";
+  const envelope = (ref: string, description: string) => ({
+    "200": {
+      description,
+      content: { "application/json": { schema: { type: "object", properties: { success: { const: true }, code: { const: 200 }, message: { type: "string" }, data: { $ref: `#/components/schemas/${ref}` }, timestamp: { type: "string" } } } } },
+    },
+  });
+  const configBody = (extra: string) => ({
+    required: true,
+    description: `The configuration in the \`routing load\` file format (docs/routing.md)${extra}`,
+    content: { "application/json": { schema: { type: "object", properties: { groups: { type: "array" }, rules: { type: "array" } }, required: ["groups"] } } },
+  });
+  const common = { "x-extension": true, security: [{ bearer: [] }] };
+  return {
+    [ROUTING_CONFIG_PATH]: {
+      get: { ...common, summary: "The live routing configuration version and each group's state (extension)", description: ext, responses: { ...envelope("RoutingConfigVersion", "The live version"), ...errors(401, 404, 429, 500) } },
+      post: {
+        ...common,
+        summary: "Apply a new routing configuration version (extension; routing-admin scope)",
+        description: `${ext}Validated like \`routing load\` (every problem listed, nothing applied on any), swapped in atomically and journalled. Besides the configuration: the fields of RoutingChangeMeta.`,
+        requestBody: configBody(" plus reason, author and optionally expected_version (RoutingChangeMeta)"),
+        responses: { ...envelope("RoutingConfigVersion", "The version applied"), ...errors(400, 401, 403, 409, 413, 415, 429, 500, 503) },
+      },
+    },
+    [ROUTING_CONFIG_VERSIONS_PATH]: {
+      get: { ...common, summary: "Every routing configuration version, newest first (extension)", description: ext, responses: { ...envelope("RoutingConfigVersion", "Each version (data is an array of these)"), ...errors(401, 429, 500) } },
+    },
+    [ROUTING_CONFIG_RESTORE_PATH]: {
+      post: {
+        ...common,
+        summary: "Restore a routing configuration version, by default the previous one (extension; routing-admin scope)",
+        description: ext,
+        requestBody: jsonBody("RoutingRestoreRequest"),
+        responses: { ...envelope("RoutingConfigVersion", "The new version"), ...errors(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) },
+      },
+    },
+    [ROUTING_CONFIG_VALIDATE_PATH]: {
+      post: {
+        ...common,
+        summary: "Validate a routing configuration without applying it (extension)",
+        description: ext,
+        requestBody: configBody("; reason and author are optional here"),
+        responses: { ...envelope("RoutingValidation", "Every problem, and what the change would do to each group's rotation"), ...errors(401, 413, 415, 429, 500) },
       },
     },
   };
