@@ -19,7 +19,7 @@ import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
-import { MAIL_POLICY_DEFAULTS, MailLimitError, effectiveCooldown, type MailPolicy } from "@/lib/notify/policy";
+import { MAIL_POLICY_DEFAULTS, MailLimitError, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
@@ -179,7 +179,9 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
           const u = users.get(id);
           return u && !u.disabled ? [u.email] : [];
         });
-        const to = [...new Set([...userEmails, ...recipients.emails])];
+        const sendable = await sendableRecipients(tx, [...new Set([...userEmails, ...recipients.emails])], deps.policy ?? MAIL_POLICY_DEFAULTS);
+        const to = sendable.to;
+        if (sendable.refused) mailWithheld = sendable.refused;
         if (to.length > 0) {
           try {
             sent.emails = await deps.mail.enqueue(tx, {
@@ -193,7 +195,7 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
           } catch (e) {
             // Over the owner's daily mail: the inbox is still told, and the evaluation says why no mail went.
             if (!(e instanceof MailLimitError)) throw e;
-            mailWithheld = e.message;
+            mailWithheld = [mailWithheld, e.message].filter(Boolean).join("; ");
           }
         }
       }

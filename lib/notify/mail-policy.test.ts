@@ -26,7 +26,7 @@ import { listUsers } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
+import { MAIL_POLICY_DEFAULTS, mailsInLastDay, type MailPolicy } from "./policy";
 import { evaluateNow, mailQueue, type NotifyDeps } from "./runtime";
 import { startTestSmtp, type TestSmtp } from "./testing/smtp";
 
@@ -148,6 +148,29 @@ describe("the relay burst", () => {
     }
   }, 120_000);
 
+  it("checks outside addresses again at each send: a rule saved before the policy mails only where mail may go", async () => {
+    const sentBefore = (await delivered()).length;
+    // Stored as a rule made before the policy would be, past every check of the API.
+    const old = await alertsRepo(store).create({
+      ownerId: analyst.id,
+      name: "From before",
+      definition: FIRING,
+      schedule: { every: "hour" },
+      recipients: { users: [], emails: ["victim@outside.example", "colleague@corp.example"] },
+      cooldownMinutes: 0,
+      paused: false,
+    });
+    const record = await evaluateNow(deps(POLICY), old.id, admin.id);
+    expect(record?.sent.emails).toBe(1);
+    expect(record?.mailWithheld).toContain("not sent to victim@outside.example");
+    expect(record?.mailWithheld).toContain("MAIL_ALLOWED_DOMAINS");
+    expect((await delivered()).slice(sentBefore).flatMap((m) => m.to)).toEqual(["colleague@corp.example"]);
+    // Its stored cool-down of 0 is read as the minimum: evaluated again, nothing more is told.
+    const again = await evaluateNow(deps(POLICY), old.id, admin.id);
+    expect(again?.notices).toEqual([]);
+    await alertsRepo(store).remove(old.id);
+  }, 60_000);
+
   it("caps rules per user, and scheduled reports to outsiders", async () => {
     const made = (await alertsRepo(store).list(analyst.id)).length;
     const results = [];
@@ -177,9 +200,11 @@ describe("the relay burst", () => {
   }, 60_000);
 
   it("bounds a user's mail per day, says so on the evaluation, and shows each user's mail to admins", async () => {
-    const tight: MailPolicy = { ...POLICY, mailsPerUserPerDay: 15, runNowPerWindow: 100 };
+    // A user who already sent some today, with room for five more: five fit, ten more do not.
+    const already = await mailsInLastDay(store, analyst.id);
+    expect(already).toBeGreaterThan(0);
+    const tight: MailPolicy = { ...POLICY, mailsPerUserPerDay: already + 5, runNowPerWindow: 100 };
     const sentBefore = (await delivered()).length;
-    // A user whose quota the first test already spent 10 of: five more fit, ten do not.
     const rules = (await listAlertRules(store, analyst)).filter((r) => r.name.startsWith("Rule "));
     const first = rules[0]!;
     const second = rules[1]!;
@@ -198,7 +223,7 @@ describe("the relay burst", () => {
     expect(mails.flatMap((m) => m.to).sort()).toEqual(five.sort());
 
     const users = await listUsers(store);
-    expect(users.find((u) => u.id === analyst.id)?.mail_last_day).toBe(15);
+    expect(users.find((u) => u.id === analyst.id)?.mail_last_day).toBe(already + 5);
     expect(users.find((u) => u.id === admin.id)?.mail_last_day).toBe(0);
   }, 60_000);
 });

@@ -84,6 +84,20 @@ export async function checkMailPolicy(db: Sql, recipients: { users: readonly str
   }
 }
 
+/**
+ * The addresses of `to` mail may go to now, and a note on those it may not (named before the policy,
+ * or before an admin took their domain off the list): checked again at every send.
+ */
+export async function sendableRecipients(db: Sql, to: readonly string[], policy: MailPolicy): Promise<{ to: string[]; refused: string | null }> {
+  const domains = await mailDomains(db, policy);
+  const ok = to.filter((a) => domains.has(domainOf(a)));
+  const out = to.filter((a) => !domains.has(domainOf(a)));
+  return {
+    to: ok,
+    refused: out.length > 0 ? `not sent to ${out.join(", ")}: mail may go only to the users' own domains and those an admin allowed (MAIL_ALLOWED_DOMAINS)` : null,
+  };
+}
+
 /** Refuses a cool-down shorter than the minimum. */
 export function checkCooldown(minutes: number, policy: MailPolicy): void {
   if (minutes < policy.minCooldownMinutes) {

@@ -94,7 +94,7 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   const stop = await subscriptionStop(deps.db, sub);
   if (stop) return subscriptionsRepo(deps.db).pauseFor(sub.id, stop.reason);
   await sendSubscription(
-    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs },
+    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs, policy: policyOf(deps) },
     sub,
     late,
   );

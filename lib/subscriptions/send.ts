@@ -19,6 +19,7 @@ import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { unseal } from "./seal";
+import { MAIL_POLICY_DEFAULTS, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
 
 export interface SubscriptionDeps {
   db: Store;
@@ -28,6 +29,8 @@ export interface SubscriptionDeps {
   baseUrl: string;
   mail: MailQueue;
   waitMs: number;
+  /** The mail policy (its defaults unless given). */
+  policy?: MailPolicy;
 }
 
 export interface Attachment {
@@ -141,7 +144,8 @@ export async function sendSubscription(deps: SubscriptionDeps, sub: Subscription
     );
     let emails = 0;
     if (deps.mail.enabled) {
-      const to = [...new Set([...active.map((u) => u.email), ...recipients.emails])];
+      // Outside addresses are checked again at each send: named before the policy, or their domain since taken off the list.
+      const { to } = await sendableRecipients(tx, [...new Set([...active.map((u) => u.email), ...recipients.emails])], deps.policy ?? MAIL_POLICY_DEFAULTS);
       if (to.length > 0) emails = await deps.mail.enqueue(tx, { recipients: to, subject: message.subject, text: message.text, html: message.html, attachments: message.attachments, sourceKind: "subscription", sourceId: sub.id, ownerId: sub.ownerId });
     }
     return { inbox: active.length, emails };
