@@ -10,7 +10,7 @@ import type { Database } from "../db";
 import type { Logger } from "../http/log";
 import { replaceGroupState, storedGroupState } from "./group-state";
 import { foldJournal, RoutingJournal, type DecisionRecord, type JournalOptions, type StateRecord } from "./journal";
-import { checkAgainstDatabase, ensureBaseVersion, parseRoutingConfig, type LoadProblem, type VersionAuthor } from "./loader";
+import { checkAgainstReference, ensureBaseVersion, parseRoutingConfig, readReferenceData, type LoadProblem, type ReferenceData, type VersionAuthor } from "./loader";
 import type { RoutingConfig } from "./model";
 import { peekNext, selectMember, type Pick } from "./selection";
 import { RoutingTable } from "./table";
@@ -41,7 +41,8 @@ export class RoutingEngine {
   private constructor(
     table: RoutingTable,
     versions: ConfigVersion[],
-    private readonly db: Database,
+    /** Read once: gateways and BINs change only by import or generation, never while the service holds the file. */
+    private readonly reference: ReferenceData,
     private journal: RoutingJournal | null,
   ) {
     this.current = table;
@@ -71,9 +72,9 @@ export class RoutingEngine {
   }
 
   /** Every check a load makes, and what the change would do to each group's rotation; changes nothing. */
-  async validateConfig(input: unknown): Promise<{ problems: LoadProblem[]; config: RoutingConfig | null; rotation: RotationOutcome[] }> {
+  validateConfig(input: unknown): { problems: LoadProblem[]; config: RoutingConfig | null; rotation: RotationOutcome[] } {
     const { config, problems, raw } = parseRoutingConfig(input);
-    const all = raw === undefined ? problems : [...problems, ...(await checkAgainstDatabase(this.db, raw))];
+    const all = raw === undefined ? problems : [...problems, ...checkAgainstReference(this.reference, raw)];
     if (!config || all.length > 0) return { problems: all, config: null, rotation: [] };
     return { problems: [], config, rotation: carryRotation(this.signedStates(), config).rotation };
   }
@@ -117,10 +118,10 @@ export class RoutingEngine {
     if (by.expectedVersion !== undefined && by.expectedVersion !== live) {
       return { ok: false, status: 409, message: `The live configuration is version ${live}, not ${by.expectedVersion}; reload it and apply your change again`, problems: [] };
     }
-    const { problems, config: parsed } = await this.validateConfig(input);
+    const { problems, config: parsed } = this.validateConfig(input);
     if (!parsed) return { ok: false, status: 400, message: `The configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was changed`, problems };
 
-    // From here to the swap nothing awaits: no routing call runs in between.
+    // From validation to the swap nothing awaits: no routing call runs in between.
     const now = new Date();
     const config = completeConfig(parsed, now.getTime());
     const { states, rotation } = carryRotation(this.signedStates(), config);
@@ -159,7 +160,7 @@ export class RoutingEngine {
     }
     await ensureBaseVersion(db);
     const { table, resetGroups } = await RoutingTable.load(db);
-    const engine = new RoutingEngine(table, await selectVersions(db), db, null);
+    const engine = new RoutingEngine(table, await selectVersions(db), await readReferenceData(db), null);
     if (resetGroups.length > 0) await engine.persistStates(db, resetGroups);
     const journal = await RoutingJournal.open(db, (id) => engine.snapshot(id), { ...opts, log });
     engine.journal = journal;

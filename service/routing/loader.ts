@@ -36,17 +36,30 @@ export function parseRoutingConfig(input: unknown): { config: RoutingConfig | nu
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const asRecord = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
+/** The reference data a configuration is checked against: gateway ids and the BIN table's banks. */
+export interface ReferenceData {
+  gateways: ReadonlySet<number>;
+  banks: readonly string[];
+}
+
+export async function readReferenceData(db: Database): Promise<ReferenceData> {
+  const [gateways, banks] = await Promise.all([
+    db.all<{ gateway_id: number }>("SELECT gateway_id FROM gateways"),
+    db.all<{ bank: string }>("SELECT DISTINCT bank FROM bins"),
+  ]);
+  return { gateways: new Set(gateways.map((r) => r.gateway_id)), banks: banks.map((r) => r.bank) };
+}
+
 /**
  * Checks against the reference data: every member gateway exists, every BANK rule names a known bank.
  * Lenient about shape, so it can run alongside the schema's checks.
  */
-export async function checkAgainstDatabase(db: Database, input: unknown): Promise<LoadProblem[]> {
+export function checkAgainstReference(ref: ReferenceData, input: unknown): LoadProblem[] {
   const problems: LoadProblem[] = [];
   const cfg = asRecord(input);
-  const gateways = new Set((await db.all<{ gateway_id: number }>("SELECT gateway_id FROM gateways")).map((r) => r.gateway_id));
   asArray(cfg.groups).map(asRecord).forEach((g, i) =>
     asArray(g.members).map(asRecord).forEach((m, j) => {
-      if (Number.isInteger(m.gateway_id) && !gateways.has(m.gateway_id as number)) {
+      if (Number.isInteger(m.gateway_id) && !ref.gateways.has(m.gateway_id as number)) {
         problems.push({ path: `groups[${i}].members[${j}].gateway_id`, message: `gateway ${String(m.gateway_id)} does not exist (see the gateways table)` });
       }
     }),
@@ -55,9 +68,8 @@ export async function checkAgainstDatabase(db: Database, input: unknown): Promis
     .map(asRecord)
     .flatMap((r, i) => (r.type === "BANK" && typeof r.bank === "string" && r.bank.trim() !== "" ? [{ bank: r.bank.trim(), i }] : []));
   if (bankRules.length > 0) {
-    const banks = (await db.all<{ bank: string }>("SELECT DISTINCT bank FROM bins")).map((r) => r.bank);
-    const exact = new Set(banks);
-    const byLower = new Map(banks.map((b) => [b.toLowerCase(), b]));
+    const exact = new Set(ref.banks);
+    const byLower = new Map(ref.banks.map((b) => [b.toLowerCase(), b]));
     for (const { bank, i } of bankRules) {
       if (exact.has(bank)) continue;
       const near = byLower.get(bank.toLowerCase());
@@ -68,6 +80,10 @@ export async function checkAgainstDatabase(db: Database, input: unknown): Promis
     }
   }
   return problems;
+}
+
+export async function checkAgainstDatabase(db: Database, input: unknown): Promise<LoadProblem[]> {
+  return checkAgainstReference(await readReferenceData(db), input);
 }
 
 /** Who applies a configuration and why, as recorded with its version. */

@@ -92,7 +92,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
           const meta = RoutingChangeMetaSchema.safeParse(metaPart(body));
           if (!meta.success) {
             // Every problem at once: the change's own fields and the configuration's.
-            const { problems } = await engine.validateConfig(configPart(body));
+            const { problems } = engine.validateConfig(configPart(body));
             const details = [...issuesToDetails(meta.error), ...problems];
             throw new ApiError(400, `The change has ${details.length} problem${details.length === 1 ? "" : "s"}; nothing was changed`, details);
           }
@@ -131,7 +131,7 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
         bucket: "routing",
         async handle(body, ctx) {
           const meta = RoutingChangeMetaSchema.partial().safeParse(metaPart(body));
-          const result = await engine.validateConfig(configPart(body));
+          const result = engine.validateConfig(configPart(body));
           const problems = [...(meta.success ? [] : issuesToDetails(meta.error)), ...result.problems];
           const valid = problems.length === 0;
           return {
