@@ -9,6 +9,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { serializeDashboard, starterDashboard } from "../lib/dashboards/state";
 
 /** Each page.tsx of app/, as its route pattern ("/dashboards/[id]"). */
 function appRoutes(dir = "app"): string[] {
@@ -67,14 +68,18 @@ test("no page logs a console error or throws, signed in as who opens it", async 
     return ((await res.json()) as { report: { id: string } }).report.id;
   };
   const reportId = await saved("explore", "op=orders&range=last7&by=date&m=revenue");
-  const dashboardId = await saved("dashboard", `range=last7&t=${encodeURIComponent("kpi.1|op=orders&range=last7&by=date&m=revenue|")}`);
+  // The starter: a tile of every kind (KPIs, chart, tables, pivot, cohort grid), so each kind's
+  // server-drawn HTML is hydrated.
+  const dashboardId = await saved("dashboard", serializeDashboard(starterDashboard()));
   const link = await api.post(`/api/saved-reports/${dashboardId}/links`, { data: { mode: "live" } });
   expect(link.status()).toBe(201);
   const shareUrl = new URL(((await link.json()) as { url: string }).url, "http://localhost");
   await analyst.close();
 
   const tilesDrawn = async (page: Page) => {
-    await expect(page.getByTestId("dashboard-grid").locator("article[data-status=done]").first()).toBeVisible({ timeout: 60_000 });
+    const tiles = page.getByTestId("dashboard-grid").locator("article");
+    await expect(tiles.first()).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId("dashboard-grid").locator("article:not([data-status=done])")).toHaveCount(0, { timeout: 120_000 });
   };
   const visits: Record<string, { who: Who; path: string; ready: (page: Page) => Promise<void> }[]> = {
     "/": [{ who: "analyst", path: "/", ready: heading }],
