@@ -26,7 +26,8 @@ async function spendWindow(page: Page, daysBack: number) {
     const res = await page.request.post("/api/reports/order-summary?wait=10000", {
       data: { start_date: day, end_date: day, group_by: ["card_brand", "gateway_id"], metrics: ["approvals"] },
     });
-    expect(res.status()).toBe(200);
+    // 202: the page's own reports took part of the window first, and this one waits too: spent all the same.
+    expect([200, 202]).toContain(res.status());
   }
   expect((await status(page)).calls_in_window).toBe(limit);
 }
@@ -54,6 +55,14 @@ test("a BIN's last 90 days say where their report waits in the queue and when it
   const bin = String(data.filter((r) => Number(r.attempts) > 0).sort((a, b) => Number(a.attempts) - Number(b.attempts))[0]!.bin);
   await page.goto("/bin-lookup");
   await spendWindow(page, 40);
+  // The lookup itself takes a few seconds (it names the gateways): a window's worth more, left
+  // waiting in the queue, keeps the evidence's report behind them until the page has shown it.
+  const { endDate } = e2eEnv();
+  for (let i = 0; i < 5; i++) {
+    const day = addDays(endDate, -(50 + i));
+    const res = await page.request.post("/api/reports/order-summary?wait=0", { data: { start_date: day, end_date: day, group_by: ["card_brand", "gateway_id"], metrics: ["approvals"] } });
+    expect(res.status()).toBe(202);
+  }
   const form = page.getByRole("form", { name: "BIN lookup" });
   await form.getByLabel("BIN", { exact: true }).fill(`${bin}34`);
   await form.getByRole("radio", { name: /^Preview/ }).check();
