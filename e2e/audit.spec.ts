@@ -72,6 +72,31 @@ test("an admin finds sign-ins in the audit log, filters them and downloads the C
   await admin.context().close();
 });
 
+test("a share link made and revoked through the API is in the log with its maker, address and no token", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ".e2e/admin.json" });
+  const api = context.request;
+  const made = await api.post("/api/saved-reports", { data: { name: `Audit link ${Date.now()}`, page: "explore", params: "op=orders&range=last7&by=date&m=revenue" } });
+  expect(made.status(), await made.text()).toBe(201);
+  const reportId = ((await made.json()) as { report: { id: string } }).report.id;
+  const link = await api.post(`/api/saved-reports/${reportId}/links`, { data: { mode: "live", label: "Audit e2e" } });
+  expect(link.status(), await link.text()).toBe(201);
+  const issued = (await link.json()) as { link: { id: string }; token: string };
+  expect((await api.delete(`/api/saved-reports/${reportId}/links/${issued.link.id}`)).status()).toBe(200);
+
+  const res = await api.get(`/api/audit?kind=share_link&subject=${issued.link.id}`);
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { entries: { action: string; actor: string; address: string | null; subject: string }[] };
+  expect(body.entries.map((e) => [e.action, e.actor, e.subject])).toEqual([
+    ["share_link.revoked", e2eEnv().users.admin.email, "share link Audit e2e"],
+    ["share_link.created", e2eEnv().users.admin.email, "share link Audit e2e"],
+  ]);
+  // The address of the request that made the change, read as the sign-in throttle reads it.
+  for (const e of body.entries) expect(e.address).toMatch(/\S/);
+  const csv = await (await api.get(`/api/audit?format=csv&kind=share_link&subject=${issued.link.id}`)).text();
+  expect(csv).not.toContain(issued.token);
+  await context.close();
+});
+
 test("an analyst is refused the audit log, the page and its API", async ({ browser }) => {
   const analyst = await (await browser.newContext({ storageState: ".e2e/analyst.json" })).newPage();
   await analyst.goto("/");
