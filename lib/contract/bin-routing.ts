@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { ROUTING_SALES_TYPES, SELECTION_METHODS } from "./routing-values";
+import { RoutingConfigFileSchema } from "./routing-config";
 import { Timestamp, caseInsensitiveEnum } from "./scalars";
 
 export { ROUTING_SALES_TYPES, SELECTION_METHODS, type SelectionMethod } from "./routing-values";
+export { RoutingConfigFileSchema } from "./routing-config";
 
 export const BinRoutingRequestSchema = z.strictObject({
   bin: z.string().regex(/^\d{6,8}$/, { error: "bin must be a string of 6 to 8 digits" }),
@@ -46,8 +48,7 @@ export type BinRoutingResponse = z.infer<typeof BinRoutingResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Live configuration (extension endpoints, docs/routing.md "Live configuration"). The configuration
-// itself travels in the `routing load` file format, which the service validates
-// (service/routing/model.ts); here it is an object.
+// itself travels in the `routing load` file format (./routing-config.ts).
 
 export const ROUTING_CONFIG_PATH = "/api/bin-routing/config";
 export const ROUTING_CONFIG_VERSIONS_PATH = "/api/bin-routing/config/versions";
@@ -63,6 +64,11 @@ export const RoutingChangeMetaSchema = z.strictObject({
   expected_version: z.int({ error: "expected_version must be an integer" }).min(0).optional().meta({ description: "Applied only when this is the live version (409 otherwise)" }),
 });
 export const ROUTING_CHANGE_META_FIELDS = ["reason", "author", "expected_version"] as const;
+
+/** POST /api/bin-routing/config: the configuration and, beside it, who changes it and why. */
+export const RoutingChangeRequestSchema = RoutingConfigFileSchema.extend(RoutingChangeMetaSchema.shape);
+/** POST /api/bin-routing/config/validate: the same, with reason and author optional. */
+export const RoutingValidateRequestSchema = RoutingConfigFileSchema.extend(RoutingChangeMetaSchema.partial().shape);
 
 export const RoutingRestoreRequestSchema = RoutingChangeMetaSchema.extend({
   version: z.int({ error: "version must be an integer" }).min(1).optional().meta({ description: "The version to restore; default: the one before the live one" }),
@@ -82,7 +88,7 @@ export const RoutingConfigVersionSchema = z.object({
   reason: z.string(),
   client_id: z.string().nullable(),
   restored_from: z.int().nullable(),
-  config: z.object({ groups: z.array(z.record(z.string(), z.unknown())), rules: z.array(z.record(z.string(), z.unknown())) }),
+  config: RoutingConfigFileSchema,
   rotation: z.array(RotationOutcomeSchema),
 });
 export type RoutingConfigVersion = z.infer<typeof RoutingConfigVersionSchema>;

@@ -10,8 +10,9 @@ import {
   ROUTING_CONFIG_RESTORE_PATH,
   ROUTING_CONFIG_VALIDATE_PATH,
   ROUTING_CONFIG_VERSIONS_PATH,
-  RoutingChangeMetaSchema,
+  RoutingChangeRequestSchema,
   RoutingConfigVersionSchema,
+  RoutingValidateRequestSchema,
   RoutingRestoreRequestSchema,
   RoutingValidationSchema,
 } from "./bin-routing";
@@ -83,7 +84,8 @@ export function buildOpenApiDocument(): JsonObject {
         BinRoutingRequest: schema(BinRoutingRequestSchema, "input"),
         BinRoutingResponse: schema(BinRoutingResponseSchema, "output"),
         ErrorEnvelope: schema(ErrorEnvelopeSchema, "output"),
-        RoutingChangeMeta: schema(RoutingChangeMetaSchema, "input"),
+        RoutingChangeRequest: schema(RoutingChangeRequestSchema, "input"),
+        RoutingValidateRequest: schema(RoutingValidateRequestSchema, "input"),
         RoutingRestoreRequest: schema(RoutingRestoreRequestSchema, "input"),
         RoutingConfigVersion: schema(RoutingConfigVersionSchema, "output"),
         RoutingValidation: schema(RoutingValidationSchema, "output"),
@@ -153,10 +155,10 @@ function routingConfigPaths(): JsonObject {
       content: { "application/json": { schema: { type: "object", properties: { success: { const: true }, code: { const: 200 }, message: { type: "string" }, data: { $ref: `#/components/schemas/${ref}` }, timestamp: { type: "string" } } } } },
     },
   });
-  const configBody = (extra: string) => ({
+  const configBody = (ref: string) => ({
     required: true,
-    description: `The configuration in the \`routing load\` file format (docs/routing.md)${extra}`,
-    content: { "application/json": { schema: { type: "object", properties: { groups: { type: "array" }, rules: { type: "array" } }, required: ["groups"] } } },
+    description: "The configuration in the `routing load` file format (docs/routing.md) with reason, author and optionally expected_version beside it",
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
   });
   const common = { "x-extension": true, security: [{ bearer: [] }] };
   return {
@@ -165,8 +167,8 @@ function routingConfigPaths(): JsonObject {
       post: {
         ...common,
         summary: "Apply a new routing configuration version (extension; routing-admin scope)",
-        description: `${ext}Validated like \`routing load\` (every problem listed, nothing applied on any), swapped in atomically and journalled. Besides the configuration: the fields of RoutingChangeMeta.`,
-        requestBody: configBody(" plus reason, author and optionally expected_version (RoutingChangeMeta)"),
+        description: `${ext}Validated like \`routing load\` (every problem listed, nothing applied on any), swapped in atomically and journalled.`,
+        requestBody: configBody("RoutingChangeRequest"),
         responses: { ...envelope("RoutingConfigVersion", "The version applied"), ...errors(400, 401, 403, 409, 413, 415, 429, 500, 503) },
       },
     },
@@ -187,7 +189,7 @@ function routingConfigPaths(): JsonObject {
         ...common,
         summary: "Validate a routing configuration without applying it (extension)",
         description: ext,
-        requestBody: configBody("; reason and author are optional here"),
+        requestBody: configBody("RoutingValidateRequest"),
         responses: { ...envelope("RoutingValidation", "Every problem, and what the change would do to each group's rotation"), ...errors(401, 413, 415, 429, 500) },
       },
     },

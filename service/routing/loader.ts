@@ -4,13 +4,15 @@
  * banks) and replaces the configuration in one transaction only when there is no problem at all.
  * Each load is a new version of the configuration (versions.ts, which also holds the rotation rule).
  */
-import { issuesToDetails, type ErrorDetail } from "@/lib/contract/schemas";
+import type { ErrorDetail } from "@/lib/contract/schemas";
 import type { Database } from "../db";
 import { replaceAllGroupStates, rotationState, selectGroupStates, storedGroupState } from "./group-state";
 import { foldJournal } from "./journal";
-import { crossCheckConfig, groupSignature, RoutingConfigFileSchema, SCOPE_NAMES, type CycleScope, type RoutingConfig } from "./model";
+import { checkAgainstReference, groupSignature, parseRoutingConfig, SCOPE_NAMES, type CycleScope, type ReferenceData, type RoutingConfig } from "./model";
 import { peekNext, rotationOf } from "./selection";
 import { carryRotation, completeConfig, insertVersion, membersOf, selectVersions, writeConfigTables, type RotationOutcome } from "./versions";
+
+export { checkAgainstReference, parseRoutingConfig, type ReferenceData };
 
 export type LoadProblem = ErrorDetail;
 
@@ -18,68 +20,12 @@ export type LoadResult =
   | { ok: true; version: number; groups: number; rules: number; kept: number[]; restarted: number[]; rotation: RotationOutcome[] }
   | { ok: false; problems: LoadProblem[] };
 
-/** Every check that needs no database, on a configuration document (parsed JSON or JSON text). */
-export function parseRoutingConfig(input: unknown): { config: RoutingConfig | null; problems: LoadProblem[]; raw: unknown } {
-  let value = input;
-  if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch (e) {
-      return { config: null, problems: [{ path: "(file)", message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }], raw: undefined };
-    }
-  }
-  const r = RoutingConfigFileSchema.safeParse(value);
-  const problems = [...(r.success ? [] : issuesToDetails(r.error)), ...crossCheckConfig(value)];
-  return { config: r.success && problems.length === 0 ? r.data : null, problems, raw: value };
-}
-
-const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const asRecord = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-/** The reference data a configuration is checked against: gateway ids and the BIN table's banks. */
-export interface ReferenceData {
-  gateways: ReadonlySet<number>;
-  banks: readonly string[];
-}
-
 export async function readReferenceData(db: Database): Promise<ReferenceData> {
   const [gateways, banks] = await Promise.all([
     db.all<{ gateway_id: number }>("SELECT gateway_id FROM gateways"),
     db.all<{ bank: string }>("SELECT DISTINCT bank FROM bins"),
   ]);
   return { gateways: new Set(gateways.map((r) => r.gateway_id)), banks: banks.map((r) => r.bank) };
-}
-
-/**
- * Checks against the reference data: every member gateway exists, every BANK rule names a known bank.
- * Lenient about shape, so it can run alongside the schema's checks.
- */
-export function checkAgainstReference(ref: ReferenceData, input: unknown): LoadProblem[] {
-  const problems: LoadProblem[] = [];
-  const cfg = asRecord(input);
-  asArray(cfg.groups).map(asRecord).forEach((g, i) =>
-    asArray(g.members).map(asRecord).forEach((m, j) => {
-      if (Number.isInteger(m.gateway_id) && !ref.gateways.has(m.gateway_id as number)) {
-        problems.push({ path: `groups[${i}].members[${j}].gateway_id`, message: `gateway ${String(m.gateway_id)} does not exist (see the gateways table)` });
-      }
-    }),
-  );
-  const bankRules = asArray(cfg.rules)
-    .map(asRecord)
-    .flatMap((r, i) => (r.type === "BANK" && typeof r.bank === "string" && r.bank.trim() !== "" ? [{ bank: r.bank.trim(), i }] : []));
-  if (bankRules.length > 0) {
-    const exact = new Set(ref.banks);
-    const byLower = new Map(ref.banks.map((b) => [b.toLowerCase(), b]));
-    for (const { bank, i } of bankRules) {
-      if (exact.has(bank)) continue;
-      const near = byLower.get(bank.toLowerCase());
-      problems.push({
-        path: `rules[${i}].bank`,
-        message: near ? `bank "${bank}" is not in the BIN table; did you mean "${near}"? (names match exactly)` : `bank "${bank}" is not in the BIN table`,
-      });
-    }
-  }
-  return problems;
 }
 
 export async function checkAgainstDatabase(db: Database, input: unknown): Promise<LoadProblem[]> {
