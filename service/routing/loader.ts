@@ -167,7 +167,9 @@ export async function formatRoutingShow(db: Database): Promise<string> {
   const decisions = await db.all<{ n: string | number }>("SELECT count(*) AS n FROM routing_decisions");
   const byId = new Map(config.groups.map((g) => [g.group_id, g]));
   const out: string[] = [];
+  const live = (await selectVersions(db)).at(-1);
   out.push(`Routing configuration: ${config.groups.length} groups, ${config.rules.length} rules; ${Number(decisions[0]?.n ?? 0)} decisions recorded`);
+  if (live) out.push(`Version ${live.version}, ${live.created_at} by ${live.author}: ${live.reason}${live.restored_from === null ? "" : ` (restores version ${live.restored_from})`}`);
   out.push("");
   out.push("Groups");
   for (const g of config.groups) {
