@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { exportValue, formatChange, formatCount, type ValueFormat } from "./format";
+import { exportValue, formatChange, formatCompact, formatCount, type ValueFormat } from "./format";
 import { measureFor } from "./kpis";
 import { changeCells } from "./table";
 
@@ -85,5 +85,13 @@ describe("formatCount", () => {
     expect(formatCount(1, "row")).toBe("1 row");
     expect(formatCount(0, "row")).toBe("0 rows");
     expect(formatCount(1250, "row")).toBe("1,250 rows");
+  });
+});
+
+describe("formatCompact", () => {
+  it("writes axis amounts as browsers do, so a chart drawn on the server hydrates unchanged", () => {
+    // Chromium's ICU, read in the browser: no padding to the currency's two decimals.
+    expect([0, 500, 1500, 12_345, 250_000, 1e6, -1500].map((v) => formatCompact(v, "currency"))).toEqual(["$0", "$500", "$1.5K", "$12.3K", "$250K", "$1M", "-$1.5K"]);
+    expect([0, 500, 250_000, 1e6].map((v) => formatCompact(v, "count"))).toEqual(["0", "500", "250K", "1M"]);
   });
 });

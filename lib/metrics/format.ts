@@ -23,10 +23,14 @@ const currency = new Intl.NumberFormat(LOCALE, {
 });
 const percent = new Intl.NumberFormat(LOCALE, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat(LOCALE, { notation: "compact", maximumFractionDigits: 1 });
+// The minimum is stated, not left to the currency's default of 2: Node's ICU then pads compact
+// amounts ("$500.0", "$250.0K") where browsers' ICU does not ("$500", "$250K"), and a chart the
+// server drew would read differently from the one the browser hydrates.
 const compactCurrency = new Intl.NumberFormat(LOCALE, {
   style: "currency",
   currency: DISPLAY_CURRENCY,
   notation: "compact",
+  minimumFractionDigits: 0,
   maximumFractionDigits: 1,
 });
 const percentShort = new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 1 });
