@@ -121,6 +121,8 @@ export class RoutingEngine {
     const { problems, config: parsed } = this.validateConfig(input);
     if (!parsed) return { ok: false, status: 400, message: `The configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was changed`, problems };
 
+    // A journal that takes nothing more would leave a swapped table that no restart remembers.
+    if (journal.unavailable) throw new ApiError(503, "Routing is unavailable: changes cannot be recorded durably until the service restarts");
     // From validation to the swap nothing awaits: no routing call runs in between.
     const now = new Date();
     const config = completeConfig(parsed, now.getTime());

@@ -109,6 +109,11 @@ export class RoutingJournal {
     });
   }
 
+  /** The journal takes nothing more: it failed (until a restart) or it is closing. */
+  get unavailable(): boolean {
+    return this.failure !== null || this.closing;
+  }
+
   /** Sequence number of the last batch known to be on disk. */
   get durableSeq(): number {
     return this.durable;
