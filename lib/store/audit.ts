@@ -25,20 +25,8 @@ export interface AuditRowInput {
   at?: Date;
 }
 
-export interface AuditEntry {
-  id: string;
-  at: Date;
-  action: string;
-  actorKind: AuditActorKind;
-  actorId: string | null;
-  actorEmail: string | null;
-  actorAddress: string | null;
-  subjectKind: string | null;
-  subjectId: string | null;
-  subjectLabel: string | null;
-  detail: Record<string, AuditDetailValue>;
-  reason: string | null;
-}
+/** An entry as stored: what was appended, with its id and the time it was written. */
+export type AuditEntry = Omit<AuditRowInput, "at"> & { id: string; at: Date };
 
 export interface AuditFilter {
   /** Inclusive. */
