@@ -55,10 +55,11 @@ test("a BIN's last 90 days say where their report waits in the queue and when it
   const bin = String(data.filter((r) => Number(r.attempts) > 0).sort((a, b) => Number(a.attempts) - Number(b.attempts))[0]!.bin);
   await page.goto("/bin-lookup");
   await spendWindow(page, 40);
-  // The lookup itself takes a few seconds (it names the gateways): a window's worth more, left
-  // waiting in the queue, keeps the evidence's report behind them until the page has shown it.
+  // The lookup itself takes a few seconds (it names the gateways), more on a busy machine: two
+  // windows' worth more, left waiting in the queue, keep the evidence's report behind them until the
+  // page has shown it.
   const { endDate } = e2eEnv();
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 10; i++) {
     const day = addDays(endDate, -(50 + i));
     const res = await page.request.post("/api/reports/order-summary?wait=0", { data: { start_date: day, end_date: day, group_by: ["card_brand", "gateway_id"], metrics: ["approvals"] } });
     expect(res.status()).toBe(202);
