@@ -38,10 +38,10 @@ export default function nextConfig(phase) {
     // copy of each module the two routers share.
     bundlePagesRouterDependencies: true,
     experimental: {
-      // Fewer, larger browser chunks (issue 21): Turbopack's default (50 KB) leaves each page's first
-      // load in 5–7 chunks, each gzipped on its own; merged, the same code is 0.5–1.5 KB smaller on
-      // the wire on every page (measured with `npm run bench:ui`, docs/benchmarks.md, "Fourth pass").
-      // What two pages share may then come twice on a navigation between them.
+      // Fewer, larger browser chunks: Turbopack's default leaves each page's first load in several
+      // chunks, each gzipped on its own; merged, the same code is smaller on the wire (measured with
+      // `npm run bench:ui`, docs/benchmarks.md). What two pages share may then come twice on a
+      // navigation between them.
       turbopackChunking: { minChunkSize: 400_000 },
     },
     async headers() {

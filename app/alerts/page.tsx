@@ -16,7 +16,7 @@ import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Alerts" };
 
-/** Alert rules and scheduled reports by e-mail (issue 19): an analyst's own; an admin's, everyone's. */
+/** Alert rules and scheduled reports by e-mail: an analyst's own; an admin's, everyone's. */
 export default async function AlertsPage() {
   const user = await requirePageUser("/alerts", "analyst");
   const db = await getStore();

@@ -20,7 +20,7 @@ export default async function CohortsPage({ searchParams }: { searchParams: Prom
           cycles. Dates are in the reporting time zone, {timeZone}; today there is {today}.
         </>
       )}
-      // The page's look at its URL, as data (issue 21).
+      // The page's look at its URL, as data.
       report={(timeZone, today) => <CohortReport timeZone={timeZone} today={today} looks={[[search.toString(), cohortLook(search, today)]]} />}
     />
   );

@@ -20,7 +20,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
           Order summary by event date. Dates, presets and times are in the reporting time zone, {timeZone}; today there is {today}.
         </>
       )}
-      // The page's look at its URL, and the metric picker's options, as data (issue 21).
+      // The page's look at its URL, and the metric picker's options, as data.
       report={(timeZone, today) => <ExploreReport timeZone={timeZone} today={today} looks={[[search.toString(), exploreLook(search, today)]]} columns={columnOptions()} />}
     />
   );

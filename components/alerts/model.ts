@@ -1,5 +1,5 @@
 /**
- * The browser's side of alert rules and scheduled reports (issue 19): the shapes the API answers
+ * The browser's side of alert rules and scheduled reports: the shapes the API answers
  * with, the forms' drafts and their conversion to the API's input (thresholds typed in the unit a
  * person reads: percent, dollars, a count), the rule in words, and the server's error details
  * mapped back onto the forms' fields. Pure: no React.

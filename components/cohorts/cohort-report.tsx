@@ -28,7 +28,7 @@ const gridLoading = (
 type CohortResults = typeof import("./cohort-results");
 const loadCohortResults = () => import("./cohort-results");
 
-// The URL's parser, writer and checks are not in the page's first load (issue 21): the server hands
+// The URL's parser, writer and checks are not in the page's first load: the server hands
 // the page its URL's look, computed by that same code, and the page loads the code when it first
 // needs it: with the form's first edit, to run a report or change the grid's settings, or for a URL
 // the server did not look at (back and forward, a new day).

@@ -54,7 +54,7 @@ function TileEditor(props: ComponentProps<typeof LazyTileEditor>) {
 
 // The dashboard's state code (its URL's parser and writer, the tiles' arranging, and through them the
 // metrics' catalog, the KPI registry and both report pages' URL state) is not in the page's first
-// load (issue 21): the server hands the page its URL's look, parsed by that same code, and the page
+// load: the server hands the page its URL's look, parsed by that same code, and the page
 // loads the code when it first needs it: to edit, to apply settings, or for a URL the server did not
 // look at (one written by this page, or read back by back and forward).
 type StateLib = typeof import("@/lib/dashboards/state");

@@ -6,7 +6,7 @@ import { lazy, Suspense, type ComponentProps } from "react";
  * a dashboard without a chart tile never loads it. The dashboard page asks for it as soon as it has a
  * chart tile (preloadTileChart), while the tile's answer is still on its way. A chart the server drew
  * stays as its HTML drew it until its code has come, then hydrates: React's own lazy, where
- * next/dynamic preloaded the figure's code with the page's (≈ 5 KB more on the first load, issue 21)
+ * next/dynamic preloaded the figure's code with the page's (more on the first load)
  * and added its own. The placeholder is the figure's own box.
  */
 const LazyTileChart = lazy(() => import("./tile-chart").then((m) => ({ default: m.TileChart })));

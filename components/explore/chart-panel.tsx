@@ -35,7 +35,7 @@ export function ChartPanel({
   view: ReportView;
   /** Metric names and KPI ids that can be plotted (shown and fetched), in the user's order. */
   measures: readonly string[];
-  /** The KPI registry's lookup, from the results' code (./results-model.ts) rather than the page's (issue 21). */
+  /** The KPI registry's lookup, from the results' code (./results-model.ts) rather than the page's. */
   measureFor: (id: string, op: Operation) => Measure | undefined;
   chartKind: ChartKind;
   measureId: string | null;

@@ -7,7 +7,7 @@ import { ChartFrame } from "./chart-frame";
  * The chart panel before there is anything to chart (not run, running, failed), or while its code
  * comes: the controls, disabled (there is nothing to plot yet; the kind asked for is shown), and the
  * box saying why, at the size the chart will have. The working panel (./chart-panel.tsx) comes with
- * the results' code (issue 21).
+ * the results' code.
  */
 export function ChartPlaceholder({ chartKind, children }: { chartKind: ChartKind; children: ReactNode }) {
   const controls: [string, string, string][] = [

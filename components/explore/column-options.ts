@@ -9,7 +9,7 @@ import { KPI_GROUP, type ColumnOptions } from "./columns-picker";
  * Explore's metric options for each report, with what each metric and KPI means (shown in the
  * picker's list and searched): built by the page's server render and handed to the form as data, so
  * neither the words nor the catalog and registry they come from are in the page's browser code
- * (issue 21).
+ *.
  */
 export function columnOptions(): ColumnOptions {
   const forOp = (op: Operation): MultiSelectOption[] => [

@@ -9,7 +9,7 @@ export const KPI_GROUP = "Derived KPIs";
 /**
  * Each report's metric options (./column-options.ts builds them on the server): the catalog's metrics
  * in its groups, then the derived KPIs, each with what it means. Data from the page's server render,
- * so the form does not load the metrics' catalog and the KPI registry to list them (issue 21).
+ * so the form does not load the metrics' catalog and the KPI registry to list them.
  */
 export type ColumnOptions = Readonly<Record<Operation, readonly MultiSelectOption[]>>;
 

@@ -24,7 +24,7 @@ type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
 
 // The URL's parser and writer and the request builder (and through them the metrics' catalog and the
-// KPI registry) are not in the page's first load (issue 21): the server hands the page its URL's look,
+// KPI registry) are not in the page's first load: the server hands the page its URL's look,
 // computed by that same code, and the page loads the code when it first needs it: with the form's
 // first edit, to run a report or change the view, or for a URL the server did not look at.
 type StateCode = typeof import("@/lib/report-state/explore-look");

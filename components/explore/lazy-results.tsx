@@ -18,7 +18,7 @@ function Loading() {
   );
 }
 
-// React's own lazy, not next/dynamic (≈ 1.4 KB of the page's first load, issue 21): the server never
+// React's own lazy, not next/dynamic: the server never
 // draws results (the answer is fetched in the browser), so there is nothing to preload with the page.
 const LazyResultsTable = lazy(() => import("./results-table").then((m) => ({ default: m.ResultsTable })));
 const LazyPivotTable = lazy(() => import("./pivot-table").then((m) => ({ default: m.PivotTable })));

@@ -18,7 +18,7 @@ import { describeFilters } from "@/lib/report-state/describe-filters";
 import type { Filters } from "@/lib/report-state/filters";
 import { presetLabel, resolveRange } from "@/lib/report-state/range";
 
-// The chart panel's lookup of a measure's label and terms, which comes with the results (issue 21).
+// The chart panel's lookup of a measure's label and terms, which comes with the results.
 export { measureFor };
 
 /** Measures of the state that can be computed from what a report fetched. */

@@ -8,7 +8,7 @@ import { FilterFields, FilterRowLoading, groupsOf } from "./filter-fields";
 import type { FilterRowProps } from "./filter-row";
 
 // One filter's editor (values, checkboxes, pasting, suggestions) is loaded with the first filter.
-// React's own lazy rather than next/dynamic (≈ 1.4 KB on every page with a form, issue 21): a filter
+// React's own lazy rather than next/dynamic: a filter
 // in the page's link is drawn on the server, and its row hydrates when its code has come, fetched
 // as soon as the form hydrates.
 const LazyFilterRow = lazy(() => import("./filter-row").then((m) => ({ default: m.FilterRowWithClient })));

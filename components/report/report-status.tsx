@@ -5,12 +5,12 @@ import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
 
 // The quota line is read from the server after the page has loaded (nothing to draw before), so its
-// code comes after the page's (issue 21); until then, and in the server's HTML, its line is empty, so
+// code comes after the page's; until then, and in the server's HTML, its line is empty, so
 // nothing moves when it arrives.
 const QuotaLine = lazy(() => import("./quota-line").then((m) => ({ default: m.QuotaLine })));
 
 // The words for every phase (queued where, fetching which page, done from where, failed why) are not
-// in the page's first load (issue 21). They are asked for as soon as this module runs in the browser,
+// in the page's first load. They are asked for as soon as this module runs in the browser,
 // before the page hydrates, so they come long before a report's first answer; until then the line
 // says what a first render can (lib/report-client/status-first.ts).
 type Describe = typeof import("@/lib/report-client/status").describeStatus;

@@ -13,7 +13,7 @@ const locationSearch = () => new URLSearchParams(window.location.search).toStrin
 
 /**
  * The look at the page's URL (what it shows and runs), for a page whose URL parser is not in its
- * first load (issue 21): the server's look while the URL is one the server looked at, else the
+ * first load: the server's look while the URL is one the server looked at, else the
  * parser's (the page waits for its code, as for a lazy part, if it has not come yet; `load` must
  * return the same promise each time). Back and forward simply look again.
  *

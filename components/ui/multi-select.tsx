@@ -10,7 +10,7 @@ export interface MultiSelectOption {
 }
 
 // The panel (its search box, the groups of checkboxes, closing on Escape or a click outside) is not
-// in the page's first load (issue 21): the first paint draws only the chosen values and the button.
+// in the page's first load: the first paint draws only the chosen values and the button.
 // It is asked for once the browser is idle after the page has loaded, and at once when the button is
 // pointed at, focused or pressed, so that what is typed just after the press lands in its search box
 // (a press before it has come opens it when it comes). React's lazy, so the first load does not

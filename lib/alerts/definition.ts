@@ -1,5 +1,5 @@
 /**
- * What an alert rule watches and when it fires (issue 19): an Explore measure (a metric or KPI of the
+ * What an alert rule watches and when it fires: an Explore measure (a metric or KPI of the
  * order summary) or a card-network programme's ratio per MID, a condition, the grouping it is
  * evaluated per, filters, the window of days, the schedule, who is told, and a cool-down.
  */

@@ -1,6 +1,6 @@
 /**
  * Request body text → the cache key (`queryKey`) of the report query it validates to, for the
- * report routes' exact hits (issue 21). The browser asks the same report in the same bytes again and
+ * report routes' exact hits. The browser asks the same report in the same bytes again and
  * again (a screen coming back, a dashboard's tiles, a poll); validating the body (JSON.parse, the
  * contract's zod schema, the canonical query) was a fifth of what such a hit cost the handler, and
  * its answer is a pure function of the operation and the text: no user, time or configuration enters

@@ -6,7 +6,7 @@
  * marked `Cache-Control: no-transform` (RFC 9111: nothing on the way may transform it), so small
  * answers are marked so here, and large ones are left to gzip.
  *
- * Why 4 KiB (docs/benchmarks.md, issue 21): gzip costs a fixed ≈ 0.5 ms of server and client time per
+ * Why 4 KiB (docs/benchmarks.md): gzip costs a fixed ≈ 0.5 ms of server and client time per
  * answer on a quiet machine, 1.3 ms under load, whatever the size up to tens of KB. An answer of at
  * most 4 KiB (a month by date: 2.3 KB, 0.6 KB gzipped) sends at most ≈ 3.4 KB more, which fits in
  * the first TCP flight (10 segments, ≈ 14 KB): no extra round trip, and ≤ 0.6 ms more on a 50 Mbit/s

@@ -3,7 +3,7 @@ import "server-only";
  * Serves `apiRoute` handlers from the Pages Router (`pages/api/…`), for the routes whose every
  * millisecond counts: the two report routes, whose cache hits are most of what the dashboard asks.
  *
- * Why (issue 21, docs/benchmarks.md): an App Router route handler's request goes through Next.js's
+ * Why (docs/benchmarks.md): an App Router route handler's request goes through Next.js's
  * web adapters (a `NextRequest` around Node's request with a web stream for its body, AbortSignals,
  * the Response piped back in chunks with the headers flushed first, so two writes and no
  * Content-Length). A Pages API route is handed Node's own request and response: the same POST with

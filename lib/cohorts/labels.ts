@@ -15,7 +15,7 @@ export function cycleOffsetDays(k: number, s: CohortSchedule): number {
 
 /**
  * A cell's label in pickers, captions and exports. What each means is ./cell-definitions.ts (the
- * Metrics page's), which the Cohorts page's first load does not need (issue 21).
+ * Metrics page's), which the Cohorts page's first load does not need.
  */
 export const CELL_LABELS: Record<CohortCell, string> = {
   retention: "Approvals, % of cycle 0",

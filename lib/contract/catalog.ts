@@ -12,13 +12,13 @@ import type { Operation } from "./operation-ids";
 export { OPERATIONS, type Operation } from "./operation-ids";
 // The dimensions and the limits have modules of their own (re-exported here, their home for every
 // other file), so a page whose browser code checks filters and ranges but asks for a fixed set of
-// metrics (Cohorts) does not load every metric with them (issue 21).
+// metrics (Cohorts) does not load every metric with them.
 export * from "./dimensions";
 export { DIMENSION_DESCRIPTIONS, dimensionDescription } from "./dimension-descriptions";
 export { LIMITS } from "./limits";
 // What each metric means is apart too (./metric-descriptions.ts): the Metrics page, the OpenAPI
 // document and Explore's metric picker (given them as data by its server page) read it; the report
-// pages' browser code, which loads this catalog to check and label metrics, does not (issue 21).
+// pages' browser code, which loads this catalog to check and label metrics, does not.
 export { METRIC_DESCRIPTIONS, metricDescription } from "./metric-descriptions";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What each catalog dimension means (re-exported by ./catalog.ts): for the Metrics page and the OpenAPI
  * document. Apart from ./dimensions.ts, which the report pages' browser code loads to check filters,
- * as no browser picker shows them (issue 21). Typed by the dimensions' names, so a dimension added
+ * as no browser picker shows them. Typed by the dimensions' names, so a dimension added
  * without its description does not compile.
  */
 import type { DimensionName } from "./dimensions";

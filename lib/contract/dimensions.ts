@@ -1,6 +1,6 @@
 /**
  * The catalog's dimensions (SPEC.md §2.2): part of the one catalog (./catalog.ts re-exports all of
- * it), in a module of its own so browser code that checks filters needs no metric (issue 21). What
+ * it), in a module of its own so browser code that checks filters needs no metric. What
  * each dimension means, for people and the OpenAPI document, is ./dimension-descriptions.ts: the
  * browser's pickers show labels only.
  */

@@ -6,7 +6,7 @@
  * keyed by the same operations: this table is imported by pages in the browser, which need a label,
  * not zod (about 30 KB gzipped on every report page). What the browser reads of it (labels and the
  * dashboard's paths) is ./operations-browser.ts, spread into each row here, so the browser does not
- * load the service's paths, the OpenAPI names and the messages (issue 21).
+ * load the service's paths, the OpenAPI names and the messages.
  */
 import { BROWSER_OPERATION_TABLE } from "./operations-browser";
 import { OPERATIONS, type Operation } from "./operation-ids";

@@ -469,7 +469,7 @@ export function dashboardLook(search: ParamsLike | string, today: string, savedP
 }
 
 /**
- * The query a dashboard URL naming no dashboard is redirected to (issue 21): the saved dashboard's
+ * The query a dashboard URL naming no dashboard is redirected to: the saved dashboard's
  * settings, or the starter's, so the URL holds what the page shows from its first byte. Null when
  * the URL names a dashboard, or when what it would show cannot be applied (its problems are shown).
  * The server redirects rather than the page writing its URL after hydration, where the write raced

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The mail outbox (issue 19): alert and scheduled-report e-mail waits in `mail_outbox` (migration 7),
+ * The mail outbox: alert and scheduled-report e-mail waits in `mail_outbox` (migration 7),
  * one row per recipient, until a `MailWorker` sends it through the mail server.
  *
  * - Callers queue mail with `outboxRepo(tx).enqueue(…)` inside the transaction that records the event

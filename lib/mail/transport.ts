@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The mail server the dashboard sends alert and scheduled-report e-mail through (issue 19), from the
+ * The mail server the dashboard sends alert and scheduled-report e-mail through, from the
  * validated environment (lib/env-schema.ts: SMTP_HOST, SMTP_PORT, SMTP_TLS, SMTP_USER, SMTP_PASSWORD,
  * MAIL_FROM). Without SMTP_HOST mail is off: nothing is queued (lib/mail/outbox.ts) and alerts reach
  * only the in-app inbox.

@@ -1,7 +1,7 @@
 /**
  * What each derived KPI means: for the Metrics page and Explore's metric picker, which its server
  * page hands the words as data. Apart from the registry (./kpis.ts), which the report pages' browser
- * code loads to check and compute KPIs (issue 21). Typed by the KPIs' ids, so a KPI added without its
+ * code loads to check and compute KPIs. Typed by the KPIs' ids, so a KPI added without its
  * description does not compile.
  */
 import type { KpiId } from "./kpis";

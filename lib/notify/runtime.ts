@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The dashboard process's alerts and scheduled reports (issue 19): a scheduler that runs each rule's
+ * The dashboard process's alerts and scheduled reports: a scheduler that runs each rule's
  * and subscription's slots once (claimed in the store, so also across restarts and instances), and
  * a worker that sends the mail they queue. Started once at server start.
  */

@@ -1,6 +1,6 @@
 /**
  * "Compare to": which days a report is compared with. Which day of the report each compared day stands
- * beside is in ./align.ts, which only the results need (issue 21: this module is in the report forms'
+ * beside is in ./align.ts, which only the results need (this module is in the report forms'
  * first load, and a module comes to the browser with every export any page uses).
  *
  * - previous: the same number of days, ending the day before the range starts;

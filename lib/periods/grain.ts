@@ -2,7 +2,7 @@
  * Time grains of the `date` dimension by name, and ranges of days. The calendar arithmetic (which
  * period a day belongs to, its first and last day, its label) is in ./periods.ts: the report forms
  * need only these names, and a module comes to the browser whole, with every export any page uses
- * (issue 21: the forms are in the pages' first load, the arithmetic comes with the results).
+ * (the forms are in the pages' first load, the arithmetic comes with the results).
  */
 import { toEpochDay } from "@/lib/contract/dates";
 

@@ -1,6 +1,6 @@
 /**
  * What a report's status line can say on the page's first render, before the words for every phase
- * (./status.ts) have come (issue 21: those come just after the page's first load). A first render
+ * (./status.ts) have come (those come just after the page's first load). A first render
  * shows a report not run yet, or one starting; the other phases can only follow an answer, by when
  * the words are there (a report answered faster than its words still gets a true, plainer line).
  */

@@ -1,6 +1,6 @@
 /**
  * What Cohorts shows and runs for one URL, computed by the page's server render for the URL it opens
- * with and by the browser after (issue 21), as Explore's (./explore-look.ts): the page's first paint
+ * with and by the browser after, as Explore's (./explore-look.ts): the page's first paint
  * then needs neither the URL's parser nor its checks. The browser loads this module (and the writer
  * it re-exports) when it first needs them: to run a report, to change the grid's settings, or for a
  * URL the server did not look at.

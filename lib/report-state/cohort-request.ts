@@ -1,7 +1,7 @@
 /**
  * Cohorts' request (re-exported by ./request.ts). Its metrics are fixed, so they are listed here in
  * catalog order (state.test.ts checks that order against the catalog) rather than sorted with the
- * catalog's metrics, which the Cohorts page then does not load (issue 21).
+ * catalog's metrics, which the Cohorts page then does not load.
  */
 import type { CohortState } from "./cohort";
 import { requestBase, type ReportRequestSpec } from "./request-base";

@@ -1,6 +1,6 @@
 /**
  * The Cohorts grid's settings: their enumerations and limits (re-exported by ./cohort.ts), apart from
- * the URL's parser and writer, which the page's first paint does not load (issue 21; the server
+ * the URL's parser and writer, which the page's first paint does not load (the server
  * parses the URL the page opens with, ./cohort-look.ts).
  */
 export const COHORT_ROWS = ["day", "week", "month"] as const;

@@ -12,7 +12,7 @@ import { COHORT_PRESETS, normalizeRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "./url-check";
 
 // The grid's settings' enumerations and limits have a module of their own (re-exported here), which
-// the page's first paint reads without the rest of this one (issue 21).
+// the page's first paint reads without the rest of this one.
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
 export { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
 

@@ -1,7 +1,7 @@
 /**
  * Filters in words, with the catalog's labels. Apart from ./filters.ts, which the report pages' forms
  * load on first paint, as only what comes later (a CSV's notes, a shared dashboard) says filters in
- * words (issue 21).
+ * words.
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { lastReports, unseenValues, valueWords, type KnownValues } from "./filter-input";

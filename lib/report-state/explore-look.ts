@@ -1,6 +1,6 @@
 /**
  * What Explore shows and runs for one URL, computed by the page's server render for the URL it opens
- * with and by the browser after (issue 21): the page's first paint then needs neither the URL's
+ * with and by the browser after: the page's first paint then needs neither the URL's
  * parser nor the request builder, and with them neither the metrics' catalog nor the KPI registry.
  * The browser loads this module (and the writer it re-exports) when it first needs them: to run a
  * report, to change the view, or for a URL the server did not look at.

@@ -1,6 +1,6 @@
 /**
  * Explore's view enumerations and each report's default columns (re-exported by ./explore.ts): apart
- * from the URL's parser and writer, which the page's first paint does not load (issue 21; the server
+ * from the URL's parser and writer, which the page's first paint does not load (the server
  * parses the URL the page opens with, ./explore-look.ts).
  */
 import type { Operation } from "@/lib/contract/operation-ids";

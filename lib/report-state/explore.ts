@@ -19,7 +19,7 @@ import { comparisonProblem, type CompareSelection } from "@/lib/periods/compare"
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 
 // The view's enumerations and each report's default columns have a module of their own (re-exported
-// here), which Explore's first paint reads without the rest of this one (issue 21).
+// here), which Explore's first paint reads without the rest of this one.
 import { CHART_KINDS, DEFAULTS, TABLE_LAYOUTS, type ChartKind, type TableLayout } from "./explore-view";
 export { CHART_KINDS, TABLE_LAYOUTS, defaultColumns, type ChartKind, type TableLayout } from "./explore-view";
 

@@ -1,7 +1,7 @@
 /**
  * A filter's values as typed or pasted into its row. Apart from ./filters.ts (the canonical form,
  * which the report pages check links with on first paint), as only a filter's row, loaded with the
- * first filter, uses these (issue 21).
+ * first filter, uses these.
  */
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";

@@ -9,7 +9,7 @@ import type { ExploreState } from "./explore";
 import { requestBase as base, type ReportRequestSpec } from "./request-base";
 
 // Cohorts' request asks for a fixed set of metrics and needs neither the KPI registry nor the
-// metrics' catalog: it has a module of its own, which its page loads (issue 21).
+// metrics' catalog: it has a module of its own, which its page loads.
 export { COHORT_GRID_METRICS, cohortRequest } from "./cohort-request";
 export type { ReportRequestSpec } from "./request-base";
 

@@ -1,7 +1,7 @@
 /**
  * Words the report forms and the URL checks share (re-exported by ./url-check.ts): apart from the
  * checks themselves, which the pages whose server parses their URL do not load with their forms
- * (issue 21).
+ *.
  */
 import { daysBetween } from "@/lib/contract/dates";
 import { MAX_RANGE_DAYS } from "./range";

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Runs alerts' evaluations and scheduled reports' sends (issue 19) in the dashboard's server, each
+ * Runs alerts' evaluations and scheduled reports' sends in the dashboard's server, each
  * slot once: also across a restart, and across several dashboard instances sharing one PostgreSQL,
  * because a slot runs only for the worker that claims it in the store (./claims.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The schedule a user picks for an alert or a scheduled report (issue 19), and its slots: the
+ * The schedule a user picks for an alert or a scheduled report, and its slots: the
  * instants it is due, in the reporting time zone. Pure and browser-safe (the form shows the
  * description and the next slot); the server's Scheduler (./scheduler.ts) runs the slots.
  *

@@ -1,4 +1,4 @@
-/** Alert rules, their per-group states and their evaluations (issue 19). Definitions are JSON validated by lib/alerts. */
+/** Alert rules, their per-group states and their evaluations. Definitions are JSON validated by lib/alerts. */
 import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 

@@ -1,4 +1,4 @@
-/** The in-app inbox: what alerts and subscriptions told each user (issue 19). */
+/** The in-app inbox: what alerts and subscriptions told each user. */
 import type { Sql } from "./sql";
 
 export interface InboxMessage {

@@ -15,9 +15,9 @@ export interface Snapshot {
   start_date: string;
   end_date: string;
   data: Record<string, string | number | null>[];
-  /** The compared days' answer, frozen with the report's when the report compares (absent before issue 16). */
+  /** The compared days' answer, frozen with the report's when the report compares (absent on links made before comparisons were kept). */
   comparison?: { start_date: string; end_date: string; data: Record<string, string | number | null>[] };
-  /** A dashboard's snapshot: the answers its tiles derive from, and the day they were taken (issue 18). */
+  /** A dashboard's snapshot: the answers its tiles derive from, and the day they were taken. */
   dashboard?: { today: string; answers: { op: "orders" | "cohort"; query: ReportQuery; fetched_at: string; data: Record<string, string | number | null>[] }[] };
 }
 

@@ -1,4 +1,4 @@
-/** Scheduled reports: a saved report or dashboard mailed on a schedule (issue 19). */
+/** Scheduled reports: a saved report or dashboard mailed on a schedule. */
 import { fromJson, type Sql } from "./sql";
 import { isUuid } from "./saved-reports";
 

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Scheduled reports (issue 19): a saved report or dashboard mailed daily, weekly or monthly. Each
+ * Scheduled reports: a saved report or dashboard mailed daily, weekly or monthly. Each
  * subscription makes a live share link of its own (the link rules of saved reports: it expires, can
  * be seen under the report's links, and is revoked with the subscription), whose token is kept sealed
  * so every e-mail carries the same link. Owners see and change theirs; admins see all.

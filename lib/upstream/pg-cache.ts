@@ -1,5 +1,5 @@
 /**
- * The answer cache shared by every dashboard instance on one PostgreSQL database (issue 20), in
+ * The answer cache shared by every dashboard instance on one PostgreSQL database, in
  * `report_cache` (migration 8): an answer any instance fetched answers the others, exactly or derived
  * (./derive.ts) as the memory cache does (./cache.ts). Bounded like it, by JSON size and entry count,
  * least recently used out first; an answer larger than the whole bound is not kept.

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Report jobs as rows, for several dashboard instances on one PostgreSQL database (issue 20): the
+ * Report jobs as rows, for several dashboard instances on one PostgreSQL database: the
  * instance that runs a job writes its status and renews a lease while it runs; any instance answers
  * a poll for it from the row (long polling by re-reading it every POLL_MS: the row is small and
  * indexed, and this needs no connection held open per waiting caller as LISTEN would), and the done

@@ -1,5 +1,5 @@
 /**
- * The upstream quota shared by every dashboard instance on one PostgreSQL database (issue 20): the
+ * The upstream quota shared by every dashboard instance on one PostgreSQL database: the
  * rolling window lives in `upstream_calls` (one row per reporting call any instance started) and a
  * 429's pause in `upstream_pause` (migration 8). An instance takes a call under a transaction-scoped
  * advisory lock, so the count and the insert cannot interleave with another instance's; times are

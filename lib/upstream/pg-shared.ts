@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Everything one dashboard instance shares with the others on one PostgreSQL database: the global
- * quota window, the answer cache and the job rows (issue 20). Built when DATABASE_URL is set.
+ * quota window, the answer cache and the job rows. Built when DATABASE_URL is set.
  */
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * What several dashboard instances share when they run on one PostgreSQL database (issue 20): the
+ * What several dashboard instances share when they run on one PostgreSQL database: the
  * upstream quota, the answer cache and the report jobs. Each part is optional; without them (PGlite,
  * one process) the gateway keeps everything in memory as before. Implementations: ./pg-quota.ts,
  * ./pg-cache.ts, ./pg-jobs.ts.

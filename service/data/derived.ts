@@ -41,7 +41,7 @@ export function eventFactsSql(table: EventTable, rows: string = table): string {
  * Attempts a grain is rebuilt from at a time, at most. Every grain row has one date, so a grain is
  * the union of its rows date range by date range: each chunk's aggregate, join and sort hold a
  * bounded number of attempts, not the whole history, and memory stays flat as the data grows
- * (issue 21). Measured: chunks of about 3.5 M attempts (two weeks at 100 M) kept a 100 M generation
+ *. Measured: chunks of about 3.5 M attempts (two weeks at 100 M) kept a 100 M generation
  * under 3.6 GiB with DuckDB's 2GB limit; at 10 M, 100-day chunks rebuilt in 22 s where two-week ones
  * took 27.5 s (each chunk costs a few statements whatever its size; docs/benchmarks.md).
  */

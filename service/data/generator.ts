@@ -7,7 +7,7 @@
  * when it opens the file (`createService`); no one reads the file meanwhile, since generation holds
  * it (one process per DuckDB file). Rebuilding inside the first transaction, over facts it had just
  * written and not yet committed, took twice the time and up to 1.3 GB more memory: DuckDB scans a
- * transaction's own rows on one thread (docs/benchmarks.md, issue 21).
+ * transaction's own rows on one thread (docs/benchmarks.md).
  *
  * The parts, in generator/: the reference world, the same for every `seed` (world.ts); the
  * customers and events drawn from `seed` (simulation.ts), on a worker thread for a large data set
