@@ -205,3 +205,19 @@ describe("parseStoreEnv", () => {
     expect(() => parseStoreEnv({ DATABASE_URL: "http://x" })).toThrow(/DATABASE_URL/);
   });
 });
+
+describe("the routing credential", () => {
+  it("is optional, taken as a pair, and fetches its tokens from the token URL", () => {
+    const none = parseServerEnv(valid);
+    expect(none.UPSTREAM_ROUTING_CLIENT_ID).toBeUndefined();
+    expect(none.UPSTREAM_ROUTING_CLIENT_SECRET).toBeUndefined();
+    const both = parseServerEnv({ ...valid, UPSTREAM_ROUTING_CLIENT_ID: "router", UPSTREAM_ROUTING_CLIENT_SECRET: "router-secret" });
+    expect(both).toMatchObject({ UPSTREAM_ROUTING_CLIENT_ID: "router", UPSTREAM_ROUTING_CLIENT_SECRET: "router-secret" });
+    expect(errorOf({ ...valid, UPSTREAM_ROUTING_CLIENT_ID: "router" }).variables).toEqual(["UPSTREAM_ROUTING_CLIENT_SECRET"]);
+    const secretOnly = errorOf({ ...valid, UPSTREAM_ROUTING_CLIENT_SECRET: "router-secret" });
+    expect(secretOnly.variables).toEqual(["UPSTREAM_ROUTING_CLIENT_ID"]);
+    expect(secretOnly.message).not.toContain("router-secret");
+    const fixedToken = { ...valid, UPSTREAM_TOKEN_URL: undefined, UPSTREAM_ACCESS_TOKEN: "tok" };
+    expect(errorOf({ ...fixedToken, UPSTREAM_ROUTING_CLIENT_ID: "router", UPSTREAM_ROUTING_CLIENT_SECRET: "s" }).variables).toEqual(["UPSTREAM_TOKEN_URL"]);
+  });
+});

@@ -56,6 +56,10 @@ const serverEnvSchema = z
       .min(1, { error: "UPSTREAM_CLIENT_SECRET is required" }),
     UPSTREAM_ACCESS_TOKEN: z.string().min(1).optional(),
     UPSTREAM_TOKEN_URL: httpUrl("UPSTREAM_TOKEN_URL").optional(),
+    // The routing workspace's separate credential for changing the live routing configuration (a
+    // client created with --scope routing-admin). Unset: the workspace reads but cannot apply.
+    UPSTREAM_ROUTING_CLIENT_ID: z.string().min(1, { error: "UPSTREAM_ROUTING_CLIENT_ID must not be empty when set" }).optional(),
+    UPSTREAM_ROUTING_CLIENT_SECRET: z.string().min(1, { error: "UPSTREAM_ROUTING_CLIENT_SECRET must not be empty when set" }).optional(),
     UPSTREAM_REPORT_RATE_LIMIT: positiveInt("UPSTREAM_REPORT_RATE_LIMIT", 5),
     UPSTREAM_RATE_WINDOW_SECONDS: positiveInt("UPSTREAM_RATE_WINDOW_SECONDS", 60),
     UPSTREAM_PAGE_CAP: positiveInt("UPSTREAM_PAGE_CAP", 50),
@@ -102,8 +106,15 @@ const serverEnvSchema = z
     /** "Evaluate now" per user in any 15 minutes. */
     RUN_NOW_PER_USER: intInRange("RUN_NOW_PER_USER", 1, 100, 5),
     MAIL_PER_USER_PER_DAY: intInRange("MAIL_PER_USER_PER_DAY", 1, 100_000, 200),
+    /** A scheduled report mailed to an address that is no user's: its share link ("share") or only its numbers ("numbers"). */
+    MAIL_OUTSIDE_LINKS: z.enum(["share", "numbers"], { error: "MAIL_OUTSIDE_LINKS must be share or numbers" }).default("share"),
     /** Audit log entries older than this many days are deleted by the daily prune (lib/audit/retention.ts); nothing else removes them. */
     AUDIT_RETENTION_DAYS: intInRange("AUDIT_RETENTION_DAYS", 30, 3650, 400),
+    /** The routing workspace's two-person rule: a change is applied only once another editor approves it. */
+    ROUTING_TWO_PERSON: z
+      .enum(["true", "false"], { error: "ROUTING_TWO_PERSON must be true or false" })
+      .default("false")
+      .transform((v) => v === "true"),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;
@@ -114,6 +125,13 @@ const serverEnvSchema = z
         path: ["UPSTREAM_ACCESS_TOKEN"],
         message: `set exactly one of UPSTREAM_ACCESS_TOKEN (a fixed token) or UPSTREAM_TOKEN_URL (fetch tokens with the client id and secret); ${both ? "both are" : "neither is"} set`,
       });
+    }
+    if ((env.UPSTREAM_ROUTING_CLIENT_ID === undefined) !== (env.UPSTREAM_ROUTING_CLIENT_SECRET === undefined)) {
+      const missing = env.UPSTREAM_ROUTING_CLIENT_ID === undefined ? "UPSTREAM_ROUTING_CLIENT_ID" : "UPSTREAM_ROUTING_CLIENT_SECRET";
+      ctx.addIssue({ code: "custom", path: [missing], message: `set both UPSTREAM_ROUTING_CLIENT_ID and UPSTREAM_ROUTING_CLIENT_SECRET, or neither; ${missing} is missing` });
+    } else if (env.UPSTREAM_ROUTING_CLIENT_ID !== undefined && env.UPSTREAM_TOKEN_URL === undefined) {
+      // The routing credential gets its tokens from the token URL; a fixed UPSTREAM_ACCESS_TOKEN is the reporting client's.
+      ctx.addIssue({ code: "custom", path: ["UPSTREAM_TOKEN_URL"], message: "UPSTREAM_ROUTING_CLIENT_ID needs UPSTREAM_TOKEN_URL (its access tokens are fetched with its id and secret)" });
     }
     if ((env.SMTP_USER === undefined) !== (env.SMTP_PASSWORD === undefined)) {
       const missing = env.SMTP_USER === undefined ? "SMTP_USER" : "SMTP_PASSWORD";

@@ -98,3 +98,57 @@ export const RoutingValidationSchema = z.object({
   problems: z.array(z.object({ path: z.string(), message: z.string() })),
   rotation: z.array(RotationOutcomeSchema),
 });
+
+/** The live version as GET /api/bin-routing/config answers it: the version and each group's state now. */
+export const RoutingLiveConfigSchema = RoutingConfigVersionSchema.extend({
+  groups_state: z.array(z.object({ group_id: z.int(), total_calls: z.int().min(0), next_gateway_id: z.string().nullable() })),
+});
+export type RoutingLiveConfig = z.infer<typeof RoutingLiveConfigSchema>;
+export type RoutingValidation = z.infer<typeof RoutingValidationSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Preview of a configuration (extension, docs/routing.md "Preview of a configuration"): what the
+// routing call would answer for each BIN under the live configuration and under a proposed one,
+// decided on copies of the rotation state, so nothing advances and nothing is journalled.
+
+export const ROUTING_CONFIG_PREVIEW_PATH = "/api/bin-routing/config/preview";
+export const MAX_PREVIEW_BINS = 500;
+
+export const RoutingPreviewRequestSchema = z.strictObject({
+  config: z.unknown().optional().meta({ description: "A configuration in the file format; absent: the live one is the proposed one" }),
+  bins: z
+    .array(z.string().regex(/^\d{6,8}$/, { error: "each bin must be a string of 6 to 8 digits" }), { error: "bins must be an array of BINs" })
+    .min(1, { error: "bins must hold at least one BIN" })
+    .max(MAX_PREVIEW_BINS, { error: `bins may hold at most ${MAX_PREVIEW_BINS} BINs` }),
+  sales_type: caseInsensitiveEnum(ROUTING_SALES_TYPES).optional(),
+});
+export type RoutingPreviewRequest = z.input<typeof RoutingPreviewRequestSchema>;
+
+/** What the routing call would answer for one BIN: the rule that matched and the gateway its next call gets. */
+export const RoutingDecisionSchema = z.object({
+  rule_id: z.int().min(1).nullable().meta({ description: "1-based position of the matching rule in the configuration's rules; null for the fallback" }),
+  rule_name: z.string(),
+  is_fallback: z.boolean(),
+  group_id: z.int(),
+  group_name: z.string(),
+  gateway_id: z.string(),
+  reason: z.string().meta({ description: "Why this group, in words" }),
+});
+export type RoutingDecision = z.infer<typeof RoutingDecisionSchema>;
+
+export const RoutingPreviewRowSchema = z.object({
+  bin: z.string(),
+  /** null: the routing call would answer 503 (no group with an active member, fallback included). */
+  live: RoutingDecisionSchema.nullable(),
+  /** null: likewise, or the proposed configuration is not valid. */
+  proposed: RoutingDecisionSchema.nullable(),
+});
+export type RoutingPreviewRow = z.infer<typeof RoutingPreviewRowSchema>;
+
+export const RoutingPreviewSchema = z.object({
+  live_version: z.int().min(0),
+  proposed_valid: z.boolean(),
+  problems: z.array(z.object({ path: z.string(), message: z.string() })),
+  rows: z.array(RoutingPreviewRowSchema),
+});
+export type RoutingPreview = z.infer<typeof RoutingPreviewSchema>;

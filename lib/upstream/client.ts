@@ -81,16 +81,23 @@ export class UpstreamClient {
     return this.tokenPromise;
   }
 
-  private async post(path: string, body: unknown, withClientHeaders: boolean, retried = false): Promise<unknown> {
+  private post(path: string, body: unknown, withClientHeaders: boolean): Promise<unknown> {
+    return this.send("POST", path, body, withClientHeaders);
+  }
+
+  private async send(method: "GET" | "POST", path: string, body: unknown, withClientHeaders: boolean, retried = false): Promise<unknown> {
     const token = await this.fetchToken();
-    const headers: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (method === "POST") headers["content-type"] = "application/json";
     if (withClientHeaders) {
       headers["x-client-id"] = this.creds.clientId;
       headers["x-client-secret"] = this.creds.clientSecret;
     }
     let res: Response;
     try {
-      res = await fetch(`${this.creds.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const init: RequestInit = { method, headers, signal: AbortSignal.timeout(TIMEOUT_MS) };
+      if (method === "POST") init.body = JSON.stringify(body);
+      res = await fetch(`${this.creds.baseUrl}${path}`, init);
     } catch (e) {
       throw new UpstreamError(502, `The upstream service could not be reached (${e instanceof Error ? e.name : "network error"})`);
     }
@@ -98,10 +105,18 @@ export class UpstreamClient {
     if (res.status === 401 && !retried && this.creds.tokenUrl) {
       // The token may have been revoked or expired early: get a new one once.
       this.token = null;
-      return this.post(path, body, withClientHeaders, true);
+      return this.send(method, path, body, withClientHeaders, true);
     }
     if (!res.ok) throw toError(res, json, `The upstream service answered ${res.status}`);
     return json;
+  }
+
+  /**
+   * A call to one of the service's extension endpoints (bearer token only, like routing): the
+   * answer's JSON as sent, for the caller to check against its schema.
+   */
+  extension(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+    return this.send(method, path, body, false);
   }
 
   async report(op: Operation, request: ReportRequest): Promise<ReportResponse> {
