@@ -27,10 +27,12 @@ export const AUDIT_ACTIONS = [
   "subscription.created",
   "subscription.changed",
   "subscription.deleted",
+  "subscription.sent_now",
   "routing.proposed",
   "routing.approved",
   "routing.applied",
   "routing.restored",
+  "routing.rejected",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -152,11 +154,11 @@ export function changedFields(patch: object): string[] {
     .sort();
 }
 
-export type RoutingEvent = "proposed" | "approved" | "applied" | "restored";
+export type RoutingEvent = "proposed" | "approved" | "applied" | "restored" | "rejected";
 
 /**
- * The routing workspace's entry: a routing configuration version proposed, approved, applied or
- * restored, by whom and why. Written with the transaction that records the step (the dashboard's
+ * The routing workspace's entry: a routing configuration version proposed, approved, applied,
+ * restored or rejected, by whom and why. Written with the transaction that records the step (the dashboard's
  * record of the version), after the service accepted it where the step changes live routing. A
  * step without a reason is refused: every routing change says why.
  */

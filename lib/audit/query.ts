@@ -119,10 +119,12 @@ const ACTION_LABELS: Record<string, string> = {
   "subscription.created": "Scheduled report created",
   "subscription.changed": "Scheduled report changed",
   "subscription.deleted": "Scheduled report deleted",
+  "subscription.sent_now": "Scheduled report sent now",
   "routing.proposed": "Routing version proposed",
   "routing.approved": "Routing version approved",
   "routing.applied": "Routing version applied",
   "routing.restored": "Routing version restored",
+  "routing.rejected": "Routing change rejected",
 };
 
 export function actionLabel(action: string): string {

@@ -371,6 +371,44 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
     `,
   },
+  {
+    version: 13,
+    name: "routing permission and routing changes",
+    up: `
+      -- Who may change live routing besides admins (lib/routing/workspace.ts): a flag beside the role.
+      ALTER TABLE users ADD COLUMN routing boolean NOT NULL DEFAULT false;
+      -- A routing configuration change as the workspace records it: proposed against the live version
+      -- it was reviewed on (base_version), then applied, rejected, or superseded when the live version
+      -- moved on before it was applied. A restore carries the version it brings back instead of a
+      -- configuration of its own. claimed_* mark a decision in flight, so two approvers of one change
+      -- cannot both send it; a claim older than its lease is a decider that died and may be taken over.
+      CREATE TABLE routing_changes (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        kind text NOT NULL CHECK (kind IN ('change', 'restore')),
+        base_version integer NOT NULL CHECK (base_version >= 0),
+        config jsonb,
+        restore_version integer CHECK (restore_version IS NULL OR restore_version >= 1),
+        reason text NOT NULL CHECK (length(reason) BETWEEN 1 AND 1000),
+        proposed_by uuid REFERENCES users(id) ON DELETE SET NULL,
+        proposed_by_email text NOT NULL,
+        proposed_at timestamptz NOT NULL DEFAULT now(),
+        status text NOT NULL CHECK (status IN ('pending', 'applied', 'rejected', 'superseded')),
+        decided_by uuid REFERENCES users(id) ON DELETE SET NULL,
+        decided_by_email text,
+        decided_at timestamptz,
+        decision_reason text CHECK (decision_reason IS NULL OR length(decision_reason) <= 1000),
+        applied_version integer,
+        claimed_by uuid,
+        claimed_until timestamptz,
+        CHECK ((kind = 'change') = (config IS NOT NULL)),
+        CHECK ((kind = 'restore') = (restore_version IS NOT NULL)),
+        CHECK ((status = 'applied') = (applied_version IS NOT NULL)),
+        CHECK ((status = 'pending') = (decided_at IS NULL))
+      );
+      CREATE INDEX routing_changes_pending ON routing_changes (proposed_at) WHERE status = 'pending';
+      CREATE INDEX routing_changes_proposed_at ON routing_changes (proposed_at DESC);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

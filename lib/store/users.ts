@@ -6,6 +6,8 @@ export interface User {
   id: string;
   email: string;
   role: Role;
+  /** May change live routing without being an admin (lib/routing/workspace.ts). */
+  routing: boolean;
   disabled: boolean;
   createdAt: Date;
   lastLoginAt: Date | null;
@@ -21,6 +23,7 @@ interface UserRow {
   id: string;
   email: string;
   role: Role;
+  routing: boolean;
   disabled: boolean;
   created_at: Date;
   last_login_at: Date | null;
@@ -28,7 +31,7 @@ interface UserRow {
   sessions_valid_after: Date | null;
 }
 
-const PUBLIC_COLUMNS = "id, email, role, disabled, created_at, last_login_at";
+const PUBLIC_COLUMNS = "id, email, role, routing, disabled, created_at, last_login_at";
 const ALL_COLUMNS = `${PUBLIC_COLUMNS}, password_hash, sessions_valid_after`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,7 +47,7 @@ export function normalizeEmail(email: string): string {
 }
 
 function toUser(r: UserRow): User {
-  return { id: r.id, email: r.email, role: r.role, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at };
+  return { id: r.id, email: r.email, role: r.role, routing: r.routing === true, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at };
 }
 
 function toUserWithCredentials(r: UserRow): UserWithCredentials {
@@ -110,6 +113,12 @@ export function usersRepo(db: Sql) {
     /** Changes the role; sessions stay, since every request re-reads the role. False when there is no such user. */
     async setRole(id: string, role: Role): Promise<boolean> {
       const rows = await db.query("UPDATE users SET role = $2 WHERE id = $1 RETURNING id", [id, role]);
+      return rows.length > 0;
+    },
+
+    /** Grants or withdraws the routing permission; false when there is no such user. */
+    async setRouting(id: string, routing: boolean): Promise<boolean> {
+      const rows = await db.query("UPDATE users SET routing = $2 WHERE id = $1 RETURNING id", [id, routing]);
       return rows.length > 0;
     },
 

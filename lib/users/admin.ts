@@ -21,14 +21,21 @@ export const NewUserInput = z.strictObject({
   role: z.enum(ROLES),
 });
 export const UserPatch = z
-  .strictObject({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
-  .refine((p) => p.role !== undefined || p.disabled !== undefined, { error: "give role or disabled" });
+  .strictObject({
+    role: z.enum(ROLES).optional(),
+    disabled: z.boolean().optional(),
+    /** The routing permission: may change live routing without being an admin. */
+    routing: z.boolean({ error: "routing must be true or false" }).optional(),
+  })
+  .refine((p) => p.role !== undefined || p.disabled !== undefined || p.routing !== undefined, { error: "give role, disabled or routing" });
 
 /** A user as the admin page and its API show it: no hash, dates as ISO strings. */
 export interface UserView {
   id: string;
   email: string;
   role: User["role"];
+  /** Holds the routing permission (admins may change routing without it). */
+  routing: boolean;
   disabled: boolean;
   created_at: string;
   last_login_at: string | null;
@@ -41,6 +48,7 @@ export function userView(u: User, mailLastDay = 0): UserView {
     id: u.id,
     email: u.email,
     role: u.role,
+    routing: u.routing,
     disabled: u.disabled,
     created_at: u.createdAt.toISOString(),
     last_login_at: u.lastLoginAt?.toISOString() ?? null,
@@ -79,15 +87,26 @@ async function otherUser(store: Store, actor: SessionUser, id: string, what: str
   return target;
 }
 
-/** Role and enabled state in one transaction. Disabling ends the user's sessions at once. */
+/** Role, routing permission and enabled state in one transaction. Disabling ends the user's sessions at once. */
 export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>): Promise<UserView> {
-  const target = await otherUser(store, actor, id, patch.role !== undefined ? "change the role of" : "disable or enable");
+  const what = patch.role !== undefined ? "change the role of" : patch.routing !== undefined ? "change the routing permission of" : "disable or enable";
+  const target = await otherUser(store, actor, id, what);
   return store.transaction(async (tx) => {
     const users = usersRepo(tx);
     const subject = { kind: "user", id: target.id, label: target.email };
     if (patch.role !== undefined && patch.role !== target.role) {
       await users.setRole(id, patch.role);
       await appendAudit(tx, { action: "user.role_changed", actor: userActor(actor), subject, detail: { from_role: target.role, role: patch.role } });
+    }
+    // A permission is part of what the user may do, so it is recorded as a role change.
+    if (patch.routing !== undefined && patch.routing !== target.routing) {
+      await users.setRouting(id, patch.routing);
+      await appendAudit(tx, {
+        action: "user.role_changed",
+        actor: userActor(actor),
+        subject,
+        detail: { role: patch.role ?? target.role, from_routing: target.routing, routing: patch.routing },
+      });
     }
     if (patch.disabled === true && !target.disabled) {
       await users.disable(target.email);

@@ -1,0 +1,8 @@
+// POST /api/routing/validate: the service's dry run of a configuration and its diff against the live version; changes nothing.
+import { apiRoute } from "@/lib/api/handler";
+import { validateChange, ValidateRequest, workspaceFor } from "@/lib/routing/workspace";
+
+export const POST = apiRoute({ role: "analyst", schema: ValidateRequest }, async ({ user: session, body }) => {
+  const { deps } = await workspaceFor(session);
+  return validateChange(deps, body.config);
+});

@@ -1,0 +1,392 @@
+import "server-only";
+/**
+ * The routing workspace's rules (docs/routing.md "Workspace"): who may read and change live routing,
+ * and a change's life: validated and diffed against the live version, proposed, approved by another
+ * editor (two-person rule) or applied at once, rejected, superseded; restores alike. Every step is
+ * recorded as a change row and appended to the audit log in the same transaction.
+ *
+ * The service decides what is live: a change is applied with expected_version = the version it was
+ * reviewed against, so nothing reviewed on an older version can overwrite a newer one (409 →
+ * superseded). The dashboard's store only remembers who asked, who decided and what came of it.
+ */
+import { z } from "zod";
+import { appendRoutingAudit, userActor } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import type { RoutingConfigVersion, RoutingLiveConfig, RoutingValidation } from "@/lib/contract/bin-routing";
+import { ApiError } from "@/lib/contract/errors";
+import type { RoutingConfig } from "@/lib/contract/routing-config";
+import { serverEnv } from "@/lib/env";
+import { getStore } from "@/lib/store";
+import { routingChangesRepo, type RoutingChange } from "@/lib/store/routing-changes";
+import type { Store } from "@/lib/store/sql";
+import { usersRepo } from "@/lib/store/users";
+import {
+  applyRoutingConfig,
+  getRoutingConfig,
+  listRoutingVersions,
+  NO_WRITE_CREDENTIAL,
+  restoreRoutingConfig,
+  routingClients,
+  validateRoutingConfig,
+  type RoutingClients,
+} from "@/lib/upstream/bin-routing";
+import { hasRole, type Role } from "@/lib/users/roles";
+import { diffConfigs, normalizeConfig, type ConfigDiff } from "./diff";
+
+export type { RoutingChange } from "@/lib/store/routing-changes";
+
+/** Everything a workspace operation works with; the routes build it from the process's store, clients and environment. */
+export interface WorkspaceDeps {
+  store: Store;
+  clients: RoutingClients;
+  /** ROUTING_TWO_PERSON: a change is applied only once another editor approves it. */
+  twoPerson: boolean;
+}
+
+export interface RoutingUser {
+  id: string;
+  email: string;
+  role: Role;
+  /** The routing permission (users admin). */
+  routing: boolean;
+}
+
+/**
+ * Admins, and analysts holding the routing permission, change routing; every analyst reads it.
+ * Viewers see no routing (it shows which MIDs take which cards) and a routing permission does not
+ * lift them: it is granted beside a role that can read.
+ */
+export function canReadRouting(user: Pick<RoutingUser, "role">): boolean {
+  return hasRole(user.role, "analyst");
+}
+
+export function canEditRouting(user: Pick<RoutingUser, "role" | "routing">): boolean {
+  return user.role === "admin" || (user.routing && canReadRouting(user));
+}
+
+/** Why `user` may not change routing here, in their words; null when they may. */
+export function readOnlyReason(user: Pick<RoutingUser, "role" | "routing">, writeCredential: boolean): string | null {
+  if (!canEditRouting(user)) return "You can read the routing configuration but not change it: that needs the admin role or the routing permission, which an admin grants on the Users page.";
+  if (!writeCredential) return NO_WRITE_CREDENTIAL;
+  return null;
+}
+
+/** The session user with their routing permission, read now (it may have changed since sign-in); 403 for those who may not read. */
+export async function routingUser(store: Store, session: { id: string; email: string; role: Role }): Promise<RoutingUser> {
+  const stored = await usersRepo(store).findById(session.id);
+  const user: RoutingUser = { id: session.id, email: session.email, role: session.role, routing: stored?.routing === true };
+  if (!canReadRouting(user)) throw new ApiError(403, `The routing workspace needs the analyst role or higher; you are signed in as ${user.role}`);
+  return user;
+}
+
+/** The workspace as the routes use it: the process's store, the routing clients and ROUTING_TWO_PERSON, with the user's rights. */
+export async function workspaceFor(session: SessionUser): Promise<{ deps: WorkspaceDeps; user: RoutingUser }> {
+  const store = await getStore();
+  const user = await routingUser(store, session);
+  return { deps: { store, clients: routingClients(), twoPerson: serverEnv().ROUTING_TWO_PERSON }, user };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The routes' request bodies
+
+const reasonField = z
+  .string({ error: "reason is required: say why" })
+  .trim()
+  .min(1, { error: "reason must not be empty: say why" })
+  .max(1000, { error: "reason must be at most 1000 characters" });
+const configField = z.unknown().refine((v) => v !== undefined, { error: "config is required (the configuration in the file format)" });
+
+export const ValidateRequest = z.strictObject({ config: configField });
+export const ChangeRequest = z.strictObject({
+  config: configField,
+  reason: reasonField,
+  base_version: z.int({ error: "base_version must be the live version number the change was made against" }).min(0),
+});
+export const RejectRequest = z.strictObject({ reason: reasonField });
+export const RestoreRequest = z.strictObject({
+  reason: reasonField,
+  version: z.int({ error: "version must be a version number" }).min(1, { error: "version must be ≥ 1" }).optional(),
+});
+
+function requireEdit(user: RoutingUser): void {
+  if (!canEditRouting(user)) {
+    throw new ApiError(403, "Changing routing needs the admin role or the routing permission; an admin can grant the permission on the Users page");
+  }
+}
+
+function requireCredential(deps: WorkspaceDeps): void {
+  if (!deps.clients.write) throw new ApiError(503, NO_WRITE_CREDENTIAL);
+}
+
+const isMissing = (e: unknown) => e instanceof ApiError && e.status === 404;
+
+/** The live version, or null when the service has no configuration loaded. */
+async function liveOrNull(deps: WorkspaceDeps): Promise<RoutingLiveConfig | null> {
+  try {
+    return await getRoutingConfig(deps.clients);
+  } catch (e) {
+    if (isMissing(e)) return null;
+    throw e;
+  }
+}
+
+async function requireLive(deps: WorkspaceDeps): Promise<RoutingLiveConfig> {
+  const live = await liveOrNull(deps);
+  if (!live) throw new ApiError(409, "The routing service has no configuration loaded; load one with `routing load` first");
+  return live;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface WorkspaceAnswer {
+  /** The live version with each group's state; null when nothing is loaded. */
+  live: RoutingLiveConfig | null;
+  /** Every version, newest first. */
+  versions: RoutingConfigVersion[];
+  pending: RoutingChange[];
+  /** The latest changes in any state (what came of them), newest first. */
+  recent: RoutingChange[];
+  can_edit: boolean;
+  two_person: boolean;
+  /** The dashboard holds the routing credential that applies changes. */
+  write_credential: boolean;
+  /** Why this user cannot change routing here (no right, or no credential); null when they can. */
+  read_only_reason: string | null;
+  /** The signed-in user's id, so the page knows which pending changes are their own. */
+  user_id: string;
+}
+
+export async function loadWorkspace(deps: WorkspaceDeps, user: RoutingUser): Promise<WorkspaceAnswer> {
+  const changes = routingChangesRepo(deps.store);
+  const [live, versions, pending, recent] = await Promise.all([
+    liveOrNull(deps),
+    listRoutingVersions(deps.clients).catch((e: unknown) => {
+      if (isMissing(e)) return [];
+      throw e;
+    }),
+    changes.pending(),
+    changes.recent(20),
+  ]);
+  const writeCredential = deps.clients.write !== null;
+  return {
+    live,
+    versions,
+    pending,
+    recent,
+    can_edit: canEditRouting(user),
+    two_person: deps.twoPerson,
+    write_credential: writeCredential,
+    read_only_reason: readOnlyReason(user, writeCredential),
+    user_id: user.id,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation and diff
+
+export interface ValidateAnswer extends RoutingValidation {
+  /** Against the live version; null when the configuration's shape is wrong (see problems) or nothing is live. */
+  diff: ConfigDiff | null;
+  /** The live version the diff was taken against. */
+  live_version: number | null;
+}
+
+/** The service's dry run of `config` (every problem with its path) and its diff against the live version. */
+export async function validateChange(deps: WorkspaceDeps, config: unknown): Promise<ValidateAnswer> {
+  const [validation, live] = await Promise.all([validateRoutingConfig(config, deps.clients), liveOrNull(deps)]);
+  const proposed = normalizeConfig(config);
+  const current = live ? normalizeConfig(live.config) : null;
+  return { ...validation, diff: proposed && current ? diffConfigs(current, proposed) : null, live_version: live?.version ?? null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+export interface ChangeInput {
+  config: unknown;
+  reason: string;
+  base_version: number;
+}
+
+function staleBase(live: number, base: number): ApiError {
+  return new ApiError(
+    409,
+    `The live routing configuration is now version ${live}, not version ${base} that this change was made against; review the difference against version ${live} and propose again`,
+  );
+}
+
+/** The author the service records for a version: who proposed it, and who approved it when that was someone else. */
+function authorOf(change: RoutingChange, approver: RoutingUser): string {
+  const both = `${change.proposed_by.email} (approved by ${approver.email})`;
+  return change.proposed_by.email === approver.email || both.length > 200 ? change.proposed_by.email : both;
+}
+
+/**
+ * Proposes `input.config` against `input.base_version`, which must still be live. With the
+ * two-person rule the change waits for another editor; without it, it is applied now (and recorded
+ * as applied). A configuration the service finds invalid, or one that changes nothing, is refused.
+ */
+export async function proposeChange(deps: WorkspaceDeps, user: RoutingUser, input: ChangeInput): Promise<RoutingChange> {
+  requireEdit(user);
+  if (!deps.twoPerson) requireCredential(deps);
+  const live = await requireLive(deps);
+  if (live.version !== input.base_version) throw staleBase(live.version, input.base_version);
+  const validation = await validateRoutingConfig(input.config, deps.clients);
+  if (!validation.valid) {
+    throw ApiError.badRequest(`The configuration has ${validation.problems.length} problem${validation.problems.length === 1 ? "" : "s"}; nothing was proposed`, validation.problems);
+  }
+  const config = normalizeConfig(input.config) as RoutingConfig;
+  const current = normalizeConfig(live.config);
+  if (current && diffConfigs(current, config).unchanged) throw ApiError.badRequest(`The configuration is the same as live version ${live.version}; there is nothing to change`);
+  const actor = { id: user.id, email: user.email };
+  const proposal = { kind: "change" as const, base_version: input.base_version, config, reason: input.reason, proposer: actor };
+
+  if (deps.twoPerson) {
+    return deps.store.transaction(async (tx) => {
+      const change = await routingChangesRepo(tx).create(proposal);
+      await appendRoutingAudit(tx, {
+        event: "proposed",
+        actor: userActor(user),
+        version: String(input.base_version),
+        reason: input.reason,
+        detail: { change_id: change.id, base_version: input.base_version },
+      });
+      return change;
+    });
+  }
+  const applied = await applyRoutingConfig({ config, reason: input.reason, author: user.email, expected_version: input.base_version }, deps.clients);
+  return deps.store.transaction(async (tx) => {
+    const change = await routingChangesRepo(tx).create(proposal, { applied_version: applied.version });
+    await appendRoutingAudit(tx, {
+      event: "applied",
+      actor: userActor(user),
+      version: String(applied.version),
+      reason: input.reason,
+      detail: { change_id: change.id, base_version: input.base_version },
+    });
+    return change;
+  });
+}
+
+/**
+ * Restores `version` (default: the one before the live one) as a new version. With the two-person
+ * rule it is proposed like any change and restored on approval.
+ */
+export async function proposeRestore(deps: WorkspaceDeps, user: RoutingUser, input: { reason: string; version?: number | undefined }): Promise<RoutingChange> {
+  requireEdit(user);
+  if (!deps.twoPerson) requireCredential(deps);
+  const live = await requireLive(deps);
+  const target = input.version ?? live.version - 1;
+  if (target < 1) throw ApiError.badRequest(`Version ${live.version} is the first version; there is no earlier one to restore`);
+  if (target === live.version) throw ApiError.badRequest(`Version ${target} is the live version already`);
+  const versions = await listRoutingVersions(deps.clients);
+  if (!versions.some((v) => v.version === target)) throw new ApiError(404, `There is no routing configuration version ${target}`);
+  const actor = { id: user.id, email: user.email };
+  const proposal = { kind: "restore" as const, base_version: live.version, restore_version: target, reason: input.reason, proposer: actor };
+
+  if (deps.twoPerson) {
+    return deps.store.transaction(async (tx) => {
+      const change = await routingChangesRepo(tx).create(proposal);
+      await appendRoutingAudit(tx, {
+        event: "proposed",
+        actor: userActor(user),
+        version: String(live.version),
+        reason: input.reason,
+        detail: { change_id: change.id, base_version: live.version, restore_version: target },
+      });
+      return change;
+    });
+  }
+  const restored = await restoreRoutingConfig({ reason: input.reason, author: user.email, version: target, expected_version: live.version }, deps.clients);
+  return deps.store.transaction(async (tx) => {
+    const change = await routingChangesRepo(tx).create(proposal, { applied_version: restored.version });
+    await appendRoutingAudit(tx, {
+      event: "restored",
+      actor: userActor(user),
+      version: String(restored.version),
+      reason: input.reason,
+      detail: { change_id: change.id, base_version: live.version, restored_from: target },
+    });
+    return change;
+  });
+}
+
+async function pendingChange(deps: WorkspaceDeps, id: string): Promise<RoutingChange> {
+  const change = await routingChangesRepo(deps.store).get(id);
+  if (!change) throw new ApiError(404, "No such routing change");
+  if (change.status !== "pending") throw new ApiError(409, `This change is ${change.status} already${change.decided_by ? ` (by ${change.decided_by.email})` : ""}`);
+  return change;
+}
+
+/** The 409 of a change the live version overtook: says so, and carries the change as now recorded. */
+function supersededError(change: RoutingChange): ApiError {
+  return new ApiError(409, `${change.decision_reason ?? "The live version moved on"}; the change was marked superseded and nothing was applied`, undefined, {}, { change });
+}
+
+/**
+ * Approves a pending change and applies it with expected_version = its base version. The proposer
+ * may not approve their own while the two-person rule is on. When the service answers 409 (the live
+ * version moved on), the change is marked superseded and the 409 says so.
+ */
+export async function approveChange(deps: WorkspaceDeps, user: RoutingUser, id: string): Promise<RoutingChange> {
+  requireEdit(user);
+  requireCredential(deps);
+  const change = await pendingChange(deps, id);
+  if (deps.twoPerson && change.proposed_by.id === user.id) {
+    throw new ApiError(403, "You proposed this change; under the two-person rule another editor must approve it");
+  }
+  const actor = { id: user.id, email: user.email };
+  const repo = routingChangesRepo(deps.store);
+  if (!(await repo.claim(id, actor))) throw new ApiError(409, "Another editor is deciding this change right now, or has just decided it; reload to see the outcome");
+
+  let version: RoutingConfigVersion;
+  try {
+    version =
+      change.kind === "change"
+        ? await applyRoutingConfig({ config: change.config!, reason: change.reason, author: authorOf(change, user), expected_version: change.base_version }, deps.clients)
+        : await restoreRoutingConfig(
+            { reason: change.reason, author: authorOf(change, user), version: change.restore_version!, expected_version: change.base_version },
+            deps.clients,
+          );
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) {
+      const live = await liveOrNull(deps).catch(() => null);
+      const why = `Superseded: the live configuration became version ${live?.version ?? "(unknown)"} after this change was made against version ${change.base_version}`;
+      const superseded = await repo.superseded(id, actor, why);
+      throw supersededError(superseded ?? { ...change, status: "superseded", decision_reason: why });
+    }
+    // Nothing was applied (a refusal or an outage): the change stays pending for another try.
+    await repo.release(id, actor);
+    throw e;
+  }
+  return deps.store.transaction(async (tx) => {
+    const decided = await routingChangesRepo(tx).applied(id, actor, version.version);
+    const base = { actor: userActor(user), version: String(version.version), reason: change.reason };
+    const detail = { change_id: id, base_version: change.base_version, proposed_by: change.proposed_by.email, ...(change.restore_version ? { restored_from: change.restore_version } : {}) };
+    await appendRoutingAudit(tx, { ...base, event: "approved", detail });
+    await appendRoutingAudit(tx, { ...base, event: change.kind === "restore" ? "restored" : "applied", detail });
+    // The claim is ours, so the row is still pending; a null here would mean the store lost our write.
+    if (!decided) throw new Error(`routing change ${id} was applied as version ${version.version} but could not be marked applied`);
+    return decided;
+  });
+}
+
+/** Rejects a pending change with a reason; any editor may, the proposer too (withdrawing it). */
+export async function rejectChange(deps: WorkspaceDeps, user: RoutingUser, id: string, reason: string): Promise<RoutingChange> {
+  requireEdit(user);
+  await pendingChange(deps, id);
+  const actor = { id: user.id, email: user.email };
+  return deps.store.transaction(async (tx) => {
+    const decided = await routingChangesRepo(tx).rejected(id, actor, reason);
+    if (!decided) throw new ApiError(409, "This change was decided by someone else a moment ago; reload to see the outcome");
+    await appendRoutingAudit(tx, {
+      event: "rejected",
+      actor: userActor(user),
+      version: String(decided.base_version),
+      reason,
+      detail: { change_id: id, base_version: decided.base_version, proposed_by: decided.proposed_by.email },
+    });
+    return decided;
+  });
+}
