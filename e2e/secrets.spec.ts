@@ -21,6 +21,7 @@ function secrets(): Record<string, string> {
   const env = e2eEnv();
   return {
     "upstream client secret": env.client.client_secret,
+    "routing client secret": env.routingClient.client_secret,
     "service token secret": env.serviceTokenSecret,
     "session secret": env.nextauthSecret,
     "access token": TOKEN_PREFIX,

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { ROUTING_ADMIN_SCOPE } from "../lib/contract/bin-routing";
 import { addDays, todayIn } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
 import { duckDbOptions, loadDuckDbConfig } from "../service/config";
@@ -26,6 +27,8 @@ interface DemoSecrets {
   serviceTokenSecret: string;
   nextauthSecret?: string;
   client?: { client_id: string; client_secret: string };
+  /** The routing workspace's client, with the routing-admin scope: only it may change the live routing configuration. */
+  routingClient?: { client_id: string; client_secret: string };
 }
 
 function loadSecrets(): DemoSecrets {
@@ -67,6 +70,14 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
       secrets.client = await createClient(db, "demo dashboard");
       saveSecrets(secrets);
       console.log(`start: created demo API client ${secrets.client.client_id}`);
+    }
+    const knownRouting = secrets.routingClient
+      ? await db.all("SELECT 1 FROM api_clients WHERE client_id = ? AND active", [secrets.routingClient.client_id])
+      : [];
+    if (knownRouting.length === 0) {
+      secrets.routingClient = await createClient(db, "demo dashboard routing", [ROUTING_ADMIN_SCOPE]);
+      saveSecrets(secrets);
+      console.log(`start: created demo routing client ${secrets.routingClient.client_id} (scope ${ROUTING_ADMIN_SCOPE})`);
     }
   } finally {
     db.close();
@@ -129,6 +140,8 @@ async function main(): Promise<void> {
     UPSTREAM_TOKEN_URL: `http://127.0.0.1:${SERVICE_PORT}/api/auth/token`,
     UPSTREAM_CLIENT_ID: client.client_id,
     UPSTREAM_CLIENT_SECRET: client.client_secret,
+    UPSTREAM_ROUTING_CLIENT_ID: secrets.routingClient!.client_id,
+    UPSTREAM_ROUTING_CLIENT_SECRET: secrets.routingClient!.client_secret,
     // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
     TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
     ...mailEnv,

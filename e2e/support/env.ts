@@ -18,6 +18,8 @@ export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindow
     UPSTREAM_TOKEN_URL: `${env.serviceUrl}/api/auth/token`,
     UPSTREAM_CLIENT_ID: env.client.client_id,
     UPSTREAM_CLIENT_SECRET: env.client.client_secret,
+    UPSTREAM_ROUTING_CLIENT_ID: env.routingClient.client_id,
+    UPSTREAM_ROUTING_CLIENT_SECRET: env.routingClient.client_secret,
     UPSTREAM_REPORT_RATE_LIMIT: String(reportRateLimit),
     UPSTREAM_RATE_WINDOW_SECONDS: String(rateWindowSeconds),
     REPORT_TIMEZONE: "UTC",

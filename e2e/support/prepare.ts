@@ -17,6 +17,8 @@ export interface E2EEnv {
   dashboardDb: string;
   nextauthSecret: string;
   client: { client_id: string; client_secret: string };
+  /** The dashboard's routing credential: a client with the routing-admin scope (UPSTREAM_ROUTING_CLIENT_ID/SECRET). */
+  routingClient: { client_id: string; client_secret: string };
   users: Record<"admin" | "analyst" | "viewer", { email: string; password: string }>;
   endDate: string;
   /** The Mastercard gateway (MID) made to breach Mastercard's Excessive Chargeback Program in the month before endDate's (e2e/monitor.spec.ts). */
@@ -52,6 +54,7 @@ const breach = lastJson<{ gatewayId: number; added: number }>(tsx("service/testi
 const breachImport = lastJson<{ ok: boolean; inserted: Record<string, number> }>(tsx("service/cli.ts", ["import", "--db", serviceDb, "--dir", breachDir]));
 if (!breachImport.ok || breachImport.inserted.chargebacks !== breach.added) throw new Error(`the Monitor's breach did not import: ${JSON.stringify(breachImport)}`);
 const client = lastJson<{ client_id: string; client_secret: string }>(tsx("service/cli.ts", ["create-client", "--db", serviceDb, "--name", "e2e dashboard"]));
+const routingClient = lastJson<{ client_id: string; client_secret: string }>(tsx("service/cli.ts", ["create-client", "--db", serviceDb, "--name", "e2e dashboard routing", "--scope", "routing-admin"]));
 const users = {} as E2EEnv["users"];
 for (const role of ["admin", "analyst", "viewer"] as const) {
   const u = lastJson<{ email: string; password: string }>(tsx("scripts/users.ts", ["create", "--email", `${role}@e2e.test`, "--role", role], { DASHBOARD_DB: dashboardDb }));
@@ -71,6 +74,7 @@ const env: E2EEnv = {
   dashboardDb,
   nextauthSecret: randomBytes(32).toString("base64url"),
   client,
+  routingClient,
   users,
   endDate,
   monitorBreachGateway: breach.gatewayId,
