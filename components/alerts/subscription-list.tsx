@@ -2,7 +2,7 @@
 /** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
 import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { describeSchedule } from "@/lib/schedule/describe";
+import { describeSchedule } from "@/lib/schedule/spec";
 import { Button } from "@/components/ui/button";
 import { SubscriptionForm } from "./subscription-form";
 import {
