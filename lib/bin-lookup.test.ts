@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BIN_MEANING, checkBin, cutCardNumbers, fromCardNote, MAX_BULK_BINS, parseBinList, takeBinInput } from "./bin-lookup";
+import { BIN_MEANING, checkBin, cutCardNumbers, fromCardNote, MAX_BULK_BINS, nextBinInput, parseBinList, takeBinInput, type BinInput } from "./bin-lookup";
 
 describe("the BIN field", () => {
   it("checks as you type, in a user's words", () => {
@@ -9,6 +9,58 @@ describe("the BIN field", () => {
     expect(checkBin("41472012").state).toBe("ok");
     expect(checkBin("414720123")).toMatchObject({ state: "invalid", message: expect.stringMatching(/^A BIN is the first 6 to 8 digits of the card number; this has 9 digits\. A whole card number/) });
     expect(checkBin("41a720")).toMatchObject({ state: "invalid", message: expect.stringMatching(/^A BIN is the first 6 to 8 digits of the card number: digits only/) });
+  });
+});
+
+/** The field after typing `keys` one at a time at its end, as a browser sends them; every state it passed through. */
+function typeKeys(keys: string, start: BinInput = { value: "" }): BinInput[] {
+  const seen: BinInput[] = [];
+  let field = start;
+  for (const k of keys) {
+    field = nextBinInput(field, field.value + k);
+    seen.push(field);
+  }
+  return seen;
+}
+
+describe("a card number typed key by key into the BIN field", () => {
+  it("keeps its first 8 digits, however it is grouped, and never holds a digit after them", () => {
+    for (const [pan, bin, digits] of [
+      ["4111 1111 1111 1111", "41111111", 16],
+      ["4147-2093-5762-8841", "41472093", 16],
+      ["3782 822463 10005", "37828224", 15],
+      ["4147209357628841", "41472093", 16],
+      ["6011 0009 9013 9424 123", "60110009", 19],
+    ] as const) {
+      const seen = typeKeys(pan);
+      expect(seen.at(-1)).toEqual({ value: bin, fromCard: { bin, digits }, typed: true });
+      // Every state on the way holds a start of the BIN and nothing more: the 9th digit on is never kept.
+      for (const s of seen) expect(bin.startsWith(s.value.replace(/\D/g, ""))).toBe(true);
+    }
+  });
+  it("says the number was typed, and when it ran longer than a card number", () => {
+    const last = typeKeys("4111 1111 1111 1111").at(-1)!;
+    expect(fromCardNote(last.fromCard!, "typed")).toBe("Using BIN 41111111 from the typed card number; the rest of the number was not kept.");
+    const long = typeKeys("12345678901234567890123").at(-1)!;
+    expect(long.fromCard).toEqual({ bin: "12345678", digits: 23 });
+    expect(fromCardNote(long.fromCard!, "typed")).toMatch(/That was 23 digits/);
+  });
+  it("reads any other edit afresh: a deletion leaves the card number, a paste is a paste, a BIN stays a BIN", () => {
+    const typed = typeKeys("4111 1111 1111").at(-1)!;
+    // Backspace: the field's 8 digits lose one; nothing of a card is held any more.
+    expect(nextBinInput(typed, "4111111")).toEqual({ value: "4111111" });
+    // A whole number pasted over it: the paste path, and its note says pasted.
+    expect(nextBinInput(typed, "5105 1051 0510 5100")).toEqual({ value: "51051051", fromCard: { bin: "51051051", digits: 16 } });
+    // A BIN of 6 to 8 digits, typed: kept as typed, no card number in it.
+    expect(typeKeys("4147 20").at(-1)).toEqual({ value: "414720" });
+    expect(typeKeys("41472012").at(-1)).toEqual({ value: "41472012" });
+    // A separator after a whole BIN is not yet a card number; a letter after it is for the check to explain.
+    expect(typeKeys("41472012 ").at(-1)).toEqual({ value: "41472012" });
+    expect(typeKeys("41472012x").at(-1)).toEqual({ value: "41472012x" });
+    expect(checkBin("41472012x").state).toBe("invalid");
+    // A pasted card number followed by a typed space stays what it was.
+    const pasted = nextBinInput({ value: "" }, "4111 1111 1111 1111");
+    expect(nextBinInput(pasted, `${pasted.value} `)).toEqual(pasted);
   });
 });
 

@@ -31,6 +31,8 @@ export interface BinInput {
   value: string;
   /** Set when a card number was cut to its BIN; the digits after the BIN were not kept. */
   fromCard?: { bin: string; digits: number };
+  /** The card number came a key at a time (nextBinInput), not whole in one paste. */
+  typed?: true;
 }
 
 /**
@@ -51,10 +53,33 @@ export function takeBinInput(raw: string): BinInput {
   return /^\d(?:[ -]*\d)*$/.test(s) ? { value: s.replace(/[ -]/g, "") } : { value: raw };
 }
 
+/**
+ * What the field holds after one more edit, given what it held. A card number typed key by key never
+ * reaches the field whole, so takeBinInput alone would hold its 9th to 11th digits (too few for a
+ * card number) and, past the 12th, begin again from its BIN. Here, once a whole BIN (8 digits) is
+ * followed by more digits typed after it, the field is reading a card number: the BIN stays and each
+ * later digit is only counted, so no digit after the BIN is ever held. Spaces and dashes between the
+ * groups are allowed, as printed on cards. Any other edit (a paste, a deletion, a digit typed inside
+ * the BIN, a letter) is read afresh by takeBinInput.
+ */
+export function nextBinInput(prev: BinInput, raw: string): BinInput {
+  const bin = prev.value.replace(/[ -]+$/, "");
+  if (bin.length === BIN_FROM_CARD && /^\d+$/.test(bin) && raw.startsWith(bin)) {
+    const tail = raw.slice(bin.length);
+    const more = tail.replace(/[ -]/g, "").length;
+    if (/^[\d -]+$/.test(tail) && (prev.fromCard !== undefined || more > 0)) {
+      const digits = (prev.fromCard?.digits ?? BIN_FROM_CARD) + more;
+      const typed = prev.fromCard === undefined || prev.typed === true;
+      return { value: bin, fromCard: { bin, digits }, ...(typed ? { typed: true as const } : {}) };
+    }
+  }
+  return takeBinInput(raw);
+}
+
 /** What the field says after cutting a card number to its BIN, quoting the BIN only. */
-export function fromCardNote(c: NonNullable<BinInput["fromCard"]>): string {
+export function fromCardNote(c: NonNullable<BinInput["fromCard"]>, how: "pasted" | "typed" = "pasted"): string {
   const odd = c.digits > CARD_DIGITS.max ? ` That was ${c.digits} digits, more than a card number has (${CARD_DIGITS.min} to ${CARD_DIGITS.max}): check the BIN.` : "";
-  return `Using BIN ${c.bin} from the pasted card number; the rest of the number was not kept.${odd}`;
+  return `Using BIN ${c.bin} from the ${how} card number; the rest of the number was not kept.${odd}`;
 }
 
 /** What the BIN field says about its value while typing. */
@@ -62,7 +87,7 @@ export function checkBin(raw: string): BinCheck {
   const s = raw.trim();
   if (s === "") return { state: "empty" };
   if (!/^\d+$/.test(s)) return { state: "invalid", message: `${BIN_MEANING}: digits only, no letters or other signs.` };
-  if (s.length > 8) return { state: "invalid", message: `${BIN_MEANING}; this has ${s.length} digits. A whole card number (${CARD_DIGITS.min} to ${CARD_DIGITS.max} digits) can be pasted: its first ${BIN_FROM_CARD} are used.` };
+  if (s.length > 8) return { state: "invalid", message: `${BIN_MEANING}; this has ${s.length} digits. A whole card number (${CARD_DIGITS.min} to ${CARD_DIGITS.max} digits) can be typed or pasted: its first ${BIN_FROM_CARD} are used.` };
   if (s.length < 6) {
     const more = 6 - s.length;
     return { state: "incomplete", message: `${BIN_MEANING}: ${more} more digit${more === 1 ? "" : "s"} needed.` };

@@ -1,7 +1,7 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useId, useState } from "react";
-import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, takeBinInput, type LookupMode } from "@/lib/bin-lookup";
+import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";
@@ -43,8 +43,9 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [binTouched, setBinTouched] = useState(false);
-  /** Said when a pasted card number was cut to its BIN (the note quotes the BIN only). */
-  const [cardNote, setCardNote] = useState<string | null>(null);
+  /** Set while the field holds the BIN of a card number typed or pasted into it (the BIN only). */
+  const [card, setCard] = useState<Omit<BinInput, "value"> | null>(null);
+  const cardNote = card?.fromCard ? fromCardNote(card.fromCard, card.typed ? "typed" : "pasted") : null;
   const [mode, setMode] = useState<LookupMode>("preview");
   const mutation = useLookup();
   const answeredBin = mutation.variables?.body.bin;
@@ -54,19 +55,20 @@ export function SingleLookup({ timeZone }: { timeZone: string }) {
   const bin = checkBin(form.bin);
   const binError = errors.bin ?? (bin.state === "invalid" || (binTouched && bin.state === "incomplete") ? bin.message : undefined);
   const binHint =
-    bin.state === "ok" || bin.state === "incomplete" ? bin.message : "6 to 8 digits, the start of the card number; a pasted card number gives its first 8.";
+    bin.state === "ok" || bin.state === "incomplete" ? bin.message : "6 to 8 digits, the start of the card number; a typed or pasted card number gives its first 8.";
   const set = (k: keyof FormState) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     const value = e.target.value;
     setForm((f) => ({ ...f, [k]: value }));
     setErrors((x) => ({ ...x, [k]: undefined }));
   };
   // Only the BIN of a pasted or typed card number outlives this event: the rest is never in state,
-  // so never in the field, a request, the status line or a log.
+  // so never in the field, a request, the status line or a log. Typed, the number comes a key at a
+  // time: what the field held says whether this key continues a card number after its BIN.
   const setBin = (e: React.ChangeEvent<HTMLInputElement>) => {
-    const taken = takeBinInput(e.target.value);
-    setForm((f) => ({ ...f, bin: taken.value }));
+    const { value, ...taken } = nextBinInput({ value: form.bin, ...card }, e.target.value);
+    setForm((f) => ({ ...f, bin: value }));
     setErrors((x) => ({ ...x, bin: undefined }));
-    setCardNote(taken.fromCard ? fromCardNote(taken.fromCard) : null);
+    setCard(taken.fromCard ? taken : null);
   };
 
   const submit = async (e: React.FormEvent) => {
