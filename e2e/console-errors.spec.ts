@@ -91,6 +91,7 @@ test("no page logs a console error or throws, signed in as who opens it", async 
     "/inbox": [{ who: "analyst", path: "/inbox", ready: heading }],
     "/metrics": [{ who: "analyst", path: "/metrics", ready: heading }],
     "/bin-lookup": [{ who: "analyst", path: "/bin-lookup", ready: heading }],
+    "/routing": [{ who: "analyst", path: "/routing", ready: heading }, { who: "admin", path: "/routing", ready: heading }],
     "/reports": [{ who: "analyst", path: "/reports", ready: heading }],
     "/reports/[id]": [{ who: "analyst", path: `/reports/${reportId}`, ready: heading }],
     "/dashboards": [{ who: "analyst", path: "/dashboards", ready: heading }],

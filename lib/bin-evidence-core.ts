@@ -276,7 +276,7 @@ export function buildEvidence(
 }
 
 /** How long the browser waits before asking again about a pending report: near its start, 1–5 s. */
-export function pendingDelay(p: EvidencePending, now: number): number {
+export function pendingDelay<P extends Pick<EvidencePending, "estimated_start">>(p: P, now: number): number {
   const at = p.estimated_start ? Date.parse(p.estimated_start) : NaN;
   return Math.min(5_000, Math.max(1_000, Number.isFinite(at) ? at - now : 1_000));
 }

@@ -7,6 +7,7 @@ export const SECTIONS = [
   { href: "/cohorts", label: "Cohorts", role: "analyst", purpose: "retention by initial date and billing cycle" },
   { href: "/monitor", label: "Monitor", role: "viewer", purpose: "card-network programme ratios per MID, and alert-aware disputes" },
   { href: "/bin-lookup", label: "BIN lookup", role: "analyst", purpose: "which gateway a card BIN is routed to" },
+  { href: "/routing", label: "Routing", role: "analyst", purpose: "the live BIN routing configuration, its versions, and changes under review" },
   { href: "/reports", label: "Saved reports", role: "viewer", purpose: "reports saved by your team, and their share links" },
   { href: "/alerts", label: "Alerts", role: "analyst", purpose: "alert rules and scheduled reports by e-mail" },
   { href: "/users", label: "Users", role: "admin", purpose: "who may sign in, and with which role" },

@@ -1,0 +1,161 @@
+"use client";
+/**
+ * Changes waiting for a second editor (the two-person rule) and the latest decided ones: what each
+ * changes against the live version, who proposed it and why; Approve (applies it, only while its base
+ * version is still live) and Reject with a reason for an editor other than the proposer.
+ */
+import { useId, useState, type FormEvent } from "react";
+import type { RoutingConfig } from "@/lib/contract/routing-config";
+import { formatInstant } from "@/lib/metrics/format";
+import { diffConfigs, normalizeConfig } from "@/lib/routing/diff";
+import type { RoutingChange } from "@/lib/store/routing-changes";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { inputClass } from "@/components/ui/field";
+import { DiffView } from "./diff-view";
+
+const STATUS_WORDS: Record<RoutingChange["status"], string> = {
+  pending: "waiting for approval",
+  applied: "applied",
+  rejected: "rejected",
+  superseded: "superseded",
+};
+
+function RejectForm({ change, onReject }: { change: RoutingChange; onReject: (id: string, reason: string) => Promise<string | null> }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  if (!open) {
+    return (
+      <Button size="sm" variant="danger" onClick={() => setOpen(true)}>
+        Reject
+      </Button>
+    );
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (reason.trim() === "") return setError("Say why the change is rejected: the proposer and the audit log see it.");
+    setError(await onReject(change.id, reason.trim()));
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-2" aria-label="Reject the change">
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-reason`} className="text-sm font-medium">
+          Reason for rejecting
+        </label>
+        <input
+          id={`${id}-reason`}
+          className={cn(inputClass, "min-h-8 py-1")}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-invalid={error !== null}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </div>
+      <Button size="sm" type="submit" variant="danger">
+        Reject change
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="w-full text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+export function PendingChanges({
+  changes,
+  live,
+  liveVersion,
+  canEdit,
+  userId,
+  twoPerson,
+  timeZone,
+  onApprove,
+  onReject,
+  label = "Pending changes",
+}: {
+  changes: readonly RoutingChange[];
+  live: RoutingConfig | null;
+  liveVersion: number | null;
+  canEdit: boolean;
+  userId: string;
+  twoPerson: boolean;
+  timeZone: string;
+  onApprove: (id: string) => Promise<string | null>;
+  onReject: (id: string, reason: string) => Promise<string | null>;
+  label?: string;
+}) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState<string | null>(null);
+  if (changes.length === 0) return <p className="text-sm text-slate-700">No changes waiting.</p>;
+  const approve = async (id: string) => {
+    setBusy(id);
+    const error = await onApprove(id);
+    setBusy(null);
+    setErrors((e) => {
+      const { [id]: _drop, ...rest } = e;
+      return error ? { ...rest, [id]: error } : rest;
+    });
+  };
+  return (
+    <ul className="flex flex-col gap-3" aria-label={label}>
+      {changes.map((c) => {
+        const config = c.config ? normalizeConfig(c.config) : null;
+        const own = c.proposed_by.id === userId;
+        const stale = liveVersion !== null && c.base_version !== liveVersion;
+        return (
+          <li key={c.id} className="rounded-md border border-slate-300 bg-white p-3 text-sm" data-change-id={c.id} data-status={c.status}>
+            <p className="font-medium">
+              {c.kind === "restore" ? `Restore version ${c.restore_version ?? "?"}` : "Configuration change"} on version {c.base_version}: {STATUS_WORDS[c.status]}
+            </p>
+            <p className="text-slate-800">
+              Proposed by {c.proposed_by.email} at <time dateTime={c.proposed_at}>{formatInstant(c.proposed_at, timeZone)}</time>: {c.reason}
+            </p>
+            {c.decided_by && c.decided_at ? (
+              <p className="text-slate-800">
+                {STATUS_WORDS[c.status][0]!.toUpperCase() + STATUS_WORDS[c.status].slice(1)} by {c.decided_by.email} at{" "}
+                <time dateTime={c.decided_at}>{formatInstant(c.decided_at, timeZone)}</time>
+                {c.decision_reason ? `: ${c.decision_reason}` : ""}
+                {c.applied_version !== null ? ` (version ${c.applied_version})` : ""}
+              </p>
+            ) : null}
+            {c.status === "pending" && config && live ? (
+              <div className="mt-2">
+                <DiffView diff={diffConfigs(live, config)} against={`live version ${liveVersion ?? "?"}`} />
+              </div>
+            ) : null}
+            {c.status === "pending" && stale ? (
+              <p className="mt-1 font-medium text-amber-900">
+                The live version is now {liveVersion}, not {c.base_version}: approving it will be refused and the change marked superseded. Propose it again on the
+                live version.
+              </p>
+            ) : null}
+            {c.status === "pending" && canEdit ? (
+              <div className="mt-2 flex flex-wrap items-start gap-2">
+                {twoPerson && own ? (
+                  <p className="text-slate-700">You proposed this change: another editor approves it.</p>
+                ) : (
+                  <Button size="sm" variant="primary" disabled={busy === c.id} onClick={() => void approve(c.id)}>
+                    {busy === c.id ? "Applying…" : "Approve and apply"}
+                  </Button>
+                )}
+                <RejectForm change={c} onReject={onReject} />
+              </div>
+            ) : null}
+            {errors[c.id] ? (
+              <p role="alert" className="mt-1 font-medium text-red-800">
+                {errors[c.id]}
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

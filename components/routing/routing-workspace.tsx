@@ -1,0 +1,319 @@
+"use client";
+/**
+ * The routing workspace's container: reads GET /api/routing, keeps the configuration being edited,
+ * has it checked by the validate endpoint as it changes (problems per field, the diff against live),
+ * and sends changes, approvals, rejections and restores. The sections draw; this fetches and acts.
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import type { RoutingConfig } from "@/lib/contract/routing-config";
+import type { RoutingChange } from "@/lib/store/routing-changes";
+import type { ValidateAnswer, WorkspaceAnswer } from "@/lib/routing/workspace";
+import { normalizeConfig } from "@/lib/routing/diff";
+import { formatInstant } from "@/lib/metrics/format";
+import { apiFetch, RequestError } from "@/lib/report-client/fetch";
+import { Providers } from "@/components/providers";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { inputClass } from "@/components/ui/field";
+import { StatusBanner } from "@/components/ui/status-banner";
+import { ConfigEditor } from "./config-editor";
+import { DiffView } from "./diff-view";
+import { GroupsTable, RulesTable } from "./live-tables";
+import { PendingChanges } from "./pending-changes";
+import { PreviewPanel } from "./preview-panel";
+import { VersionsList } from "./versions-list";
+
+const WORKSPACE_KEY = ["routing-workspace"] as const;
+
+const message = (e: unknown) => (e instanceof RequestError ? `${e.message} ${e.action}` : e instanceof Error ? e.message : "The request failed.");
+
+/** An API call whose failure becomes the message to show (null on success). */
+async function attempt(run: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await run();
+    return null;
+  } catch (e) {
+    return message(e);
+  }
+}
+
+function Section({ title, children, id, description }: { title: string; children: React.ReactNode; id: string; description?: string }) {
+  return (
+    <section aria-labelledby={id} className="flex min-w-0 flex-col gap-3">
+      <div>
+        <h2 id={id} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {description ? <p className="max-w-prose text-sm text-slate-700">{description}</p> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** What a decided change did, in words for the status line. */
+function outcomeWords(c: RoutingChange): string {
+  if (c.status === "applied") return `Applied: version ${c.applied_version ?? "?"} is live.`;
+  if (c.status === "pending") return "Proposed: it waits for another editor to approve it.";
+  if (c.status === "superseded") return `Not applied: ${c.decision_reason ?? "the live version changed since it was proposed"}.`;
+  return "Rejected.";
+}
+
+function Workspace({ timeZone }: { timeZone: string }) {
+  const ids = useId();
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: ({ signal }) => apiFetch<WorkspaceAnswer>("/api/routing", { signal }), staleTime: 0 });
+  const [draft, setDraft] = useState<RoutingConfig | null>(null);
+  const [reason, setReason] = useState("");
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [validation, setValidation] = useState<ValidateAnswer | null>(null);
+  const [validateError, setValidateError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ tone: "success" | "error" | "neutral"; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const editorRef = useRef<HTMLDivElement>(null);
+
+  // Every edit is checked by the service's own rules; the last answer wins.
+  useEffect(() => {
+    if (draft === null) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      apiFetch<ValidateAnswer>("/api/routing/validate", { method: "POST", body: { config: draft }, signal: abort.signal })
+        .then((v) => {
+          setValidation(v);
+          setValidateError(null);
+        })
+        .catch((e: unknown) => {
+          if (!abort.signal.aborted) setValidateError(message(e));
+        });
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [draft]);
+
+  const view = query.data;
+  const refresh = () => client.invalidateQueries({ queryKey: WORKSPACE_KEY });
+
+  if (query.isError) {
+    const e = query.error;
+    return <StatusBanner tone="error" label="Routing status" title="The routing workspace could not be loaded" detail={message(e)} />;
+  }
+  if (!view) return <StatusBanner tone="progress" label="Routing status" busy title="Loading" detail="Reading the live routing configuration…" />;
+
+  const live = view.live;
+  const liveConfig = live ? normalizeConfig(live.config) : null;
+  const canEdit = view.can_edit;
+  const canWrite = canEdit && view.write_credential;
+  // Under the two-person rule a proposal is only recorded; the credential is needed when it is applied.
+  const canSubmit = canEdit && (view.two_person || view.write_credential);
+
+  const startEditing = () => {
+    if (!liveConfig) return;
+    setDraft(structuredClone(liveConfig));
+    setValidation(null);
+    setNotice(null);
+    requestAnimationFrame(() => editorRef.current?.focus());
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft || !live) return;
+    if (reason.trim() === "") return setReasonError("Give a reason for the change: it is recorded with the version and in the audit log.");
+    setReasonError(null);
+    setBusy(true);
+    try {
+      const change = await apiFetch<RoutingChange>("/api/routing/changes", { method: "POST", body: { config: draft, reason: reason.trim(), base_version: live.version } });
+      setNotice({ tone: change.status === "superseded" ? "error" : "success", text: outcomeWords(change) });
+      setDraft(null);
+      setReason("");
+      setValidation(null);
+      await refresh();
+    } catch (err) {
+      setNotice({ tone: "error", text: message(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const approve = (id: string) =>
+    attempt(async () => {
+      const c = await apiFetch<RoutingChange>(`/api/routing/changes/${encodeURIComponent(id)}/approve`, { method: "POST" });
+      setNotice({ tone: c.status === "applied" ? "success" : "error", text: outcomeWords(c) });
+      await refresh();
+    }).then(async (err) => {
+      // A refused approval may have marked the change superseded: show that too.
+      if (err) await refresh();
+      return err;
+    });
+  const reject = (id: string, why: string) =>
+    attempt(async () => {
+      await apiFetch<RoutingChange>(`/api/routing/changes/${encodeURIComponent(id)}/reject`, { method: "POST", body: { reason: why } });
+      setNotice({ tone: "neutral", text: "Change rejected." });
+      await refresh();
+    });
+  const restore = (version: number, why: string) =>
+    attempt(async () => {
+      const c = await apiFetch<RoutingChange>("/api/routing/restore", { method: "POST", body: { version, reason: why } });
+      setNotice({ tone: "success", text: c.status === "pending" ? `Restore of version ${version} proposed: it waits for another editor.` : outcomeWords(c) });
+      await refresh();
+    });
+
+  const problems = validation?.problems ?? [];
+  const pending = view.pending.filter((c) => c.status === "pending");
+  const decided = view.recent.filter((c) => c.status !== "pending");
+
+  return (
+    <div className="flex flex-col gap-8">
+      {view.read_only_reason ? (
+        <p className="rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-900" data-testid="routing-read-only">
+          Read only. {view.read_only_reason}
+        </p>
+      ) : null}
+      {notice ? (
+        <StatusBanner tone={notice.tone} label="Routing status" title={notice.tone === "error" ? "Not done" : notice.tone === "success" ? "Done" : "Note"} detail={notice.text} />
+      ) : null}
+
+      <Section title="Live configuration" id={`${ids}-live`}>
+        {live && liveConfig ? (
+          <>
+            <p className="text-sm text-slate-800" data-testid="routing-live-version">
+              Version {live.version}, <time dateTime={live.created_at}>{formatInstant(live.created_at, timeZone)}</time> by {live.author}: {live.reason}
+              {view.two_person ? " · Two-person rule on: a change is applied when a second editor approves it." : ""}
+            </p>
+            <GroupsTable config={liveConfig} state={live.groups_state} label="Live routing groups" />
+            <RulesTable config={liveConfig} label="Live routing rules in precedence order" />
+            {canEdit && draft === null ? (
+              <div>
+                <Button variant="primary" onClick={startEditing}>
+                  Edit a copy
+                </Button>
+              </div>
+            ) : null}
+          </>
+        ) : (
+          <p className="text-sm text-slate-800">No routing configuration is loaded in the service.</p>
+        )}
+      </Section>
+
+      {canEdit && draft && live ? (
+        <Section title="Edit" id={`${ids}-edit`} description={`A copy of version ${live.version}. Each edit is checked by the service's own rules; problems show at the field they concern.`}>
+          <div ref={editorRef} tabIndex={-1} className="outline-none">
+            <ConfigEditor config={draft} problems={problems} onChange={setDraft} />
+          </div>
+          {validateError ? (
+            <p role="alert" className="text-sm font-medium text-red-800">
+              Not checked: {validateError}
+            </p>
+          ) : null}
+          <h3 className="font-medium">Against the live version</h3>
+          {validation?.diff ? (
+            <DiffView diff={validation.diff} against={`live version ${validation.live_version ?? live.version}`} />
+          ) : (
+            <p className="text-sm text-slate-700">{validation ? "No difference can be shown until the configuration's shape is right (see the problems above)." : "Checking…"}</p>
+          )}
+          {validation && validation.rotation.length > 0 ? (
+            <p className="text-sm text-slate-800">
+              Rotation if applied: {validation.rotation.map((r) => `#${r.group_id} ${r.outcome}${r.outcome === "reset" && r.reason ? ` (${r.reason})` : ""}`).join("; ")}.
+            </p>
+          ) : null}
+          <h3 className="font-medium">Preview</h3>
+          <PreviewPanel config={draft} />
+          <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" aria-label="Submit the change">
+            <label htmlFor={`${ids}-reason`} className="text-sm font-medium">
+              Reason for the change
+            </label>
+            <textarea
+              id={`${ids}-reason`}
+              rows={2}
+              className={cn(inputClass)}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={reasonError !== null}
+              aria-describedby={reasonError ? `${ids}-reason-error` : undefined}
+            />
+            {reasonError ? (
+              <p id={`${ids}-reason-error`} role="alert" className="text-sm font-medium text-red-800">
+                {reasonError}
+              </p>
+            ) : null}
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" variant="primary" disabled={busy || !canSubmit || !validation?.valid || validation.diff?.unchanged !== false}>
+                {view.two_person ? "Propose" : "Apply"}
+              </Button>
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  setDraft(null);
+                  setValidation(null);
+                }}
+              >
+                Discard
+              </Button>
+            </div>
+            {validation && !validation.valid ? <p className="text-sm text-red-800">Fix the problems above first.</p> : null}
+            {validation?.valid && validation.diff?.unchanged ? <p className="text-sm text-slate-700">Nothing to submit: the copy is the live configuration.</p> : null}
+          </form>
+        </Section>
+      ) : null}
+
+      <Section title="Pending changes" id={`${ids}-pending`}>
+        <PendingChanges
+          changes={pending}
+          live={liveConfig}
+          liveVersion={live?.version ?? null}
+          canEdit={canWrite}
+          userId={view.user_id}
+          twoPerson={view.two_person}
+          timeZone={timeZone}
+          onApprove={approve}
+          onReject={reject}
+        />
+        {decided.length > 0 ? (
+          <details>
+            <summary className="cursor-pointer text-sm text-blue-800">Recently decided changes ({decided.length})</summary>
+            <div className="mt-2">
+              <PendingChanges
+                changes={decided}
+                live={liveConfig}
+                liveVersion={live?.version ?? null}
+                canEdit={false}
+                userId={view.user_id}
+                twoPerson={view.two_person}
+                timeZone={timeZone}
+                onApprove={approve}
+                onReject={reject}
+                label="Recently decided changes"
+              />
+            </div>
+          </details>
+        ) : null}
+      </Section>
+
+      {draft === null ? (
+        <Section title="Preview" id={`${ids}-preview`} description="Which group and MID BINs get under the live configuration, without routing anything.">
+          <PreviewPanel config={null} />
+        </Section>
+      ) : null}
+
+      <Section title="Versions" id={`${ids}-versions`}>
+        <VersionsList
+          versions={view.versions}
+          liveVersion={live?.version ?? null}
+          canRestore={canWrite}
+          twoPerson={view.two_person}
+          timeZone={timeZone}
+          onRestore={restore}
+        />
+      </Section>
+    </div>
+  );
+}
+
+export function RoutingWorkspace(props: { timeZone: string }) {
+  return (
+    <Providers>
+      <Workspace {...props} />
+    </Providers>
+  );
+}
