@@ -1,7 +1,9 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import { KeyboardShortcuts } from "@/components/nav/keyboard-shortcuts";
 import { TopBar } from "@/components/nav/top-bar";
 import { getSessionUser } from "@/lib/auth/session";
+import { THEME_SCRIPT } from "@/lib/theme/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,8 +16,15 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const user = await getSessionUser();
+  // The page's CSP admits inline scripts by this request's nonce only (proxy.ts).
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <html lang="en">
+    // The theme script sets <html>'s class and choice before hydration: React is told the difference is expected.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Before the body is parsed, so the first paint is already in the reader's scheme. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen font-sans">
         <a
           href="#content"

@@ -109,19 +109,19 @@ export function LiteChart({ chart, width }: { chart: ChartData; width?: number }
     <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={`${chart.measure.label} by ${chart.xLabel}`} data-chart="lite">
       {axes.left.ticks.map((t) => (
         <g key={`l${t}`}>
-          <line x1={pad.left} x2={W - pad.right} y1={axes.left.y(t)} y2={axes.left.y(t)} stroke="#e2e8f0" />
-          <text x={pad.left - 6} y={axes.left.y(t)} textAnchor="end" dominantBaseline="middle" fontSize="11" fill="#334155">
+          <line x1={pad.left} x2={W - pad.right} y1={axes.left.y(t)} y2={axes.left.y(t)} stroke="var(--chart-grid)" />
+          <text x={pad.left - 6} y={axes.left.y(t)} textAnchor="end" dominantBaseline="middle" fontSize="11" fill="var(--chart-tick)">
             {formatCompact(t, formatOf("left"))}
           </text>
         </g>
       ))}
       {axes.right?.ticks.map((t) => (
-        <text key={`r${t}`} x={W - pad.right + 6} y={axes.right!.y(t)} dominantBaseline="middle" fontSize="11" fill="#334155">
+        <text key={`r${t}`} x={W - pad.right + 6} y={axes.right!.y(t)} dominantBaseline="middle" fontSize="11" fill="var(--chart-tick)">
           {formatCompact(t, formatOf("right"))}
         </text>
       ))}
       {xLabels.map(({ i, text }) => (
-        <text key={`x${i}`} x={labelX(xAt(i))} y={H - pad.bottom + 16} textAnchor={anchorAt(xAt(i))} fontSize="11" fill="#334155">
+        <text key={`x${i}`} x={labelX(xAt(i))} y={H - pad.bottom + 16} textAnchor={anchorAt(xAt(i))} fontSize="11" fill="var(--chart-tick)">
           {text}
         </text>
       ))}
@@ -194,7 +194,7 @@ export function LiteChart({ chart, width }: { chart: ChartData; width?: number }
                 // A value still maturing is a hollow ring, as Explore draws it (the caption says why).
                 const ring = maturingAt(s, d);
                 return (
-                  <circle key={i} cx={xAt(i)} cy={y(v)} r={ring ? 4 : n <= 40 ? 2.5 : 1.5} fill={ring ? "#ffffff" : color} stroke={ring ? color : undefined} strokeWidth={ring ? 2 : undefined}>
+                  <circle key={i} cx={xAt(i)} cy={y(v)} r={ring ? 4 : n <= 40 ? 2.5 : 1.5} fill={ring ? "var(--chart-surface)" : color} stroke={ring ? color : undefined} strokeWidth={ring ? 2 : undefined}>
                     <title>{`${d.x} · ${s.name}: ${formatValue(v, s.format)}${ring ? " (maturing)" : ""}`}</title>
                   </circle>
                 );
@@ -202,7 +202,7 @@ export function LiteChart({ chart, width }: { chart: ChartData; width?: number }
             </g>
           );
         })}
-      <line x1={pad.left} x2={W - pad.right} y1={axes.left.y(0)} y2={axes.left.y(0)} stroke="#64748b" />
+      <line x1={pad.left} x2={W - pad.right} y1={axes.left.y(0)} y2={axes.left.y(0)} stroke="var(--chart-axis)" />
     </svg>
   );
 }

@@ -4,7 +4,7 @@ import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { cn } from "@/components/ui/cn";
 
 const MASK_STYLE = {
-  backgroundImage: "repeating-linear-gradient(135deg, #f1f5f9 0 6px, #e2e8f0 6px 12px)",
+  backgroundImage: "repeating-linear-gradient(135deg, var(--chart-mask-a) 0 6px, var(--chart-mask-b) 6px 12px)",
 } as const;
 
 function cellTitle(grid: CohortGrid, c: GridCell): string | undefined {

@@ -15,7 +15,7 @@ import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";
 import { useBoxWidth } from "@/components/charts/use-box-width";
 
-const TICK_FILL = "#334155";
+const TICK_FILL = "var(--chart-tick)";
 
 /** What recharts passes a custom tick that is read here. */
 interface TickArgs {
@@ -70,12 +70,12 @@ function PointDot({ args, color, maturingShown, small }: { args: DotArgs; color:
   if (cx === undefined || cy === undefined || !Number.isFinite(cx) || !Number.isFinite(cy)) return <g />;
   if (maturingShown && payload?.maturing) {
     return (
-      <circle cx={cx} cy={cy} r={4.5} fill="#ffffff" stroke={color} strokeWidth={2} data-maturing="true">
+      <circle cx={cx} cy={cy} r={4.5} fill="var(--chart-surface)" stroke={color} strokeWidth={2} data-maturing="true">
         <title>{`${payload.x}: ${MATURING_WORD}`}</title>
       </circle>
     );
   }
-  return small ? <circle cx={cx} cy={cy} r={3} fill="#ffffff" stroke={color} strokeWidth={1} /> : <g />;
+  return small ? <circle cx={cx} cy={cy} r={3} fill="var(--chart-surface)" stroke={color} strokeWidth={1} /> : <g />;
 }
 
 /** A compared value's change, worded as the table words it. */
@@ -191,7 +191,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
         margin={{ top: 8, right: chart.measure2 ? 8 : 16, bottom: 8, left: 8 }}
         accessibilityLayer
       >
-        <CartesianGrid stroke="#e2e8f0" horizontal={!horizontal} vertical={horizontal} {...ids("left")} />
+        <CartesianGrid stroke="var(--chart-grid)" horizontal={!horizontal} vertical={horizontal} {...ids("left")} />
         {horizontal ? (
           <YAxis yAxisId="cat" {...category} width={layout.axisSize} tick={(args: TickArgs) => <CategoryTick args={args} chart={chart} layout={layout} side="y" />} />
         ) : (

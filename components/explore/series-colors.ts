@@ -1,10 +1,21 @@
 import type { ChartSeries } from "@/lib/charts/shape";
 
-/** Ten distinguishable series colours (Tableau 10, darkened for contrast on white) and grey for "Other". */
-export const SERIES_COLORS = ["#2f5f8f", "#c25e00", "#b8282b", "#2f7f7a", "#3e7f30", "#8a6d00", "#7f4c76", "#c2185b", "#6b4a32", "#5b6770"] as const;
-export const OTHER_COLOR = "#94a3b8";
+/** Ten distinguishable series colours and grey for "Other"; their values, per colour scheme, are in app/globals.css. */
+export const SERIES_COLORS = [
+  "var(--chart-series-1)",
+  "var(--chart-series-2)",
+  "var(--chart-series-3)",
+  "var(--chart-series-4)",
+  "var(--chart-series-5)",
+  "var(--chart-series-6)",
+  "var(--chart-series-7)",
+  "var(--chart-series-8)",
+  "var(--chart-series-9)",
+  "var(--chart-series-10)",
+] as const;
+export const OTHER_COLOR = "var(--chart-other)";
 /** The total of split series (and its comparison): near-black, unlike any series colour. */
-export const TOTAL_COLOR = "#1e293b";
+export const TOTAL_COLOR = "var(--chart-total)";
 /** The second measure: the second colour (the first measure is then one series in the first). */
 export const MEASURE2_COLOR = SERIES_COLORS[1];
 

@@ -18,7 +18,7 @@ export default function TrendChart({ trend, thresholds, noun, width }: { trend: 
   );
   return (
     <LineChart width={width} height={HEIGHT} data={trend} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-      <CartesianGrid stroke="#e2e8f0" vertical={false} />
+      <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
       <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(8)} interval="preserveStartEnd" tick={{ fontSize: 12 }} />
       <YAxis domain={[0, top || 0.01]} tickFormatter={(v: number) => formatCompact(v, "percent")} width={52} tick={{ fontSize: 12 }} />
       <Tooltip
@@ -32,12 +32,12 @@ export default function TrendChart({ trend, thresholds, noun, width }: { trend: 
         <ReferenceLine
           key={`${t.level}-${t.ratio}`}
           y={t.ratio}
-          stroke="#b91c1c"
+          stroke="var(--chart-threshold)"
           strokeDasharray="6 4"
-          label={{ value: thresholdLabel(t, noun), position: "insideBottomRight", offset: offsets[i], fontSize: 11, fill: "#7f1d1d" }}
+          label={{ value: thresholdLabel(t, noun), position: "insideBottomRight", offset: offsets[i], fontSize: 11, fill: "var(--chart-threshold-label)" }}
         />
       ))}
-      <Line type="linear" dataKey="ratio" name="Ratio to date" stroke="#1e3a8a" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+      <Line type="linear" dataKey="ratio" name="Ratio to date" stroke="var(--chart-ratio)" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
     </LineChart>
   );
 }

@@ -4,6 +4,7 @@ import { hasRole } from "@/lib/users/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SECTIONS } from "@/lib/nav/sections";
 import { InboxLink } from "@/components/inbox/inbox-link";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SignOutButton } from "./sign-out-button";
 
 /** The signed-in user's bar: product link, the sections their role opens, the inbox, who is signed in, sign out. */
@@ -32,6 +33,7 @@ export function TopBar({ user }: { user: SessionUser }) {
           <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-medium uppercase tracking-wide text-slate-700" aria-label={`role: ${user.role}`}>
             {user.role}
           </span>
+          <ThemeToggle />
           <SignOutButton />
         </div>
       </div>
