@@ -1,6 +1,6 @@
 "use client";
 import { useId, useMemo } from "react";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import type { Measure } from "@/lib/metrics/kpis";
 import type { ReportView } from "@/lib/periods/view";
 import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore-view";

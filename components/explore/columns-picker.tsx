@@ -1,5 +1,5 @@
 "use client";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import { defaultColumns } from "@/lib/report-state/explore-view";
 import { Button } from "@/components/ui/button";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";

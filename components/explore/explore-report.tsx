@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
 import { formatCount } from "@/lib/metrics/format";
 import type { ReportView } from "@/lib/periods/view";
@@ -132,7 +132,7 @@ export function ExploreReport({
   };
 
   const tableLabel = data
-    ? `${BROWSER_OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
+    ? `${OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
     : "Report results";
 
   return (

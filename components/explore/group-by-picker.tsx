@@ -2,7 +2,7 @@
 import { useId } from "react";
 import { getDimension } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { dimensionGroups } from "@/components/report/filter-editor";

@@ -1,8 +1,7 @@
 "use client";
 import { useId, useState } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
-import type { Operation } from "@/lib/contract/operation-ids";
-import { BROWSER_OPERATION_ROWS } from "@/lib/contract/operations-browser";
+import { OPERATION_ROWS, type Operation } from "@/lib/contract/operations";
 import type { ExploreState } from "@/lib/report-state/explore";
 import { defaultColumns } from "@/lib/report-state/explore-view";
 import { EXPLORE_PRESETS } from "@/lib/report-state/range";
@@ -100,7 +99,7 @@ export function ReportForm({
           id={`${id}-op`}
           value={draft.op}
           onChange={(e) => switchOp(e.target.value as Operation)}
-          options={BROWSER_OPERATION_ROWS.map((o) => ({ value: o.op, label: o.label }))}
+          options={OPERATION_ROWS.map((o) => ({ value: o.op, label: o.label }))}
         />
       </div>
       <DateRangePicker value={draft.range} onChange={(range) => patch({ range })} presets={EXPLORE_PRESETS} today={today} timeZone={timeZone} />

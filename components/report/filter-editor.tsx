@@ -1,7 +1,7 @@
 "use client";
 import { lazy, Suspense } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import type { Filters } from "@/lib/report-state/filters";
 import type { SelectGroup } from "@/components/ui/select";
 import { FilterFields, FilterRowLoading, groupsOf } from "./filter-fields";

@@ -7,9 +7,9 @@
  */
 
 import { BOTH, DIMENSIONS } from "./dimensions";
-import type { Operation } from "./operation-ids";
+import type { Operation } from "./operations";
 
-export { OPERATIONS, type Operation } from "./operation-ids";
+export { OPERATIONS, type Operation } from "./operations";
 // The dimensions and the limits have modules of their own (re-exported here, their home for every
 // other file), so a page whose browser code checks filters and ranges but asks for a fixed set of
 // metrics (Cohorts) does not load every metric with them.

@@ -5,7 +5,7 @@
  * browser's pickers show labels only.
  */
 
-import type { Operation } from "./operation-ids";
+import type { Operation } from "./operations";
 
 export type DimensionType = "date" | "integer" | "string" | "decimal";
 

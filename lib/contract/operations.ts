@@ -2,14 +2,12 @@
  * The reporting operations, one row each: what they are called, what they answer, and where the
  * service and the dashboard serve them. The OpenAPI document, the service's routes, the upstream
  * client, the browser's report client, the report form and the Definitions page all read this table;
- * no other file spells an operation's path or label. Their schemas are in operation-schemas.ts,
- * keyed by the same operations: this table is imported by pages in the browser, which need a label,
- * not zod (about 30 KB gzipped on every report page). What the browser reads of it (labels and the
- * dashboard's paths) is ./operations-browser.ts, spread into each row here, so the browser does not
- * load the service's paths, the OpenAPI names and the messages.
+ * no other file spells an operation's path or label. Their zod schemas are in operation-schemas.ts,
+ * with the request and answer schemas they are made of.
  */
-import { BROWSER_OPERATION_TABLE } from "./operations-browser";
-import { OPERATIONS, type Operation } from "./operation-ids";
+
+export const OPERATIONS = ["orders", "cohort"] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export interface OperationDef {
   /** The report form's name for it. */
@@ -30,17 +28,21 @@ export interface OperationDef {
 
 export const OPERATION_TABLE: Readonly<Record<Operation, OperationDef>> = {
   orders: {
-    ...BROWSER_OPERATION_TABLE.orders,
+    label: "Order summary (by event date)",
+    shortLabel: "Order summary",
     summary: "Order summary by event date",
     message: "Order summary data retrieved successfully",
     servicePath: "/api/data",
+    dashboardPath: "/api/reports/order-summary",
     openapi: { request: "OrdersRequest", response: "OrdersResponse" },
   },
   cohort: {
-    ...BROWSER_OPERATION_TABLE.cohort,
+    label: "Cohort summary (by initial date)",
+    shortLabel: "Cohort",
     summary: "Cohort summary by initial date",
     message: "Cohort summary data retrieved successfully (grouped by initial date)",
     servicePath: "/api/data/cohort",
+    dashboardPath: "/api/reports/cohort",
     openapi: { request: "CohortRequest", response: "CohortResponse" },
   },
 };

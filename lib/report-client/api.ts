@@ -4,7 +4,7 @@
  * quota) are in ./fetch.ts, re-exported here; routing a BIN is ./route-bin.ts.
  */
 import type { Operation } from "@/lib/contract/catalog";
-import { BROWSER_OPERATION_TABLE } from "@/lib/contract/operations-browser";
+import { OPERATION_TABLE } from "@/lib/contract/operations";
 import type { ReportQuery } from "@/lib/contract/schemas";
 import type { JobResult, JobStatus, JobView } from "@/lib/upstream/gateway";
 import { actionFor, errorFrom, JSON_HEADERS, RequestError, send } from "./fetch";
@@ -67,7 +67,7 @@ type Answer = JobView | { id?: undefined; status: { state: "done"; result: JobRe
  */
 export async function runReport(op: Operation, request: ReportQuery, { signal, onProgress }: RunOptions): Promise<JobResult> {
   onProgress?.({ jobId: null, status: { state: "submitting" }, at: Date.now() });
-  const res = await send(`${BROWSER_OPERATION_TABLE[op].dashboardPath}?wait=${LONG_POLL_MS}`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(request), signal });
+  const res = await send(`${OPERATION_TABLE[op].dashboardPath}?wait=${LONG_POLL_MS}`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(request), signal });
   if (res.status !== 200 && res.status !== 202) throw await errorFrom(res);
   let answer = (await res.json()) as Answer;
   let failures = 0;

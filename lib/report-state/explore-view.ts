@@ -3,7 +3,7 @@
  * from the URL's parser and writer, which the page's first paint does not load (the server
  * parses the URL the page opens with, ./explore-look.ts).
  */
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];

@@ -5,7 +5,7 @@
  */
 import { DIMENSIONS, dimensionsFor, type DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import { compareValues } from "@/lib/contract/order";
 import { isCalendarDate } from "@/lib/contract/dates";
 

@@ -1,5 +1,5 @@
 /** What every report request built from a page's state starts from (./request.ts). */
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { requestFilters, type Filters } from "./filters";
 import { resolveRange, type RangeSelection } from "./range";

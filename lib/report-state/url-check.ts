@@ -6,7 +6,7 @@
  */
 import { dimensionsFor, type DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
-import type { Operation } from "@/lib/contract/operation-ids";
+import type { Operation } from "@/lib/contract/operations";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 import { FILTER_PREFIX } from "./encoding";
 import { filterValueHint, parseFilterValue, type FilterValue } from "./filters";
