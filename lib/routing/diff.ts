@@ -149,7 +149,7 @@ export function diffConfigs(before: RoutingConfig, after: RoutingConfig): Config
     }
     const fields = fieldChanges(ruleFields(prev.r), ruleFields(r));
     // Position decides only between rules of equal prefix and time, so it does not make a rule "affected" traffic.
-    const moved = rankBefore.get(r.rule_name) !== rankAfter.get(r.rule_name) ? [{ field: "position", before: prev.i + 1, after: i + 1 }] : [];
+    const moved = rankBefore.get(r.rule_name) !== rankAfter.get(r.rule_name) && prev.i !== i ? [{ field: "position", before: prev.i + 1, after: i + 1 }] : [];
     if (fields.length > 0) {
       touch(prev.r);
       touch(r);

@@ -8,6 +8,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
+import { auditRepo } from "@/lib/store/audit";
 import { usersRepo } from "@/lib/store/users";
 import { createUser, listUsers, NewUserInput, resetPassword, updateUser, UserPatch } from "./admin";
 
@@ -73,6 +74,24 @@ describe("user administration", () => {
 
     expect(await updateUser(store, admin, user.id, { disabled: false })).toMatchObject({ disabled: false });
     expect(await signIn("vic@test.local", password)).toMatchObject({ ok: true });
+  });
+
+  it("grants and withdraws the routing permission, audited as a role change, and refuses it on the admin's own account", async () => {
+    const { user } = await createUser(store, admin, { email: "route@test.local", role: "analyst" });
+    expect(user.routing).toBe(false);
+    expect(await updateUser(store, admin, user.id, { routing: true })).toMatchObject({ role: "analyst", routing: true });
+    expect((await usersRepo(store).findById(user.id))?.routing).toBe(true);
+    expect((await listUsers(store)).find((u) => u.id === user.id)?.routing).toBe(true);
+    expect(await updateUser(store, admin, user.id, { routing: false })).toMatchObject({ routing: false });
+    const entries = (await auditRepo(store).list({ actions: ["user.role_changed"], subject: "route@test.local" })).entries;
+    expect(entries.map((e) => e.detail)).toEqual([
+      { role: "analyst", from_routing: true, routing: false },
+      { role: "analyst", from_routing: false, routing: true },
+    ]);
+    expect(UserPatch.safeParse({ routing: "yes" }).success).toBe(false);
+    const own = await rejection(updateUser(store, admin, admin.id, { routing: true }));
+    expect(own.status).toBe(403);
+    expect(own.message).toContain("routing permission");
   });
 
   it("voids a session signed in within the very millisecond the account was disabled, even once it is enabled again", async () => {
