@@ -46,7 +46,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
     setRevealed({ email: r.body.user.email, password: r.body.password, reason: "new account" });
     setEmail("");
   };
-  const patch = async (u: UserView, body: { role?: Role; disabled?: boolean }) => {
+  const patch = async (u: UserView, body: { role?: Role; disabled?: boolean; routing?: boolean }) => {
     setError(null);
     const r = await call<{ user: UserView }>(`/api/users/${u.id}`, { method: "PATCH", body });
     if (!r.ok) return setError(r.message);
@@ -105,6 +105,9 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
             <tr>
               <th scope="col" className="px-3 py-2 font-medium">E-mail</th>
               <th scope="col" className="px-3 py-2 font-medium">Role</th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <abbr title="May change live routing on the Routing page (admins always may; viewers cannot read routing)">Routing</abbr>
+              </th>
               <th scope="col" className="px-3 py-2 font-medium">Status</th>
               <th scope="col" className="px-3 py-2 font-medium">Last sign-in (UTC)</th>
               <th scope="col" className="px-3 py-2 font-medium">
@@ -130,6 +133,17 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
                       disabled={self}
                       onChange={(e) => void patch(u, { role: e.target.value as Role })}
                       className="min-h-8 w-32 py-1"
+                    />
+                  </td>
+                  <td className="px-3 py-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`${u.email} may change routing`}
+                      checked={u.role === "admin" || u.routing}
+                      disabled={self || u.role !== "analyst"}
+                      title={u.role === "admin" ? "Admins may always change routing" : u.role === "viewer" ? "Viewers cannot read routing; make them an analyst first" : undefined}
+                      onChange={(e) => void patch(u, { routing: e.target.checked })}
+                      className="size-4"
                     />
                   </td>
                   <td className="px-3 py-2">{u.disabled ? <span className="font-medium text-red-800">Disabled</span> : "Active"}</td>
