@@ -36,6 +36,8 @@ import type { ColumnOptions } from "@/components/explore/columns-picker";
 // come, after the page's (React's lazy: next/dynamic would preload them with the page).
 const DashboardGrid = lazy(() => import("./dashboard-grid").then((m) => ({ default: m.DashboardGrid })));
 const FetchPanel = lazy(() => import("./fetch-panel").then((m) => ({ default: m.FetchPanel })));
+// A table, pivot or retention tile's CSV download (with the CSV writers) comes once tiles are drawn.
+const TileDownload = lazy(() => import("./tile-download").then((m) => ({ default: m.DashboardTileDownload })));
 const loadingTiles = (
   <p role="status" className="min-h-24 text-sm text-slate-700">
     Loading the tiles…
@@ -69,6 +71,18 @@ export interface SavedDashboard {
   name: string;
   params: string;
   canEdit: boolean;
+}
+
+/**
+ * What closing the tile editor does: `base` is the dashboard with the editor's settings applied
+ * (`applied`) or as it is (nothing pending, or discarded); `l` the state code, there once editing.
+ */
+type AfterLeaving = (base: DashboardState, applied: boolean, l: StateLib | null) => void;
+/** A question put before the tile editor closes on settings not applied: which tile, what closes it, and what follows. */
+interface Leaving {
+  tile: number;
+  doing: string;
+  then: AfterLeaving;
 }
 
 /** How long one look may wait on the server for the next answer. */
@@ -144,12 +158,51 @@ export function DashboardPage({
   const onPending = useCallback((apply: ApplyPending | null) => {
     pendingTile.current = apply;
   }, []);
-  const [leaving, setLeaving] = useState<{ tile: number; then: () => void } | null>(null);
-  /** Closes the tile editor (then does `then`), asking first when it holds settings not applied. */
-  const leaveTileEditor = (then: () => void) => {
-    if (pendingTile.current && editingTile !== null) setLeaving({ tile: editingTile, then });
-    else then();
+  const [leaving, setLeaving] = useState<Leaving | null>(null);
+  // Discarded settings leave the editor: it opens again on what its tile holds.
+  const [editorRound, setEditorRound] = useState(0);
+  /**
+   * Does `then` (which closes the editor, or changes the dashboard under it), asking first when the
+   * open editor holds settings not applied: `then` gets the dashboard with them applied, or as it
+   * is when they are discarded, so the change never drops them unasked.
+   */
+  const leaveTileEditor = (doing: string, then: AfterLeaving) => {
+    if (pendingTile.current && editingTile !== null) setLeaving({ tile: editingTile, doing, then });
+    else then(state, false, lib);
   };
+  // Leaving the page by a link asks too; a reload, a typed address or closing the tab gets the
+  // browser's own question.
+  useEffect(() => {
+    if (editingTile === null) return;
+    const onClick = (e: MouseEvent) => {
+      if (!pendingTile.current || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+      if (!(a instanceof HTMLAnchorElement) || (a.target !== "" && a.target !== "_self") || a.hasAttribute("download")) return;
+      const to = new URL(a.href, window.location.href);
+      if (to.origin === window.location.origin && to.pathname === window.location.pathname && to.search === window.location.search) return;
+      // Before the link's own handler (the router's) sees the click.
+      e.preventDefault();
+      e.stopPropagation();
+      setLeaving({
+        tile: editingTile,
+        doing: "this page is left",
+        then: (base, applied, l) => {
+          if (applied && l) write(l.serializeDashboard(base), "push");
+          if (to.origin === window.location.origin) router.push(`${to.pathname}${to.search}${to.hash}`);
+          else window.location.assign(to.href);
+        },
+      });
+    };
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (pendingTile.current) e.preventDefault();
+    };
+    window.addEventListener("click", onClick, true);
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => {
+      window.removeEventListener("click", onClick, true);
+      window.removeEventListener("beforeunload", onBeforeUnload);
+    };
+  }, [editingTile, router, write]);
   const [addKind, setAddKind] = useState<TileKind>("kpi");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [sharing, setSharing] = useState(false);
@@ -212,33 +265,81 @@ export function DashboardPage({
 
   // Editing starts once the state code has come (the "Edit tiles" button waits for it).
   const editLib = editing ? lib : null;
+  /**
+   * A change to the tiles while editing, made on the dashboard with the open editor's pending
+   * settings applied (or discarded) as answered; the editor stays on its tile (`follow` says where
+   * that tile went; null when it is gone).
+   */
+  const arrange = (l: StateLib, doing: string, make: (base: DashboardState) => DashboardState, note: string, focus?: { label: string; fallback: string }, follow: (at: number) => number | null = (at) => at) =>
+    leaveTileEditor(doing, (base) => {
+      change(l, make(base), note, focus);
+      setEditingTile((at) => (at === null ? null : follow(at)));
+    });
   const tileControls = (i: number) => {
     // While the next answer loads the previous one stays on screen, and may have more tiles than the URL now holds.
     const t = state.tiles[i];
     const l = editLib;
     if (!l || !t) return null;
     const n = state.tiles.length;
+    // Tiles i and j trade places: the editor follows its tile.
+    const swap = (j: number) => (at: number) => (at === i ? j : at === j ? i : at);
+    const widen = (by: 1 | -1) => (base: DashboardState) => l.updateTile(base, i, { width: ((base.tiles[i]?.width ?? t.width) + by) as Tile["width"] });
     return (
       <div className="flex flex-wrap gap-1" role="group" aria-label={`Arrange tile ${i + 1}`}>
-        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => change(l, l.moveTile(state, i, i - 1), `Tile moved to place ${i}.`, { label: `Move tile ${i} earlier`, fallback: `Edit tile ${i}` })}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} earlier`} disabled={i === 0} onClick={() => arrange(l, `tile ${i + 1} moves`, (base) => l.moveTile(base, i, i - 1), `Tile moved to place ${i}.`, { label: `Move tile ${i} earlier`, fallback: `Edit tile ${i}` }, swap(i - 1))}>
           ←
         </Button>
-        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => change(l, l.moveTile(state, i, i + 1), `Tile moved to place ${i + 2}.`, { label: `Move tile ${i + 2} later`, fallback: `Edit tile ${i + 2}` })}>
+        <Button size="sm" aria-label={`Move tile ${i + 1} later`} disabled={i === n - 1} onClick={() => arrange(l, `tile ${i + 1} moves`, (base) => l.moveTile(base, i, i + 1), `Tile moved to place ${i + 2}.`, { label: `Move tile ${i + 2} later`, fallback: `Edit tile ${i + 2}` }, swap(i + 1))}>
           →
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === l.TILE_WIDTHS[0]} onClick={() => change(l, l.updateTile(state, i, { width: (t.width - 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width - 1} columns wide.`, { label: `Make tile ${i + 1} narrower`, fallback: `Make tile ${i + 1} wider` })}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} narrower`} disabled={t.width === l.TILE_WIDTHS[0]} onClick={() => arrange(l, `tile ${i + 1} gets narrower`, widen(-1), `Tile ${i + 1} is ${t.width - 1} columns wide.`, { label: `Make tile ${i + 1} narrower`, fallback: `Make tile ${i + 1} wider` })}>
           −
         </Button>
-        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => change(l, l.updateTile(state, i, { width: (t.width + 1) as Tile["width"] }), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
+        <Button size="sm" aria-label={`Make tile ${i + 1} wider`} disabled={t.width === 4} onClick={() => arrange(l, `tile ${i + 1} gets wider`, widen(1), `Tile ${i + 1} is ${t.width + 1} columns wide.`, { label: `Make tile ${i + 1} wider`, fallback: `Make tile ${i + 1} narrower` })}>
           +
         </Button>
-        <Button size="sm" aria-label={`Edit tile ${i + 1}`} aria-expanded={editingTile === i} onClick={() => (editingTile === i ? leaveTileEditor(() => setEditingTile(null)) : leaveTileEditor(() => setEditingTile(i)))}>
+        <Button
+          size="sm"
+          aria-label={`Edit tile ${i + 1}`}
+          aria-expanded={editingTile === i}
+          onClick={() =>
+            leaveTileEditor(editingTile === i ? `its editor closes` : `tile ${i + 1}'s editor opens`, (base, applied) => {
+              if (applied) change(l, base, `Tile ${(editingTile ?? i) + 1} updated.`);
+              setEditingTile(editingTile === i ? null : i);
+            })
+          }
+        >
           Edit
         </Button>
-        <Button size="sm" variant="danger" aria-label={`Remove tile ${i + 1}`} onClick={() => change(l, l.removeTile(state, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" })}>
+        <Button
+          size="sm"
+          variant="danger"
+          aria-label={`Remove tile ${i + 1}`}
+          onClick={() => {
+            const remove = (base: DashboardState) => {
+              change(l, l.removeTile(base, i), `Tile ${i + 1} removed.`, { label: `Remove tile ${Math.min(i + 1, n - 1)}`, fallback: "Edit tiles" });
+              setEditingTile((at) => (at === null || at === i ? null : at > i ? at - 1 : at));
+            };
+            // The tile being edited goes with its editor's settings: only another tile's are asked about.
+            if (editingTile === i) remove(state);
+            else leaveTileEditor(`tile ${i + 1} is removed`, remove);
+          }}
+        >
           Remove
         </Button>
       </div>
+    );
+  };
+
+  // A table, pivot or retention tile downloads what it shows as CSV.
+  const tileFooter = (i: number) => {
+    const t = answer.data?.tiles[i];
+    const body = t?.outcome.status === "done" ? t.outcome.model.body : null;
+    if (!t || !body || (body.kind !== "table" && body.kind !== "pivot" && body.kind !== "cohort")) return null;
+    return (
+      <Suspense fallback={null}>
+        <TileDownload tile={t} context={{ dashboard: saved?.name ?? "Dashboard", timeZone }} filters={state.filters} />
+      </Suspense>
     );
   };
 
@@ -249,7 +350,7 @@ export function DashboardPage({
         className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3"
         onSubmit={(e) => {
           e.preventDefault();
-          withLib((l) => change(l, l.applyToEveryTile(state, draft)));
+          withLib((l) => leaveTileEditor("the settings apply to every tile", (base) => change(l, l.applyToEveryTile(base, draft))));
         }}
       >
         <div className="grid gap-4 lg:grid-cols-3">
@@ -285,7 +386,8 @@ export function DashboardPage({
             aria-pressed={editing}
             onClick={() =>
               editing
-                ? leaveTileEditor(() => {
+                ? leaveTileEditor("editing ends", (base, applied, l) => {
+                    if (applied && l && editingTile !== null) change(l, base, `Tile ${editingTile + 1} updated.`);
                     setEditingTile(null);
                     setEditing(false);
                   })
@@ -300,7 +402,19 @@ export function DashboardPage({
             Save
           </Button>
         ) : null}
-        {canBuild ? <Button onClick={() => setNaming(true)}>{saved ? "Duplicate…" : "Save dashboard…"}</Button> : null}
+        {canBuild ? (
+          <Button
+            onClick={() =>
+              // What is saved is the dashboard the URL holds, and saving opens it on its own page.
+              leaveTileEditor(saved ? "the dashboard is duplicated" : "the dashboard is saved", (base, applied, l) => {
+                if (applied && l && editingTile !== null) change(l, base, `Tile ${editingTile + 1} updated.`);
+                setNaming(true);
+              })
+            }
+          >
+            {saved ? "Duplicate…" : "Save dashboard…"}
+          </Button>
+        ) : null}
         <NameDialog
           open={naming}
           title={saved ? `Duplicate “${saved.name}”` : "Save this dashboard"}
@@ -333,10 +447,12 @@ export function DashboardPage({
           </label>
           <Select id={`${id}-add`} className="w-auto" value={addKind} onChange={(e) => setAddKind(e.target.value as TileKind)} options={editLib.TILE_KINDS.map((k) => ({ value: k, label: editLib.TILE_KIND_LABELS[k] }))} />
           <Button
-            onClick={() => {
-              change(editLib, editLib.addTile(state, editLib.newTile(addKind)), `${editLib.TILE_KIND_LABELS[addKind]} added as tile ${state.tiles.length + 1}.`);
-              setEditingTile(state.tiles.length);
-            }}
+            onClick={() =>
+              leaveTileEditor("a new tile's editor opens", (base) => {
+                change(editLib, editLib.addTile(base, editLib.newTile(addKind)), `${editLib.TILE_KIND_LABELS[addKind]} added as tile ${base.tiles.length + 1}.`);
+                setEditingTile(base.tiles.length);
+              })
+            }
           >
             Add tile
           </Button>
@@ -344,7 +460,7 @@ export function DashboardPage({
       ) : null}
       {editLib && editingTile !== null && state.tiles[editingTile] ? (
         <TileEditor
-          key={`${editingTile}:${editLib.serializeDashboard({ ...state, tiles: [state.tiles[editingTile]] })}`}
+          key={`${editingTile}:${editorRound}:${editLib.serializeDashboard({ ...state, tiles: [state.tiles[editingTile]] })}`}
           tile={state.tiles[editingTile]}
           index={editingTile}
           onApply={(t) => {
@@ -359,7 +475,7 @@ export function DashboardPage({
       <Dialog
         open={leaving !== null}
         title={leaving ? `Tile ${leaving.tile + 1} has settings not applied` : ""}
-        description="Its editor holds changes that are not on the dashboard yet."
+        description={leaving ? `Its editor holds changes that are not on the dashboard yet. Apply them before ${leaving.doing}, or discard them?` : undefined}
         onClose={() => setLeaving(null)}
       >
         <div className="flex flex-wrap justify-end gap-2 pt-1">
@@ -372,7 +488,8 @@ export function DashboardPage({
               const next = leaving;
               setLeaving(null);
               pendingTile.current = null;
-              next?.then();
+              setEditorRound((r) => r + 1);
+              next?.then(state, false, lib);
             }}
           >
             Discard them
@@ -383,7 +500,9 @@ export function DashboardPage({
               const next = leaving;
               setLeaving(null);
               // Settings that do not parse stay in the editor with their problems named.
-              if (pendingTile.current?.() ?? true) next?.then();
+              const tile = pendingTile.current?.() ?? null;
+              if (!next || !tile || !lib) return;
+              next.then(lib.updateTile(state, next.tile, tile), true, lib);
             }}
           >
             Apply them
@@ -403,7 +522,7 @@ export function DashboardPage({
             {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)}.` : "Fetching…"}
           </p>
           <Suspense fallback={loadingTiles}>
-            <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} />
+            <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} footer={tileFooter} />
           </Suspense>
           {canBuild ? (
             <Suspense fallback={null}>

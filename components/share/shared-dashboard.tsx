@@ -1,18 +1,17 @@
 import type { SharedDashboard } from "@/lib/sharing/dashboard";
 import { formatInstant } from "@/lib/metrics/format";
+import { tileCsvSource } from "@/lib/dashboards/tile-csv";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
+import { TileDownload } from "@/components/dashboards/tile-download";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
-import { PrintPageButton, SharedGridDownloads, SharedTileDownload } from "./shared-grid-downloads";
-
-/** A name part safe in any file system: letters, digits, dot, dash and underscore. */
-const fileSafe = (s: string, fallback: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || fallback;
+import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
 
 /**
  * A shared dashboard, read-only: every tile drawn at once from the answers the dashboard has, each
  * with its age; while newer answers (or a first one) are fetched, the page says so and refreshes itself.
- * Each table tile (and retention grid) downloads as CSV, with what the link shows above it; the whole
+ * Each table, pivot and retention tile downloads as CSV, with what the link shows above it; the whole
  * dashboard prints as shown (charts and KPIs included, which no CSV could carry), buttons left out.
  */
 export function SharedDashboardView({ view, base }: { view: SharedDashboard; base: string }) {
@@ -21,28 +20,14 @@ export function SharedDashboardView({ view, base }: { view: SharedDashboard; bas
   const queued = a.plan.filter((s) => s.status.state === "queued" || s.status.state === "fetching").length;
   const download = (i: number) => {
     const t = a.tiles[i];
-    if (!t || t.outcome.status !== "done") return null;
-    const { model, fetched_at } = t.outcome;
-    const body = model.body;
-    if (body.kind !== "table" && body.kind !== "cohort") return null;
-    const meta: [string, string][] = [
-      ["Dashboard", view.title],
-      ["Tile", t.title],
-      ["Range", `${view.rangeLabel}: ${model.range.start} to ${model.range.end}`],
-      ["Timezone", view.timeZone],
-      ["Filters", view.filters],
-      ...(model.periods ? [["Periods", model.periods] as [string, string]] : []),
-      ...(body.kind === "table" && body.totalRows > body.shownRows
-        ? [["Rows", `top ${body.shownRows} of ${body.totalRows}; the totals row counts them all`] as [string, string]]
-        : []),
-      ["Data as of", `${formatInstant(fetched_at, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}`],
-      ["Shared by", view.sharedBy],
-    ];
-    const fileName = `${fileSafe(view.title, "dashboard")}_${fileSafe(t.title, `tile-${t.index}`)}_${model.range.start}_${model.range.end}`;
-    return body.kind === "table" ? (
-      <SharedTileDownload title={t.title} table={body.table} meta={meta} fileName={fileName} />
+    const source = t
+      ? tileCsvSource(t, { dashboard: view.title, rangeLabel: view.rangeLabel, timeZone: view.timeZone, filters: view.filters, snapshot: view.mode === "snapshot", sharedBy: view.sharedBy })
+      : null;
+    if (!source) return null;
+    return source.body.kind === "cohort" ? (
+      <SharedGridDownloads grid={source.body.grid} meta={source.meta} fileName={source.fileName} />
     ) : (
-      <SharedGridDownloads grid={body.grid} meta={meta} fileName={fileName} />
+      <TileDownload source={source} />
     );
   };
   return (

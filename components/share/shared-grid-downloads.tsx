@@ -1,8 +1,7 @@
 "use client";
 import { gridToCsv } from "@/lib/cohorts/csv";
 import type { CohortGrid } from "@/lib/cohorts/grid";
-import { downloadText, tableToCsv } from "@/lib/csv";
-import type { TableModel } from "@/lib/metrics/table";
+import { downloadText } from "@/lib/csv";
 import { Button } from "@/components/ui/button";
 
 /** A shared retention grid's CSV downloads: annotated (with what the link shows) or data only. */
@@ -14,20 +13,6 @@ export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid
       </Button>
       <Button size="sm" onClick={() => downloadText(`${fileName}_data.csv`, gridToCsv(grid, null))} title="Header row first, one row per cohort">
         Data only CSV
-      </Button>
-    </div>
-  );
-}
-
-/**
- * A shared dashboard's table tile as the annotated CSV: the rows the tile shows, in its order, then
- * its totals row (which counts every row, shown or not, as the tile says), under what the link shows.
- */
-export function SharedTileDownload({ title, table, meta, fileName }: { title: string; table: TableModel; meta: [string, string][]; fileName: string }) {
-  return (
-    <div className="print:hidden">
-      <Button size="sm" aria-label={`Download CSV of ${title}`} onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, table.rows, { lines: meta }))}>
-        Download CSV
       </Button>
     </div>
   );

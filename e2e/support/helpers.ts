@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, type Page } from "@playwright/test";
+import { parseCsv } from "../../lib/testing/csv";
 import { e2eEnv } from "./env";
 
 /** A POST straight to the service with the e2e API client's credentials. */
@@ -23,39 +24,8 @@ export async function serviceCall(path: string, body: object): Promise<{ data: R
   return (await res.json()) as { data: Record<string, string | number | null>[] };
 }
 
-/** RFC 4180 parse of a small CSV (the export), BOM stripped. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const s = text.replace(/^\uFEFF/, "");
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    if (quoted) {
-      if (ch === '"' && s[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && s[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += ch;
-  }
-  if (cell !== "" || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
+/** RFC 4180 parse of a small CSV (the export), BOM stripped: the one lib/testing/csv.ts holds. */
+export { parseCsv };
 
 /** The export split into its meta lines, header, data rows and totals row. */
 export async function downloadCsv(page: Page): Promise<{ meta: string[][]; header: string[]; rows: string[][]; totals: string[]; text: string }> {
