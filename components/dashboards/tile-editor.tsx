@@ -40,8 +40,11 @@ export function reportParamsFrom(text: string): string {
   return q >= 0 ? t.slice(q + 1) : t;
 }
 
-/** Applies the editor's settings to its tile; false (the problems shown) when they do not parse. */
-export type ApplyPending = () => boolean;
+/**
+ * The tile the editor's settings not yet applied make, for the page to apply together with whatever
+ * is closing the editor; null (the problems shown in the editor) when they do not parse.
+ */
+export type ApplyPending = () => Tile | null;
 
 export function TileEditor({
   tile,
@@ -74,20 +77,24 @@ export function TileEditor({
     if (explore) setReport(serializeExplore({ ...explore, ...p }));
   };
 
-  const apply = (): boolean => {
+  /** The tile the editor's settings make, or null (the problems shown) when they do not parse. */
+  const settled = (): Tile | null => {
     const draft: Tile = { kind, width, title: title.trim(), pins, report: reportParamsFrom(report) };
     if (draft.title.includes("\n")) {
       setProblems(["A title is one line."]);
-      return false;
+      return null;
     }
     const parsed = parseTile(encodeTile(draft), index);
     if (!parsed.tile || parsed.problems.length > 0) {
       setProblems(parsed.problems.map((p) => p.message));
-      return false;
+      return null;
     }
     setProblems([]);
-    onApply(parsed.tile);
-    return true;
+    return parsed.tile;
+  };
+  const apply = () => {
+    const t = settled();
+    if (t) onApply(t);
   };
 
   // What the editor shows against the tile it opened with: leaving the editor must not lose it unasked.
@@ -98,7 +105,7 @@ export function TileEditor({
     reportParamsFrom(report) !== tile.report ||
     (Object.keys(pins) as (keyof TilePins)[]).some((k) => pins[k] !== tile.pins[k]);
   useEffect(() => {
-    onPending?.(unapplied ? apply : null);
+    onPending?.(unapplied ? settled : null);
   });
   useEffect(() => () => onPending?.(null), [onPending]);
 
@@ -167,7 +174,7 @@ export function TileEditor({
         </ul>
       ) : null}
       <div className="flex gap-2">
-        <Button variant="primary" onClick={() => void apply()}>
+        <Button variant="primary" onClick={apply}>
           Apply to tile {index + 1}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>
