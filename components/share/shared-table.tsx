@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/csv";
 import { formatCount } from "@/lib/metrics/format";
-import { sortRows, type SortSpec } from "@/lib/metrics/sort";
+import { sortRows, type SortSpec } from "@/lib/metrics/table";
 import type { TableModel } from "@/lib/metrics/table";
 import { MATURING_LEGEND } from "@/lib/metrics/maturity";
 import { Button } from "@/components/ui/button";

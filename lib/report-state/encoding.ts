@@ -6,7 +6,6 @@
 
 import type { Filters } from "./filters";
 import type { RangeSelection } from "./range";
-import type { UrlProblem } from "./url-check";
 
 /** Query parameters `f.<dimension>` hold filters. */
 export const FILTER_PREFIX = "f.";
@@ -82,6 +81,12 @@ export function decodeFilters(p: ParamsLike): Record<string, string[]> {
 }
 
 /** What a report page makes of its URL (each page's parser: parseExplore, parseCohort, parseDashboard). */
+export interface UrlProblem {
+  /** The query parameter, as written in the URL (`range`, `m`, `f.card_brand`). */
+  param: string;
+  message: string;
+}
+
 export interface Parsed<S> {
   /** The report the URL asks for or, when it has problems, the nearest valid one. */
   state: S;

@@ -11,7 +11,7 @@ import { exploreQueryString, parseExplore, type ExploreState } from "./explore";
 import { comparisonRequest, exploreRequest, type ReportRequestSpec } from "./request";
 
 export { exploreQueryString, serializeExplore } from "./explore";
-export { sortAfterRegroup } from "@/lib/metrics/sort";
+export { sortAfterRegroup } from "@/lib/metrics/table";
 
 export interface ExploreLook {
   state: ExploreState;

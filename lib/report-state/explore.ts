@@ -10,7 +10,7 @@
 import { LIMITS, OPERATIONS, dimensionsFor, metricsFor, type Operation } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import { comparedId, COMPARED_SUFFIXES } from "@/lib/metrics/compared";
-import type { SortSpec } from "@/lib/metrics/sort";
+import type { SortSpec } from "@/lib/metrics/table";
 import { buildQuery, decodeFilters, decodeList, encodeFilters, encodeList, encodeRange, toParams, type Parsed, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
 import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";

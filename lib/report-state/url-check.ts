@@ -8,7 +8,9 @@ import { dimensionsFor, type DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
 import type { Operation } from "@/lib/contract/operations";
 import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
-import { FILTER_PREFIX } from "./encoding";
+import { FILTER_PREFIX, type UrlProblem } from "./encoding";
+
+export type { UrlProblem } from "./encoding";
 import { filterValueHint, parseFilterValue, type FilterValue } from "./filters";
 import { MAX_RANGE_DAYS, isRangePreset, presetLabel, type RangePreset, type RangeSelection } from "./range";
 import { overCapMessage, quote } from "./words";
@@ -16,11 +18,6 @@ import { overCapMessage, quote } from "./words";
 // The words forms share with these checks have a module of their own (./words.ts, re-exported here).
 export { overCapMessage, quote } from "./words";
 
-export interface UrlProblem {
-  /** The query parameter, as written in the URL (`range`, `m`, `f.card_brand`). */
-  param: string;
-  message: string;
-}
 
 const RANGE_RE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 
