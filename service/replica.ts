@@ -12,7 +12,13 @@ import { serverTimeouts, type ServiceConfig } from "./config";
 import type { Logger } from "./http/log";
 import { instanceKey, OwnerLink } from "./http/owner";
 import { infoRoutes } from "./http/info";
-import { ROUTING_CONFIG_PATH, ROUTING_CONFIG_RESTORE_PATH, ROUTING_CONFIG_VALIDATE_PATH, ROUTING_CONFIG_VERSIONS_PATH } from "@/lib/contract/bin-routing";
+import {
+  ROUTING_CONFIG_PATH,
+  ROUTING_CONFIG_PREVIEW_PATH,
+  ROUTING_CONFIG_RESTORE_PATH,
+  ROUTING_CONFIG_VALIDATE_PATH,
+  ROUTING_CONFIG_VERSIONS_PATH,
+} from "@/lib/contract/bin-routing";
 import { checkBearer, closeServer, createApiServer, type AuthMode, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { reportRoutes } from "./reports/route";
@@ -26,7 +32,7 @@ export const RELAYED_PATHS: ReadonlyMap<string, AuthMode> = new Map<string, Auth
   ["/api/auth/token", "none"],
   ["/api/bin-routing/route", "bearer"],
   [BIN_ROUTING_PREVIEW_PATH, "bearer"],
-  ...[ROUTING_CONFIG_PATH, ROUTING_CONFIG_VERSIONS_PATH, ROUTING_CONFIG_RESTORE_PATH, ROUTING_CONFIG_VALIDATE_PATH].map((p): [string, AuthMode] => [p, "bearer"]),
+  ...[ROUTING_CONFIG_PATH, ROUTING_CONFIG_VERSIONS_PATH, ROUTING_CONFIG_RESTORE_PATH, ROUTING_CONFIG_VALIDATE_PATH, ROUTING_CONFIG_PREVIEW_PATH].map((p): [string, AuthMode] => [p, "bearer"]),
 ]);
 
 export async function createReplica(config: ServiceConfig, logger: Logger): Promise<Omit<Service, "clients">> {

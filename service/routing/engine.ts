@@ -4,7 +4,7 @@
  * concurrent calls see a strict sequence per group; the await comes only after the state has moved.
  */
 import { createHash } from "node:crypto";
-import { type BinRoutingRequest, type BinRoutingResponse } from "@/lib/contract/schemas";
+import { type BinRoutingRequest, type BinRoutingResponse, type RoutingDecision as PeekedDecision, type RoutingPreview } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
 import type { Database } from "../db";
 import type { Logger } from "../http/log";
@@ -13,12 +13,39 @@ import { foldJournal, RoutingJournal, type DecisionRecord, type JournalOptions, 
 import { checkAgainstReference, ensureBaseVersion, parseRoutingConfig, readReferenceData, type LoadProblem, type ReferenceData, type VersionAuthor } from "./loader";
 import type { RoutingConfig } from "./model";
 import { peekNext, selectMember, type Pick } from "./selection";
-import { RoutingTable } from "./table";
+import { RoutingTable, type SalesType } from "./table";
 import { carryRotation, completeConfig, selectVersions, type ConfigVersion, type RotationOutcome, type SignedState } from "./versions";
 
 export interface RoutingDecision {
   response: BinRoutingResponse;
   record: DecisionRecord;
+}
+
+/**
+ * The rule, group and gateway a routing call for `bin` would get from `table` now, decided on a copy
+ * of the group's state; null where the call would answer 503 (nothing with an active member).
+ */
+export function peekDecision(table: RoutingTable, bin: string, salesType: SalesType): PeekedDecision | null {
+  const r = table.resolve(bin, salesType);
+  if (!r) return null;
+  const s = r.group.state;
+  const pick = selectMember(r.group.rotation, { ...s, credits: [...s.credits] });
+  const m = r.matched;
+  const reason =
+    m.type === "BIN"
+      ? `BIN prefix ${m.prefix} matches rule "${r.ruleName}"`
+      : m.type === "BANK"
+        ? `issuing bank ${m.bank} matches rule "${r.ruleName}"`
+        : `no enabled rule with an active member matches${salesType ? ` for ${salesType}` : ""}: the fallback group`;
+  return {
+    rule_id: r.ruleId,
+    rule_name: r.ruleName,
+    is_fallback: r.isFallback,
+    group_id: r.group.id,
+    group_name: r.group.name,
+    gateway_id: r.group.gatewayIds[pick.memberIndex]!,
+    reason,
+  };
 }
 
 export function emailHash(email: string): string {
@@ -235,6 +262,30 @@ export class RoutingEngine {
     const copy = { ...s, credits: [...s.credits] };
     const pick = selectMember(r.group.rotation, copy);
     return this.answer(r, pick, copy.totalCalls, now);
+  }
+
+  /**
+   * What the routing call would answer for each BIN under the live configuration and under `config`
+   * (absent: the live one), as a peek on copies of the state: no rotation advances, no counter moves,
+   * nothing is journalled. The proposed table is built exactly as an apply builds it (every check,
+   * then the rotation rule from the live states) but never swapped in. One synchronous step, so both
+   * sides see the same live version.
+   */
+  previewConfig(config: unknown, bins: readonly string[], salesType: SalesType): RoutingPreview {
+    const live = this.current;
+    let proposed: RoutingTable | null = live;
+    let problems: LoadProblem[] = [];
+    if (config !== undefined) {
+      const checked = this.validateConfig(config);
+      problems = checked.problems;
+      proposed = checked.config ? live.withConfig(completeConfig(checked.config, Date.now()), carryRotation(this.signedStates(), checked.config).states) : null;
+    }
+    return {
+      live_version: this.liveVersion?.version ?? 0,
+      proposed_valid: problems.length === 0,
+      problems,
+      rows: bins.map((bin) => ({ bin, live: peekDecision(live, bin, salesType), proposed: proposed && peekDecision(proposed, bin, salesType) })),
+    };
   }
 
   /** Decides synchronously (advancing the group's state) and returns the answer and its record. */

@@ -8,10 +8,12 @@ import {
   ROUTING_ADMIN_SCOPE,
   ROUTING_CHANGE_META_FIELDS,
   ROUTING_CONFIG_PATH,
+  ROUTING_CONFIG_PREVIEW_PATH,
   ROUTING_CONFIG_RESTORE_PATH,
   ROUTING_CONFIG_VALIDATE_PATH,
   ROUTING_CONFIG_VERSIONS_PATH,
   RoutingChangeMetaSchema,
+  RoutingPreviewRequestSchema,
   RoutingRestoreRequestSchema,
 } from "@/lib/contract/bin-routing";
 import { issuesToDetails } from "@/lib/contract/error-envelope";
@@ -121,6 +123,24 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
           requireAdmin(ctx);
           const { version, reason, author, expected_version } = ApiError.parse(RoutingRestoreRequestSchema, body);
           return changed(ctx, await engine.restoreConfig(version, { reason, author, clientId: ctx.clientId, expectedVersion: expected_version }), "applied (a restore)");
+        },
+      },
+    ],
+    [ROUTING_CONFIG_PREVIEW_PATH]: [
+      {
+        method: "POST",
+        auth: "bearer",
+        bucket: "routing",
+        async handle(body, ctx) {
+          const { config, bins, sales_type } = ApiError.parse(RoutingPreviewRequestSchema, body);
+          const preview = engine.previewConfig(config, bins, sales_type);
+          const message =
+            config === undefined
+              ? `${bins.length} BIN${bins.length === 1 ? "" : "s"} under live version ${preview.live_version}`
+              : preview.proposed_valid
+                ? `${bins.length} BIN${bins.length === 1 ? "" : "s"} under live version ${preview.live_version} and the proposed configuration`
+                : `The proposed configuration has ${preview.problems.length} problem${preview.problems.length === 1 ? "" : "s"}; only the live answers are given`;
+          return { body: envelope(ctx, message, preview) };
         },
       },
     ],

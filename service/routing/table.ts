@@ -36,6 +36,10 @@ export interface Resolution {
   group: RuntimeGroup;
   ruleName: string;
   isFallback: boolean;
+  /** The matching rule's 1-based position in the configuration's rules; null for the fallback. */
+  ruleId: number | null;
+  /** What matched: the BIN prefix, the issuing bank, or nothing (the fallback). */
+  matched: { type: "BIN"; prefix: string } | { type: "BANK"; bank: string } | { type: "FALLBACK" };
 }
 
 export type SalesType = "INITIALS" | "REBILLS" | undefined;
@@ -186,24 +190,23 @@ export class RoutingTable {
    */
   resolve(bin: string, salesType: SalesType, info: BinInfo | null = this.binInfo(bin)): Resolution | null {
     for (let len = Math.min(8, bin.length); len >= 6; len--) {
-      const hit = this.pick(this.binRules.get(bin.slice(0, len)), salesType);
-      if (hit) return hit;
+      const prefix = bin.slice(0, len);
+      const hit = this.pick(this.binRules.get(prefix), salesType);
+      if (hit) return { group: hit.group, ruleName: hit.name, isFallback: false, ruleId: hit.id, matched: { type: "BIN", prefix } };
     }
     if (info) {
       const hit = this.pick(this.bankRules.get(info.bank), salesType);
-      if (hit) return hit;
+      if (hit) return { group: hit.group, ruleName: hit.name, isFallback: false, ruleId: hit.id, matched: { type: "BANK", bank: info.bank } };
     }
     const fb = this.fallback;
-    if (fb && fb.rotation.active.length > 0) return { group: fb, ruleName: FALLBACK_RULE_NAME, isFallback: true };
+    if (fb && fb.rotation.active.length > 0) return { group: fb, ruleName: FALLBACK_RULE_NAME, isFallback: true, ruleId: null, matched: { type: "FALLBACK" } };
     return null;
   }
 
-  private pick(rules: readonly IndexedRule[] | undefined, salesType: SalesType): Resolution | null {
+  private pick(rules: readonly IndexedRule[] | undefined, salesType: SalesType): IndexedRule | null {
     if (!rules) return null;
     for (const r of rules) {
-      if (r.group.rotation.active.length > 0 && admitsSalesType(r.group.scope, salesType)) {
-        return { group: r.group, ruleName: r.name, isFallback: false };
-      }
+      if (r.group.rotation.active.length > 0 && admitsSalesType(r.group.scope, salesType)) return r;
     }
     return null;
   }
