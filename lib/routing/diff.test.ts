@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { RoutingConfigFile } from "@/lib/contract/routing-config";
 import { diffConfigs, normalizeConfig } from "./diff";
 
-const base: RoutingConfigFile = {
+type File = RoutingConfigFile & { rules: NonNullable<RoutingConfigFile["rules"]> };
+
+const base: File = {
   groups: [
     { group_id: 1, group_name: "fallback", selection_method: "ROUND_ROBIN", is_fallback: true, members: [{ gateway_id: 1 }, { gateway_id: 2 }, { gateway_id: 3 }] },
     { group_id: 2, group_name: "two", selection_method: "WEIGHTAGE", members: [{ gateway_id: 4, weight: 3 }, { gateway_id: 5 }] },
@@ -19,7 +21,7 @@ const norm = (c: unknown) => {
   if (!n) throw new Error("test configuration has the wrong shape");
   return n;
 };
-const clone = (): RoutingConfigFile => structuredClone(base);
+const clone = (): File => structuredClone(base);
 
 describe("diffConfigs", () => {
   it("sees no change between a configuration and itself, with defaults written out or not, and created_at ignored", () => {
