@@ -8,7 +8,7 @@ import type { EvaluationRecord } from "@/lib/alerts/run";
 // Types only from the schemas' modules: their values (and zod) reach the browser through
 // ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
 import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/alerts/definition";
-import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/alerts/words";
+import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/alerts/definition";
 import type { Direction } from "@/lib/contract/catalog";
 // The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
 import type { DimensionDef } from "@/lib/contract/dimensions";

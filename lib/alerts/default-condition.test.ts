@@ -9,7 +9,7 @@ import { formatValue } from "@/lib/metrics/format";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import { emptyRuleDraft, ruleBody, ruleDraft, ruleSentence, withTarget, type CheckedRule, type Programme } from "@/components/alerts/model";
 import { alertVocabulary } from "@/components/alerts/vocabulary";
-import { badNewsCondition, defaultCondition, PROGRAMME_BETTER } from "./words";
+import { badNewsCondition, defaultCondition, PROGRAMME_BETTER } from "./definition";
 
 const betterOf = (m: string) => measureFor(m, "orders")?.better;
 const kindFor = (measure: string) => defaultCondition({ kind: "measure", measure }, betterOf);

@@ -210,4 +210,4 @@ export function describeValue(r: Pick<Reading, "measure">, g: Pick<GroupReading,
 }
 
 // In ./words.ts, which the browser imports without the schemas.
-export { describeCondition } from "./words";
+export { describeCondition } from "./definition";
