@@ -128,6 +128,8 @@ export type RoutingPreviewRequest = z.input<typeof RoutingPreviewRequestSchema>;
 export const RoutingDecisionSchema = z.object({
   rule_id: z.int().min(1).nullable().meta({ description: "1-based position of the matching rule in the configuration's rules; null for the fallback" }),
   rule_name: z.string(),
+  /** What decided: a BIN rule, a BANK rule, or no rule (the fallback). */
+  matched_by: z.enum(["BIN", "BANK", "FALLBACK"]),
   is_fallback: z.boolean(),
   group_id: z.int(),
   group_name: z.string(),

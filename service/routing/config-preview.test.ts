@@ -93,9 +93,9 @@ describe("preview of a configuration", () => {
     expect(p.problems).toEqual([]);
     expect(p.rows.map((r) => r.bin)).toEqual([BIN_X, bankBin, UNKNOWN_BIN]);
     const [x, b, unknown] = p.rows;
-    expect(x!.live).toEqual({ rule_id: 1, rule_name: "X", is_fallback: false, group_id: 2, group_name: "two", gateway_id: "5", reason: `BIN prefix ${BIN_X} matches rule "X"` });
-    expect(b!.live).toEqual({ rule_id: 3, rule_name: "the bank", is_fallback: false, group_id: 3, group_name: "three", gateway_id: "6", reason: `issuing bank ${bank} matches rule "the bank"` });
-    expect(unknown!.live).toMatchObject({ rule_id: null, rule_name: "FALLBACK", is_fallback: true, group_id: 1, gateway_id: "1" });
+    expect(x!.live).toEqual({ rule_id: 1, rule_name: "X", matched_by: "BIN", is_fallback: false, group_id: 2, group_name: "two", gateway_id: "5", reason: `BIN prefix ${BIN_X} matches rule "X"` });
+    expect(b!.live).toEqual({ rule_id: 3, rule_name: "the bank", matched_by: "BANK", is_fallback: false, group_id: 3, group_name: "three", gateway_id: "6", reason: `issuing bank ${bank} matches rule "the bank"` });
+    expect(unknown!.live).toMatchObject({ rule_id: null, rule_name: "FALLBACK", matched_by: "FALLBACK", is_fallback: true, group_id: 1, gateway_id: "1" });
     for (const r of p.rows) expect(r.proposed).toEqual(r.live);
   });
 

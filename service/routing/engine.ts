@@ -40,6 +40,7 @@ export function peekDecision(table: RoutingTable, bin: string, salesType: SalesT
   return {
     rule_id: r.ruleId,
     rule_name: r.ruleName,
+    matched_by: m.type,
     is_fallback: r.isFallback,
     group_id: r.group.id,
     group_name: r.group.name,
