@@ -124,6 +124,14 @@ describe("rights", () => {
     expect(refused.message).toContain("analyst role");
   });
 
+  it("reads the permission on every call, so withdrawing it counts at once", async () => {
+    const session = { id: users.rita.id, email: users.rita.email, role: users.rita.role };
+    await usersRepo(store).setRouting(users.rita.id, false);
+    expect(canEditRouting(await routingUser(store, session))).toBe(false);
+    await usersRepo(store).setRouting(users.rita.id, true);
+    expect(canEditRouting(await routingUser(store, session))).toBe(true);
+  });
+
   it("the workspace answer says who may edit and why not", async () => {
     const forAna = await loadWorkspace(deps(), users.ana);
     expect(forAna).toMatchObject({ can_edit: false, two_person: true, write_credential: true, live: { version: 1, reason: "version A" } });
@@ -186,7 +194,7 @@ describe("two-person rule", () => {
     const change = await proposeChange(deps(), users.ada, { config: pointing(3), reason: "BIN 999999 approves better on group three", base_version: 1 });
     expect(change).toMatchObject({ status: "pending", base_version: 1, kind: "change", proposed_by: { email: "ada@test.local" }, applied_version: null });
     expect(await liveVersion()).toBe(1);
-    expect((await loadWorkspace(deps(), users.bob)).pending.map((c) => c.id)).toEqual([change.id]);
+    expect(await loadWorkspace(deps(), users.bob)).toMatchObject({ pending: [{ id: change.id }], stale_pending: [] });
 
     const own = await rejection(approveChange(deps(), users.ada, change.id));
     expect(own.status).toBe(403);
@@ -219,6 +227,7 @@ describe("two-person rule", () => {
     const direct = await proposeChange(deps({ twoPerson: false }), users.bob, { config: pointing(2), reason: "back to group two", base_version: base });
     expect(direct).toMatchObject({ status: "applied", applied_version: base + 1, decided_by: { email: "bob@test.local" } });
 
+    expect((await loadWorkspace(deps(), users.bob)).stale_pending).toEqual([slow.id]);
     const refused = await rejection(approveChange(deps(), users.bob, slow.id));
     expect(refused.status).toBe(409);
     expect(refused.message).toContain(`became version ${base + 1}`);

@@ -150,6 +150,8 @@ export interface WorkspaceAnswer {
   /** Every version, newest first. */
   versions: RoutingConfigVersion[];
   pending: RoutingChange[];
+  /** Ids of pending changes made against a version that is no longer live: approving them would supersede them. */
+  stale_pending: string[];
   /** The latest changes in any state (what came of them), newest first. */
   recent: RoutingChange[];
   can_edit: boolean;
@@ -178,6 +180,7 @@ export async function loadWorkspace(deps: WorkspaceDeps, user: RoutingUser): Pro
     live,
     versions,
     pending,
+    stale_pending: live ? pending.filter((c) => c.base_version !== live.version).map((c) => c.id) : [],
     recent,
     can_edit: canEditRouting(user),
     two_person: deps.twoPerson,
