@@ -2,7 +2,13 @@
 import { useEffect, useState, type ReactNode, type RefObject } from "react";
 import { Button } from "./button";
 import { inputClass } from "./field";
-import type { MultiSelectOption } from "./multi-select";
+
+export interface MultiSelectOption {
+  value: string;
+  label: string;
+  group: string;
+  description?: string;
+}
 
 /** MultiSelect's open panel (./multi-select.tsx), loaded when it is first wanted. */
 export function MultiSelectPanel({

@@ -2,12 +2,9 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button";
 
-export interface MultiSelectOption {
-  value: string;
-  label: string;
-  group: string;
-  description?: string;
-}
+import type { MultiSelectOption } from "./multi-select-panel";
+
+export type { MultiSelectOption };
 
 // The panel (its search box, the groups of checkboxes, closing on Escape or a click outside) is not
 // in the page's first load: the first paint draws only the chosen values and the button.

@@ -14,14 +14,12 @@
  * they already share; the owner trusts a relayed caller address (for the token endpoint's
  * per-address limit) only from a request that carries it.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
-import type { Admission, AuthMode, Bucket, Credentials, RequestContext } from "./server";
+import { INSTANCE_KEY_HEADER, type Admission, type AuthMode, type Bucket, type Credentials, type RequestContext } from "./server";
 
-/** The header an instance's calls to the owner carry. */
-export const INSTANCE_KEY_HEADER = "x-service-instance-key";
 /** The owner's admission endpoint (answers only instances; 404 to anyone else). */
 export const ADMIT_PATH = "/internal/admit";
 
@@ -30,12 +28,6 @@ export function instanceKey(tokenSecret: string): string {
   return createHmac("sha256", tokenSecret).update("service-instance-key-v1").digest("hex");
 }
 
-/** Whether a request comes from an instance (constant-time comparison). */
-export function isInstance(req: IncomingMessage, key: string): boolean {
-  const sent = req.headers[INSTANCE_KEY_HEADER];
-  if (typeof sent !== "string" || sent.length !== key.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(key));
-}
 
 export const AdmitRequestSchema = z.object({
   auth: z.enum(["client", "bearer"]),

@@ -4,6 +4,7 @@
  * failure is an ApiError rendered as the error envelope, and anything unexpected becomes a generic
  * 500 whose detail goes only to the log, under the request id.
  */
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LIMITS } from "@/lib/contract/catalog";
@@ -11,11 +12,20 @@ import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
 import { ulid } from "./ids";
-import { isInstance } from "./owner";
 import { rateLimitHeaders, type SlidingWindowLimiter } from "./rate-limit";
 import type { TokenSigner } from "./tokens";
 
 export const MAX_BODY_BYTES = LIMITS.maxBodyBytes;
+
+/** The header an instance's calls to the owner carry. */
+export const INSTANCE_KEY_HEADER = "x-service-instance-key";
+
+/** Whether a request comes from an instance (constant-time comparison). */
+export function isInstance(req: IncomingMessage, key: string): boolean {
+  const sent = req.headers[INSTANCE_KEY_HEADER];
+  if (typeof sent !== "string" || sent.length !== key.length) return false;
+  return timingSafeEqual(Buffer.from(sent), Buffer.from(key));
+}
 
 export type AuthMode =
   /** No credentials (token issuance, health). */
