@@ -1,5 +1,9 @@
 "use client";
-/** Scheduled reports: which report, when, to whom, whether paused; Pause/Resume, Edit and Delete (which revokes its link). */
+/**
+ * Scheduled reports: which report, when, to whom, whether paused; Send now (the next issue at once,
+ * the schedule unchanged), Preview (the e-mail it would be, sending nothing), Pause/Resume, Edit and
+ * Delete (which revokes its link).
+ */
 import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/schedule/spec";
@@ -21,6 +25,9 @@ const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore
 
 // Display only, drawn by the server on first load: its code comes after the page's, and hydrates then.
 const MailFateView = lazy(() => import("./mail-fate").then((m) => ({ default: m.MailFateView })));
+const SubscriptionPreview = lazy(() => import("./subscription-preview").then((m) => ({ default: m.SubscriptionPreview })));
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function SubscriptionList({
   subscriptions,
@@ -40,6 +47,7 @@ export function SubscriptionList({
   onChanged: (message: string) => void;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -63,6 +71,11 @@ export function SubscriptionList({
     act(s, async () => {
       await apiFetch(`/api/subscriptions/${s.id}`, { method: "PATCH", body: { owner_id: to, paused: false } });
       return `The scheduled report of “${s.reportName}” reassigned to ${users?.find((u) => u.id === to)?.email ?? "its new owner"} and resumed.`;
+    });
+  const sendNow = (s: CheckedSubscription) =>
+    act(s, async () => {
+      const { sent } = await apiFetch<{ sent: { inbox: number; emails: number } }>(`/api/subscriptions/${s.id}/send`, { method: "POST" });
+      return `“${s.reportName}” sent now: ${plural(sent.emails, "e-mail", "e-mails")} queued, ${plural(sent.inbox, "inbox message", "inbox messages")}. Its schedule is unchanged.`;
     });
   const remove = (s: CheckedSubscription) => {
     if (!window.confirm(`Stop sending “${s.reportName}”? Its share link is revoked too, so the links in e-mails already sent stop working.`)) return;
@@ -104,6 +117,12 @@ export function SubscriptionList({
                   ) : null}
                 </div>
                 <div className="flex flex-wrap gap-2">
+                  <Button size="sm" disabled={busy === s.id} aria-label={`Send ${s.reportName} now`} onClick={() => void sendNow(s)}>
+                    {busy === s.id ? "Working…" : "Send now"}
+                  </Button>
+                  <Button size="sm" aria-expanded={previewing === s.id} aria-label={`Preview the next e-mail of ${s.reportName}`} onClick={() => setPreviewing(previewing === s.id ? null : s.id)}>
+                    Preview
+                  </Button>
                   <Button size="sm" disabled={busy === s.id} aria-label={`${s.paused ? "Resume" : "Pause"} the scheduled report of ${s.reportName}`} onClick={() => void togglePause(s)}>
                     {s.paused ? "Resume" : "Pause"}
                   </Button>
@@ -132,6 +151,11 @@ export function SubscriptionList({
               <Suspense fallback={null}>
                 <MailFateView fate={s} timeZone={timeZone} />
               </Suspense>
+              {previewing === s.id ? (
+                <Suspense fallback={<p className="mt-3 text-sm text-slate-700">Loading the preview…</p>}>
+                  <SubscriptionPreview id={s.id} name={s.reportName} />
+                </Suspense>
+              ) : null}
               {editing === s.id ? (
                 <div className="mt-4 rounded-md border border-slate-300 bg-slate-50 p-4">
                   <h4 className="mb-3 text-sm font-semibold text-slate-900">Edit the scheduled report of “{s.reportName}”</h4>

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   "subscription.changed",
   "subscription.deleted",
   "subscription.sent_now",
+  "subscription.sent_now",
   "routing.proposed",
   "routing.approved",
   "routing.applied",

@@ -26,7 +26,19 @@ export interface MailPolicy {
   runNowWindowSeconds: number;
   /** E-mails (one per recipient) a user's rules and subscriptions queue in any 24 hours. */
   mailsPerUserPerDay: number;
+  /** "Send now" presses on scheduled reports per user in any `sendNowWindowSeconds`. */
+  sendNowPerWindow: number;
+  sendNowWindowSeconds: number;
+  /**
+   * What a scheduled report's e-mail to an address that is no user's carries: the subscription's
+   * share link ("share"), or no link and only the numbers ("numbers"). Alerts never send outside
+   * addresses a link (docs/security.md).
+   */
+  outsideLinks: OutsideLinks;
 }
+
+export const OUTSIDE_LINKS = ["share", "numbers"] as const;
+export type OutsideLinks = (typeof OUTSIDE_LINKS)[number];
 
 export const MAIL_POLICY_DEFAULTS: MailPolicy = {
   allowedDomains: [],
@@ -37,10 +49,14 @@ export const MAIL_POLICY_DEFAULTS: MailPolicy = {
   runNowPerWindow: 5,
   runNowWindowSeconds: 900,
   mailsPerUserPerDay: 200,
+  sendNowPerWindow: 5,
+  sendNowWindowSeconds: 3600,
+  outsideLinks: "share",
 };
 
 export function mailPolicyFrom(
-  env: Pick<ServerEnv, "MAIL_ALLOWED_DOMAINS" | "MAIL_MAX_RECIPIENTS" | "ALERT_RULES_PER_USER" | "SUBSCRIPTIONS_PER_USER" | "ALERT_MIN_COOLDOWN_MINUTES" | "RUN_NOW_PER_USER" | "MAIL_PER_USER_PER_DAY">,
+  env: Pick<ServerEnv, "MAIL_ALLOWED_DOMAINS" | "MAIL_MAX_RECIPIENTS" | "ALERT_RULES_PER_USER" | "SUBSCRIPTIONS_PER_USER" | "ALERT_MIN_COOLDOWN_MINUTES" | "RUN_NOW_PER_USER" | "MAIL_PER_USER_PER_DAY"> &
+    Partial<Pick<ServerEnv, "MAIL_OUTSIDE_LINKS">>,
 ): MailPolicy {
   return {
     ...MAIL_POLICY_DEFAULTS,
@@ -51,6 +67,7 @@ export function mailPolicyFrom(
     minCooldownMinutes: env.ALERT_MIN_COOLDOWN_MINUTES,
     runNowPerWindow: env.RUN_NOW_PER_USER,
     mailsPerUserPerDay: env.MAIL_PER_USER_PER_DAY,
+    outsideLinks: env.MAIL_OUTSIDE_LINKS ?? MAIL_POLICY_DEFAULTS.outsideLinks,
   };
 }
 
@@ -127,23 +144,37 @@ export async function checkOwnedCount(tx: Sql, ownerId: string, kind: "alert" | 
   }
 }
 
-/** Counts an "Evaluate now" against the user; a 429 with Retry-After past the limit. */
-export async function takeRunNow(db: Store, userId: string, policy: MailPolicy): Promise<void> {
-  // One at a time per user: a burst gets exactly the allowed number through, not none.
+/**
+ * Counts one press against the user's allowance under `key`; a 429 with Retry-After past it. One
+ * at a time per user (the user's row is locked), so a burst gets exactly the allowance through, not none.
+ */
+async function takeAllowance(db: Store, userId: string, key: string, max: number, windowSeconds: number, refusal: (retryAfter: number) => string): Promise<void> {
   const attempt = await db.transaction(async (tx) => {
     await tx.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId]);
-    return throttleRepo(tx).attempt([{ key: `run-now:${userId}`, max: policy.runNowPerWindow }], policy.runNowWindowSeconds);
+    return throttleRepo(tx).attempt([{ key: `${key}:${userId}`, max }], windowSeconds);
   });
   if (!attempt.allowed) {
-    const minutes = Math.round(policy.runNowWindowSeconds / 60);
-    throw new ApiError(
-      429,
-      `"Evaluate now" is limited to ${policy.runNowPerWindow} per ${minutes} minutes per user (RUN_NOW_PER_USER); try again in ${attempt.retryAfterSeconds} s`,
-      undefined,
-      { "Retry-After": String(attempt.retryAfterSeconds) },
-      { retry_after: attempt.retryAfterSeconds },
-    );
+    throw new ApiError(429, refusal(attempt.retryAfterSeconds), undefined, { "Retry-After": String(attempt.retryAfterSeconds) }, { retry_after: attempt.retryAfterSeconds });
   }
+}
+
+/** Counts an "Evaluate now" against the user; a 429 with Retry-After past the limit. */
+export async function takeRunNow(db: Store, userId: string, policy: MailPolicy): Promise<void> {
+  const minutes = Math.round(policy.runNowWindowSeconds / 60);
+  await takeAllowance(db, userId, "run-now", policy.runNowPerWindow, policy.runNowWindowSeconds, (s) => `"Evaluate now" is limited to ${policy.runNowPerWindow} per ${minutes} minutes per user (RUN_NOW_PER_USER); try again in ${s} s`);
+}
+
+/**
+ * Counts a "Send now" of a scheduled report against the user who pressed it; a 429 with Retry-After
+ * and the time the next press frees up past the limit.
+ */
+export async function takeSendNow(db: Store, userId: string, policy: MailPolicy, now = new Date()): Promise<void> {
+  const minutes = Math.round(policy.sendNowWindowSeconds / 60);
+  const per = minutes === 60 ? "hour" : `${minutes} minutes`;
+  await takeAllowance(db, userId, "send-now", policy.sendNowPerWindow, policy.sendNowWindowSeconds, (s) => {
+    const at = new Date(now.getTime() + s * 1000).toISOString().slice(11, 16);
+    return `"Send now" is limited to ${policy.sendNowPerWindow} per ${per} per user; the next one frees up in ${s} s (at ${at} UTC)`;
+  });
 }
 
 /** E-mails queued by a user's rules and subscriptions in the last 24 hours. */

@@ -15,12 +15,17 @@ import { getStore } from "@/lib/store";
 import { alertsRepo } from "@/lib/store/alerts";
 import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
-import { sendSubscription } from "@/lib/subscriptions/send";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/subscriptions/send";
+import { ownSubscription } from "@/lib/subscriptions";
+import { unseal } from "@/lib/subscriptions/seal";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { ApiError } from "@/lib/contract/errors";
+import { TOKEN_TAIL_LENGTH } from "@/lib/sharing/link-input";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { getGateway } from "@/lib/upstream";
 import type { MonitorConfig } from "@/lib/programs/definitions";
 import { refuseStopped, ruleStop, subscriptionStop } from "./rights";
-import { MAIL_POLICY_DEFAULTS, checkDailyMail, mailPolicyFrom, takeRunNow, type MailPolicy } from "./policy";
+import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, mailPolicyFrom, takeRunNow, takeSendNow, type MailPolicy } from "./policy";
 
 /** How long a slot's reports may wait behind people's (inside the claim's 5-minute lease). */
 const REPORT_WAIT_MS = 4 * 60_000;
@@ -129,6 +134,75 @@ export async function evaluateNow(deps: NotifyDeps, ruleId: string, owner: strin
     now,
   );
 }
+
+/**
+ * "Send now" on a scheduled report: its next issue at this moment, through the scheduler's own path
+ * (the owner's rights checked now, the mail policy, the outbox), in the turn of the person who asked.
+ * The regular schedule does not move: no slot is claimed and the subscription is not changed.
+ */
+export async function sendSubscriptionNow(deps: NotifyDeps, user: SessionUser, id: string): Promise<{ inbox: number; emails: number }> {
+  const sub = await ownSubscription(deps.db, user, id);
+  refuseStopped(await subscriptionStop(deps.db, sub), "scheduled report");
+  // Counted per person asking, before anything runs: a burst of presses is refused, not queued.
+  await takeSendNow(deps.db, user.id, policyOf(deps));
+  try {
+    return await sendSubscription(
+      { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs: deps.waitMs ?? 60_000, policy: policyOf(deps), owner: user.id },
+      sub,
+      false,
+      { by: user },
+    );
+  } catch (e) {
+    // The owner's daily mail is a limit the caller met: said as itself, nothing queued.
+    if (e instanceof MailLimitError) throw new ApiError(429, e.message);
+    throw e;
+  }
+}
+
+/** One e-mail of a preview: as it would be sent, its share token hidden. */
+export type PreviewMail = Omit<IssueMail, "attachments"> & { attachments: { filename: string; contentType: string; bytes: number }[] };
+
+export type SubscriptionPreview =
+  | { kind: "ready"; mails: PreviewMail[]; inboxUsers: number; refused: string | null; mailOn: boolean }
+  | IssuePending;
+
+/** How long a preview waits for the report before answering with its place in the queue. */
+const PREVIEW_WAIT_MS = 3_000;
+
+/**
+ * The next issue's e-mails as "Send now" would send them, built by the same code, sending nothing
+ * and spending no mail allowance. Its report queues like any report the person opens; while it waits
+ * the answer says where. The share token is hidden: the preview is no way to get the link.
+ */
+export async function previewSubscription(deps: NotifyDeps, user: SessionUser, id: string): Promise<SubscriptionPreview> {
+  const sub = await ownSubscription(deps.db, user, id);
+  const built = await buildSubscriptionIssue(
+    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, waitMs: PREVIEW_WAIT_MS, policy: policyOf(deps), owner: user.id },
+    sub,
+    false,
+  );
+  if (built.kind === "pending") return built;
+  const token = sub.shareTokenSealed ? unseal(sub.shareTokenSealed, deps.env.NEXTAUTH_SECRET) : null;
+  const hide = (text: string) => (token ? text.split(token).join(hiddenToken(token)) : text);
+  return {
+    kind: "ready",
+    mails: built.issue.mails.map((m) => ({
+      audience: m.audience,
+      to: m.to,
+      subject: hide(m.subject),
+      text: hide(m.text),
+      html: hide(m.html),
+      numbers: m.numbers,
+      attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, bytes: Buffer.byteLength(a.content) })),
+    })),
+    inboxUsers: built.issue.inbox.userIds.length,
+    refused: built.issue.refused,
+    mailOn: deps.mail.enabled,
+  };
+}
+
+/** A share token as a preview shows it: its last characters only, as the report's list of links names it. */
+export const hiddenToken = (token: string) => `…${token.slice(-TOKEN_TAIL_LENGTH)}`;
 
 const policyOf = (deps: NotifyDeps): MailPolicy => deps.policy ?? mailPolicyFrom(serverEnv());
 

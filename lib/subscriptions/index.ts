@@ -1,9 +1,12 @@
 import "server-only";
 /**
- * Scheduled reports: a saved report or dashboard mailed daily, weekly or monthly. Each
- * subscription makes a live share link of its own (the link rules of saved reports: it expires, can
- * be seen under the report's links, and is revoked with the subscription), whose token is kept sealed
- * so every e-mail carries the same link. Owners see and change theirs; admins see all.
+ * Scheduled reports: a saved report or dashboard mailed daily, weekly or monthly. A subscription
+ * that names addresses outside the dashboard's users makes a live share link of its own for them
+ * (the link rules of saved reports: it expires, is listed under the report's links with a label
+ * naming the subscription, counts its views, and is revoked with the subscription), whose token is
+ * kept sealed so every e-mail carries the same link; users get the in-app link. Under the mail
+ * policy's "numbers" no link is made and outside addresses get the numbers only. Owners see and
+ * change theirs; admins see all.
  */
 import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
@@ -18,8 +21,12 @@ import { SHARE_LIMITS } from "@/lib/sharing/service";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Sql, Store } from "@/lib/store/sql";
 import { subscriptionsRepo, type SubscriptionRow } from "@/lib/store/subscriptions";
+import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { seal } from "./seal";
+import { splitAddresses } from "./send";
+import { LABEL_MAX } from "@/lib/sharing/link-input";
+import { describeSchedule } from "@/lib/schedule/spec";
 import { checkRecipients, mailFate } from "@/lib/notify/recipients";
 import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
 import { newOwner, refuseStopped, subscriptionStop } from "@/lib/notify/rights";
@@ -54,7 +61,7 @@ export async function listSubscriptions(db: Sql, user: SessionUser): Promise<Sub
   return Promise.all(rows.map(async (s) => ({ ...subscriptionView(s), ...(await mailFate(db, "subscription", s.id, s.recipients)) })));
 }
 
-async function ownSubscription(db: Sql, user: SessionUser, id: string): Promise<SubscriptionRow> {
+export async function ownSubscription(db: Sql, user: SessionUser, id: string): Promise<SubscriptionRow> {
   const s = await subscriptionsRepo(db).get(id);
   // Not yours answers as missing: ids are no way to probe for others' subscriptions.
   if (!s || (user.role !== "admin" && s.ownerId !== user.id)) throw new ApiError(404, "No such subscription");
@@ -74,7 +81,7 @@ export async function createSubscription(
   await checkMailPolicy(db, input.recipients, opts.policy);
   return db.transaction(async (tx) => {
     await checkOwnedCount(tx, user.id, "subscription", opts.policy);
-    const link = await subscriptionLink(tx, gateway, user, report, input.recipients, opts);
+    const link = await subscriptionLink(tx, gateway, user, report, input.recipients, { ...opts, schedule: input.schedule });
     const row = await subscriptionsRepo(tx).create({
       ownerId: user.id,
       reportId: report.id,
@@ -90,10 +97,11 @@ export async function createSubscription(
 }
 
 /**
- * A subscription's share link, made under the rules of any share link: only a user who may share
- * the report (its owner or an admin) gets one. Someone who may only see it can have it mailed to
- * dashboard users, whose e-mail then links into the dashboard; outside addresses would need the
- * share link, so they are refused.
+ * A subscription's share link, made under the rules of any share link: only a user who may share the
+ * report (its owner or an admin) gets one, and only its outside addresses (those that are no user's)
+ * are mailed it. Someone who may only see the report can have it mailed to dashboard users, whose
+ * e-mail links into the dashboard; outside addresses would need the share link, so they are refused.
+ * Under the policy's "numbers" no link is made: outside addresses get the numbers only.
  */
 async function subscriptionLink(
   tx: Sql,
@@ -101,18 +109,27 @@ async function subscriptionLink(
   owner: SessionUser,
   report: SavedReport,
   recipients: Recipients,
-  opts: { timeZone: string; secret: string },
+  opts: { timeZone: string; secret: string; policy: MailPolicy; schedule: ScheduleSpec },
 ): Promise<{ id: string; sealed: string } | null> {
+  if (opts.policy.outsideLinks !== "share") return null;
   if (!canEdit(owner, report)) {
-    if (recipients.emails.length === 0) return null;
+    const { outside } = await splitAddresses(tx, recipients.emails, report);
+    if (outside.length === 0) return null;
     throw new ApiError(
       403,
       "Only the report's owner or an admin may share it, and a scheduled report to outside addresses carries a share link; name dashboard users only, or ask the owner to subscribe them",
       [{ path: "recipients.emails", message: "needs the right to share the report" }],
     );
   }
-  const { token, link } = await createShareLink(tx, gateway, opts.timeZone, owner, report, { mode: "live", expiresInDays: SHARE_LIMITS.maxDays });
+  const label = subscriptionLinkLabel(opts.schedule, opts.timeZone);
+  const { token, link } = await createShareLink(tx, gateway, opts.timeZone, owner, report, { mode: "live", expiresInDays: SHARE_LIMITS.maxDays, label });
   return { id: link.id, sealed: seal(token, opts.secret) };
+}
+
+/** The label of a subscription's link in the report's list of links: the scheduled report that made it. */
+export function subscriptionLinkLabel(schedule: ScheduleSpec, timeZone: string): string {
+  const full = `Scheduled report: ${describeSchedule(schedule, timeZone)}`;
+  return full.length <= LABEL_MAX ? full : `${full.slice(0, LABEL_MAX - 1)}…`;
 }
 
 export async function updateSubscription(
@@ -137,10 +154,26 @@ export async function updateSubscription(
     await db.transaction(async (tx) => {
       await checkOwnedCount(tx, to.id, "subscription", opts.policy);
       if (current.shareLinkId) await shareLinksRepo(tx).revoke(current.shareLinkId);
-      await subscriptionsRepo(tx).reassign(current.id, to.id, await subscriptionLink(tx, opts.gateway, to, report, recipients, opts));
+      const schedule = patch.schedule ?? ScheduleSpec.parse(current.schedule);
+      await subscriptionsRepo(tx).reassign(current.id, to.id, await subscriptionLink(tx, opts.gateway, to, report, recipients, { ...opts, schedule }));
       await appendAudit(tx, { action: "subscription.changed", actor: userActor(user), subject: { kind: "subscription", id: current.id, label: current.reportName }, detail: { from_owner: current.ownerId, owner: to.id, share_link_revoked: current.shareLinkId } });
     });
     s = (await subscriptionsRepo(db).get(s.id))!;
+  }
+  if (patch.recipients && !s.shareLinkId) {
+    // One made without a link (under the "numbers" policy, or by a user who may not share) gets one
+    // when the policy and its owner's rights now give one.
+    const report = await savedReportsRepo(db).get(s.reportId);
+    const owner = await usersRepo(db).findById(s.ownerId);
+    if (report && owner) {
+      const current = s;
+      await db.transaction(async (tx) => {
+        const schedule = patch.schedule ?? ScheduleSpec.parse(current.schedule);
+        const link = await subscriptionLink(tx, opts.gateway, { id: owner.id, email: owner.email, role: owner.role }, report, recipients, { ...opts, schedule });
+        if (link) await tx.query("UPDATE subscriptions SET share_link_id = $2, share_token_sealed = $3 WHERE id = $1", [current.id, link.id, link.sealed]);
+      });
+      s = (await subscriptionsRepo(db).get(s.id))!;
+    }
   }
   const paused = patch.paused ?? s.paused;
   // Resuming sends with its owner's rights as they are now.

@@ -1,0 +1,9 @@
+// GET /api/subscriptions/:id/preview: the e-mails the next issue would be (owner or admin), built as a send builds them, sending nothing; 202 with the queue place while its report waits.
+import { apiRoute } from "@/lib/api/handler";
+import { notifyDeps, previewSubscription } from "@/lib/notify/runtime";
+
+export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
+  const preview = await previewSubscription(await notifyDeps(), user, params.id);
+  if (preview.kind === "pending") return Response.json({ preview }, { status: 202, headers: { "Retry-After": String(preview.retryAfterSeconds), "Cache-Control": "no-store" } });
+  return Response.json({ preview }, { headers: { "Cache-Control": "no-store" } });
+});

@@ -1,0 +1,15 @@
+// POST /api/subscriptions/:id/send: sends the scheduled report's next issue now (owner or admin), without moving its schedule; 429 past the per-user allowance.
+import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/contract/errors";
+import { notifyDeps, sendSubscriptionNow } from "@/lib/notify/runtime";
+
+export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
+  try {
+    return { sent: await sendSubscriptionNow(await notifyDeps(), user, params.id) };
+  } catch (e) {
+    // A limit the caller met (the allowance, the owner's rights, the daily mail) answers as itself.
+    if (e instanceof ApiError) throw e;
+    // The report could not be had in time: the caller did nothing wrong, and nothing was sent.
+    throw new ApiError(503, e instanceof Error ? e.message : String(e));
+  }
+});
