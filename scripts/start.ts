@@ -12,6 +12,7 @@ import { duckDbOptions, loadDuckDbConfig } from "../service/config";
 import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
+import { importRoutingEvidenceCase } from "../service/data/routing-evidence-case";
 import { seedDemoRouting } from "../service/routing/demo";
 import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
@@ -52,7 +53,11 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
     if (end !== today) {
       console.log(`start: generating demo data (${DEMO.days} days ending ${today})…`);
       const s = await generate(db, { ...DEMO, endDate: today });
+      // Two BINs where one MID is truly better, and where MIDs differ only by noise, so the routing
+      // workspace has a proposal to show and a case it rightly leaves alone.
+      const evidence = await importRoutingEvidenceCase(db);
       await seedDemoRouting(db);
+      console.log(`start: routing evidence case: BIN ${evidence.better_bin} (MID ${evidence.better_gateway_id} truly better than ${evidence.current_gateway_id}), BIN ${evidence.noise_bin} (noise only)`);
       console.log(`start: ${s.attempts.toLocaleString("en-US")} attempts in ${s.seconds.toFixed(1)} s`);
       // The generated MIDs stay well inside every programme: one of them is made to breach
       // Mastercard's Excessive Chargeback Program last month, above its minimum count too, so the

@@ -9,15 +9,17 @@ import { Database, DatabaseBusyError } from "./db";
 import { generate } from "./data/generator";
 import { importDirectory } from "./data/importer";
 import { migrate } from "./data/schema";
+import { importRoutingEvidenceCase } from "./data/routing-evidence-case";
 import { seedDemoRouting } from "./routing/demo";
 import { foldJournal } from "./routing/journal";
 import { formatRoutingShow, loadRoutingConfig, readRoutingConfig } from "./routing/loader";
 
 const USAGE = `Usage: npm run service:cli -- <command> [options]
 
-  generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD]
+  generate --db PATH --days N --orders-per-day N --seed N [--end-date YYYY-MM-DD] [--routing-evidence-case]
       Replace the payment data with a deterministic synthetic dataset ending on --end-date (default today, UTC),
-      and load the demo BIN routing configuration (docs/routing-demo.json).
+      and load the demo BIN routing configuration (docs/routing-demo.json). --routing-evidence-case adds
+      two BINs where one MID is truly better and where MIDs differ only by noise (docs/routing.md).
   import --db PATH --dir DIR
       Load the CSV files of DIR (docs/import-format.md); all or nothing.
   create-client --db PATH --name NAME [--scope routing-admin]
@@ -73,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
       "orders-per-day": { type: "string" },
       seed: { type: "string" },
       "end-date": { type: "string" },
+      "routing-evidence-case": { type: "boolean" },
       dir: { type: "string" },
       name: { type: "string" },
       "client-id": { type: "string" },
@@ -97,7 +100,8 @@ async function main(argv: string[]): Promise<number> {
       };
       const summary = await withDb(need(values, "db"), (db) =>
         generate(db, { ...opts, onProgress: (msg) => console.error(msg) }).then(async (s) => {
-          // The demo routing configuration uses the generated BINs, banks and gateways.
+          if (values["routing-evidence-case"]) await importRoutingEvidenceCase(db);
+          // The demo routing configuration uses the generated BINs, banks and gateways (and the case's BINs).
           await seedDemoRouting(db);
           return s;
         }),

@@ -3,9 +3,12 @@
  * generator's, or imported ones), so every feature of SPEC.md §4.3 can be seen on demo data: BIN rules
  * (6-, 7- and 8-digit prefixes, two rules on one BIN split by cycle scope, a disabled rule, a rule to a
  * group without active members), BANK rules, all three selection methods, scopes 0, 1 and 2, an
- * inactive member, and the fallback group. Deterministic for the same reference data.
+ * inactive member, and the fallback group; and, when the data holds the routing evidence case
+ * (service/data/routing-evidence-case.ts), a group of one MID for its two BINs. Deterministic for the
+ * same data.
  */
 import type { Database } from "../db";
+import { routingEvidenceCase } from "../data/routing-evidence-case";
 import { loadRoutingConfig } from "./loader";
 import type { RoutingConfigFile } from "./model";
 
@@ -128,6 +131,22 @@ export async function buildDemoRoutingConfig(db: Database): Promise<RoutingConfi
       ...majorBanks.map((bank, i) => ({ type: "BANK" as const, rule_name: `BANK ${bank}`, bank, group_id: 3, created_at: t(17 + i) })),
     ],
   };
+  // The evidence case's two BINs (when the data has it) go to a group of one MID, their current MID,
+  // so the routing workspace compares the case's other MID with exactly that one.
+  const evidence = await routingEvidenceCase(db);
+  if (evidence) {
+    config.groups.push({
+      group_id: 8,
+      group_name: "Evidence case (one MID)",
+      selection_method: "ROUND_ROBIN",
+      cycle_scope: 2,
+      created_at: t(8),
+      members: [{ gateway_id: evidence.current_gateway_id, weight: 1, active: true }],
+    });
+    for (const bin of [evidence.better_bin, evidence.noise_bin]) {
+      (config.rules ??= []).push({ type: "BIN", rule_name: `BIN ${bin} (evidence case)`, bin_prefix: bin, group_id: 8, created_at: t(20) });
+    }
+  }
   // With very little reference data some picks coincide; keep the first rule of each name.
   const names = new Set<string>();
   config.rules = (config.rules ?? []).filter((r) => !names.has(r.rule_name) && names.add(r.rule_name));
