@@ -6,7 +6,7 @@
  * Entries say what changed, never a secret: no password, token, hash or request body. The detail
  * takes only short scalar values and the writer picks them field by field.
  */
-import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionUser } from "@/lib/users/roles";
 import { auditRepo, type AuditActorKind, type AuditDetailValue, type AuditEntry } from "@/lib/store/audit";
 import type { Sql, Store } from "@/lib/store/sql";
 
@@ -27,7 +27,6 @@ export const AUDIT_ACTIONS = [
   "subscription.created",
   "subscription.changed",
   "subscription.deleted",
-  "subscription.sent_now",
   "subscription.sent_now",
   "routing.proposed",
   "routing.approved",
@@ -114,7 +113,7 @@ async function currentRequestAddress(): Promise<string | null> {
   try {
     const [{ headers }, { clientAddress }, { parseServerEnv }] = await Promise.all([
       import("next/headers"),
-      import("@/lib/auth/authenticate"),
+      import("@/lib/api/client-address"),
       import("@/lib/env-schema"),
     ]);
     const h = await headers();

@@ -7,7 +7,8 @@ import type { Store } from "../store/sql";
 import { sessionsRepo } from "../store/sessions";
 import { throttleRepo } from "../store/throttle";
 import { usersRepo } from "../store/users";
-import { LOGIN_THROTTLE, authenticate, clientAddress, revalidateSession } from "./authenticate";
+import { clientAddress } from "@/lib/api/client-address";
+import { LOGIN_THROTTLE, authenticate, revalidateSession } from "./authenticate";
 import { hashPassword } from "./password";
 
 let dir: string;

@@ -13,7 +13,8 @@ import { measure } from "../api/server-timing";
 import { serverEnv } from "../env";
 import { getStore } from "../store";
 import { sessionsRepo } from "../store/sessions";
-import { authenticate, clientAddress, revalidateSession, type SessionUser } from "./authenticate";
+import { clientAddress } from "@/lib/api/client-address";
+import { authenticate, revalidateSession, type SessionUser } from "./authenticate";
 import { safeCallbackPath, throttledError } from "./messages";
 import { SessionChecks } from "./session-checks";
 

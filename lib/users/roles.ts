@@ -17,3 +17,10 @@ export function hasRole(role: Role, required: Role | readonly Role[]): boolean {
   if (typeof required === "string") return RANK[role] >= RANK[required];
   return required.includes(role);
 }
+
+/** The signed-in user a session carries. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: Role;
+}
