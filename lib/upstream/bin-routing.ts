@@ -284,7 +284,7 @@ export interface RoutingApplyInput {
 }
 
 /** Applies `config` as the next version, with the routing credential. 400 lists every problem; 409: the live version moved on. */
-export function applyRoutingConfig(input: RoutingApplyInput, clients: RoutingClients = routingClients()): Promise<RoutingConfigVersion> {
+export async function applyRoutingConfig(input: RoutingApplyInput, clients: RoutingClients = routingClients()): Promise<RoutingConfigVersion> {
   const { config, ...meta } = input;
   return callConfig(writer(clients), "POST", ROUTING_CONFIG_PATH, { ...config, ...meta }, RoutingConfigVersionSchema, true);
 }
@@ -298,6 +298,6 @@ export interface RoutingRestoreInput {
 }
 
 /** Applies an earlier version again as a new version, with the routing credential (404: no such version; 409: the live version moved on). */
-export function restoreRoutingConfig(input: RoutingRestoreInput, clients: RoutingClients = routingClients()): Promise<RoutingConfigVersion> {
+export async function restoreRoutingConfig(input: RoutingRestoreInput, clients: RoutingClients = routingClients()): Promise<RoutingConfigVersion> {
   return callConfig(writer(clients), "POST", ROUTING_CONFIG_RESTORE_PATH, input, RoutingConfigVersionSchema, true);
 }
