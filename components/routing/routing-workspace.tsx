@@ -7,6 +7,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
+import { applyProposal } from "@/lib/routing/editor";
+import type { Proposal } from "@/lib/routing/proposals";
 import type { RoutingChange } from "@/lib/store/routing-changes";
 import type { ValidateAnswer, WorkspaceAnswer } from "@/lib/routing/workspace";
 import { normalizeConfig } from "@/lib/routing/diff";
@@ -22,6 +24,7 @@ import { DiffView } from "./diff-view";
 import { GroupsTable, RulesTable } from "./live-tables";
 import { PendingChanges } from "./pending-changes";
 import { PreviewPanel } from "./preview-panel";
+import { ProposalsPanel } from "./proposals-panel";
 import { VersionsList } from "./versions-list";
 
 const WORKSPACE_KEY = ["routing-workspace"] as const;
@@ -116,6 +119,16 @@ function Workspace({ timeZone }: { timeZone: string }) {
     setNotice(null);
     requestAnimationFrame(() => editorRef.current?.focus());
   };
+  const putProposal = (p: Proposal) => {
+    const base = draft ?? (liveConfig ? structuredClone(liveConfig) : null);
+    if (!base) return;
+    const placed = applyProposal(base, p);
+    setDraft(placed.config);
+    if (reason.trim() === "") setReason(p.summary);
+    setNotice({ tone: "neutral", text: `${placed.note} Review it in the editor below, then give a reason and ${view.two_person ? "propose" : "apply"} it.` });
+    requestAnimationFrame(() => editorRef.current?.focus());
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft || !live) return;
@@ -295,6 +308,14 @@ function Workspace({ timeZone }: { timeZone: string }) {
           <PreviewPanel config={null} />
         </Section>
       ) : null}
+
+      <Section
+        title="Proposals from evidence"
+        id={`${ids}-proposals`}
+        description="BINs and banks whose traffic approved clearly more often on another active MID over the last 90 days."
+      >
+        <ProposalsPanel timeZone={timeZone} onUse={canEdit && liveConfig ? putProposal : undefined} />
+      </Section>
 
       <Section title="Versions" id={`${ids}-versions`}>
         <VersionsList
