@@ -139,8 +139,8 @@ export function SubscriptionForm({
             />
           )}
           <Hint id={`${id}-report-hint`}>
-            A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers, a CSV and a live link of its own,
-            which expires like any share link and is revoked with the subscription.
+            A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers and a CSV; dashboard users get a link
+            into the dashboard, other addresses a live share link of its own, which expires like any share link and is revoked with the subscription.
           </Hint>
           <FieldMessages id={errId("report")} messages={errors.report} />
         </div>

@@ -49,6 +49,9 @@ beforeAll(async () => {
   store = await openStore({ kind: "pglite", dir }, { owner: "alerts test" });
   const u = await usersRepo(store).create({ email: "owner@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   owner = { id: u.id, email: u.email, role: "analyst" };
+  // The rule's recipient is a dashboard user, so its mail links into the dashboard (an outside address
+  // gets the numbers alone: lib/notify/send-now.test.ts).
+  await usersRepo(store).create({ email: "ops@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   today = todayIn("UTC");
   svc = await startTestService({ data: { days: 40, ordersPerDay: 150, seed: 19, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);

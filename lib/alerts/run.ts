@@ -19,7 +19,8 @@ import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
-import { MAIL_POLICY_DEFAULTS, MailLimitError, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
+import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
+import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/notify/recipients";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
@@ -184,14 +185,13 @@ export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Da
         if (sendable.refused) mailWithheld = sendable.refused;
         if (to.length > 0) {
           try {
-            sent.emails = await deps.mail.enqueue(tx, {
-              recipients: to,
-              subject: `Alert: ${message.title}`,
-              text: `${message.body}\n\nOpen the numbers: ${new URL(link, deps.baseUrl).toString()}`,
-              sourceKind: "alert",
-              sourceId: rule.id,
-              ownerId: rule.ownerId,
-            });
+            // Users get the link into the dashboard; outside addresses, which could only reach its sign-in page, the numbers alone.
+            const { users: inApp, outside } = await splitByUser(tx, to);
+            // Both audiences or neither: the daily bound is checked for all before either is queued.
+            if (inApp.length > 0 && outside.length > 0) await checkDailyMail(tx, rule.ownerId, new Set(to.map((a) => a.toLowerCase())).size, deps.policy ?? MAIL_POLICY_DEFAULTS);
+            const mail = { subject: `Alert: ${message.title}`, sourceKind: "alert", sourceId: rule.id, ownerId: rule.ownerId };
+            if (inApp.length > 0) sent.emails += await deps.mail.enqueue(tx, { ...mail, recipients: inApp, text: `${message.body}\n\nOpen the numbers: ${new URL(link, deps.baseUrl).toString()}` });
+            if (outside.length > 0) sent.emails += await deps.mail.enqueue(tx, { ...mail, recipients: outside, text: `${message.body}\n\n${ALERT_OUTSIDE_NOTE}` });
           } catch (e) {
             // Over the owner's daily mail: the inbox is still told, and the evaluation says why no mail went.
             if (!(e instanceof MailLimitError)) throw e;

@@ -21,6 +21,28 @@ export async function checkRecipients(db: Sql, recipients: Recipients, opts: { r
   }
 }
 
+/**
+ * Addresses split by the link their mail may carry: those of active users, who can sign in and follow
+ * a link into the dashboard, and outside ones, which are no active user's.
+ */
+export async function splitByUser(db: Sql, addresses: readonly string[]): Promise<{ users: string[]; outside: string[] }> {
+  const repo = usersRepo(db);
+  const users: string[] = [];
+  const outside: string[] = [];
+  for (const a of addresses) {
+    const u = await repo.findByEmail(a);
+    (u && !u.disabled ? users : outside).push(a);
+  }
+  return { users, outside };
+}
+
+/**
+ * What an alert's e-mail to an outside address says instead of a link: an alert watches a query that
+ * is no saved report, so there is no report a share link could open that holds exactly what the
+ * e-mail says (docs/security.md); the numbers are in the e-mail itself.
+ */
+export const ALERT_OUTSIDE_NOTE = "This e-mail carries no link to the dashboard: the numbers are above.";
+
 /** A rule's or subscription's mail as its owner sees it: the latest sends and its recipients' bounces. */
 export async function mailFate(db: Sql, kind: "alert" | "subscription", id: string, recipients: unknown): Promise<{ mail: MailStatus[]; bounces: Bounce[] }> {
   const outbox = outboxRepo(db, { enabled: true });

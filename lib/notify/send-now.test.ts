@@ -31,7 +31,8 @@ import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
-import { mailQueue, previewSubscription, runSlot, scheduledItems, sendSubscriptionNow, type NotifyDeps } from "./runtime";
+import { evaluateNow, mailQueue, previewSubscription, runSlot, scheduledItems, sendSubscriptionNow, type NotifyDeps } from "./runtime";
+import { createAlertRule } from "@/lib/alerts";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
 
 const SECRET = "send-now-test-secret-send-now-test-secret-send-now-01";
@@ -291,5 +292,36 @@ describe("links for outside recipients", () => {
     expect(mails.map((m) => m.to[0]).sort()).toEqual([cat.email, "slot-partner@corp.example"]);
     expect(mails.find((m) => m.to.includes(cat.email))!.parsed.text).toContain(`/reports/${report.id}`);
     expect(shareToken(mails.find((m) => m.to.includes("slot-partner@corp.example"))!.parsed.text ?? "")).toBeDefined();
+  }, 120_000);
+
+  it("an alert mails its users the link into the dashboard and outside addresses the numbers alone", async () => {
+    const { cat, bob } = people;
+    const rule = await createAlertRule(
+      store,
+      cat,
+      {
+        name: "Cat's attempts",
+        definition: { target: { kind: "measure", measure: "attempts" }, condition: { kind: "above", value: 0 }, group_by: null, filters: {}, window: "last7" },
+        schedule: { every: "hour" },
+        recipients: { users: [bob.id], emails: ["vic@corp.example", "ops-partner@corp.example"] },
+        cooldown_minutes: 60,
+        paused: false,
+      },
+      DEFAULT_MONITOR_CONFIG,
+      POLICY,
+    );
+    const record = await evaluateNow(depsWith(POLICY), rule.id, cat.id);
+    expect(record?.sent.emails).toBe(3);
+    const mails = await delivered();
+    const linked = /Open the numbers: (\S+)/;
+    for (const user of [bob.email, "vic@corp.example"]) {
+      const m = mails.find((x) => x.to.includes(user))!;
+      expect(linked.exec(m.parsed.text ?? "")?.[1], user).toMatch(new RegExp(`^${BASE_URL}/explore\\?`));
+    }
+    const outside = mails.find((x) => x.to.includes("ops-partner@corp.example"))!;
+    expect(outside.parsed.subject).toBe("Alert: Cat's attempts: 1 firing");
+    expect(outside.parsed.text).not.toMatch(/https?:\/\//);
+    expect(outside.parsed.text).toMatch(/All: Attempts [\d,]+ \(fired\)/);
+    expect(outside.parsed.text).toContain("This e-mail carries no link to the dashboard: the numbers are above.");
   }, 120_000);
 });
