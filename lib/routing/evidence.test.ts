@@ -24,6 +24,8 @@ let svc: TestService;
 let gateway: ReportGateway;
 let evidence: RoutingEvidenceCase;
 let answer: RoutingProposalsAnswer;
+/** Reporting calls the proposals' report took on a fresh gateway (its pages). */
+let pages: number;
 
 beforeAll(async () => {
   svc = await startTestService({
@@ -38,6 +40,7 @@ beforeAll(async () => {
   const got = await loadRoutingProposals(gateway, { now: NOW, waitMs: 120_000, clients: { read: gateway.client, write: null } });
   if (got.state !== "done") throw new Error(`the proposals' report is still ${got.phase}`);
   answer = got;
+  pages = gateway.client.reportCalls;
 }, 240_000);
 afterAll(() => svc?.stop());
 
@@ -105,6 +108,23 @@ describe("routing proposals from evidence", () => {
     // Noise: the rates are within the margin of each other.
     expect(Math.abs(rates[0]! - rates[1]!) * 100).toBeLessThan(PROPOSAL_DEFAULTS.marginPp);
   });
+
+  it("answers pending with the queue position while its report waits for the quota; asking again joins the same job", async () => {
+    const g = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 2 });
+    const clients = { read: g.client, write: null };
+    // Spend the window's one call.
+    const first = g.submit("orders", g.parse("orders", { start_date: END, end_date: END, group_by: ["gateway_id"], metrics: ["attempts"] }), "someone");
+    if ("job" in first) await g.wait(first.job.id);
+    const pending = await loadRoutingProposals(g, { now: NOW, waitMs: 50, clients });
+    expect(pending).toMatchObject({ state: "pending", phase: "queued", window: { from: FROM, to: END } });
+    expect(pending.state === "pending" && pending.position).toBeGreaterThanOrEqual(0);
+    expect((await loadRoutingProposals(g, { now: NOW, waitMs: 50, clients })).state).toBe("pending");
+    const done = await loadRoutingProposals(g, { now: NOW, waitMs: 20_000, clients });
+    expect(done).toEqual({ ...answer, fetched_at: expect.any(String) });
+    // The window's call, then the proposals' report's pages once, however often it was asked for.
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(g.client.reportCalls).toBe(1 + pages);
+  }, 40_000);
 
   it("a second ask is answered from the cache: the same proposals, no further report call", async () => {
     const calls = gateway.client.reportCalls;
