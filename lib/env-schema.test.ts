@@ -199,6 +199,19 @@ describe("audit retention", () => {
   });
 });
 
+describe("the routing two-person rule", () => {
+  it("is off by default, on with true, and refuses anything but true or false by name", () => {
+    expect(parseServerEnv(valid).ROUTING_TWO_PERSON).toBe(false);
+    expect(parseServerEnv({ ...valid, ROUTING_TWO_PERSON: "true" }).ROUTING_TWO_PERSON).toBe(true);
+    expect(parseServerEnv({ ...valid, ROUTING_TWO_PERSON: "false" }).ROUTING_TWO_PERSON).toBe(false);
+    for (const bad of ["yes", "1", "TRUE"]) {
+      const e = errorOf({ ...valid, ROUTING_TWO_PERSON: bad });
+      expect(e.variables, bad).toEqual(["ROUTING_TWO_PERSON"]);
+      expect(e.message).toContain("ROUTING_TWO_PERSON must be true or false");
+    }
+  });
+});
+
 describe("parseStoreEnv", () => {
   it("needs no upstream configuration", () => {
     expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });
