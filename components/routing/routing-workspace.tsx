@@ -21,6 +21,7 @@ import { inputClass } from "@/components/ui/field";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { ConfigEditor } from "./config-editor";
 import { DiffView } from "./diff-view";
+import { EffectsPanel } from "./effects-panel";
 import { GroupsTable, RulesTable } from "./live-tables";
 import { PendingChanges } from "./pending-changes";
 import { PreviewPanel } from "./preview-panel";
@@ -315,6 +316,10 @@ function Workspace({ timeZone }: { timeZone: string }) {
         description="BINs and banks whose traffic approved clearly more often on another active MID over the last 90 days."
       >
         <ProposalsPanel timeZone={timeZone} onUse={canEdit && liveConfig ? putProposal : undefined} />
+      </Section>
+
+      <Section title="Measured after each change" id={`${ids}-effects`} description="For each applied version, the BINs and banks it re-routed and their rates in equal windows before and after it.">
+        <EffectsPanel />
       </Section>
 
       <Section title="Versions" id={`${ids}-versions`}>
