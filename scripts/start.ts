@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ROUTING_ADMIN_SCOPE } from "../lib/contract/bin-routing";
 import { addDays, todayIn } from "../lib/contract/dates";
 import { createClient } from "../service/clients";
@@ -135,7 +136,8 @@ async function main(): Promise<void> {
     });
   }
   const mailEnv = sink
-    ? { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", MAIL_FROM: "alerts@demo.local" }
+    ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/mail/sink-viewer.ts).
+      { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }
     : {};
   const dashboardEnv = {
     NEXTAUTH_SECRET: secrets.nextauthSecret,

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { listAlertRules } from "@/lib/alerts";
 import { requirePageUser } from "@/lib/auth/session";
 import { mailStatusLine } from "@/lib/notify/runtime";
+import { serverEnv } from "@/lib/env";
+import { sinkFolder } from "@/lib/mail/sink-viewer";
 import { monitorConfig } from "@/lib/programs/config";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { listSavedReports } from "@/lib/saved-reports";
@@ -31,6 +33,15 @@ export default async function AlertsPage() {
         Alert rules check a number on a schedule and tell you when it crosses a line; scheduled reports send a saved report or dashboard by e-mail. Times are in the reporting time zone (
         {reportTimeZone()}).
       </p>
+      {user.role === "admin" && sinkFolder(serverEnv()) ? (
+        <p className="mt-1 text-sm text-slate-700">
+          E-mail goes to the demo mail sink: read what it kept under{" "}
+          <a className="text-blue-800 underline" href="/mail">
+            Demo mail
+          </a>
+          .
+        </p>
+      ) : null}
       <div className="mt-4">
         {/* No react-query provider: the lists refetch with a small hook; a filter's row brings its own. */}
         <AlertsManager

@@ -4,13 +4,18 @@
  * mail program). The dashboard sends to it exactly as it would to a real mail server, so the outbox,
  * its retries and the message format are the real ones; only delivery is missing.
  *
+ * For each message it writes `<dir>-view/<timestamp>-<n>.json`, the message as a mail program reads it
+ * (envelope, subject, date, text, HTML, the attachments' names): the admins' viewer in the dashboard
+ * (lib/mail/sink-viewer.ts, /mail) reads those, so the dashboard itself needs no MIME parser.
+ *
  * Not `server-only`: scripts/start.ts runs it outside Next. It listens on loopback only, because it
  * takes mail from anyone who can reach it.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { SMTPServer } from "smtp-server";
+import { viewFolder, type SinkSidecar } from "./sink-format";
 
 export const DEFAULT_SINK_DIR = ".local/mail";
 export const DEFAULT_SINK_PORT = 2525;
@@ -52,9 +57,41 @@ function fileStamp(d: Date): string {
   return d.toISOString().replace(/[:.]/g, "-");
 }
 
+/**
+ * The message as the viewer shows it, written whole then renamed like the message. A message the
+ * parser cannot read still gets one, saying so: the .eml is kept either way.
+ */
+async function writeSidecar(dir: string, file: string, body: Buffer, envelope: { from: string; to: string[] }): Promise<void> {
+  let sidecar: SinkSidecar;
+  try {
+    // Loaded when the first message arrives: the launcher's import of the sink stays light.
+    const { simpleParser } = await import("mailparser");
+    const m = await simpleParser(body);
+    sidecar = {
+      envelope,
+      subject: m.subject ?? "",
+      date: (m.date ?? new Date()).toISOString(),
+      text: m.text ?? "",
+      html: typeof m.html === "string" ? m.html : null,
+      attachments: m.attachments.map((a) => ({ filename: a.filename ?? "", contentType: a.contentType, bytes: a.size })),
+      bytes: body.length,
+    };
+  } catch (e) {
+    sidecar = { envelope, subject: "", date: new Date().toISOString(), text: `This message could not be read (${e instanceof Error ? e.message : String(e)}); open ${file} in a mail program.`, html: null, attachments: [], bytes: body.length };
+  }
+  const json = join(viewFolder(dir), basename(file).replace(/\.eml$/, ".json"));
+  try {
+    writeFileSync(`${json}.part`, JSON.stringify(sidecar), { mode: 0o600 });
+    renameSync(`${json}.part`, json);
+  } catch {
+    // The message itself is kept; only the viewer's copy is missing.
+  }
+}
+
 export async function startMailSink(options: SinkOptions = {}): Promise<MailSink> {
   const dir = options.dir ?? DEFAULT_SINK_DIR;
   mkdirSync(dir, { recursive: true });
+  mkdirSync(viewFolder(dir), { recursive: true, mode: 0o700 });
   let n = 0;
   const make = () =>
     new SMTPServer({
@@ -82,8 +119,11 @@ export async function startMailSink(options: SinkOptions = {}): Promise<MailSink
             writeFileSync(`${file}.part`, body, { mode: 0o600 });
             renameSync(`${file}.part`, file);
             const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-            options.onMessage?.({ file, from, to: session.envelope.rcptTo.map((r) => r.address), bytes: body.length });
-            callback();
+            const to = session.envelope.rcptTo.map((r) => r.address);
+            void writeSidecar(dir, file, body, { from, to }).then(() => {
+              options.onMessage?.({ file, from, to, bytes: body.length });
+              callback();
+            });
           } catch (e) {
             callback(e instanceof Error ? e : new Error(String(e)));
           }

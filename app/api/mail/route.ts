@@ -1,0 +1,11 @@
+// GET /api/mail: the messages the demo mail sink kept, newest first (admins); 404 when mail goes to a real mail server.
+import { apiRoute } from "@/lib/api/handler";
+import { ApiError } from "@/lib/contract/errors";
+import { serverEnv } from "@/lib/env";
+import { listSinkMessages, sinkFolder } from "@/lib/mail/sink-viewer";
+
+export const GET = apiRoute({ role: "admin" }, async () => {
+  const dir = sinkFolder(serverEnv());
+  if (!dir) throw new ApiError(404, "Mail is not going to the demo mail sink, so there are no kept messages to read here");
+  return Response.json({ messages: listSinkMessages(dir) }, { headers: { "Cache-Control": "no-store" } });
+});

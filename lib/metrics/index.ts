@@ -1,3 +1,0 @@
-export * from "./format";
-export * from "./kpis";
-export * from "./table";

@@ -1,3 +1,0 @@
-export * from "./api";
-export * from "./queries";
-export * from "./status";
