@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { importRoutingEvidenceCase, type RoutingEvidenceCase } from "@/service/data/routing-evidence-case";
+import { UpstreamClient } from "@/lib/upstream/client";
+import { applyRoutingConfig, getRoutingConfig, restoreRoutingConfig } from "@/lib/upstream/bin-routing";
+import { createClient } from "@/service/clients";
+import { importRoutingEvidenceCase, ROUTING_EVIDENCE_BANK, type RoutingEvidenceCase } from "@/service/data/routing-evidence-case";
 import { seedDemoRouting } from "@/service/routing/demo";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
@@ -126,10 +129,45 @@ describe("routing proposals from evidence", () => {
     expect(g.client.reportCalls).toBe(1 + pages);
   }, 40_000);
 
+  it("compares a bank on its BINs no BIN rule decides, with the MID its BANK rule gives", async () => {
+    // The better BIN now follows a BANK rule for the case's bank (to the same one-MID group); the
+    // noise BIN keeps its BIN rule, so the bank is compared on the better BIN's rows alone.
+    const admin = await createClient(svc.db, "routing admin", ["routing-admin"]);
+    await svc.service.clients.refresh();
+    const write = new UpstreamClient({ baseUrl: svc.url, clientId: admin.client_id, clientSecret: admin.client_secret, tokenUrl: `${svc.url}/api/auth/token` });
+    const clients = { read: gateway.client, write };
+    const live = await getRoutingConfig(clients);
+    const rule = live.config.rules.find((r) => r.type === "BIN" && r.bin_prefix === evidence.better_bin)!;
+    const config = {
+      groups: live.config.groups,
+      rules: [...live.config.rules.filter((r) => r !== rule), { type: "BANK" as const, rule_name: "Evidence bank", bank: ROUTING_EVIDENCE_BANK, group_id: rule.group_id }],
+    };
+    await applyRoutingConfig({ config, reason: "bank rule for the case", author: "test", expected_version: live.version }, clients);
+
+    const got = await loadRoutingProposals(gateway, { now: NOW, waitMs: 0, clients });
+    if (got.state !== "done") throw new Error("the reports were cached: the answer cannot wait");
+    expect(got.live_version).toBe(live.version + 1);
+    const bank = got.proposals.filter((p) => p.kind === "BANK" && p.key === ROUTING_EVIDENCE_BANK);
+    expect(bank).toHaveLength(1);
+    const counts = await direct(evidence.better_bin);
+    const cur = counts.get(String(evidence.current_gateway_id))!;
+    const alt = counts.get(String(evidence.better_gateway_id))!;
+    expect(bank[0]!.current).toMatchObject({ gateway_id: String(evidence.current_gateway_id), ...cur });
+    expect(bank[0]!.proposed).toMatchObject({ gateway_id: String(evidence.better_gateway_id), ...alt });
+    expect(bank[0]!.rule).toEqual({ type: "BANK", bank: ROUTING_EVIDENCE_BANK, rule_name: `BANK ${ROUTING_EVIDENCE_BANK} to MID ${evidence.better_gateway_id}` });
+    // The BIN itself, now decided by the bank's rule, still has its own proposal; the noise BIN none.
+    expect(got.proposals.filter((p) => p.key === evidence.better_bin).map((p) => p.current.gateway_id)).toEqual([String(evidence.current_gateway_id)]);
+    expect(got.proposals.filter((p) => p.key === evidence.noise_bin)).toEqual([]);
+    expect(got.considered).toBe(answer.considered + 1);
+
+    await restoreRoutingConfig({ reason: "back", author: "test" }, clients);
+  });
+
   it("a second ask is answered from the cache: the same proposals, no further report call", async () => {
     const calls = gateway.client.reportCalls;
     const again = await loadRoutingProposals(gateway, { now: NOW, waitMs: 0, clients: { read: gateway.client, write: null } });
-    expect(again).toEqual(answer);
+    // The configuration restored above (version 1's again, as version 3) gives the same proposals.
+    expect(again).toEqual({ ...answer, live_version: 3 });
     expect(gateway.client.reportCalls).toBe(calls);
   });
 });
