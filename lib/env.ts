@@ -6,7 +6,7 @@ import "server-only";
  */
 import { parseServerEnv, type ServerEnv } from "./env-schema";
 
-export { EnvError, parseServerEnv, type ServerEnv } from "./env-schema";
+export { EnvError, type ServerEnv } from "./env-schema";
 
 let cached: ServerEnv | undefined;
 

@@ -22,7 +22,10 @@ export function pagePolicy(nonce: string, dev = false): string {
   ].join("; ");
 }
 
-/** Headers on every response. HSTS only when the dashboard is served over HTTPS. */
+/**
+ * Headers on every response. HSTS only when the dashboard is served over HTTPS.
+ * @public next.config.js loads this file by path (tsImport), which the unused-export check cannot follow.
+ */
 export function staticSecurityHeaders(publicUrl: string | undefined): { key: string; value: string }[] {
   const headers = [
     { key: "X-Content-Type-Options", value: "nosniff" },

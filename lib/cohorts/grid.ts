@@ -20,7 +20,7 @@ import { partialNote, periodLabel, periodOf, periodsIn, type Period } from "@/li
 import type { CohortCell, CohortRows } from "@/lib/report-state/cohort";
 import { cycleOffsetDays, type CohortSchedule } from "./labels";
 
-export { CELL_LABELS, ROW_LABELS, cohortCaption, cycleOffsetDays, type CohortSchedule } from "./labels";
+export { cohortCaption, cycleOffsetDays, type CohortSchedule } from "./labels";
 export { CELL_DEFINITIONS } from "./cell-definitions";
 
 /** Whether customers whose initial date is `day` have reached billing cycle k by `today`. */

@@ -14,7 +14,7 @@ export { OPERATIONS, type Operation } from "./operations";
 // other file), so a page whose browser code checks filters and ranges but asks for a fixed set of
 // metrics (Cohorts) does not load every metric with them.
 export * from "./dimensions";
-export { DIMENSION_DESCRIPTIONS, dimensionDescription } from "./dimension-descriptions";
+export { dimensionDescription } from "./dimension-descriptions";
 export { LIMITS } from "./limits";
 
 /**

@@ -37,7 +37,6 @@ export const ErrorEnvelopeSchema = z.object({
   request_id: z.string(),
   timestamp: Timestamp,
 });
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** Renders a zod path as `filters.product_id[0]`. */
 export function formatPath(path: readonly PropertyKey[]): string {

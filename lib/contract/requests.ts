@@ -82,8 +82,6 @@ export interface ReportRequest<D extends string = string, M extends string = str
   limit?: number;
   offset?: number;
 }
-export type OrdersRequest = ReportRequest<OrdersDimension, OrdersMetric>;
-export type CohortRequest = ReportRequest<CohortDimension, CohortMetric>;
 
 function unknownName(what: string, op: Operation) {
   const operation = op === "orders" ? "the order summary" : "the cohort summary";

@@ -10,9 +10,6 @@ export * from "./requests";
 export * from "./records";
 // successEnvelope is the builder of the schemas below; only the contract itself uses it.
 export {
-  PaginationSchema,
-  OrdersResponseSchema,
-  CohortResponseSchema,
   parseReportResponse,
   type Pagination,
   type ReportResponse,

@@ -7,7 +7,6 @@ export const TokenRequestSchema = z.strictObject({
   client_secret: z.string().min(1).max(256),
   grant_type: z.literal("client_credentials").optional(),
 });
-export type TokenRequest = z.infer<typeof TokenRequestSchema>;
 
 export const TokenResponseSchema = successEnvelope({
   data: z.object({
@@ -16,4 +15,3 @@ export const TokenResponseSchema = successEnvelope({
     expires_in: z.int().min(1),
   }),
 });
-export type TokenResponse = z.infer<typeof TokenResponseSchema>;

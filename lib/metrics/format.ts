@@ -119,4 +119,4 @@ export function round2(v: number): number {
 
 // An empty dimension's words and instants and waits have a module of their own (re-exported here),
 // so the report pages' first load, which shows those and no number, carries no number formats.
-export { EMPTY_DIMENSION, formatInstant, formatWait } from "./format-time";
+export { formatInstant } from "./format-time";

@@ -174,10 +174,6 @@ export function getKpi(id: string): KpiDef | undefined {
   return kpiById.get(id);
 }
 
-export function isKpiId(id: string): id is KpiId {
-  return kpiById.has(id);
-}
-
 export function kpisFor(op: Operation): readonly KpiDef[] {
   return KPIS.filter((k) => (k.operations as readonly Operation[]).includes(op));
 }

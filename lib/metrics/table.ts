@@ -67,7 +67,7 @@ export { TOTALS_LABEL } from "./labels";
 export const ALL_ROWS_COLUMN = "_rows";
 export const ALL_ROWS_TEXT = "All records";
 
-export { COMPARED_SUFFIXES, comparedId } from "./compared";
+export { comparedId } from "./compared";
 
 /** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
 /** What a change's words depend on: the measure's unit and which way is good news. */

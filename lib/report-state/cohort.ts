@@ -14,7 +14,7 @@ import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from 
 // The grid's settings' enumerations and limits have a module of their own (re-exported here), which
 // the page's first paint reads without the rest of this one.
 import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
-export { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
+export { COHORT_CELLS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
 
 export interface CohortState {
   range: RangeSelection;

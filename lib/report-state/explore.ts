@@ -21,7 +21,7 @@ import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 // The view's enumerations and each report's default columns have a module of their own (re-exported
 // here), which Explore's first paint reads without the rest of this one.
 import { CHART_KINDS, DEFAULTS, TABLE_LAYOUTS, type ChartKind, type TableLayout } from "./explore-view";
-export { CHART_KINDS, TABLE_LAYOUTS, defaultColumns, type ChartKind, type TableLayout } from "./explore-view";
+export { CHART_KINDS, TABLE_LAYOUTS, type ChartKind, type TableLayout } from "./explore-view";
 
 export interface ExploreState {
   op: Operation;

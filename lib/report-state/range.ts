@@ -110,13 +110,6 @@ export function rangeDays(r: ResolvedRange): number {
   return daysBetween(r.start, r.end) + 1;
 }
 
-/** "2025-07-01 to 2025-07-30 (Last 30 days)". */
-export function describeRange(range: RangeSelection, today: string): string {
-  const r = resolveRange(range, today);
-  const dates = r.start === r.end ? r.start : `${r.start} to ${r.end}`;
-  return "preset" in range ? `${dates} (${presetLabel(range.preset)})` : dates;
-}
-
 /** A selection kept if it is a known preset or a valid custom range, else `fallback`. */
 export function normalizeRange(range: RangeSelection, fallback: RangePreset): RangeSelection {
   if ("preset" in range) return isRangePreset(range.preset) ? { preset: range.preset } : { preset: fallback };

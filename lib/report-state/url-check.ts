@@ -16,7 +16,7 @@ import { MAX_RANGE_DAYS, isRangePreset, presetLabel, type RangePreset, type Rang
 import { overCapMessage, quote } from "./words";
 
 // The words forms share with these checks have a module of their own (./words.ts, re-exported here).
-export { overCapMessage, quote } from "./words";
+export { quote } from "./words";
 
 
 const RANGE_RE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;

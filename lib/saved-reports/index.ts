@@ -10,9 +10,9 @@ import { getEditableReport } from "./permissions";
 import type { NamedItem } from "./names";
 import { savedReportItem, type SavedReportItem } from "./view-model";
 
-export { canEdit, canView, getEditableReport, getVisibleReport } from "./permissions";
+export { canEdit, canView, getVisibleReport } from "./permissions";
 export { canonicalParams, SavedReportInput, SavedReportPatch } from "./input";
-export { savedReportItem, type SavedReportItem } from "./view-model";
+export { type SavedReportItem } from "./view-model";
 
 export async function listSavedReports(db: Sql, user: SessionUser): Promise<SavedReport[]> {
   return savedReportsRepo(db).listVisible(user);

@@ -180,4 +180,3 @@ export function auditRepo(db: Sql) {
   };
 }
 
-export type AuditRepo = ReturnType<typeof auditRepo>;

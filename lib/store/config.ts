@@ -9,9 +9,3 @@ export function storeConfigFrom(env: StoreEnv): StoreConfig {
   return { kind: "pglite", dir: resolve(env.DASHBOARD_DB) };
 }
 
-/** For messages: never includes a database password. */
-export function describeStore(config: StoreConfig): string {
-  if (config.kind === "pglite") return `PGlite at ${config.dir}`;
-  const u = new URL(config.url);
-  return `PostgreSQL at ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-}

@@ -9,7 +9,7 @@ import { storeConfigFrom } from "./config";
 import { openStore } from "./open";
 import type { Store } from "./sql";
 
-export type { Sql, Store } from "./sql";
+export type { Store } from "./sql";
 export { StoreLockedError } from "./lock";
 
 const storeKey = Symbol.for("payments-analytics.dashboard-store");

@@ -91,4 +91,3 @@ export function throttleRepo(db: Sql) {
   };
 }
 
-export type ThrottleRepo = ReturnType<typeof throttleRepo>;

@@ -147,4 +147,3 @@ export function usersRepo(db: Sql) {
   };
 }
 
-export type UsersRepo = ReturnType<typeof usersRepo>;

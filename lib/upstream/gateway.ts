@@ -15,10 +15,10 @@ import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
 import type { SharedState } from "./shared";
 import { CancelledError } from "./quota";
-import { CACHE_DEFAULTS, ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
+import { ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
-import { JOB_DEFAULTS, JobRegistry, type Job, type JobResult, type JobView, type JobsConfig } from "./jobs";
+import { JobRegistry, type Job, type JobResult, type JobView, type JobsConfig } from "./jobs";
 import { QuotaQueue } from "./quota";
 import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
@@ -26,7 +26,7 @@ import { SeenValues } from "./seen-values";
 export type { LatestAnswer, SerializedAnswer } from "./cache";
 export { answerBody } from "./cache";
 export { BACKGROUND_OWNER } from "./quota";
-export { explain, type CallProgress, type JobResult, type JobSource, type JobStatus, type JobView } from "./jobs";
+export { type JobResult, type JobStatus, type JobView } from "./jobs";
 
 /** Everything the gateway is configured with: the credentials, the quota, and each part's settings. */
 export interface GatewayConfig extends UpstreamCredentials, CacheConfig, JobsConfig, FetchConfig {
@@ -73,8 +73,6 @@ export class JobHandles {
 
 /** Queue owner of everything share-link visitors ask for. */
 export const SHARE_OWNER = "share-links";
-
-export const GATEWAY_DEFAULTS = { ...JOB_DEFAULTS, ...CACHE_DEFAULTS } as const;
 
 function logShared(msg: string, e: unknown): void {
   console.error(JSON.stringify({ level: "warn", msg, error: e instanceof Error ? e.message : String(e) }));

@@ -19,7 +19,6 @@
  */
 import { createHash } from "node:crypto";
 import type { Operation } from "@/lib/contract";
-import { FACT_TABLES } from "../data/facts";
 import { GRAINS, grainTables, type Grain } from "../reports/grain";
 import { METRIC_COLUMNS, type FactSource } from "../reports/columns";
 import { DIMENSION_COLUMNS } from "../reports/columns";
@@ -247,4 +246,3 @@ export function schemaHash(): string {
   return createHash("sha256").update(createStatements("db", null).join("\n")).digest("hex").slice(0, 12);
 }
 
-export { FACT_TABLES };

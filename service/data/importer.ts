@@ -26,7 +26,7 @@ import { SPEC_BY_FILE, TABLES, type ImportTable, type TableSpec } from "./import
 import { loadStaged, stage } from "./importer/load";
 import { checkStaged, Rejections, REPORTED_REJECTIONS, validateFile, type FileOutcome, type ImportRejection } from "./importer/validation";
 
-export { REPORTED_REJECTIONS, TABLES, type ImportTable, type ImportRejection };
+export { REPORTED_REJECTIONS, TABLES, type ImportRejection };
 
 export interface ImportResult {
   ok: boolean;

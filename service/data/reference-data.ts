@@ -39,8 +39,6 @@ export const ACQUIRERS: readonly AcquirerDef[] = [
   { name: "Central Bank of St. Louis", short: "CBSL", mids: 2, mccs: ["5968"] },
 ];
 
-export const GATEWAY_COUNT = ACQUIRERS.reduce((n, a) => n + a.mids, 0);
-
 // ---------------------------------------------------------------------------------------------
 // Products and campaigns
 

@@ -189,8 +189,6 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const FACT_TABLES = ["customers", "attempts", "refunds", "chargebacks", "alerts"] as const;
-
 export async function migrate(db: Database): Promise<number> {
   await db.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)`);

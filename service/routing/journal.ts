@@ -23,4 +23,4 @@
  */
 export { journalSegments, type DecisionRecord, type StateRecord } from "./journal-segments";
 export { foldJournal } from "./journal-replay";
-export { JournalUnavailableError, RoutingJournal, type JournalOptions } from "./journal-writer";
+export { RoutingJournal, type JournalOptions } from "./journal-writer";
