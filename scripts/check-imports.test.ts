@@ -1,0 +1,67 @@
+// The import checks catch what they promise: a deliberate loop of files (type-only imports count)
+// and a deliberate loop of feature folders fail, read from real files by the same resolution the
+// lint uses; a loop listed as known passes until it grows.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkGraph, featureFolder, importEdges } from "./check-imports";
+
+const root = mkdtempSync(path.join(tmpdir(), "check-imports-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+describe("check-imports", () => {
+  it("names a file's feature folder", () => {
+    expect(featureFolder("lib/alerts/run.ts")).toBe("lib/alerts");
+    expect(featureFolder("lib/csv.ts")).toBe("lib/csv");
+    expect(featureFolder("app/api/alerts/[id]/route.ts")).toBe("app/api/alerts");
+    expect(featureFolder("components/ui/dialog.tsx")).toBe("components/ui");
+  });
+
+  it("fails on files that import each other and on feature folders that do, read from disk", async () => {
+    write("tsconfig.json", JSON.stringify({ compilerOptions: { strict: true, baseUrl: ".", paths: { "@/*": ["./*"] } } }));
+    // Two files of one folder, one importing only the other's type.
+    write("lib/pair/one.ts", 'import type { Two } from "./two";\nexport const one = (t: Two) => t.n;\n');
+    write("lib/pair/two.ts", 'import { one } from "./one";\nexport interface Two { n: number }\nexport const two = one({ n: 2 });\n');
+    // Three files, no file loop, but lib/up → lib/down → lib/up as folders.
+    write("lib/up/a.ts", 'import { b } from "@/lib/down/b";\nexport const a = b + 1;\n');
+    write("lib/down/b.ts", 'import { c } from "../up/c";\nexport const b = c + 1;\n');
+    write("lib/up/c.ts", "export const c = 1;\n");
+    // A clean folder beside them.
+    write("lib/clean/x.ts", 'import { c } from "@/lib/up/c";\nexport const x = c;\n');
+
+    const edges = await importEdges(root, ["lib"]);
+    expect(edges).toContainEqual(["lib/pair/one.ts", "lib/pair/two.ts"]);
+    expect(edges).toContainEqual(["lib/down/b.ts", "lib/up/c.ts"]);
+
+    const report = checkGraph(edges, []);
+    expect(report.problems).toEqual([
+      "files import each other: lib/pair/one.ts ↔ lib/pair/two.ts",
+      "feature folders import each other: lib/down ↔ lib/up",
+    ]);
+
+    // Listed as known debt, the folder loop passes; the file loop never does.
+    expect(checkGraph(edges, [["lib/down", "lib/up"]]).problems).toEqual(["files import each other: lib/pair/one.ts ↔ lib/pair/two.ts"]);
+  });
+
+  it("fails when a known folder loop takes in another folder, and asks to shorten the list when one shrinks", () => {
+    const grown = checkGraph(
+      [
+        ["lib/a/x.ts", "lib/b/y.ts"],
+        ["lib/b/y.ts", "lib/c/z.ts"],
+        ["lib/c/z.ts", "lib/a/w.ts"],
+      ],
+      [["lib/a", "lib/b"]],
+    );
+    expect(grown.problems).toEqual(["feature folders import each other: lib/a ↔ lib/b ↔ lib/c"]);
+
+    const shrunk = checkGraph([["lib/a/x.ts", "lib/b/y.ts"]], [["lib/a", "lib/b"]]);
+    expect(shrunk.problems).toEqual([]);
+    expect(shrunk.notes).toEqual(["a listed folder loop no longer holds lib/a, lib/b: remove them from KNOWN_FOLDER_LOOPS"]);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Import structure checks, run by `npm run lint`:
+ *
+ * - no two source files import each other, directly or around a longer loop, counting type-only
+ *   imports too (a file that needs another's types and is needed by it is one module cut in two);
+ * - no loop between feature folders (`lib/alerts`, `components/explore`, `service/routing`, ...;
+ *   a file directly under `lib/` is a folder of its own): a feature depends on the ones beneath it,
+ *   never back up. The loops that existed when the check was introduced are listed in
+ *   KNOWN_FOLDER_LOOPS below as debt: the check fails when a loop appears outside that list or
+ *   takes in a folder it did not have, and says so when a listed loop has shrunk, so the list only
+ *   gets shorter.
+ *
+ * The imports are read by dependency-cruiser (TypeScript's own resolution, the tsconfig's paths).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { cruise, type ICruiseResult } from "dependency-cruiser";
+import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+
+/** The folders holding the project's source (tests and their helpers are not part of the structure). */
+export const SOURCE_DIRS = ["app", "components", "lib", "service", "scripts", "bench"] as const;
+const NOT_SOURCE = "(^|/)node_modules/|(^|/)\\.next/|\\.test\\.tsx?$|(^|/)testing/";
+
+/** Loops between feature folders that the redesign into modules by meaning is still to remove. */
+export const KNOWN_FOLDER_LOOPS: readonly (readonly string[])[] = [
+  ["lib/csv", "lib/metrics", "lib/periods", "lib/report-state"],
+  [
+    "lib/alerts",
+    "lib/api",
+    "lib/audit",
+    "lib/auth",
+    "lib/dashboards",
+    "lib/mail",
+    "lib/monitor",
+    "lib/notify",
+    "lib/report-client",
+    "lib/saved-reports",
+    "lib/schedule",
+    "lib/sharing",
+    "lib/store",
+    "lib/subscriptions",
+    "lib/upstream",
+    "lib/users",
+  ],
+  ["components/charts", "components/explore"],
+  ["service/clickhouse", "service/data", "service/reports"],
+];
+
+/** The feature folder a source file belongs to: `lib/alerts/run.ts` → `lib/alerts`, `lib/csv.ts` → `lib/csv`, `app/api/alerts/route.ts` → `app/api/alerts`. */
+export function featureFolder(file: string): string {
+  const parts = file.split("/");
+  const depth = parts[0] === "app" && parts[1] === "api" ? 3 : 2;
+  if (parts.length > depth) return parts.slice(0, depth).join("/");
+  return file.replace(/\.(tsx?|mjs|cjs|js)$/, "");
+}
+
+/** Strongly connected groups of more than one node (or a node importing itself), each sorted. */
+export function loops(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const nodes = new Set<string>([...graph.keys(), ...[...graph.values()].flatMap((s) => [...s])]);
+  // Iterative Tarjan: the source tree is deep enough that recursion is not worth the risk.
+  for (const root of [...nodes].sort()) {
+    if (index.has(root)) continue;
+    const work: { node: string; edges: string[]; at: number }[] = [];
+    const enter = (node: string) => {
+      index.set(node, next);
+      low.set(node, next);
+      next += 1;
+      stack.push(node);
+      onStack.add(node);
+      work.push({ node, edges: [...(graph.get(node) ?? [])].sort(), at: 0 });
+    };
+    enter(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      if (top.at < top.edges.length) {
+        const to = top.edges[top.at]!;
+        top.at += 1;
+        if (!index.has(to)) enter(to);
+        else if (onStack.has(to)) low.set(top.node, Math.min(low.get(top.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(top.node)!));
+      if (low.get(top.node) === index.get(top.node)) {
+        const group: string[] = [];
+        for (;;) {
+          const n = stack.pop()!;
+          onStack.delete(n);
+          group.push(n);
+          if (n === top.node) break;
+        }
+        if (group.length > 1 || graph.get(top.node)?.has(top.node)) found.push(group.sort());
+      }
+    }
+  }
+  return found;
+}
+
+export interface ImportReport {
+  problems: string[];
+  /** Listed loops that have shrunk or gone: the list should be tightened. */
+  notes: string[];
+}
+
+/** Checks the import graph `edges` (from file → to file, project files only) against the rules above. */
+export function checkGraph(edges: Iterable<[string, string]>, known: readonly (readonly string[])[] = KNOWN_FOLDER_LOOPS): ImportReport {
+  const files = new Map<string, Set<string>>();
+  const folders = new Map<string, Set<string>>();
+  for (const [from, to] of edges) {
+    if (!files.has(from)) files.set(from, new Set());
+    files.get(from)!.add(to);
+    const [a, b] = [featureFolder(from), featureFolder(to)];
+    if (a === b) continue;
+    if (!folders.has(a)) folders.set(a, new Set());
+    folders.get(a)!.add(b);
+  }
+  const problems: string[] = [];
+  for (const group of loops(files)) problems.push(`files import each other: ${group.join(" ↔ ")}`);
+  const notes: string[] = [];
+  const folderLoops = loops(folders);
+  for (const group of folderLoops) {
+    const listed = known.find((k) => group.every((f) => k.includes(f)));
+    if (!listed) problems.push(`feature folders import each other: ${group.join(" ↔ ")}`);
+  }
+  for (const k of known) {
+    const now = folderLoops.filter((g) => g.every((f) => k.includes(f)));
+    const still = new Set(now.flat());
+    const gone = k.filter((f) => !still.has(f));
+    if (gone.length > 0) notes.push(`a listed folder loop no longer holds ${gone.join(", ")}: remove them from KNOWN_FOLDER_LOOPS`);
+  }
+  return { problems, notes };
+}
+
+/** The project-internal import edges of the source under `root`, as paths relative to it. */
+export async function importEdges(root: string, dirs: readonly string[] = SOURCE_DIRS): Promise<[string, string][]> {
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    const tsConfig = extractTSConfig(path.join(root, "tsconfig.json"));
+    const present = dirs.filter((d) => existsSync(path.join(root, d)));
+    const { output } = await cruise(
+      present,
+      {
+        tsPreCompilationDeps: true,
+        tsConfig: { fileName: "tsconfig.json" },
+        exclude: { path: NOT_SOURCE },
+        doNotFollow: { path: "node_modules" },
+      },
+      {},
+      { tsConfig },
+    );
+    const result = output as ICruiseResult;
+    const edges: [string, string][] = [];
+    for (const m of result.modules) {
+      for (const d of m.dependencies) {
+        if (d.coreModule || d.couldNotResolve || /(^|\/)node_modules\//.test(d.resolved) || new RegExp(NOT_SOURCE).test(d.resolved)) continue;
+        edges.push([m.source, d.resolved]);
+      }
+    }
+    return edges;
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+async function main(): Promise<void> {
+  const { problems, notes } = checkGraph(await importEdges(process.cwd()));
+  for (const n of notes) console.log(`check-imports: note: ${n}`);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`check-imports: ${p}`);
+    process.exit(1);
+  }
+  console.log("check-imports: no file imports another that imports it back; no new loop between feature folders");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) void main();
