@@ -12,7 +12,7 @@ let dir: string;
 function users(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, DASHBOARD_DB: dir };
   delete env.DATABASE_URL;
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/users.ts", ...args], { env, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/users.ts", ...args], { env, encoding: "utf8", timeout: 150_000 });
   const lines = r.stdout.trim().split("\n").filter(Boolean);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, last: lines.length ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : null, lines };
 }
@@ -47,7 +47,8 @@ describe("npm run users", () => {
     }
 
     expect(users("disable", "--email", "PAT@example.com").last).toEqual({ email: "pat@example.com", disabled: true });
-  });
+    // Three CLI starts (tsx, PGlite, migrations, scrypt) in a row: a loaded two-core machine needs minutes.
+  }, 480_000);
 
   it("refuses while the dashboard holds the store", async () => {
     const store = await openStore({ kind: "pglite", dir }, { owner: "dashboard" });
@@ -59,5 +60,5 @@ describe("npm run users", () => {
     } finally {
       await store.close();
     }
-  });
+  }, 200_000);
 });
