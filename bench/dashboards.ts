@@ -1,4 +1,4 @@
-// Dashboards benchmark (issue 18): `npm run bench:dashboards` after `npx next build`.
+// Dashboards benchmark: `npm run bench:dashboards` after `npx next build`.
 // The issue's six-tile dashboard over the last 30 days compared with the previous period: a revenue
 // KPI, a revenue and approvals trend by date, a breakdown by gateway, a month × card brand pivot
 // (pinned to 90 days by month, as in the starter), the top BINs and a cohort grid. Saved, and opened
@@ -141,7 +141,7 @@ async function coldAndWarm(params: string) {
     const saved = await fetch(`${stack.env.dashboardUrl}/api/saved-reports`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: stack.cookie },
-      body: JSON.stringify({ name: "Issue 18 benchmark", page: "dashboard", params }),
+      body: JSON.stringify({ name: "Dashboards benchmark", page: "dashboard", params }),
     });
     if (saved.status !== 201) throw new Error(`saving the dashboard: ${saved.status} ${await saved.text()}`);
     const { report } = (await saved.json()) as { report: { id: string; params: string } };
@@ -265,7 +265,7 @@ async function main(): Promise<void> {
   const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
   const med = (pick: (l: Look) => number) => fmt(median(warmSamples.map(pick)));
 
-  console.log(`### Issue 18: dashboards (${new Date().toISOString().slice(0, 10)})
+  console.log(`### Dashboards (${new Date().toISOString().slice(0, 10)})
 
 Command: \`npx next build && npm run bench:dashboards\`. Machine: ${machine()}. Production build, \`next start\`, headless Chromium.
 Dashboard: ${params}

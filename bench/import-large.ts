@@ -1,4 +1,4 @@
-// Large-import benchmark (issue 21): `npm run bench:import-large`. Exports the last BENCH_IMPORT_DAYS
+// Large-import benchmark: `npm run bench:import-large`. Exports the last BENCH_IMPORT_DAYS
 // days (default 80) of the 100 M-attempt file that `BENCH_SIZES=100m npm run bench:reports` made
 // (about 20 M attempts: more ids in one file than a JavaScript Map can hold, 2^24) as the CSV files of
 // docs/import-format.md: every reference table, the attempts, the customers they belong to, and the

