@@ -3,7 +3,8 @@
  * reaches every tile but what a tile pins, and each pinning tile (and a KPI that compares although
  * the dashboard does not) wears a badge naming what it keeps, on a desktop and on a phone; a range
  * shorter than the grain is read finer and says so, on a dashboard and on a shared report; leaving
- * the tile editor with settings not applied asks, and applies or discards as answered.
+ * the tile editor with settings not applied (Done editing, removing or moving another tile, a link
+ * away) asks, and applies or discards as answered.
  *
  * Three tiles over the same days plan into a few upstream calls (the e2e quota is 5 calls per 10 s).
  */
@@ -112,6 +113,68 @@ test("Done editing with a tile's settings not applied asks, then applies, discar
   await page.getByRole("button", { name: "Done editing" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Edit tiles" })).toBeVisible();
+});
+
+test("removing another tile, moving one or following a link while a tile's settings are not applied asks, and applies, discards or keeps editing as answered", async ({ page }) => {
+  await page.goto(START);
+  await expectTilesDrawn(page, 3);
+  await page.getByRole("button", { name: "Edit tiles" }).click();
+  await page.getByRole("button", { name: "Edit tile 2" }).click();
+  await page.getByRole("region", { name: "Tile 2 settings" }).getByLabel("Title", { exact: true }).fill("Revenue, day by day");
+  const asked = page.getByRole("dialog", { name: "Tile 2 has settings not applied" });
+
+  // Remove tile 1, then keep editing: nothing removed, nothing applied, nothing lost.
+  await page.getByRole("button", { name: "Remove tile 1" }).click();
+  await expect(asked).toBeVisible();
+  await expect(asked).toContainText("Apply them before tile 1 is removed, or discard them?");
+  await asked.getByRole("button", { name: "Keep editing" }).click();
+  await expect(asked).toBeHidden();
+  expect(tilesInUrl(page)).toEqual([KPI, CHART, PIVOT]);
+  await expect(page.getByRole("region", { name: "Tile 2 settings" }).getByLabel("Title", { exact: true })).toHaveValue("Revenue, day by day");
+
+  // Remove tile 1, apply them: tile 1 goes, the edited tile (now tile 1) has its new title, and its editor stays on it.
+  await page.getByRole("button", { name: "Remove tile 1" }).click();
+  await asked.getByRole("button", { name: "Apply them" }).click();
+  await expect.poll(() => tilesInUrl(page)).toEqual([CHART.replace("|Revenue trend", "|Revenue, day by day"), PIVOT]);
+  const editor = page.getByRole("region", { name: "Tile 1 settings" });
+  await expect(editor.getByLabel("Title", { exact: true })).toHaveValue("Revenue, day by day");
+  await expectTilesDrawn(page, 2);
+
+  // Remove the other tile, discard them: the pivot goes, the edited tile keeps what it had, and its editor shows that.
+  await editor.getByLabel("Title", { exact: true }).fill("Takings");
+  await page.getByRole("button", { name: "Remove tile 2" }).click();
+  await page.getByRole("dialog", { name: "Tile 1 has settings not applied" }).getByRole("button", { name: "Discard them" }).click();
+  await expect.poll(() => tilesInUrl(page)).toEqual([CHART.replace("|Revenue trend", "|Revenue, day by day")]);
+  await expect(editor.getByLabel("Title", { exact: true })).toHaveValue("Revenue, day by day");
+
+  // Moving a tile, apply them: the move and the settings both land, and the editor follows its tile.
+  await page.getByLabel("New tile").selectOption("kpi");
+  await page.getByRole("button", { name: "Add tile" }).click();
+  await expect.poll(() => tilesInUrl(page).length).toBe(2);
+  await page.getByRole("region", { name: "Tile 2 settings" }).getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Edit tile 1" }).click();
+  await editor.getByLabel("Title", { exact: true }).fill("Trend");
+  await page.getByRole("button", { name: "Move tile 2 earlier" }).click();
+  await page.getByRole("dialog", { name: "Tile 1 has settings not applied" }).getByRole("button", { name: "Apply them" }).click();
+  await expect.poll(() => tilesInUrl(page)[1]).toBe(CHART.replace("|Revenue trend", "|Trend"));
+  await expect(page.getByRole("region", { name: "Tile 2 settings" }).getByLabel("Title", { exact: true })).toHaveValue("Trend");
+
+  // A link away from the page: asked first; kept editing, the page stays; applied, the page left and Back shows them applied.
+  const editor2 = page.getByRole("region", { name: "Tile 2 settings" });
+  await editor2.getByLabel("Title", { exact: true }).fill("Trend by day");
+  const here = page.url();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Explore" }).click();
+  await expect(asked).toBeVisible();
+  await expect(asked).toContainText("Apply them before this page is left, or discard them?");
+  await asked.getByRole("button", { name: "Keep editing" }).click();
+  expect(page.url()).toBe(here);
+  await expect(editor2.getByLabel("Title", { exact: true })).toHaveValue("Trend by day");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Explore" }).click();
+  await asked.getByRole("button", { name: "Apply them" }).click();
+  await expect(page).toHaveURL(/\/explore(\?|$)/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboards\/new\?/);
+  await expect.poll(() => tilesInUrl(page)[1]).toBe(CHART.replace("|Revenue trend", "|Trend by day"));
 });
 
 test("on a phone, a pinning tile's badges are on screen and inside it", async ({ browser }) => {

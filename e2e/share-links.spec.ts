@@ -2,11 +2,12 @@
  * Sharing that cannot be got wrong: several links on one report, each row naming its link (label,
  * creation time, the token's last characters), a one-click copy of a new link, an expiry in hours,
  * revocation that asks first naming the link and revokes exactly the row pressed; the naming dialog
- * that points out a name already used; and a shared dashboard's table tile downloaded as CSV.
+ * that points out a name already used; and a shared dashboard's table tile downloaded as CSV. The
+ * links again on a phone, tapped.
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectNoSeriousA11yViolations, parseCsv } from "./support/helpers";
+import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, parseCsv } from "./support/helpers";
 
 interface LinkRow {
   id: string;
@@ -135,6 +136,98 @@ test("three links on one report: each row names its link, copies, expires in hou
   await expect(await openShare(v, made.find((m) => m.label === "For the auditor")!.url)).toHaveText("This link has been revoked");
   await expect(await openShare(v, made.find((m) => m.label === "For the bank manager")!.url)).toHaveText(name);
   await expect(await openShare(v, made.find((m) => m.label === "For the board")!.url)).toHaveText(name);
+  await visitor.close();
+  await context.close();
+});
+
+test("on a phone: several links, each labelled, copied, expiring in hours; revoking a row asks naming its link and revokes exactly it", async ({ browser }) => {
+  const context = await browser.newContext({
+    storageState: ".e2e/analyst.json",
+    timezoneId: "UTC",
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = await context.newPage();
+  const name = `Phone links ${Date.now()}`;
+  const reportId = await saveItem(page.request, name, "explore", "op=orders&range=last7&by=card_brand&m=attempts");
+
+  await page.goto("/reports");
+  const item = page.getByRole("listitem").filter({ hasText: name });
+  await item.getByRole("button", { name: "Share links" }).tap();
+  const form = item.getByRole("form", { name: "New share link" });
+  const urlBox = item.getByRole("textbox", { name: "New share link URL" });
+  const made: { label: string; url: string; hours: number }[] = [];
+  for (const [label, hours] of [
+    ["For the risk team", 3],
+    ["For the acquirer", 12],
+    ["For the CFO", 48],
+  ] as const) {
+    await form.getByRole("textbox", { name: "Label (optional)" }).fill(label);
+    await form.getByRole("spinbutton", { name: "Expires after, amount" }).fill(String(hours));
+    await form.getByRole("combobox", { name: "Expires after, unit" }).selectOption("hours");
+    await form.getByRole("button", { name: "Create share link" }).tap();
+    await expect(item.locator("tbody tr").filter({ hasText: "new" })).toContainText(label);
+    const url = await urlBox.inputValue();
+    expect(url).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+    // One tap copies exactly that URL; the box and its button fit the screen.
+    await item.getByRole("button", { name: "Copy link" }).tap();
+    await expect(item.getByText("Copied to the clipboard.")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    for (const el of [urlBox, item.getByRole("button", { name: "Copy link" })]) {
+      const box = (await el.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    made.push({ label, url, hours });
+  }
+  // The panel scrolls its table inside its own box: the page itself does not scroll sideways.
+  await expectNoSidewaysScroll(page, "share links on a phone");
+
+  // Newest first; each expires the hours it was given after it was made.
+  const links = await listLinks(page.request, reportId);
+  expect(links.map((l) => l.label)).toEqual(["For the CFO", "For the acquirer", "For the risk team"]);
+  for (const l of links) {
+    const hours = made.find((m) => m.label === l.label)!.hours;
+    expect(Math.abs(Date.parse(l.expiresAt) - Date.parse(l.createdAt) - hours * 3_600_000)).toBeLessThanOrEqual(1_000);
+  }
+  const rows = item.locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  for (const [i, l] of links.entries()) await expect(rows.nth(i).getByRole("cell").nth(4)).toHaveText(shown(l.expiresAt));
+
+  // Revoke, tapped on the middle row: the dialog names that link, fits the screen, and Cancel keeps everything.
+  const acquirer = links[1]!;
+  const middle = rows.nth(1);
+  const revoke = middle.getByRole("button", { name: `Revoke For the acquirer (…${acquirer.tokenTail})` });
+  await revoke.tap();
+  const dialog = page.getByRole("dialog", { name: "Revoke this share link?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`“For the acquirer” (ending …${acquirer.tokenTail}, created ${shown(acquirer.createdAt)} UTC)`);
+  const box = (await dialog.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  for (const b of ["Cancel", "Revoke link"]) await expect(dialog.getByRole("button", { name: b })).toBeInViewport();
+  await dialog.getByRole("button", { name: "Cancel" }).tap();
+  await expect(dialog).toBeHidden();
+  expect((await listLinks(page.request, reportId)).map((l) => l.revokedAt)).toEqual([null, null, null]);
+
+  await revoke.tap();
+  await dialog.getByRole("button", { name: "Revoke link" }).tap();
+  await expect(dialog).toBeHidden();
+  await expect(middle.getByRole("cell").nth(4)).toHaveText("revoked");
+  expect((await listLinks(page.request, reportId)).map((l) => [l.label, l.revokedAt !== null])).toEqual([
+    ["For the CFO", false],
+    ["For the acquirer", true],
+    ["For the risk team", false],
+  ]);
+  await expect(rows.nth(0).getByRole("button", { name: /^Revoke/ })).toBeVisible();
+  await expect(rows.nth(2).getByRole("button", { name: /^Revoke/ })).toBeVisible();
+
+  // Whoever holds the links: only the acquirer's is refused.
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const v = await visitor.newPage();
+  for (const m of made) await expect(await openShare(v, m.url)).toHaveText(m.label === "For the acquirer" ? "This link has been revoked" : name);
   await visitor.close();
   await context.close();
 });
