@@ -145,7 +145,6 @@ export const RoutingPreviewRowSchema = z.object({
   /** null: likewise, or the proposed configuration is not valid. */
   proposed: RoutingDecisionSchema.nullable(),
 });
-export type RoutingPreviewRow = z.infer<typeof RoutingPreviewRowSchema>;
 
 export const RoutingPreviewSchema = z.object({
   live_version: z.int().min(0),

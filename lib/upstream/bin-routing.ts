@@ -196,11 +196,6 @@ export function routingWriteClient(): UpstreamClient | null {
   return g[writeKey];
 }
 
-/** Whether this dashboard can change the routing configuration at all (it has the routing credential). */
-export function hasRoutingWriteCredential(): boolean {
-  return routingWriteClient() !== null;
-}
-
 /** The process-wide clients: the gateway's reporting client and the routing credential's. */
 export function routingClients(): RoutingClients {
   return { read: getGateway().client, write: routingWriteClient() };
