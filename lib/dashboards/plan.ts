@@ -3,7 +3,7 @@
  *
  * A dashboard asks for many small reports over the same days (a KPI, its trend, a breakdown, the
  * same again for the comparison period). Each report costs upstream calls (one per page per
- * ≤ 101-day piece, see lib/upstream/fetcher.ts) under a shared quota, while a slightly finer answer
+ * ≤ 101-day piece, see lib/upstream/range-pieces.ts) under a shared quota, while a slightly finer answer
  * usually costs the same one page and can be re-aggregated into all of them (lib/upstream/derive.ts).
  * This module decides, before anything is fetched, which queries to send and which tile is computed
  * from which answer. It is pure and browser-safe, so the page can plan and the gateway can check.
@@ -18,9 +18,10 @@ import {
   metricsFor,
   type Operation,
 } from "@/lib/contract/catalog";
-import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
+import { daysBetween, isCalendarDate } from "@/lib/contract/dates";
 import type { FilterScalar } from "@/lib/contract/requests";
 import { canDerive } from "@/lib/upstream/derive";
+import { rangePieces } from "@/lib/upstream/range-pieces";
 import { canonicalQuery, effectiveGroupBy, queryKey, type ReportQuery } from "@/lib/upstream/records";
 
 export interface PlanRequest {
@@ -81,7 +82,6 @@ export interface PlanOptions {
 }
 
 type Filters = Record<string, FilterScalar | FilterScalar[]>;
-type DateRange = { start_date: string; end_date: string };
 
 const asList = (v: FilterScalar | FilterScalar[]): FilterScalar[] => (Array.isArray(v) ? v : [v]);
 const filtersOf = (q: ReportQuery): Filters => (q.filters ?? {}) as Filters;
@@ -196,19 +196,6 @@ export function estimateRows(op: Operation, query: ReportQuery, cardinality?: Pl
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-/** The fetcher's pieces (ReportFetcher.pieces), which cannot be imported here: it is server-only. */
-function pieces(query: ReportQuery, maxPieceDays: number): DateRange[] {
-  if (!isCalendarDate(query.start_date) || !isCalendarDate(query.end_date)) return [];
-  const out: DateRange[] = [];
-  let start = query.start_date;
-  while (start <= query.end_date) {
-    const end = daysBetween(start, query.end_date) > maxPieceDays ? addDays(start, maxPieceDays) : query.end_date;
-    out.push({ start_date: start, end_date: end });
-    start = addDays(end, 1);
-  }
-  return out;
-}
-
 interface Cost {
   rows: number;
   calls: number;
@@ -217,7 +204,7 @@ interface Cost {
 }
 
 function costOf(op: Operation, query: ReportQuery, opts: Required<Omit<PlanOptions, "cardinality">> & PlanOptions): Cost {
-  const parts = pieces(query, opts.maxPieceDays);
+  const parts = rangePieces(query, opts.maxPieceDays);
   let calls = 0;
   let maxPiecePages = 0;
   // Each piece is paged on its own, so a short last piece is cheaper than an even share would say.

@@ -1,17 +1,19 @@
 import "server-only";
 /**
- * Fetching one report from the upstream: split its range into pieces the contract accepts, fetch
- * every page of each through the quota queue (a 429 pauses the queue for its Retry-After and the call
- * is retried), refuse past the page cap, and merge the pieces into one answer. Separate from jobs and
- * the cache because it is the only part that spends upstream calls; it reports its progress on the
- * run it is given and keeps nothing between reports.
+ * Fetching one report from the upstream: split its range into pieces the contract accepts
+ * (./range-pieces.ts), fetch every page of each through the quota queue (a 429 pauses the queue for
+ * its Retry-After and the call is retried), refuse past the page cap, and merge the pieces into one
+ * answer. Separate from jobs and the cache because it is the only part that spends upstream calls;
+ * it returns the answer, tells its progress to the listener it is given, and keeps nothing between
+ * reports.
  */
-import { LIMITS, addDays, daysBetween, type Operation, type ReportRecord } from "@/lib/contract";
+import { LIMITS, type ReportRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { UpstreamError, type UpstreamClient } from "./client";
-import type { CallProgress, JobStatus } from "./jobs";
 import type { SharedState } from "./shared";
-import { CancelledError, type QuotaQueue, type QueueTicket } from "./quota";
+import { CancelledError, type QuotaQueue } from "./quota";
+import type { CallProgress, FetchProgress, FetchRequest, PieceProgress } from "./fetch-progress";
+import { rangePieces, type DateRange } from "./range-pieces";
 import { aggregate, effectiveGroupBy, effectiveMetrics, sortRecords, type ReportQuery } from "./records";
 
 /** Fetching's part of the gateway's configuration. */
@@ -25,24 +27,11 @@ export interface FetchConfig {
   maxRetries?: number;
 }
 
-/** What a fetch reads from and reports on: a job's record (./jobs.ts) is one. */
-export interface FetchRun {
-  readonly op: Operation;
-  readonly query: ReportQuery;
-  /** Queue owner the calls wait under. */
-  readonly owner: string;
-  /** Checked before every call: once set, no further call is made. */
-  readonly cancelled: boolean;
-  /** Aborted on cancellation, so a call waiting for the shared window stops waiting. */
-  readonly signal?: AbortSignal;
-  status: JobStatus;
-  /** The queue ticket of the call waiting now, if one is. */
-  ticket: QueueTicket | null;
-  calls: CallProgress;
+/** A fetched report: every record, pieces merged, and the upstream calls it took. */
+interface FetchedReport {
+  data: ReportRecord[];
+  calls: number;
 }
-
-type DateRange = { start_date: string; end_date: string };
-type PieceProgress = { page: number; pages: number | null; piece: number; pieces: number };
 
 export class ReportFetcher {
   constructor(
@@ -52,22 +41,14 @@ export class ReportFetcher {
     private readonly shared: SharedState = {},
   ) {}
 
-  /** Ranges of at most maxPieceDays + 1 calendar days (the contract's end ≤ start + 100). */
+  /** The pieces of the query's range this fetcher sends, one call (or more, paged) each. */
   pieces(query: ReportQuery): DateRange[] {
-    const span = this.config.maxPieceDays ?? LIMITS.maxRangeDays;
-    const out: DateRange[] = [];
-    let start = query.start_date;
-    while (start <= query.end_date) {
-      const end = daysBetween(start, query.end_date) > span ? addDays(start, span) : query.end_date;
-      out.push({ start_date: start, end_date: end });
-      start = addDays(end, 1);
-    }
-    return out;
+    return rangePieces(query, this.config.maxPieceDays);
   }
 
-  /** Every record of the report, pieces merged, and the upstream calls it took. */
-  async fetch(run: FetchRun): Promise<{ data: ReportRecord[]; calls: number }> {
-    const { op, query } = run;
+  /** Every record of the report, pieces merged, and the upstream calls it took; its progress goes to `onProgress` as it goes. */
+  async fetch(request: FetchRequest, onProgress: (progress: FetchProgress) => void): Promise<FetchedReport> {
+    const { op, query } = request;
     const pieces = this.pieces(query);
     let calls = 0;
     const all: ReportRecord[] = [];
@@ -81,9 +62,8 @@ export class ReportFetcher {
     for (const [pieceIndex, piece] of pieces.entries()) {
       let pages: number | null = null;
       for (let page = 0; pages === null || page < pages; page++) {
-        const request = { ...query, ...piece, limit: LIMITS.maxPageSize, offset: page * LIMITS.maxPageSize };
-        run.calls = progress();
-        const res = await this.call(run, request, { page: page + 1, pages, piece: pieceIndex + 1, pieces: pieces.length });
+        const pageQuery = { ...query, ...piece, limit: LIMITS.maxPageSize, offset: page * LIMITS.maxPageSize };
+        const res = await this.call(request, pageQuery, progress(), { page: page + 1, pages, piece: pieceIndex + 1, pieces: pieces.length }, onProgress);
         calls++;
         all.push(...res.data);
         if (pages === null) {
@@ -106,24 +86,29 @@ export class ReportFetcher {
     return { data, calls };
   }
 
-  /** One page through the quota queue, under the run's owner; a 429 pauses the queue and retries. */
-  private async call(run: FetchRun, request: ReportQuery & { limit: number; offset: number }, progress: PieceProgress) {
+  /** One page through the quota queue, under the request's owner; a 429 pauses the queue and retries. */
+  private async call(
+    request: FetchRequest,
+    page: ReportQuery & { limit: number; offset: number },
+    calls: CallProgress,
+    piece: PieceProgress,
+    onProgress: (progress: FetchProgress) => void,
+  ) {
     const maxRetries = this.config.maxRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      if (run.cancelled) throw new CancelledError();
-      const now = new Date().toISOString();
-      run.status = { state: "queued", position: 0, estimated_start: now, estimated_done: now, ...run.calls };
+      if (request.signal.aborted) throw new CancelledError();
+      onProgress({ state: "queued", calls });
       try {
         return await this.queue.run(
           async () => {
-            run.ticket = null;
+            onProgress({ state: "ticket", ticket: null });
             // Several instances: the shared window has the last word on when a call may go.
-            if (this.shared?.quota) await this.shared.quota.acquire(run.signal);
-            run.status = { state: "fetching", ...progress, ...run.calls };
-            return this.client.report(run.op, request);
+            if (this.shared?.quota) await this.shared.quota.acquire(request.signal);
+            onProgress({ state: "fetching", ...piece, calls });
+            return this.client.report(request.op, page);
           },
-          (t) => (run.ticket = t),
-          run.owner,
+          (ticket) => onProgress({ state: "ticket", ticket }),
+          request.owner(),
         );
       } catch (e) {
         if (e instanceof UpstreamError && e.status === 429 && attempt < maxRetries) {

@@ -18,7 +18,7 @@ import { CancelledError } from "./quota";
 import { ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
-import { JobRegistry, type Job, type JobResult, type JobView, type JobsConfig } from "./jobs";
+import { JobRegistry, type JobResult, type JobRun, type JobView, type JobsConfig } from "./jobs";
 import { QuotaQueue } from "./quota";
 import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
@@ -115,9 +115,10 @@ export class ReportGateway {
 
   private readonly renewer: NodeJS.Timeout | null = null;
 
-  /** Starts a job here (a new one, or one taken over under its id) and keeps its shared row. */
+  /** Starts a job here (a new one, or one taken over under its id), does its work, and keeps its shared row. */
   private startJob(op: Operation, query: ReportQuery, key: string, owner: string, id?: string): JobView {
-    const view = this.jobs.start(op, query, key, owner, (job) => this.execute(job), id);
+    const { view, run } = this.jobs.start(op, query, key, owner, id);
+    this.jobs.track(run, this.execute(run));
     const rows = this.shared.jobs;
     if (rows) {
       const recorded = rows.record(view, key, owner).catch((e: unknown) => logShared("job row not written", e));
@@ -258,12 +259,11 @@ export class ReportGateway {
     }
     const status = job.view.status;
     if (status.state !== "done") return job.view;
-    const answer = await this.shared.cache?.find(job.view.operation, job.view.query);
+    const answer = await this.sharedAnswer(job.view.operation, job.view.query);
     if (!answer) {
       return { ...job.view, status: { state: "failed", error: { status: 410, message: "This report's answer is no longer kept.", action: "Run the report again." } } };
     }
-    const data = answer.derived ? derive(job.view.operation, job.view.query, answer.records) : answer.records;
-    return { ...job.view, status: { state: "done", result: { ...status.result, total: data.length, data } } };
+    return { ...job.view, status: { state: "done", result: { ...status.result, total: answer.total, data: answer.data } } };
   }
 
   /** The view under a handle now; null as for `settle`. */
@@ -288,60 +288,63 @@ export class ReportGateway {
     return this.fetcher.pieces(query);
   }
 
-  /** A job's work: fetch, note the values seen, keep the answer. */
-  private async execute(job: Job): Promise<JobResult> {
+  /** A job's work: an answer another instance has (or is fetching), else fetch, note the values seen, keep the answer. */
+  private async execute(run: JobRun): Promise<JobResult> {
     // Alone (no shared state) the fetch starts at once, its first call queued before submit returns.
-    const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(job) : null;
+    const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(run) : null;
     if (fromOthers) return fromOthers;
-    const { data, calls } = await this.fetcher.fetch(job);
+    const { data, calls } = await this.fetcher.fetch(run, run.progress);
     this.seen.add(data);
     const fetchedAt = Date.now();
-    const expiresAt = this.cache.store(job.op, job.query, data, calls, fetchedAt);
-    await this.shared.cache?.put(job.op, job.query, data, fetchedAt, expiresAt).catch((e: unknown) =>
+    const expiresAt = this.cache.store(run.op, run.query, data, calls, fetchedAt);
+    await this.shared.cache?.put(run.op, run.query, data, fetchedAt, expiresAt).catch((e: unknown) =>
       // A shared cache that cannot take the answer costs the other instances a call, not this report.
       logShared("shared cache put failed", e),
     );
     return { source: "upstream", fetched_at: new Date(fetchedAt).toISOString(), upstream_calls: calls, total: data.length, data };
   }
 
+  /**
+   * The shared cache's answer to a query (derived from the finer one found there, when so), noted
+   * and kept in this instance's cache too; null when it holds none. Costs no upstream call.
+   */
+  private async sharedAnswer(op: Operation, query: ReportQuery): Promise<JobResult | null> {
+    const answer = await this.shared.cache?.find(op, query);
+    if (!answer) return null;
+    this.seen.add(answer.records);
+    const data = answer.derived ? derive(op, query, answer.records) : answer.records;
+    this.cache.store(op, query, data, 0, answer.fetchedAt);
+    const fetchedAt = new Date(answer.fetchedAt).toISOString();
+    return {
+      source: answer.derived ? "derived" : "cache",
+      fetched_at: fetchedAt,
+      ...(answer.derived ? { derived_from: { query: answer.query, fetched_at: fetchedAt } } : {}),
+      upstream_calls: 0,
+      total: data.length,
+      data,
+    };
+  }
+
   /** What another instance fetched (or is fetching) that answers the job, or null to fetch here. */
-  private async fromOtherInstances(job: Job): Promise<JobResult | null> {
+  private async fromOtherInstances(run: JobRun): Promise<JobResult | null> {
     // Another instance may have fetched it (or a finer answer): that costs no call here either.
-    const elsewhere = await this.shared.cache?.find(job.op, job.query);
-    if (elsewhere) {
-      this.seen.add(elsewhere.records);
-      const fetchedAt = new Date(elsewhere.fetchedAt).toISOString();
-      const data = elsewhere.derived ? derive(job.op, job.query, elsewhere.records) : elsewhere.records;
-      this.cache.store(job.op, job.query, data, 0, elsewhere.fetchedAt);
-      return {
-        source: elsewhere.derived ? "derived" : "cache",
-        fetched_at: fetchedAt,
-        ...(elsewhere.derived ? { derived_from: { query: elsewhere.query, fetched_at: fetchedAt } } : {}),
-        upstream_calls: 0,
-        total: data.length,
-        data,
-      };
-    }
+    const elsewhere = await this.sharedAnswer(run.op, run.query);
+    if (elsewhere) return elsewhere;
     // Another instance is fetching the same report: wait for it rather than spend the calls twice.
-    const other = await this.shared.jobs?.live(job.key);
-    return other ? this.settleElsewhere(other.view.id, job) : null;
+    const other = await this.shared.jobs?.live(run.key);
+    return other ? this.settleElsewhere(other.view.id, run) : null;
   }
 
   /** Follows another instance's job to its end; its answer (from the shared cache), or null to fetch here. */
-  private async settleElsewhere(id: string, job: Job): Promise<JobResult | null> {
+  private async settleElsewhere(id: string, run: JobRun): Promise<JobResult | null> {
     const rows = this.shared.jobs!;
     for (;;) {
-      if (job.cancelled) throw new CancelledError();
+      if (run.signal.aborted) throw new CancelledError();
       const other = await rows.waitFor(id, 2_000);
       if (!other || other.abandoned) return null;
       if (!other.finished) continue;
       if (other.view.status.state !== "done") return null;
-      const answer = await this.shared.cache?.find(job.op, job.query);
-      if (!answer) return null;
-      const data = answer.derived ? derive(job.op, job.query, answer.records) : answer.records;
-      const fetchedAt = new Date(answer.fetchedAt).toISOString();
-      this.cache.store(job.op, job.query, data, 0, answer.fetchedAt);
-      return { source: "cache", fetched_at: fetchedAt, upstream_calls: 0, total: data.length, data };
+      return this.sharedAnswer(run.op, run.query);
     }
   }
 

@@ -2,13 +2,15 @@ import "server-only";
 /**
  * Report jobs: their records and statuses, joining an identical job in flight, the per-owner and
  * global caps on jobs waiting or running, waiting for a job (whole or long poll), and cancelling jobs
- * whose callers have left. Separate from fetching because it does not know how a report is fetched
- * (the façade hands it that work), and from the cache because a job exists only for a miss.
+ * whose callers have left. Separate from fetching because it does not know how a report is fetched:
+ * the façade starts a job, does its work with the job's run (./gateway.ts), and hands the registry
+ * that work's outcome; and from the cache because a job exists only for a miss.
  */
 import { randomBytes } from "node:crypto";
 import type { Operation, ReportRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { translateUpstream } from "./errors";
+import type { CallProgress, FetchProgress, FetchRequest } from "./fetch-progress";
 import { BACKGROUND_OWNER, CancelledError, type QuotaQueue, type QueueTicket } from "./quota";
 import type { ReportQuery } from "./records";
 
@@ -38,16 +40,6 @@ export interface JobResult {
   data: ReportRecord[];
 }
 
-/**
- * Which upstream call of the report this is (1-based) and how many it needs: exact once every
- * date-range part has answered its first page, otherwise the least it can be.
- */
-export interface CallProgress {
-  call: number;
-  calls: number;
-  calls_exact: boolean;
-}
-
 export type JobStatus =
   | ({
       state: "queued";
@@ -71,7 +63,18 @@ export interface JobView {
   status: JobStatus;
 }
 
-/** One job's record; the work that fetches it updates `status`, `ticket` and `calls` as it goes. */
+/**
+ * What a job's work is given: the report to fetch, for whom now, whether it is still wanted, and
+ * where its progress goes (the job's status, ticket and calls, which only the registry writes).
+ */
+export interface JobRun extends FetchRequest {
+  readonly id: string;
+  /** The job's `queryKey`: what an identical job elsewhere is found by. */
+  readonly key: string;
+  progress(progress: FetchProgress): void;
+}
+
+/** One job's record; its run's progress sets `status`, `ticket` and `calls` as it goes. */
 export interface Job {
   id: string;
   key: string;
@@ -193,10 +196,11 @@ export class JobRegistry {
   }
 
   /**
-   * Starts a job for `owner` that `work` fetches. An owner past their cap of waiting jobs, or
-   * everyone past the global one, gets a 429 that says which cap and what to do.
+   * Starts a job for `owner`: the job's view, and the run its work is done with (then handed to
+   * `track`). An owner past their cap of waiting jobs, or everyone past the global one, gets a 429
+   * that says which cap and what to do.
    */
-  start(op: Operation, query: ReportQuery, key: string, owner: string, work: (job: Job) => Promise<JobResult>, id?: string): JobView {
+  start(op: Operation, query: ReportQuery, key: string, owner: string, id?: string): { view: JobView; run: JobRun } {
     this.reapIdle();
     const { maxJobsPerOwner, maxJobs } = this.limits;
     let mine = 0;
@@ -222,7 +226,7 @@ export class JobRegistry {
       cancelled: false,
       abort,
       signal: abort.signal,
-      promise: Promise.resolve() as unknown as Promise<JobResult>,
+      promise: new Promise<JobResult>(() => undefined),
       owner,
       seenAt: Date.now(),
       waiters: 0,
@@ -230,7 +234,15 @@ export class JobRegistry {
     };
     this.jobs.set(job.id, job);
     this.inflight.set(key, job);
-    job.promise = work(job).then(
+    const run: JobRun = { id: job.id, key, op, query, signal: job.signal, owner: () => job.owner, progress: (p) => applyProgress(job, p) };
+    return { view: this.view(job, owner), run };
+  }
+
+  /** The job of `run` ends as `work` does: done with its result, or failed (cancelled, when it was). */
+  track(run: JobRun, work: Promise<JobResult>): void {
+    const job = this.jobs.get(run.id);
+    if (!job) throw new Error(`no job ${run.id} to track`);
+    job.promise = work.then(
       (result) => {
         job.status = { state: "done", result };
         return result;
@@ -244,10 +256,9 @@ export class JobRegistry {
       .catch(() => undefined)
       .finally(() => {
         job.finishedAt = Date.now();
-        this.inflight.delete(key);
+        this.inflight.delete(job.key);
         this.sweep();
       });
-    return this.view(job, owner);
   }
 
   /** Waits for a job (tests and server-side callers). */
@@ -343,6 +354,20 @@ export class JobRegistry {
   private sweep(): void {
     const cutoff = Date.now() - JOB_RETENTION_MS;
     for (const [id, job] of this.jobs) if (job.finishedAt && job.finishedAt < cutoff) this.jobs.delete(id);
+  }
+}
+
+/** A fetch's progress, as the job's status, ticket and calls. */
+function applyProgress(job: Job, progress: FetchProgress): void {
+  if (progress.state === "ticket") {
+    job.ticket = progress.ticket;
+  } else if (progress.state === "queued") {
+    const now = new Date().toISOString();
+    job.calls = progress.calls;
+    job.status = { state: "queued", position: 0, estimated_start: now, estimated_done: now, ...progress.calls };
+  } else {
+    const { page, pages, piece, pieces, calls } = progress;
+    job.status = { state: "fetching", page, pages, piece, pieces, ...calls };
   }
 }
 
