@@ -42,10 +42,10 @@ export default defineConfig({
   use: { baseURL: env.dashboardUrl, trace: "retain-on-failure", launchOptions: chromium },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors)\.spec\.ts/ },
-    // After the others: it opens every page, and so fills the answer cache (the Monitor's months
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
+    // After the others: they open every page, and so fill the answer cache (the Monitor's months
     // among them) that specs counting a page's upstream calls expect cold.
-    { name: "sweep", use: { ...devices["Desktop Chrome"] }, testMatch: /console-errors\.spec\.ts/, dependencies: ["chromium"] },
+    { name: "sweep", use: { ...devices["Desktop Chrome"] }, testMatch: /(console-errors|dark-mode)\.spec\.ts/, dependencies: ["chromium"] },
     // Runs last: scans everything the other specs made the dashboard send and log.
     { name: "secrets", testMatch: /secrets\.spec\.ts/, dependencies: ["sweep"] },
   ],

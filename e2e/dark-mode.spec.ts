@@ -1,0 +1,282 @@
+/**
+ * The colour scheme in Chromium. With the system's scheme emulated as dark, every main page (and a
+ * shared dashboard opened by a visitor, and the sign-in page) is dark from its first paint without any
+ * press; in both schemes, at desktop and phone width, axe finds no serious or critical violation (colour
+ * contrast among them) and nothing is logged as a console error (a hydration mismatch would be). The
+ * nav's System / Light / Dark toggle switches at once, is kept across reloads and for the pages
+ * without the nav, and System follows the system while a page is open. Printing stays light.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
+import { serializeDashboard, starterDashboard } from "../lib/dashboards/state";
+import { e2eEnv } from "./support/env";
+
+type Scheme = "light" | "dark";
+type Who = "visitor" | "analyst";
+
+const stateOf: Record<Who, BrowserContextOptions["storageState"]> = {
+  visitor: { cookies: [], origins: [] },
+  analyst: ".e2e/analyst.json",
+};
+const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/**
+ * Records, as the page is parsed, whether <html> was already dark when <body> began: the scheme is
+ * then in place for the first paint (a script run after parsing would leave it unset here).
+ */
+const RECORD_SCHEME_AT_BODY = () => {
+  const seen = (w: Window & { __schemeAtBody?: string }) => {
+    if (w.__schemeAtBody === undefined && document.body) w.__schemeAtBody = document.documentElement.classList.contains("dark") ? "dark" : "light";
+  };
+  new MutationObserver((_, observer) => {
+    seen(window);
+    if (document.body) observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+};
+
+/**
+ * What the page looks like under its scheme: <html>'s class, and the body's background and text as
+ * painted (sRGB relative luminance, whatever colour syntax the browser computes).
+ */
+async function schemeOf(page: Page): Promise<{ atBody: string | undefined; dark: boolean; luminance: number; textLuminance: number }> {
+  return page.evaluate(() => {
+    const luminance = (colour: string) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = Array.from(ctx.getImageData(0, 0, 1, 1).data).map((c) => {
+        const s = c / 255;
+        return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const body = getComputedStyle(document.body);
+    return {
+      atBody: (window as Window & { __schemeAtBody?: string }).__schemeAtBody,
+      dark: document.documentElement.classList.contains("dark"),
+      luminance: luminance(body.backgroundColor),
+      textLuminance: luminance(body.color),
+    };
+  });
+}
+
+async function expectScheme(page: Page, scheme: Scheme, where: string): Promise<void> {
+  const s = await schemeOf(page);
+  expect(s.dark, `${where}: <html> dark`).toBe(scheme === "dark");
+  if (scheme === "dark") {
+    expect(s.luminance, `${where}: the page's background is dark`).toBeLessThan(0.02);
+    expect(s.textLuminance, `${where}: the text is light`).toBeGreaterThan(0.8);
+  } else {
+    expect(s.luminance, `${where}: the page's background is light`).toBeGreaterThan(0.9);
+    expect(s.textLuminance, `${where}: the text is dark`).toBeLessThan(0.05);
+  }
+}
+
+/** Every serious or critical axe violation (colour contrast is one), with where it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""})`).join("; ")}`);
+}
+
+interface Visit {
+  name: string;
+  who: Who;
+  path: string;
+  ready: (page: Page) => Promise<void>;
+}
+
+const heading = (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+const tilesDrawn = async (page: Page) => {
+  const grid = page.getByTestId("dashboard-grid");
+  await expect(grid.locator("article").first()).toBeVisible({ timeout: 60_000 });
+  await expect(grid.locator("article:not([data-status=done])")).toHaveCount(0, { timeout: 120_000 });
+};
+
+/** A saved report, a saved dashboard of every tile kind, and a live link to it. */
+async function makeVisits(browser: Browser): Promise<Visit[]> {
+  const analyst = await browser.newContext({ storageState: stateOf.analyst });
+  const api = analyst.request;
+  const saved = async (page: string, params: string) => {
+    const res = await api.post("/api/saved-reports", { data: { name: `Dark mode ${page} ${Date.now()}`, page, params } });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { report: { id: string } }).report.id;
+  };
+  const dashboardId = await saved("dashboard", serializeDashboard(starterDashboard()));
+  const link = await api.post(`/api/saved-reports/${dashboardId}/links`, { data: { mode: "live" } });
+  expect(link.status()).toBe(201);
+  const shareUrl = new URL(((await link.json()) as { url: string }).url, e2eEnv().dashboardUrl);
+  await analyst.close();
+  return [
+    { name: "home", who: "analyst", path: "/", ready: heading },
+    {
+      name: "explore",
+      who: "analyst",
+      path: "/explore?op=orders&range=last7&by=date&m=revenue",
+      ready: async (p) => {
+        await expect(p.getByRole("row", { name: "Totals" })).toBeVisible({ timeout: 60_000 });
+        await expect(p.locator(".recharts-surface").first()).toBeVisible();
+      },
+    },
+    { name: "dashboards", who: "analyst", path: "/dashboards", ready: heading },
+    { name: "dashboard", who: "analyst", path: `/dashboards/${dashboardId}`, ready: tilesDrawn },
+    { name: "monitor", who: "analyst", path: "/monitor", ready: async (p) => expect(p.getByRole("status", { name: "Breaches", exact: true })).toBeVisible({ timeout: 60_000 }) },
+    { name: "bin-lookup", who: "analyst", path: "/bin-lookup", ready: heading },
+    { name: "alerts", who: "analyst", path: "/alerts", ready: heading },
+    { name: "share", who: "visitor", path: shareUrl.pathname + shareUrl.search, ready: tilesDrawn },
+    { name: "login", who: "visitor", path: "/login", ready: (p) => expect(p.getByLabel("E-mail")).toBeVisible() },
+  ];
+}
+
+/** A full-page screenshot, kept in the test's output folder and attached to its result. */
+async function png(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(name);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+for (const scheme of ["dark", "light"] as const) {
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    test(`with the system in ${scheme}, the main pages at ${size} size are ${scheme} from the first paint, pass axe, log no error`, async ({ browser }, testInfo) => {
+      test.setTimeout(600_000);
+      const visits = await makeVisits(browser);
+      const problems: string[] = [];
+      for (const v of visits) {
+        const context = await browser.newContext({ storageState: stateOf[v.who], colorScheme: scheme, viewport });
+        await context.addInitScript(RECORD_SCHEME_AT_BODY);
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on("console", (m) => {
+          if (m.type() === "error") errors.push(m.text());
+        });
+        page.on("pageerror", (e) => errors.push(e.message));
+        const res = await page.goto(v.path);
+        expect(res?.status(), v.path).toBeLessThan(400);
+        await v.ready(page);
+        const s = await schemeOf(page);
+        expect(s.atBody, `${v.name}: the scheme when <body> began`).toBe(scheme);
+        await expectScheme(page, scheme, v.name);
+        problems.push(...(await axeViolations(page)).map((x) => `${v.name}: ${x}`));
+        if (scheme === "dark" && (size === "desktop" || ["home", "explore", "dashboard", "share", "login"].includes(v.name))) await png(page, testInfo, `${v.name}-${scheme}-${size}.png`);
+        // Hydration and the first effects run after load; their errors come within moments of it.
+        await page.waitForTimeout(500);
+        problems.push(...errors.map((e) => `${v.name}: console: ${e}`));
+        await context.close();
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
+
+test("a modal dialog in dark: the page dims behind it and it passes axe", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ storageState: stateOf.analyst, colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto("/");
+  await heading(page);
+  await page.keyboard.press("?");
+  const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(help).toBeVisible();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  expect(await axeViolations(page)).toEqual([]);
+  const backdrop = await help.evaluate((d) => getComputedStyle(d, "::backdrop").backgroundColor);
+  expect(backdrop, "the backdrop darkens the page").toMatch(/^rgba\(2, 6, 23, 0\.7\)$/);
+  await png(page, testInfo, "shortcuts-dialog-dark.png");
+  await context.close();
+});
+
+test("the toggle switches at once, is kept across reloads and for pages without the nav; System follows the system", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: stateOf.analyst, colorScheme: "light" });
+  await context.addInitScript(RECORD_SCHEME_AT_BODY);
+  const page = await context.newPage();
+  await page.goto("/");
+  await heading(page);
+  const toggle = page.getByRole("group", { name: "Colour scheme" });
+  const choice = (name: string) => toggle.getByRole("button", { name, exact: true });
+  await expect(choice("System")).toHaveAttribute("aria-pressed", "true");
+  await expectScheme(page, "light", "System with the system light");
+
+  await choice("Dark").click();
+  await expect(choice("Dark")).toHaveAttribute("aria-pressed", "true");
+  await expect(choice("System")).toHaveAttribute("aria-pressed", "false");
+  await expectScheme(page, "dark", "after pressing Dark");
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+
+  await page.reload();
+  await heading(page);
+  expect((await schemeOf(page)).atBody, "dark before the first paint after a reload").toBe("dark");
+  await expectScheme(page, "dark", "Dark after a reload");
+  await expect(choice("Dark")).toHaveAttribute("aria-pressed", "true");
+
+  // A page without the nav keeps the choice too.
+  await page.goto("/login");
+  await expect(page.getByLabel("E-mail").or(page.getByRole("heading", { level: 1 }).first())).toBeVisible();
+  await expectScheme(page, "dark", "/login with Dark chosen");
+  await page.goto("/");
+  await heading(page);
+
+  // Light wins over a dark system; keyboard alone changes it (Tab to it, Space).
+  await page.emulateMedia({ colorScheme: "dark" });
+  await choice("Light").focus();
+  await page.keyboard.press("Space");
+  await expect(choice("Light")).toHaveAttribute("aria-pressed", "true");
+  await expectScheme(page, "light", "Light with the system dark");
+  await page.reload();
+  await heading(page);
+  expect((await schemeOf(page)).atBody).toBe("light");
+  await expectScheme(page, "light", "Light after a reload with the system dark");
+
+  // System follows the system, and its changes while the page is open.
+  await choice("System").click();
+  await expectScheme(page, "dark", "System with the system dark");
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBeNull();
+  await page.emulateMedia({ colorScheme: "light" });
+  await expectScheme(page, "light", "System after the system turned light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectScheme(page, "dark", "System after the system turned dark again");
+
+  // Another tab's choice applies here at once.
+  const other = await context.newPage();
+  await other.goto("/");
+  await heading(other);
+  await other.getByRole("group", { name: "Colour scheme" }).getByRole("button", { name: "Light", exact: true }).click();
+  await expect.poll(async () => (await schemeOf(page)).dark, { message: "the first tab follows the second's choice" }).toBe(false);
+  await expect(choice("Light")).toHaveAttribute("aria-pressed", "true");
+  await context.close();
+});
+
+test("on a phone the toggle fits the top bar, each choice whole and named, and works", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ storageState: stateOf.analyst, colorScheme: "light", viewport: VIEWPORTS.phone });
+  const page = await context.newPage();
+  await page.goto("/");
+  await heading(page);
+  const toggle = page.getByRole("group", { name: "Colour scheme" });
+  for (const name of ["System", "Light", "Dark"]) {
+    const box = await toggle.getByRole("button", { name, exact: true }).boundingBox();
+    expect(box, name).not.toBeNull();
+    expect(box!.x, `${name}: left edge on screen`).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, `${name}: right edge on screen`).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(box!.width, `${name}: wide enough to tap`).toBeGreaterThanOrEqual(24);
+  }
+  expect(await toggle.evaluate((g) => g.scrollWidth <= g.clientWidth), "no choice is clipped").toBe(true);
+  await toggle.getByRole("button", { name: "Dark", exact: true }).click();
+  await expectScheme(page, "dark", "phone, after pressing Dark");
+  await png(page, testInfo, "toggle-phone-dark.png");
+  await context.close();
+});
+
+test("printing stays light when the screen is dark", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: stateOf.analyst, colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto("/");
+  await heading(page);
+  await expectScheme(page, "dark", "screen");
+  await page.emulateMedia({ media: "print" });
+  // <html> keeps its class while printing; the palette it switches applies to screens only.
+  const print = await schemeOf(page);
+  expect(print.luminance, "print: the page's background is light").toBeGreaterThan(0.9);
+  expect(print.textLuminance, "print: the text is dark").toBeLessThan(0.05);
+  await context.close();
+});
