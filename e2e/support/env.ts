@@ -20,6 +20,8 @@ export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindow
     UPSTREAM_CLIENT_SECRET: env.client.client_secret,
     UPSTREAM_ROUTING_CLIENT_ID: env.routingClient.client_id,
     UPSTREAM_ROUTING_CLIENT_SECRET: env.routingClient.client_secret,
+    // The routing workspace as a team runs it: a change is applied once a second editor approves it.
+    ROUTING_TWO_PERSON: "true",
     UPSTREAM_REPORT_RATE_LIMIT: String(reportRateLimit),
     UPSTREAM_RATE_WINDOW_SECONDS: String(rateWindowSeconds),
     REPORT_TIMEZONE: "UTC",
