@@ -177,6 +177,37 @@ test("removing another tile, moving one or following a link while a tile's setti
   await expect.poll(() => tilesInUrl(page)[1]).toBe(CHART.replace("|Revenue trend", "|Trend by day"));
 });
 
+test("closing or reloading the page while a tile's settings are not applied gets the browser's own question; with none it closes unasked", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const page = await context.newPage();
+  await page.goto(START);
+  await expectTilesDrawn(page, 3);
+  await page.getByRole("button", { name: "Edit tiles" }).click();
+  await page.getByRole("button", { name: "Edit tile 3" }).click();
+  const title = page.getByRole("region", { name: "Tile 3 settings" }).getByLabel("Title", { exact: true });
+  await title.click();
+  await title.press("End");
+  await page.keyboard.type(" (kept)");
+  const asked: string[] = [];
+  page.on("dialog", (d) => {
+    asked.push(d.type());
+    void d.dismiss();
+  });
+  // Dismissed, the page stays, and so does what the editor holds.
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => asked).toEqual(["beforeunload"]);
+  expect(page.isClosed()).toBe(false);
+  await expect(title).toHaveValue("Revenue by month (kept)");
+  // Applied: nothing is pending, and the page closes without a question.
+  await page.getByRole("region", { name: "Tile 3 settings" }).getByRole("button", { name: "Apply to tile 3" }).click();
+  await expect.poll(() => tilesInUrl(page)[2]).toBe(PIVOT.replace("|Revenue by month", "|Revenue by month (kept)"));
+  const closed = page.waitForEvent("close");
+  await page.close({ runBeforeUnload: true });
+  await closed;
+  expect(asked).toEqual(["beforeunload"]);
+  await context.close();
+});
+
 test("on a phone, a pinning tile's badges are on screen and inside it", async ({ browser }) => {
   const context = await browser.newContext({ storageState: ".e2e/analyst.json", viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await context.newPage();
