@@ -110,8 +110,6 @@ const serverEnvSchema = z
     MAIL_PER_USER_PER_DAY: intInRange("MAIL_PER_USER_PER_DAY", 1, 100_000, 200),
     /** A scheduled report mailed to an address that is no user's: its share link ("share") or only its numbers ("numbers"). */
     MAIL_OUTSIDE_LINKS: z.enum(["share", "numbers"], { error: "MAIL_OUTSIDE_LINKS must be share or numbers" }).default("share"),
-    /** A scheduled report mailed to an address that is no user's: its share link ("share") or only its numbers ("numbers"). */
-    MAIL_OUTSIDE_LINKS: z.enum(["share", "numbers"], { error: "MAIL_OUTSIDE_LINKS must be share or numbers" }).default("share"),
     /** Audit log entries older than this many days are deleted by the daily prune (lib/audit/retention.ts); nothing else removes them. */
     AUDIT_RETENTION_DAYS: intInRange("AUDIT_RETENTION_DAYS", 30, 3650, 400),
     /** The routing workspace's two-person rule: a change is applied only once another editor approves it. */
