@@ -104,6 +104,7 @@ test("no page logs a console error or throws, signed in as who opens it", async 
     ],
     "/users": [{ who: "admin", path: "/users", ready: heading }],
     "/audit": [{ who: "admin", path: "/audit", ready: heading }],
+    "/mail": [{ who: "admin", path: "/mail", ready: heading }],
     "/share/[token]": [{ who: "visitor", path: shareUrl.pathname + shareUrl.search, ready: tilesDrawn }],
   };
   expect(Object.keys(visits).sort(), "every page of app/ is visited").toEqual(appRoutes().sort());
