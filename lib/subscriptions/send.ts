@@ -15,7 +15,7 @@ import { formatInstant } from "@/lib/metrics/format";
 import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
 import { renderSavedReport, type SharedView } from "@/lib/sharing/view";
 import { inboxRepo } from "@/lib/store/inbox";
-import { savedReportsRepo } from "@/lib/store/saved-reports";
+import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { canView } from "@/lib/saved-reports/permissions";
 import type { Sql, Store } from "@/lib/store/sql";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
@@ -25,7 +25,6 @@ import { unseal } from "./seal";
 import { MAIL_POLICY_DEFAULTS, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
 import { appendAudit, userActor } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/authenticate";
-import type { SavedReport } from "@/lib/store/saved-reports";
 import type { QueuePlace } from "@/lib/report-client/queue-words";
 
 export interface SubscriptionDeps {
@@ -176,9 +175,9 @@ const mayOpen = (u: { id: string; email: string; role: SessionUser["role"]; disa
 
 /**
  * A subscription's recipients by the link each gets. Named users who may see the report (and are
- * active) are told in the inbox and mailed the in-app link, as are addresses of such users; every
- * other address is outside. The mail policy's domains are checked again at each send (named before
- * the policy, or a domain since taken off the list).
+ * active) are told in the inbox and mailed the in-app link, as are addresses of such users; other
+ * users' addresses are not mailed, and addresses that are no user's are outside. The mail policy's
+ * domains are checked again at each send (named before the policy, or a domain since taken off the list).
  */
 async function audienceOf(db: Sql, sub: SubscriptionRow, report: SavedReport, policy: MailPolicy) {
   const recipients = Recipients.parse(sub.recipients);
