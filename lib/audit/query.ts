@@ -120,7 +120,6 @@ const ACTION_LABELS: Record<string, string> = {
   "subscription.changed": "Scheduled report changed",
   "subscription.deleted": "Scheduled report deleted",
   "subscription.sent_now": "Scheduled report sent now",
-  "subscription.sent_now": "Scheduled report sent now",
   "routing.proposed": "Routing version proposed",
   "routing.approved": "Routing version approved",
   "routing.applied": "Routing version applied",
