@@ -46,7 +46,7 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
 type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
 type BodyFor<S, T extends boolean> = S extends z.ZodType ? z.output<S> : T extends true ? string : unknown;
 
-export function errorResponse(err: ApiError, requestId = randomUUID()): Response {
+function errorResponse(err: ApiError, requestId = randomUUID()): Response {
   return jsonResponse(JSON.stringify(errorEnvelope(err, requestId)), err.status, err.headers);
 }
 
