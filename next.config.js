@@ -32,11 +32,6 @@ export default function nextConfig(phase) {
     // The embedded store loads its WebAssembly from node_modules at run time; don't bundle it (pg is
     // external by default).
     serverExternalPackages: ["@electric-sql/pglite", "pg"],
-    // The report routes are Pages API routes (lib/api/pages-route.ts). Bundled as the App Router's
-    // routes are, their dependencies resolve the same way: "server-only" to its server build (the
-    // Pages Router's default, loading node_modules as they are, loads the one that throws), and one
-    // copy of each module the two routers share.
-    bundlePagesRouterDependencies: true,
     experimental: {
       // Fewer, larger browser chunks: Turbopack's default leaves each page's first load in several
       // chunks, each gzipped on its own; merged, the same code is smaller on the wire (measured with

@@ -1,5 +1,5 @@
 /**
- * Every API route under app/api and pages/api, found on disk: anonymous calls get 401, viewers get 403 where
+ * Every API route under app/api, found on disk: anonymous calls get 401, viewers get 403 where
  * analysts are required; pages send anonymous visitors to the sign-in page.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -31,27 +31,8 @@ function findRoutes(dir = "app/api"): ApiRoute[] {
   return out;
 }
 
-/**
- * The Pages API routes (lib/api/pages-route.ts): each method of `pagesRoute({ … })` with its
- * `apiRoute` role; a default export that is not a `pagesRoute` is a handler of its own (null).
- */
-function findPagesRoutes(dir = "pages/api"): ApiRoute[] {
-  const out: ApiRoute[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...findPagesRoutes(full));
-    else if (name.endsWith(".ts")) {
-      const source = readFileSync(full, "utf8");
-      const wrapped = [...source.matchAll(/^\s*(GET|POST|PUT|PATCH|DELETE): apiRoute(?:<[^>]*>)?\(\{ role: "(\w+)"/gm)].map((m) => ({ method: m[1]!, role: m[2]! }));
-      const methods = /export default pagesRoute\(/.test(source) ? wrapped : [{ method: "POST", role: null }];
-      out.push({ path: "/" + concrete(relative("pages", full).replace(/\.ts$/, "").replace(/\/index$/, "")), methods });
-    }
-  }
-  return out;
-}
-
 const PUBLIC = [/^\/api\/auth\//, /^\/api\/health$/, /^\/api\/share\//];
-const routes = [...findRoutes(), ...findPagesRoutes()];
+const routes = findRoutes();
 
 test("finds the dashboard's API routes", () => {
   expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/reports/order-summary", "/api/reports/cohort", "/api/bin-routing", "/api/upstream/status"]));

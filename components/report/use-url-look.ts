@@ -39,8 +39,7 @@ export function useUrlLook<L, C>(looks: UrlLooks<L>, load: () => Promise<C>, loo
       setCode(c);
       f(c);
     });
-  // Never null in the App Router. The project also has Pages API routes (lib/api/pages-route.ts), so
-  // next/navigation is typed for both routers, where these can be null; "" writes "?…", this path.
+  // Never null in the App Router, the project's only router; "" writes "?…", this path.
   const routerSearch = useSearchParams()?.toString() ?? "";
   const pathname = usePathname() ?? "";
   const [search, setSearch] = useState(routerSearch);

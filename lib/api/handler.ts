@@ -46,18 +46,31 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
 type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
 type BodyFor<S, T extends boolean> = S extends z.ZodType ? z.output<S> : T extends true ? string : unknown;
 
-export function errorResponse(err: ApiError, requestId = randomUUID()): Response {
+function errorResponse(err: ApiError, requestId = randomUUID()): Response {
   return jsonResponse(JSON.stringify(errorEnvelope(err, requestId)), err.status, err.headers);
 }
 
-/** The body of a JSON request as text: 415 for another type, 413 past the contract's size. */
+/**
+ * The body of a JSON request as text, read once: 415 for another type, 413 past the contract's size.
+ * Bytes, not UTF-16 characters: the same bound, counted the same way, as the service's. At most the
+ * limit is kept in memory whatever the client sends; the rest is read and dropped, so that the 413
+ * can be sent on the same connection.
+ */
 async function readJsonText(request: Request): Promise<string> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new ApiError(415, "Content-Type must be application/json");
-  const text = await request.text();
-  // Bytes, not UTF-16 characters: the same bound, counted the same way, as the service's.
-  if (Buffer.byteLength(text) > LIMITS.maxBodyBytes) throw new ApiError(413, `Request body must be at most ${LIMITS.maxBodyBytes / 1024} KiB`);
-  return text;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    bytes += part.value.byteLength;
+    if (bytes <= LIMITS.maxBodyBytes) chunks.push(part.value);
+    else chunks.length = 0;
+  }
+  if (bytes > LIMITS.maxBodyBytes) throw new ApiError(413, `Request body must be at most ${LIMITS.maxBodyBytes / 1024} KiB`);
+  // As Request.text() decodes: UTF-8, a leading byte-order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** JSON.parse, a 400 when the text is not JSON. */
@@ -71,6 +84,14 @@ export function parseJsonBody(text: string): unknown {
 
 async function readJson(request: Request): Promise<unknown> {
   return parseJsonBody(await readJsonText(request));
+}
+
+/**
+ * The handler of every method a route does not serve: a 405 in the contract's error envelope with an
+ * `Allow` header (Next.js's own 405 for a method a route does not export has no body).
+ */
+export function methodNotAllowed(allow: string) {
+  return async (request: Request): Promise<Response> => errorResponse(new ApiError(405, `Method ${request.method} is not allowed here; use ${allow}`, undefined, { Allow: allow }));
 }
 
 export function apiRoute<A extends Access, K extends string = never, S extends z.ZodType | undefined = undefined, T extends boolean = false>(

@@ -2,7 +2,7 @@ import "server-only";
 import type { Operation } from "@/lib/contract";
 import { getGateway } from "@/lib/upstream";
 import { answerBody } from "@/lib/upstream/gateway";
-import { queryKey, type ReportQuery } from "@/lib/upstream/records";
+import { queryKey, queryOfKey, type ReportQuery } from "@/lib/upstream/records";
 import { BodyKeys } from "./body-keys";
 import { parseJsonBody } from "./handler";
 import { jsonResponse } from "./json-response";
@@ -22,26 +22,28 @@ const bodyKeys = new BodyKeys();
 /**
  * Shared body of the two report routes: an answer at once from cache; otherwise a job, answered 200
  * if it finishes within `wait` ms, else 202 with the job to poll. `text` is the request's body as
- * sent. An exact cache hit is sent as the bytes the cache keeps for it, serialized at its first hit;
- * a body seen before goes straight to them by its kept key, without being parsed again. Small
- * answers go uncompressed (./json-response.ts).
+ * sent, read once by `apiRoute`. It is parsed and validated once (`gateway.parse`: the operation's
+ * query schema, then the canonical query) the first time this process sees it; after that its kept
+ * key stands for it, and the query, when a job needs it, is the one that key was made from. An exact
+ * cache hit is sent as the bytes the cache keeps for it, serialized at its first hit. Small answers
+ * go uncompressed (./json-response.ts).
  */
 export async function submitReport(op: Operation, text: string, waitMs: number, owner: string, keys: BodyKeys = bodyKeys): Promise<Response> {
   const gateway = getGateway();
-  const validate = () => gateway.parse(op, parseJsonBody(text));
   let query: ReportQuery | undefined;
   let key = measure("parse", () => keys.get(op, text));
   if (key === undefined) {
-    query = measure("parse", validate);
+    query = measure("parse", () => gateway.parse(op, parseJsonBody(text)));
     key = queryKey(op, query);
     keys.set(op, text, key); // only now: the body validated, and this is its query's key
   }
   const hit = measure("cache", () => gateway.cachedAnswerByKey(key));
   if (hit) return measure("serialize", () => jsonResponse(hit.json));
-  // A kept text whose answer has left the cache: validated again, for the query to ask.
-  query ??= measure("parse", validate);
-  const out = measure("submit", () => gateway.submit(op, query, owner));
-  if ("cached" in out) return measure("serialize", () => jsonResponse(JSON.stringify(answerBody(out.cached, query))));
+  // A kept text whose answer has left the cache: its query is the one its key was made from.
+  query ??= queryOfKey(op, key);
+  const asked = query;
+  const out = measure("submit", () => gateway.submit(op, asked, owner));
+  if ("cached" in out) return measure("serialize", () => jsonResponse(JSON.stringify(answerBody(out.cached, asked))));
   const job = (await gateway.settle(out.job.id, waitMs)) ?? out.job;
   const finished = job.status.state !== "queued" && job.status.state !== "fetching";
   return measure("serialize", () => jsonResponse(JSON.stringify(job), finished ? 200 : 202, finished ? {} : { Location: `/api/reports/jobs/${job.id}` }));

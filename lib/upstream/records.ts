@@ -54,6 +54,12 @@ export function queryKey(op: Operation, q: ReportQuery): string {
   return `${op}:${JSON.stringify(canonicalQuery(op, q))}`;
 }
 
+/** The canonical query a `queryKey` of `op` was made from (the key is its JSON after the operation). */
+export function queryOfKey(op: Operation, key: string): ReportQuery {
+  if (!key.startsWith(`${op}:`)) throw new Error(`not a key of ${op}: ${key.slice(0, 40)}`);
+  return JSON.parse(key.slice(op.length + 1)) as ReportQuery;
+}
+
 export function sortRecords(records: ReportRecord[], dims: readonly string[]): ReportRecord[] {
   return records.sort((x, y) => {
     for (const d of dims) {
