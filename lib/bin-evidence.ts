@@ -14,4 +14,3 @@ export const BinEvidenceRequestSchema = z.strictObject({
     .min(1, { error: "bins must list at least one BIN" })
     .max(MAX_BULK_BINS, { error: `bins takes at most ${MAX_BULK_BINS} BINs` }),
 });
-export type BinEvidenceRequest = z.output<typeof BinEvidenceRequestSchema>;

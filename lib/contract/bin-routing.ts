@@ -8,7 +8,7 @@ import { ROUTING_SALES_TYPES, SELECTION_METHODS } from "./routing-values";
 import { RoutingConfigFileSchema } from "./routing-config";
 import { Timestamp, caseInsensitiveEnum } from "./scalars";
 
-export { ROUTING_SALES_TYPES, SELECTION_METHODS, type SelectionMethod } from "./routing-values";
+export type { SelectionMethod } from "./routing-values";
 export { RoutingConfigFileSchema } from "./routing-config";
 
 export const BinRoutingRequestSchema = z.strictObject({

@@ -175,4 +175,3 @@ export function routingChangesRepo(db: Sql) {
   };
 }
 
-export type RoutingChangesRepo = ReturnType<typeof routingChangesRepo>;
