@@ -3,14 +3,14 @@
  * an admin edits a copy of the live configuration (a bad BIN prefix refused at its field, the diff
  * and a preview that advances no rotation), proposes it; a second admin approves it; the service
  * then really routes the BIN by the new rule, the page shows the new live version, and the audit
- * log holds the proposal, the approval and the apply. An analyst without the routing permission
+ * log holds the proposal, the approval and the apply; a proposed restore is rejected with a reason. An analyst without the routing permission
  * reads the workspace with no edit control; a viewer is turned away; a phone shows it without
  * sideways scrolling.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { BinRoutingResponse } from "../lib/contract/bin-routing";
 import type { WorkspaceAnswer } from "../lib/routing/workspace";
-import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, serviceCall } from "./support/helpers";
+import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, screenshots, serviceCall } from "./support/helpers";
 
 /** An 8-digit BIN no generated rule names, so only the rule this spec adds decides where it goes. */
 const BIN = "45999901";
@@ -130,6 +130,31 @@ test("an admin proposes a change, a second admin approves it, routing follows it
   await expect(entries.filter({ hasText: "Routing version proposed" })).toHaveCount(1);
   await expect(entries.filter({ hasText: "Routing version approved" })).toHaveCount(1);
   await expect(entries.filter({ hasText: "Routing version applied" })).toHaveCount(1);
+
+  // Restoring the version before needs a reason and, under the two-person rule, a second editor:
+  // this one is rejected with a reason, and live routing stays as it is.
+  const restoreReason = `e2e: restore v${live.version} (${Date.now()})`;
+  const rejectReason = `e2e: keep ${BIN} where it is (${Date.now()})`;
+  await page.goto("/routing");
+  const old = page.getByRole("list", { name: "Configuration versions, newest first" }).locator(`li[data-version="${live.version}"]`);
+  await old.getByRole("button", { name: `Restore v${live.version}` }).click();
+  await old.getByRole("button", { name: "Propose restore" }).click();
+  await expect(old.getByRole("alert")).toHaveText("Give a reason for restoring this version: it is recorded with the change.");
+  await old.getByLabel(`Reason for restoring v${live.version}`).fill(restoreReason);
+  await old.getByRole("button", { name: "Propose restore" }).click();
+  await expect(page.getByRole("status", { name: "Routing status" })).toContainText(`Restore of version ${live.version} proposed: it waits for another editor.`);
+  await other.reload();
+  const restore = other.getByRole("list", { name: "Pending changes" }).getByRole("listitem").filter({ hasText: restoreReason });
+  await expect(restore).toContainText(`Restore version ${live.version} on version ${live.version + 1}: waiting for approval`);
+  await restore.getByRole("button", { name: "Reject" }).click();
+  await restore.getByLabel("Reason for rejecting").fill(rejectReason);
+  await restore.getByRole("button", { name: "Reject change" }).click();
+  await expect(other.getByRole("status", { name: "Routing status" })).toContainText("Change rejected.");
+  await expect(other.getByRole("list", { name: "Pending changes" }).getByRole("listitem").filter({ hasText: restoreReason })).toHaveCount(0);
+  expect((await workspace(admin)).live!.version).toBe(live.version + 1);
+  await page.goto("/audit?kind=routing");
+  await expect(page.getByRole("row").filter({ hasText: restoreReason }).filter({ hasText: "Routing version proposed" })).toHaveCount(1);
+  await expect(page.getByRole("row").filter({ hasText: rejectReason }).filter({ hasText: "Routing change rejected" })).toHaveCount(1);
   await second.close();
   await admin.close();
 });
@@ -179,5 +204,7 @@ test("the workspace on a phone: everything reachable without sideways scrolling"
   await page.getByRole("button", { name: "Edit a copy" }).click();
   await expect(page.getByTestId("routing-editor")).toBeVisible();
   await expectNoSidewaysScroll(page, "routing-editing");
+  // Desktop and phone screenshots of the editor, with the same check at 390 and 360 px.
+  await screenshots(page, "routing-editing");
   await context.close();
 });
