@@ -24,7 +24,7 @@ export function TopBar({ user }: { user: SessionUser }) {
             ))}
           </nav>
         </div>
-        <div className="flex min-w-0 items-center gap-3 text-sm">
+        <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           <InboxLink />
           <span className="truncate">
             <span className="sr-only">Signed in as </span>
