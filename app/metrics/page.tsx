@@ -26,7 +26,8 @@ function Glossary({ id, title, columns, rows }: { id: string; title: string; col
       <h2 id={`${id}-heading`} className="text-lg font-semibold">
         {title}
       </h2>
-      <div className="mt-2 overflow-x-auto">
+      {/* Scrolls sideways on a phone: focusable, so the keyboard can scroll it too. */}
+      <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-labelledby={`${id}-heading`}>
         <table className="w-full text-left text-sm">
           <thead className="border-b border-slate-300">
             <tr>

@@ -61,7 +61,8 @@ export function AuditLog({ listing, form, timeZone, error }: { listing: AuditLis
             </p>
             <a href={csvHref} download className={linkButton}>Download CSV</a>
           </div>
-          <div className="mt-3 overflow-x-auto">
+          {/* Scrolls sideways on a phone: focusable, so the keyboard can scroll it too. */}
+          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Audit log entries">
             <table className="w-full min-w-[60rem] border-collapse text-sm">
               <caption className="sr-only">Audit log entries, newest first</caption>
               <thead>
