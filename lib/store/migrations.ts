@@ -109,7 +109,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: "saved monitor views",
     up: `
-      -- The Monitor (issue 17) can be saved and shared like a report.
+      -- The Monitor can be saved and shared like a report.
       ALTER TABLE saved_reports DROP CONSTRAINT saved_reports_page_check;
       ALTER TABLE saved_reports ADD CONSTRAINT saved_reports_page_check CHECK (page IN ('explore', 'cohorts', 'monitor'));
     `,
@@ -118,7 +118,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: "dashboards",
     up: `
-      -- A dashboard (issue 18) is saved, owned, shared with the team and linked like a report; its
+      -- A dashboard is saved, owned, shared with the team and linked like a report; its
       -- params hold every tile, so they may be longer than one report's.
       ALTER TABLE saved_reports DROP CONSTRAINT saved_reports_page_check;
       ALTER TABLE saved_reports ADD CONSTRAINT saved_reports_page_check CHECK (page IN ('explore', 'cohorts', 'monitor', 'dashboard'));
@@ -129,7 +129,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: "alerts, subscriptions, inbox, mail outbox and schedule claims",
     up: `
-      -- Alert rules (issue 19): what is watched and when (lib/alerts/definition.ts), who is told.
+      -- Alert rules: what is watched and when (lib/alerts/definition.ts), who is told.
       CREATE TABLE alert_rules (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         owner_id uuid NOT NULL REFERENCES users(id),
@@ -236,7 +236,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: "state shared by dashboard instances",
     up: `
-      -- Issue 20: with several dashboard instances on one PostgreSQL database, the upstream quota,
+      -- With several dashboard instances on one PostgreSQL database, the upstream quota,
       -- the answer cache and the report jobs live here (used only when DATABASE_URL is set).
       -- Reporting calls started by any instance, for the global window (lib/upstream/pg-quota.ts).
       CREATE TABLE upstream_calls (
