@@ -1,6 +1,6 @@
 "use client";
 import { Fragment, useId, useRef, useState } from "react";
-import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence-core";
+import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence";
 import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, LOOKUP_MODES, MAX_BULK_BINS, cutCardNumbers, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { downloadText, toCsv, type CsvCell } from "@/lib/csv";
