@@ -1,6 +1,6 @@
 "use client";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { describeFirst, type ReportPhase } from "@/lib/report-client/status-first";
+import { lazy, Suspense } from "react";
+import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
 
@@ -8,16 +8,6 @@ import { StatusBanner } from "@/components/ui/status-banner";
 // code comes after the page's; until then, and in the server's HTML, its line is empty, so
 // nothing moves when it arrives.
 const QuotaLine = lazy(() => import("./quota-line").then((m) => ({ default: m.QuotaLine })));
-
-// The words for every phase (queued where, fetching which page, done from where, failed why) are not
-// in the page's first load. They are asked for as soon as this module runs in the browser,
-// before the page hydrates, so they come long before a report's first answer; until then the line
-// says what a first render can (lib/report-client/status-first.ts).
-type Describe = typeof import("@/lib/report-client/status").describeStatus;
-let words: Promise<Describe> | null = null;
-const loadWords = () => (words ??= import("@/lib/report-client/status").then((m) => m.describeStatus));
-// A failed load leaves the plainer words (true, only less detailed).
-if (typeof window !== "undefined") loadWords().catch(() => undefined);
 
 /** The report's status line, with Cancel while it runs and the shared quota underneath. */
 export function ReportStatus({
@@ -35,20 +25,7 @@ export function ReportStatus({
   /** Names a second report shown beside the first ("Comparison"); it shares the first's quota line. */
   subject?: string;
 }) {
-  const [describe, setDescribe] = useState<{ status: Describe } | null>(null);
-  useEffect(() => {
-    let shown = true;
-    loadWords().then(
-      (status) => {
-        if (shown) setDescribe({ status });
-      },
-      () => undefined,
-    );
-    return () => {
-      shown = false;
-    };
-  }, []);
-  const status = describe ? describe.status(phase, timeZone) : describeFirst(phase);
+  const status = describeStatus(phase, timeZone);
   const view = subject ? { ...status, title: `${subject}: ${status.title}` } : status;
   const detail = stale && view.busy ? `${view.detail} The results below are the previous report's until then.` : view.detail;
   return (

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pollDelay, RequestError, type JobResult } from "./api";
 import { describeStatus } from "./status";
-import { describeFirst } from "./status-first";
 
 const result = (over: Partial<JobResult>): JobResult => ({
   source: "upstream",
@@ -93,22 +92,5 @@ describe("polling", () => {
     expect(pollDelay(q("2025-07-31T12:00:30Z"), now)).toBe(5000);
     expect(pollDelay(q("2025-07-31T11:00:00Z"), now)).toBe(1000);
     expect(pollDelay({ state: "fetching", page: 1, pages: 2, piece: 1, pieces: 1, ...one }, now)).toBe(750);
-  });
-});
-
-describe("the status line before its words have come (status-first.ts)", () => {
-  it("says exactly what the full words say for what a first render shows: not run, starting, cancelled", () => {
-    for (const phase of [{ kind: "idle" }, { kind: "running", progress: null }, { kind: "cancelled" }] as const) {
-      expect(describeFirst(phase)).toEqual(describeStatus(phase, "UTC"));
-    }
-  });
-
-  it("says something true, only plainer, for a report answered before them", () => {
-    expect(describeFirst({ kind: "done", result: result({ source: "cache" }) })).toMatchObject({ tone: "success", title: "Done", busy: false });
-    const failed = describeFirst({ kind: "failed", error: new RequestError(429, "Too many requests", "Wait a minute, then try again.") });
-    expect(failed).toMatchObject({ tone: "error", title: "Failed", detail: "Too many requests", busy: false });
-    // Queued or fetching: still under way, as the full words would say.
-    const queued = { jobId: "j", at: 0, status: { state: "queued", position: 0, estimated_start: "1970-01-01T00:00:10Z", estimated_done: "1970-01-01T00:00:10Z", ...one } } as const;
-    expect(describeFirst({ kind: "running", progress: queued })).toMatchObject({ busy: true, tone: "progress" });
   });
 });

@@ -6,10 +6,29 @@
 import { formatInstant, formatWait } from "@/lib/metrics/format-time";
 import { RequestError } from "./fetch";
 import { queueWords } from "./queue-words";
-import type { JobStatus } from "./api";
-import { CANCELLED, NOT_RUN, STARTING, type ReportPhase, type StatusView } from "./status-first";
+import type { JobResult, JobStatus, Progress } from "./api";
 
-export type { ReportPhase, StatusTone, StatusView } from "./status-first";
+export type ReportPhase =
+  | { kind: "idle" }
+  | { kind: "running"; progress: Progress | null }
+  | { kind: "done"; result: JobResult }
+  | { kind: "failed"; error: unknown }
+  | { kind: "cancelled" };
+
+export type StatusTone = "neutral" | "progress" | "success" | "warning" | "error";
+
+export interface StatusView {
+  tone: StatusTone;
+  title: string;
+  detail: string;
+  /** What to do next (failures). */
+  action?: string;
+  busy: boolean;
+}
+
+export const NOT_RUN: StatusView = { tone: "neutral", title: "Not run yet", detail: "Choose the report's settings, then press Run report.", busy: false };
+export const STARTING: StatusView = { tone: "progress", title: "Starting", detail: "Sending the report request…", busy: true };
+export const CANCELLED: StatusView = { tone: "warning", title: "Cancelled", detail: "The report was stopped. Press Run report to start it again.", busy: false };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
