@@ -234,3 +234,16 @@ describe("the routing credential", () => {
     expect(errorOf({ ...fixedToken, UPSTREAM_ROUTING_CLIENT_ID: "router", UPSTREAM_ROUTING_CLIENT_SECRET: "s" }).variables).toEqual(["UPSTREAM_TOKEN_URL"]);
   });
 });
+
+describe("the separate worker", () => {
+  it("is off by default, on with true on PostgreSQL, and refused without DATABASE_URL by name", () => {
+    expect(parseServerEnv(valid).SEPARATE_WORKER).toBe(false);
+    const pg = { ...valid, DATABASE_URL: "postgres://u:p@127.0.0.1:5432/dashboard" };
+    expect(parseServerEnv({ ...pg, SEPARATE_WORKER: "true" }).SEPARATE_WORKER).toBe(true);
+    expect(parseServerEnv({ ...pg, SEPARATE_WORKER: "false" }).SEPARATE_WORKER).toBe(false);
+    const embedded = errorOf({ ...valid, SEPARATE_WORKER: "true" });
+    expect(embedded.variables).toEqual(["SEPARATE_WORKER"]);
+    expect(embedded.message).toContain("SEPARATE_WORKER=true needs DATABASE_URL");
+    expect(errorOf({ ...pg, SEPARATE_WORKER: "yes" }).message).toContain("SEPARATE_WORKER must be true or false");
+  });
+});

@@ -112,6 +112,15 @@ const serverEnvSchema = z
     MAIL_OUTSIDE_LINKS: z.enum(["share", "numbers"], { error: "MAIL_OUTSIDE_LINKS must be share or numbers" }).default("share"),
     /** Audit log entries older than this many days are deleted by the daily prune (lib/audit/retention.ts); nothing else removes them. */
     AUDIT_RETENTION_DAYS: intInRange("AUDIT_RETENTION_DAYS", 30, 3650, 400),
+    /**
+     * "true": this web server runs no background work (alerts, scheduled reports, mail, share warming,
+     * audit retention); `npm run worker` runs it as its own process. Only on PostgreSQL: the embedded
+     * store opens in one process, so there the web server runs it.
+     */
+    SEPARATE_WORKER: z
+      .enum(["true", "false"], { error: "SEPARATE_WORKER must be true or false" })
+      .default("false")
+      .transform((v) => v === "true"),
     /** The routing workspace's two-person rule: a change is applied only once another editor approves it. */
     ROUTING_TWO_PERSON: z
       .enum(["true", "false"], { error: "ROUTING_TWO_PERSON must be true or false" })
@@ -138,6 +147,13 @@ const serverEnvSchema = z
     if ((env.SMTP_USER === undefined) !== (env.SMTP_PASSWORD === undefined)) {
       const missing = env.SMTP_USER === undefined ? "SMTP_USER" : "SMTP_PASSWORD";
       ctx.addIssue({ code: "custom", path: [missing], message: `set both SMTP_USER and SMTP_PASSWORD, or neither; ${missing} is missing` });
+    }
+    if (env.SEPARATE_WORKER && env.DATABASE_URL === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SEPARATE_WORKER"],
+        message: "SEPARATE_WORKER=true needs DATABASE_URL: the embedded store opens in one process only, so without PostgreSQL the web server runs the background work itself",
+      });
     }
     if (env.SMTP_HOST !== undefined && env.MAIL_FROM === undefined) {
       ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "MAIL_FROM is required when SMTP_HOST is set (the sender of alert and report e-mail)" });

@@ -2,6 +2,9 @@
 // on first run (secrets kept in the ignored .local/ folder and reused), starts the service, then
 // builds and starts the dashboard, and prints where everything is. Ctrl-C stops both. Unless SMTP_HOST
 // is set, the dashboard's e-mail goes to a local SMTP sink that keeps each message in .local/mail/.
+// With DATABASE_URL (PostgreSQL), the background work (alerts, scheduled reports, mail, share warming)
+// runs in its own process, scripts/worker.ts, started and stopped with the rest; on the embedded store
+// only one process can open the store file, so the dashboard's web server runs it itself.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -139,6 +142,7 @@ async function main(): Promise<void> {
     ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/mail/sink-viewer.ts).
       { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }
     : {};
+  const separateWorker = Boolean(process.env.DATABASE_URL?.trim()) && process.env.SEPARATE_WORKER !== "false";
   const dashboardEnv = {
     NEXTAUTH_SECRET: secrets.nextauthSecret,
     NEXTAUTH_URL: `http://localhost:${DASHBOARD_PORT}`,
@@ -151,6 +155,7 @@ async function main(): Promise<void> {
     UPSTREAM_ROUTING_CLIENT_SECRET: secrets.routingClient!.client_secret,
     // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
     TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
+    ...(separateWorker ? { SEPARATE_WORKER: "true" } : {}),
     ...mailEnv,
   };
   const newUsers: DemoUser[] = await ensureDemoUsers({ env: { ...process.env, ...dashboardEnv } });
@@ -196,6 +201,19 @@ async function main(): Promise<void> {
     process.exit(code ?? 0);
   });
 
+  if (separateWorker) {
+    const worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, ...dashboardEnv },
+    });
+    children.push(worker);
+    worker.on("exit", (code) => {
+      console.log(`start: worker exited (${code ?? "signal"})`);
+      stopAll();
+      process.exit(code ?? 0);
+    });
+  }
+
   await waitForHealth(`http://localhost:${DASHBOARD_PORT}/api/health`, 120_000);
   const users = JSON.parse(readFileSync(DEMO_USERS_FILE, "utf8")) as DemoUser[];
   console.log(`
@@ -203,6 +221,8 @@ async function main(): Promise<void> {
 ${users.map((u) => `    ${u.role.padEnd(8)} ${u.email.padEnd(22)} ${u.password}${newUsers.some((n) => n.email === u.email) ? "   (new)" : ""}`).join("\n")}
 
   Service    ${serviceUrl}   (OpenAPI: ${serviceUrl}/openapi.json)
+
+  Worker     ${separateWorker ? "alerts, scheduled reports and mail run in their own process (scripts/worker.ts)" : "alerts, scheduled reports and mail run inside the dashboard (the embedded store opens in one process)"}
 
   Mail       ${sink ? `every message is kept in ${DEFAULT_SINK_DIR}/ (a local SMTP sink; set SMTP_HOST to send for real)` : `sent through ${process.env.SMTP_HOST}:${process.env.SMTP_PORT ?? "587"}`}
 

@@ -1,15 +1,15 @@
 import "server-only";
 /**
- * The dashboard process's alerts and scheduled reports: a scheduler that runs each rule's
- * and subscription's slots once (claimed in the store, so also across restarts and instances), and
- * a worker that sends the mail they queue. Started once at server start.
+ * Alerts and scheduled reports as the scheduler and the routes run them: what is scheduled, one slot
+ * of a rule or subscription, "Evaluate now", "Send now" and the preview. The process that ticks the
+ * scheduler and sends the mail is lib/notifications/worker.ts.
  */
 import { evaluateRule, type EvaluationRecord, type MailQueue } from "@/lib/alerts/run";
 import { ScheduleSpec } from "@/lib/schedule/spec";
-import { Scheduler, defaultWorkerId, type ScheduledItem } from "@/lib/schedule/scheduler";
+import type { ScheduledItem } from "@/lib/schedule/scheduler";
 import { serverEnv, type ServerEnv } from "@/lib/env";
 import { describeMail, mailConfigFrom } from "@/lib/mail/transport";
-import { MailWorker, outboxRepo } from "@/lib/mail/outbox";
+import { outboxRepo } from "@/lib/mail/outbox";
 import { monitorConfig } from "@/lib/programs/config";
 import { getStore } from "@/lib/store";
 import { alertsRepo } from "@/lib/store/alerts";
@@ -216,29 +216,4 @@ export async function notifyDeps(): Promise<NotifyDeps> {
   const env = serverEnv();
   const policy = mailPolicyFrom(env);
   return { db: await getStore(), gateway: getGateway(), env, mail: mailQueue(mailConfigFrom(env).enabled, policy), waitMs: 60_000, policy };
-}
-
-const globalKey = Symbol.for("payments-analytics.notify");
-type WithNotify = typeof globalThis & { [globalKey]?: { scheduler: Scheduler; worker: MailWorker } };
-
-export async function startNotifications(): Promise<void> {
-  const g = globalThis as WithNotify;
-  if (g[globalKey]) return;
-  const env = serverEnv();
-  const db = await getStore();
-  const config = mailConfigFrom(env);
-  const policy = mailPolicyFrom(env);
-  const deps: NotifyDeps = { db, gateway: getGateway(), env, mail: mailQueue(config.enabled, policy), policy };
-  const workerId = defaultWorkerId();
-  const scheduler = new Scheduler({
-    db,
-    workerId,
-    timeZone: env.REPORT_TIMEZONE,
-    items: () => scheduledItems(db),
-    run: (item, slot, ctx) => runSlot(deps, item, ctx.late, slot),
-  });
-  const worker = new MailWorker({ db, config, ...(env.SMTP_PASSWORD ? { password: env.SMTP_PASSWORD } : {}), workerId });
-  scheduler.start();
-  worker.start();
-  g[globalKey] = { scheduler, worker };
 }
