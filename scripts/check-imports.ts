@@ -43,7 +43,6 @@ export const KNOWN_FOLDER_LOOPS: readonly (readonly string[])[] = [
     "lib/upstream",
     "lib/users",
   ],
-  ["components/charts", "components/explore"],
   ["service/clickhouse", "service/data", "service/reports"],
 ];
 

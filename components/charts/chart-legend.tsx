@@ -1,5 +1,5 @@
 import type { ChartData } from "@/lib/charts/shape";
-import { chartSeriesColor } from "@/components/explore/series-colors";
+import { chartSeriesColor } from "./series-colors";
 
 /**
  * Every series by name, with its colour; a dashed swatch for a compared series, "(right axis)" for the

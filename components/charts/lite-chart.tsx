@@ -8,7 +8,7 @@
 import type { ChartData, ChartSeries } from "@/lib/charts/shape";
 import { tickText } from "@/lib/charts/shape";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
-import { chartSeriesColor } from "@/components/explore/series-colors";
+import { chartSeriesColor } from "./series-colors";
 
 /** Drawn at this width until the real one is known (the server, the first render). */
 const DEFAULT_WIDTH = 640;

@@ -12,7 +12,7 @@ import { ChartFrame } from "./chart-frame";
 
 // The figure is drawn only in the browser (it needs an answer, fetched there), so React's own lazy
 // does what next/dynamic's `ssr: false` did, without next/dynamic's code on the page.
-const LazyResultsChart = lazy(() => import("./results-chart"));
+const LazyResultsChart = lazy(() => import("@/components/charts/results-chart"));
 const chartLoading = (
   <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
     <Spinner /> Loading the chart…

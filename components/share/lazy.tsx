@@ -8,7 +8,7 @@
 import dynamic from "next/dynamic";
 
 /** The chart's drawing (recharts): after the page, in the box the server drew. */
-export const SharedChartDrawing = dynamic(() => import("@/components/explore/results-chart"), {
+export const SharedChartDrawing = dynamic(() => import("@/components/charts/results-chart"), {
   ssr: false,
   loading: () => <div className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
 });

@@ -13,7 +13,7 @@ import { changeCells } from "@/lib/metrics/table";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";
-import { useBoxWidth } from "@/components/charts/use-box-width";
+import { useBoxWidth } from "./use-box-width";
 
 const TICK_FILL = "var(--chart-tick)";
 
