@@ -1,14 +1,17 @@
 "use client";
 /**
- * The only module that imports recharts; the chart panel loads it with next/dynamic so the library
- * is not part of any page's first load. It measures its own width and lays the category axis out as
- * lib/charts/labels.ts decides (level, slanted, bars on their side, cut or thinned labels, always
- * with a note when a label is not shown whole).
+ * The chart of a report's results, drawn with recharts: Explore's, a shared report's and a dashboard
+ * chart tile's, each loading it lazily so the library is in no page's first load. It measures its
+ * own width and lays the category axis out as lib/charts/labels.ts decides (level, slanted, bars on
+ * their side, cut or thinned labels, always with a note when a label is not shown whole); what is
+ * dashed, stacked or marked as maturing is lib/charts/drawing.ts's.
  */
 import { useMemo, type ReactNode } from "react";
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { describeChart } from "@/lib/charts/caption";
+import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/charts/drawing";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
-import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo } from "@/lib/charts/shape";
+import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/charts/shape";
 import { changeCells } from "@/lib/metrics/table";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { MATURING_WORD } from "@/lib/metrics/maturity";
@@ -65,10 +68,10 @@ interface DotArgs {
 }
 
 /** A line's point: a hollow ring where the value is still maturing (visible at any density), else the usual dot. */
-function PointDot({ args, color, maturingShown, small }: { args: DotArgs; color: string; maturingShown: boolean; small: boolean }) {
+function PointDot({ args, series, color, small }: { args: DotArgs; series: ChartSeries; color: string; small: boolean }) {
   const { cx, cy, payload } = args;
   if (cx === undefined || cy === undefined || !Number.isFinite(cx) || !Number.isFinite(cy)) return <g />;
-  if (maturingShown && payload?.maturing) {
+  if (payload && drawnMaturing(series, payload)) {
     return (
       <circle cx={cx} cy={cy} r={4.5} fill="var(--chart-surface)" stroke={color} strokeWidth={2} data-maturing="true">
         <title>{`${payload.x}: ${MATURING_WORD}`}</title>
@@ -85,7 +88,7 @@ function CompareChange({ measure, now, before, maturity }: { measure: ChartMeasu
 }
 
 /** The tooltip: the x value in full, its days (partial or not) and the compared ones, then every series' value. */
-function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: unknown; chart: ChartData; byX: Map<string, ChartDatum> }) {
+export function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: unknown; chart: ChartData; byX: Map<string, ChartDatum> }) {
   if (!active || label === undefined || label === null) return null;
   const d = byX.get(String(label));
   if (!d) return null;
@@ -117,7 +120,7 @@ function ChartTooltip({ active, label, chart, byX }: { active: boolean; label: u
               <span>{s.name}:</span>
               <span className="ml-auto pl-2 font-medium tabular-nums">
                 {formatValue(typeof v === "number" ? v : null, s.format)}
-                {s.axis === "left" && typeof v === "number" && (s.role === "comparison" ? d.comparedMaturing : d.maturing) ? ` (${MATURING_WORD})` : ""}
+                {typeof v === "number" && valueMaturing(s, d) ? ` (${MATURING_WORD})` : ""}
               </span>
               {s.comparesTo !== null ? (
                 <CompareChange
@@ -190,6 +193,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
         layout={horizontal ? "vertical" : "horizontal"}
         margin={{ top: 8, right: chart.measure2 ? 8 : 16, bottom: 8, left: 8 }}
         accessibilityLayer
+        aria-label={describeChart(chart).title}
       >
         <CartesianGrid stroke="var(--chart-grid)" horizontal={!horizontal} vertical={horizontal} {...ids("left")} />
         {horizontal ? (
@@ -207,6 +211,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
         {chart.series.map((s) => {
           const color = chartSeriesColor(s);
           if (s.shape === "bar") {
+            const look = barLook(s);
             return (
               <Bar
                 key={s.key}
@@ -215,18 +220,19 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
                 name={s.name}
                 data-series={s.name}
                 fill={color}
-                fillOpacity={s.dashed ? 0.12 : 1}
-                stroke={s.dashed ? color : undefined}
-                strokeWidth={s.dashed ? 1.5 : undefined}
-                strokeDasharray={s.dashed ? "4 3" : undefined}
-                stackId={chart.stacked && s.role === "current" ? "stack" : undefined}
+                fillOpacity={look.fillOpacity}
+                stroke={look.dash ? color : undefined}
+                strokeWidth={look.dash ? 1.5 : undefined}
+                strokeDasharray={look.dash}
+                stackId={stackOf(chart, s)}
                 isAnimationActive={false}
               >
                 {/* A maturing value's bar is pale with a dashed edge (the caption and tooltip say why). */}
                 {!s.dashed && chart.maturing
-                  ? chart.data.map((d) => (
-                      <Cell key={d.x} fillOpacity={d.maturing ? 0.4 : 1} stroke={d.maturing ? color : undefined} strokeDasharray={d.maturing ? "3 2" : undefined} />
-                    ))
+                  ? chart.data.map((d) => {
+                      const bar = barLook(s, d);
+                      return <Cell key={d.x} fillOpacity={bar.fillOpacity} stroke={bar.dash ? color : undefined} strokeDasharray={bar.dash} />;
+                    })
                   : null}
               </Bar>
             );
@@ -241,8 +247,8 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
               type={chart.grain ? "monotone" : "linear"}
               stroke={color}
               strokeWidth={2}
-              strokeDasharray={s.dashed ? "6 4" : undefined}
-              dot={(p: DotArgs) => <PointDot key={`${s.key}-${p.index}`} args={p} color={color} maturingShown={s.axis === "left" && s.role !== "comparison"} small={chart.data.length <= 40} />}
+              strokeDasharray={lineDash(s)}
+              dot={(p: DotArgs) => <PointDot key={`${s.key}-${p.index}`} args={p} series={s} color={color} small={chart.data.length <= 40} />}
               connectNulls={false}
               isAnimationActive={false}
             />

@@ -1,21 +1,19 @@
 "use client";
 import { useId } from "react";
 import { describeChart } from "@/lib/charts/caption";
+import { hasValues } from "@/lib/charts/drawing";
 import type { ChartData } from "@/lib/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
-import { useBoxWidth } from "@/components/charts/use-box-width";
-
-import { LiteChart } from "@/components/charts/lite-chart";
+import ResultsChart from "@/components/charts/results-chart";
 
 /**
- * A chart tile's figure: the caption names what is drawn, the legend each series, as Explore's. The
- * chart itself is plain SVG (components/charts/lite-chart.tsx), drawn in the frame the tile's answer
- * arrives in: a dashboard paints many tiles at once, and loading and first-rendering the chart library
- * cost ~330 ms here (docs/benchmarks.md). No border of its own: the tile frames it.
+ * A chart tile's figure: the caption names what is drawn, the legend each series, and the drawing is
+ * Explore's own chart, so a tile looks, reads and hovers as the report it came from. No border of its
+ * own: the tile frames it. The page loads this module lazily (lazy-tile-chart.tsx), and with it the
+ * chart library.
  */
 export function TileChart({ chart }: { chart: ChartData }) {
   const id = useId();
-  const [boxRef, boxWidth] = useBoxWidth<HTMLDivElement>();
   const caption = describeChart(chart);
   return (
     <figure aria-labelledby={`${id}-caption`} className="m-0 flex min-w-0 flex-col gap-2">
@@ -23,10 +21,16 @@ export function TileChart({ chart }: { chart: ChartData }) {
         <span className="text-sm font-medium text-slate-900">{caption.title}</span>
         {caption.notes.length > 0 ? <span className="text-xs text-slate-700">{caption.notes.join(" ")}</span> : null}
       </figcaption>
-      <div ref={boxRef} className="min-w-0">
-        <LiteChart chart={chart} {...(boxWidth ? { width: boxWidth } : {})} />
-      </div>
-      <ChartLegend chart={chart} small />
+      {hasValues(chart) ? (
+        <>
+          <div className="min-w-0">
+            <ResultsChart chart={chart} />
+          </div>
+          <ChartLegend chart={chart} small />
+        </>
+      ) : (
+        <p className="rounded-md border border-dashed border-slate-300 p-4 text-center text-sm text-slate-700">No data for this range.</p>
+      )}
     </figure>
   );
 }
