@@ -1,24 +1,7 @@
 "use client";
-import { QueryClient, QueryClientProvider, isServer } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-
-function makeQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: { staleTime: 60_000, retry: false, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-  });
-}
-
-let browserQueryClient: QueryClient | undefined;
-
-/** A new client per server render (no data shared between users); one for the browser's lifetime. */
-export function getQueryClient(): QueryClient {
-  if (isServer) return makeQueryClient();
-  browserQueryClient ??= makeQueryClient();
-  return browserQueryClient;
-}
+import { getQueryClient } from "@/lib/report-client/query-client";
 
 export function Providers({ children }: { children: ReactNode }) {
   const client = getQueryClient();

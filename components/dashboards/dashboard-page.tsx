@@ -7,18 +7,18 @@
  */
 import { useRouter } from "next/navigation";
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentProps } from "react";
-import { cacheKey } from "@/lib/report-client/cache";
+import { useQuery } from "@tanstack/react-query";
+import { getQueryClient } from "@/lib/report-client/query-client";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { useAnswer } from "@/lib/report-client/use-answer";
-import { COHORT_PRESETS } from "@/lib/report-state/range";
+import { dashboardQuery } from "@/lib/report-client/queries";
+import { COHORT_PRESETS, isValidCustomRange, resolveRange } from "@/lib/report-state/range";
 import type { DashboardLook, DashboardSettings, DashboardState, Tile, TileKind } from "@/lib/dashboards/state";
 import type { DashboardAnswer } from "@/lib/dashboards/run";
-import { formatInstant } from "@/lib/metrics/format-time";
+import { formatInstant } from "@/lib/metrics/format";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { Dialog } from "@/components/ui/dialog";
 import { fitGrain } from "@/lib/dashboards/grain-fit";
-import { isValidCustomRange, resolveRange } from "@/lib/report-state/range";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
@@ -85,24 +85,9 @@ interface Leaving {
   then: AfterLeaving;
 }
 
-/** How long one look may wait on the server for the next answer. */
-const LOOK_WAIT_MS = 2_000;
-
-/** Ask again while any tile waits; each look is held open on the server until an answer arrives. */
-const askAgain = (answer: DashboardAnswer) => (answer.tiles.some((t) => t.outcome.status === "pending") ? 200 : false);
-
 function useDashboardAnswer(params: string | null, savedId: string | null, first: FirstLook | null) {
-  return useAnswer<DashboardAnswer, never>({
-    key: params === null ? null : cacheKey(["dashboard", params, savedId]),
-    fetcher: (signal) =>
-      apiFetch<DashboardAnswer>(`/api/dashboards/run?wait=${LOOK_WAIT_MS}`, { method: "POST", body: { params, ...(savedId ? { id: savedId } : {}) }, signal }),
-    refetchMs: askAgain,
-    // The grid on screen stays while the next answer loads, so an arranging button keeps its place.
-    keepPrevious: true,
-    staleMs: 60_000,
-    // The server's look at these very settings, drawn into the page's HTML.
-    initial: first !== null && first.params === params ? first.answer : undefined,
-  });
+  // The server's look at these very settings, drawn into the page's HTML, is where the entry starts.
+  return useQuery(dashboardQuery(params, savedId, first !== null && first.params === params ? first.answer : undefined), getQueryClient());
 }
 
 /** The server's first look at the dashboard the page opens with (lib/dashboards/service.ts). */

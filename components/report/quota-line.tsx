@@ -1,9 +1,10 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { UPSTREAM_STATUS_KEY, upstreamStatusDelay, upstreamStatusFetcher } from "@/lib/report-client/queries";
-import { useAnswer } from "@/lib/report-client/use-answer";
+import { getQueryClient } from "@/lib/report-client/query-client";
+import { upstreamStatusQuery } from "@/lib/report-client/queries";
 
-const QUOTA_DELAY = upstreamStatusDelay(10_000);
+const QUOTA = upstreamStatusQuery(10_000);
 
 /**
  * The words of the reporting quota every user of the dashboard shares (SPEC.md §1.4, §6), as the
@@ -11,13 +12,13 @@ const QUOTA_DELAY = upstreamStatusDelay(10_000);
  * when unavailable. ReportStatus draws the line they go in.
  */
 export function QuotaLine({ moment }: { moment: string }) {
-  const { data, refetch } = useAnswer({ key: UPSTREAM_STATUS_KEY, fetcher: upstreamStatusFetcher, staleMs: 0, refetchMs: QUOTA_DELAY });
+  const { data, refetch } = useQuery(QUOTA, getQueryClient());
   // Read on mount (above), then again at each move of the report.
   const seen = useRef(moment);
   useEffect(() => {
     if (seen.current === moment) return;
     seen.current = moment;
-    refetch();
+    void refetch();
   }, [moment, refetch]);
   return data
     ? `Reporting quota (shared by all users): ${data.calls_in_window} of ${data.limit_per_window} calls used in the last ${describeWindow(data.window_seconds)}` +

@@ -1,14 +1,10 @@
 "use client";
+import { hashKey, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { cacheKey } from "@/lib/report-client/cache";
-import { REPORT_STALE_MS, reportFetcher, type ReportData } from "@/lib/report-client/queries";
-import type { Progress } from "@/lib/report-client/api";
+import { getQueryClient } from "@/lib/report-client/query-client";
+import { cancelReport, reportProgressQuery, reportQuery, type ReportData } from "@/lib/report-client/queries";
 import type { ReportPhase } from "@/lib/report-client/status";
-import { useAnswer } from "@/lib/report-client/use-answer";
 import type { ReportRequestSpec } from "@/lib/report-state/request";
-
-/** The fetcher of no report (never called: a null key fetches nothing). */
-const nothing = () => Promise.reject(new Error("No report to run."));
 
 export interface UseReport {
   phase: ReportPhase;
@@ -23,40 +19,39 @@ export interface UseReport {
 
 /** A report by its request (null: nothing to run yet), with its phase for the status line. */
 export function useReport(spec: ReportRequestSpec | null): UseReport {
-  // The key is the canonical request: two screens asking the same thing share one answer and one job.
-  const key = spec === null ? null : cacheKey(["report", spec.op, spec.request]);
-  const query = useAnswer<ReportData, Progress>({
-    key,
-    fetcher: spec ? reportFetcher(spec.op, spec.request) : nothing,
-    staleMs: REPORT_STALE_MS,
-    // The previous answer stays on screen (dimmed) while the next one is fetched: no layout jump.
-    keepPrevious: true,
-  });
+  // The browser's one client, named here so a report page needs no provider around it.
+  const client = getQueryClient();
+  const options = reportQuery(spec);
+  const query = useQuery(options, client);
+  const progress = useQuery(reportProgressQuery(spec), client).data ?? null;
+  // The report cancelled on this screen, by its entry's key (the same for the same request).
+  const key = spec === null ? null : hashKey(options.queryKey);
   const [cancelledKey, setCancelledKey] = useState<string | null>(null);
 
-  const running = key !== null && query.fetching;
+  const running = spec !== null && query.isFetching;
   let phase: ReportPhase;
-  if (key === null) phase = { kind: "idle" };
-  else if (running) phase = { kind: "running", progress: query.progress };
+  if (spec === null) phase = { kind: "idle" };
+  else if (running) phase = { kind: "running", progress };
   else if (query.error) phase = { kind: "failed", error: query.error };
-  else if (query.data && !query.placeholder) phase = { kind: "done", result: query.data.result };
-  else if (cancelledKey === key || query.progress?.status.state === "cancelled") phase = { kind: "cancelled" };
+  else if (query.data && !query.isPlaceholderData) phase = { kind: "done", result: query.data.result };
+  else if (cancelledKey === key || progress?.status.state === "cancelled") phase = { kind: "cancelled" };
   else phase = { kind: "idle" };
 
-  const { cancel: stop, refetch } = query;
+  const { refetch } = query;
   const cancel = useCallback(() => {
+    if (spec === null) return;
     setCancelledKey(key);
-    stop();
-  }, [key, stop]);
+    void cancelReport(client, spec);
+  }, [client, spec, key]);
   const rerun = useCallback(() => {
     setCancelledKey(null);
-    refetch();
+    void refetch();
   }, [refetch]);
 
   return {
     phase,
-    data: key === null ? null : (query.data ?? null),
-    stale: query.placeholder,
+    data: spec === null ? null : (query.data ?? null),
+    stale: query.isPlaceholderData,
     running,
     cancel,
     rerun,

@@ -1,13 +1,16 @@
 /**
- * What the report pages fetch through the browser's answer cache (./cache.ts, ./use-answer.ts): a
- * report keyed by its canonical request (built by lib/report-state), so two screens asking the same
- * thing share one entry and one job, with the running job's progress beside it; and the quota.
+ * What the report pages fetch, as react-query options: a report keyed by its request (built by
+ * lib/report-state), so two screens asking the same thing share one entry and one job (react-query
+ * hashes a key's objects with their properties sorted, so the order they were written in does not
+ * matter); the running job's progress beside it, in an entry of its own; a dashboard's look; and the
+ * quota.
  */
+import { keepPreviousData, queryOptions, skipToken, type QueryClient } from "@tanstack/react-query";
 import type { Operation } from "@/lib/contract/catalog";
 import type { ReportQuery } from "@/lib/contract/schemas";
+import type { DashboardAnswer } from "@/lib/dashboards/run";
 import { runReport, type JobResult, type Progress } from "./api";
-import { fetchUpstreamStatus, type UpstreamStatus } from "./fetch";
-import type { Fetcher } from "./cache";
+import { apiFetch, fetchUpstreamStatus, type UpstreamStatus } from "./fetch";
 
 /** An answer with the request it answers, so that a kept-previous answer is drawn as what it was. */
 export interface ReportData {
@@ -16,26 +19,123 @@ export interface ReportData {
   result: JobResult;
 }
 
+/** A report to run: which operation, with what request. */
+export interface ReportAsked {
+  op: Operation;
+  request: ReportQuery;
+}
+
 /** Answers are cached by the dashboard's server too; re-running is cheap but costs a round trip. */
 export const REPORT_STALE_MS = 5 * 60_000;
 
-export function reportFetcher(op: Operation, request: ReportQuery): Fetcher<ReportData, Progress> {
-  return async (signal, onProgress) => ({ op, request, result: await runReport(op, request, { signal, onProgress }) });
+const reportKey = (asked: ReportAsked | null) => (asked === null ? (["report", null] as const) : (["report", asked.op, asked.request] as const));
+const progressKey = (asked: ReportAsked | null) => (asked === null ? (["report-progress", null] as const) : (["report-progress", asked.op, asked.request] as const));
+
+/** Whether any screen shows the entry. */
+const watched = (client: QueryClient, queryKey: readonly unknown[]) => (client.getQueryCache().find({ queryKey, exact: true })?.getObserversCount() ?? 0) > 0;
+
+/** A fetch's last progress, with the fetch that reported it: a fetch superseded by a newer one no longer writes. */
+interface Told {
+  by: AbortSignal;
+  progress: Progress;
 }
 
-export const UPSTREAM_STATUS_KEY = "upstream-status";
+/**
+ * A report by its request (null: nothing to run). Its fetch is cancelled (the job too, on the
+ * server) when the client cancels it, when a refetch supersedes it, or when the last screen showing
+ * it goes; on a cancel the entry reverts to what it held before.
+ */
+export function reportQuery(asked: ReportAsked | null) {
+  return queryOptions({
+    queryKey: reportKey(asked),
+    queryFn:
+      asked === null
+        ? skipToken
+        : async ({ signal, client }): Promise<ReportData> => {
+            const at = progressKey(asked);
+            let first = true;
+            const tell = (progress: Progress) => {
+              if (first) client.setQueryData<Told>(at, { by: signal, progress });
+              else client.setQueryData<Told>(at, (was) => (was?.by === signal ? { by: signal, progress } : was));
+              first = false;
+            };
+            try {
+              return { op: asked.op, request: asked.request, result: await runReport(asked.op, asked.request, { signal, onProgress: tell }) };
+            } catch (e) {
+              // Abandoned (no screen shows it any more): as if never asked, so a screen that shows it
+              // again starts afresh rather than saying "cancelled"; a cancel keeps the progress that says so.
+              if (signal.aborted && !watched(client, reportKey(asked)) && client.getQueryData<Told>(at)?.by === signal) client.removeQueries({ queryKey: at, exact: true });
+              throw e;
+            }
+          },
+    staleTime: REPORT_STALE_MS,
+    // The previous answer stays on screen (dimmed) while the next one is fetched: no layout jump.
+    placeholderData: keepPreviousData,
+    // A report is asked for by a person; a connection coming back does not ask again on its own.
+    refetchOnReconnect: false,
+  });
+}
 
-export const upstreamStatusFetcher: Fetcher<UpstreamStatus, never> = (signal) => fetchUpstreamStatus(signal);
+/** What the report's running (or last) fetch reported; no data until it reports. Never fetched: its report's fetch writes it. */
+export function reportProgressQuery(asked: ReportAsked | null) {
+  return queryOptions({
+    queryKey: progressKey(asked),
+    queryFn: skipToken,
+    select: (told: Told) => told.progress,
+    staleTime: Infinity,
+  });
+}
+
+/** Stops the report's fetch, if one runs; its entry reverts to what it held before. */
+export function cancelReport(client: QueryClient, asked: ReportAsked): Promise<void> {
+  return client.cancelQueries({ queryKey: reportKey(asked), exact: true });
+}
+
+/** How long one look at a dashboard may wait on the server for the next answer. */
+const LOOK_WAIT_MS = 2_000;
+
+/** Ask again while any tile waits; each look is held open on the server until an answer arrives. */
+const askAgain = (answer: DashboardAnswer | undefined) => (answer?.tiles.some((t) => t.outcome.status === "pending") ? 200 : false);
 
 /**
- * When to read the shared quota again: the moment the count can drop (the oldest call leaves the
- * window), and at the latest after `idleMs`; the status line also refreshes it whenever a report
- * moves (a call is spent).
+ * A dashboard's look by its settings (null: none yet) and the saved dashboard it is, asked again
+ * while any tile waits; `initial` is the server's look at these very settings, drawn into the page's
+ * HTML, which the entry starts from instead of fetching.
  */
-export function upstreamStatusDelay(idleMs: number): (status: UpstreamStatus) => number {
-  return (status) => {
-    const freeAt = status.next_free_at;
-    if (!freeAt) return idleMs;
-    return Math.min(idleMs, Math.max(100, Date.parse(freeAt) - Date.now() + 100));
-  };
+export function dashboardQuery(params: string | null, savedId: string | null, initial: DashboardAnswer | undefined) {
+  return queryOptions({
+    queryKey: ["dashboard", params, savedId],
+    queryFn:
+      params === null
+        ? skipToken
+        : ({ signal }) => apiFetch<DashboardAnswer>(`/api/dashboards/run?wait=${LOOK_WAIT_MS}`, { method: "POST", body: { params, ...(savedId ? { id: savedId } : {}) }, signal }),
+    initialData: initial,
+    // The grid on screen stays while the next answer loads, so an arranging button keeps its place.
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => askAgain(query.state.data),
+    staleTime: 60_000,
+    refetchOnReconnect: false,
+  });
+}
+
+/**
+ * The shared quota, read again the moment the count can drop (the oldest call leaves the window)
+ * and at the latest after `idleMs`; the status line also refreshes it whenever a report moves (a
+ * call is spent). Never cached as fresh: every screen that shows it reads it.
+ */
+export function upstreamStatusQuery(idleMs: number) {
+  return queryOptions({
+    queryKey: ["upstream-status"],
+    queryFn: ({ signal }): Promise<UpstreamStatus> => fetchUpstreamStatus(signal),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data ? upstreamStatusDelay(query.state.data, idleMs) : false),
+    refetchOnReconnect: false,
+  });
+}
+
+/** How long until the quota is read again. */
+function upstreamStatusDelay(status: UpstreamStatus, idleMs: number): number {
+  const freeAt = status.next_free_at;
+  if (!freeAt) return idleMs;
+  return Math.min(idleMs, Math.max(100, Date.parse(freeAt) - Date.now() + 100));
 }
