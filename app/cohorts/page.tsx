@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { cohortLook } from "@/lib/report-state/cohort-look";
+import { cohortLook } from "@/lib/report-state/cohort";
 import { searchParamsOf } from "@/lib/report-state/encoding";
 import { CohortReport } from "@/components/cohorts/cohort-report";
 import { ReportPage } from "@/components/report/report-page";

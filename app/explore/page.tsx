@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { exploreLook } from "@/lib/report-state/explore-look";
+import { exploreLook } from "@/lib/report-state/explore";
 import { searchParamsOf } from "@/lib/report-state/encoding";
 import { columnOptions } from "@/components/explore/column-options";
 import { ExploreReport } from "@/components/explore/explore-report";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { listSinkMessages, readSinkMessage, sinkFolder } from "@/lib/mail/sink-viewer";
-import { formatInstant } from "@/lib/metrics/format-time";
+import { formatInstant } from "@/lib/metrics/format";
 import { MailFrame } from "@/components/alerts/mail-frame";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -1,7 +1,6 @@
 "use client";
 import { useId, useState } from "react";
-import type { CohortState } from "@/lib/report-state/cohort";
-import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "@/lib/report-state/cohort-view";
+import { type CohortState, COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "@/lib/report-state/cohort";
 import { CELL_LABELS, ROW_LABELS } from "@/lib/cohorts/labels";
 import { quote } from "@/lib/report-state/words";
 import { inputClass } from "@/components/ui/field";

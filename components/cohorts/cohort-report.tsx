@@ -3,8 +3,7 @@ import { SaveReportButton } from "@/components/saved/save-report-button";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";
-import type { CohortState } from "@/lib/report-state/cohort";
-import type { CohortLook } from "@/lib/report-state/cohort-look";
+import type { CohortState, CohortLook } from "@/lib/report-state/cohort";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -32,9 +31,9 @@ const loadCohortResults = () => import("./cohort-results");
 // the page its URL's look, computed by that same code, and the page loads the code when it first
 // needs it: with the form's first edit, to run a report or change the grid's settings, or for a URL
 // the server did not look at (back and forward, a new day).
-type StateCode = typeof import("@/lib/report-state/cohort-look");
+type StateCode = typeof import("@/lib/report-state/cohort");
 let stateCode: Promise<StateCode> | null = null;
-const loadStateCode = () => (stateCode ??= import("@/lib/report-state/cohort-look"));
+const loadStateCode = () => (stateCode ??= import("@/lib/report-state/cohort"));
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({
@@ -44,7 +43,7 @@ export function CohortReport({
 }: {
   timeZone: string;
   today: string;
-  /** The server's look at the page's URL (lib/report-state/cohort-look.ts), as of `today`. */
+  /** The server's look at the page's URL (cohortLook in lib/report-state/cohort.ts), as of `today`. */
   looks: UrlLooks<CohortLook>;
 }) {
   const [today, setToday] = useState(serverToday);

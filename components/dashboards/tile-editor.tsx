@@ -12,8 +12,7 @@ import { Select } from "@/components/ui/select";
 import { ColumnsPicker, type ColumnOptions } from "@/components/explore/columns-picker";
 import { GroupByPicker } from "@/components/explore/group-by-picker";
 import { FilterEditor } from "@/components/report/filter-editor";
-import { parseExplore, serializeExplore, type ExploreState } from "@/lib/report-state/explore";
-import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore-view";
+import { parseExplore, serializeExplore, type ExploreState, CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore";
 import {
   MAX_TITLE_LENGTH,
   TILE_KINDS,

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
-import { formatDimensionValue } from "@/lib/metrics/format-dimension";
+import { formatDimensionValue } from "@/lib/metrics/format";
 import { SUGGESTED_DIMENSIONS, filterValueHint, type FilterValue } from "@/lib/report-state/filters";
 import {
   lastReports,

@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import { formatInstant } from "@/lib/metrics/format-time";
+import { formatInstant } from "@/lib/metrics/format";
 import { describeLink, tailText } from "@/lib/sharing/link-view";
 import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report-state/range";
 import type { SavedPage } from "@/lib/store/saved-reports";

@@ -5,8 +5,7 @@
  * cool-down, recovered once).
  */
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
-import { formatValue } from "@/lib/metrics/format";
-import { formatDimensionValue } from "@/lib/metrics/format-dimension";
+import { formatValue, formatDimensionValue } from "@/lib/metrics/format";
 import { evaluate, measureFor, measureMetrics, sumRecords, type Evaluation, type Measure } from "@/lib/metrics/kpis";
 import { comparisonRange } from "@/lib/periods/compare";
 import { requestFilters } from "@/lib/report-state/filters";

@@ -5,8 +5,8 @@
  */
 import { ApiError } from "@/lib/contract/errors";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
-import { toCsv, type CsvCell } from "@/lib/csv";
-import { formatInstant } from "@/lib/metrics/format-time";
+import { toCsv, type CsvCell } from "@/lib/reports/csv";
+import { formatInstant } from "@/lib/metrics/format";
 import { AUDIT_PAGE_MAX, auditRepo, type AuditEntry, type AuditFilter } from "@/lib/store/audit";
 import type { Sql } from "@/lib/store/sql";
 import { AUDIT_KIND_LABELS, isAuditAction, isAuditKind, type AuditKind } from "./log";

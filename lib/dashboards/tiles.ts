@@ -8,11 +8,11 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import { chooseChart, buildChartData, type ChartData } from "@/lib/charts/shape";
 import { buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/cohorts/grid";
 import { evaluate, measureFor, measureMetrics, sumRecords } from "@/lib/metrics/kpis";
-import { buildPivot, type PivotModel } from "@/lib/metrics/pivot";
-import { buildViewTable, comparedId, effectiveSort, sortRows, type TableCell, type TableModel } from "@/lib/metrics/table";
+import { buildPivot, type PivotModel } from "@/lib/reports/pivot";
+import { buildViewTable, comparedId, sortRows, type TableCell, type TableModel } from "@/lib/reports/table";
 import type { ValueFormat } from "@/lib/metrics/format";
 import { describePeriods, buildReportView } from "@/lib/periods/view";
-import { chartMeasureId, visibleMeasures } from "@/lib/report-state/explore";
+import { chartMeasureId, effectiveSort, visibleMeasures } from "@/lib/report-state/explore";
 import { TABLE_TILE_ROWS, tileMeasure, type TileRequests, type TileSpec } from "./state";
 
 export interface KpiModel {

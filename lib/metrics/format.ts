@@ -1,9 +1,11 @@
 /**
  * Number, currency, percent and dimension-value formats, shared by the table, the chart, the cohort
  * grid and the CSV export so a value reads the same everywhere. The locale is fixed ("en-US") so the
- * server render and the browser agree character for character. Dimension values are formatted in
- * format-dimension.ts, which needs the catalog: numbers, money and instants here do not.
+ * server render and the browser agree character for character. Dimension values are formatted
+ * by the catalog's type of the dimension.
  */
+import { getDimension } from "@/lib/contract/catalog";
+import type { DimensionType } from "@/lib/contract/dimensions";
 /** "points": a difference of two percentages, in percentage points (0.021 reads "+2.10 pp"). */
 export type ValueFormat = "count" | "currency" | "percent" | "points";
 
@@ -117,6 +119,43 @@ export function round2(v: number): number {
   return Object.is(r, -0) ? 0 : r;
 }
 
-// An empty dimension's words and instants and waits have a module of their own (re-exported here),
-// so the report pages' first load, which shows those and no number, carries no number formats.
-export { formatInstant } from "./format-time";
+/** How an empty dimension value (e.g. refund_type on an attempt row) is shown. */
+export const EMPTY_DIMENSION = "(none)";
+
+/** An ISO instant shown in the report time zone, e.g. "2025-07-31 14:03:05 Europe/Berlin". */
+export function formatInstant(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(d);
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} ${timeZone}`;
+}
+
+/** "about 40 s", "about 3 min": a wait rounded to what a person can use. */
+export function formatWait(ms: number): string {
+  if (ms <= 1_000) return "any moment now";
+  const s = Math.ceil(ms / 1000);
+  if (s < 90) return `about ${s} s`;
+  return `about ${Math.round(s / 60)} min`;
+}
+
+/** A dimension value as text, given its type: ids without separators, price points with 2 decimals. */
+export function formatTypedValue(type: DimensionType | undefined, v: string | number | null | undefined): string {
+  if (v === null || v === undefined || v === "") return EMPTY_DIMENSION;
+  if (typeof v === "number" && type === "decimal") return v.toFixed(2);
+  return String(v);
+}
+
+/** A dimension value as text, by the catalog's type of that dimension. */
+export function formatDimensionValue(dimension: string, v: string | number | null | undefined): string {
+  return formatTypedValue(getDimension(dimension)?.type, v);
+}

@@ -11,9 +11,8 @@ import {
   sumRecords,
   sumValue,
 } from "./kpis";
-import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "./table";
-import { exportValue, formatValue, formatInstant } from "./format";
-import { formatDimensionValue } from "./format-dimension";
+import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/reports/table";
+import { exportValue, formatValue, formatInstant, formatDimensionValue } from "./format";
 
 describe("the KPI registry", () => {
   it("maps every base measure to a metric the operation offers", () => {

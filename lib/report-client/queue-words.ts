@@ -3,7 +3,7 @@
  * uses, so every screen that waits (Monitor, drill-down, dashboards, BIN evidence, shares) says it
  * the same way. Small and free of the rest of the status words, so a screen can have these alone.
  */
-import { formatInstant, formatWait } from "@/lib/metrics/format-time";
+import { formatInstant, formatWait } from "@/lib/metrics/format";
 
 /** A queued call as the job status gives it: calls ahead of it (everyone's), and when it should start. */
 export interface QueuePlace {

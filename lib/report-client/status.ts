@@ -3,7 +3,7 @@
  * wait), fetching (page n of m), done (fresh, from cache as of when, derived from a cached answer),
  * failed (why, and what to do) or cancelled.
  */
-import { formatInstant, formatWait } from "@/lib/metrics/format-time";
+import { formatInstant, formatWait } from "@/lib/metrics/format";
 import { RequestError } from "./fetch";
 import { queueWords } from "./queue-words";
 import type { JobResult, JobStatus, Progress } from "./api";

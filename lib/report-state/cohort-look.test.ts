@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cohortQueryString, parseCohort } from "./cohort";
-import { cohortLook } from "./cohort-look";
-import { cohortRequest } from "./cohort-request";
+import { cohortQueryString, parseCohort, cohortLook, cohortRequest } from "./cohort";
 
 const TODAY = "2026-11-24";
 

@@ -10,11 +10,19 @@ import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type P
 import { normalizeFilters, type Filters } from "./filters";
 import { COHORT_PRESETS, normalizeRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "./url-check";
+import { requestBase, type ReportRequestSpec } from "./request";
 
-// The grid's settings' enumerations and limits have a module of their own (re-exported here), which
-// the page's first paint reads without the rest of this one.
-import { COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
-export { COHORT_CELLS, COHORT_ROWS, type CohortCell, type CohortRows } from "./cohort-view";
+export const COHORT_ROWS = ["day", "week", "month"] as const;
+export type CohortRows = (typeof COHORT_ROWS)[number];
+
+export const COHORT_CELLS = ["retention", "previous", "revenue", "ltv"] as const;
+export type CohortCell = (typeof COHORT_CELLS)[number];
+
+export const COHORT_LIMITS = {
+  cycles: { min: 1, max: 36, default: 12 },
+  trialDays: { min: 0, max: 90, default: 14 },
+  periodDays: { min: 1, max: 366, default: 30 },
+} as const;
 
 export interface CohortState {
   range: RangeSelection;
@@ -126,4 +134,38 @@ export function parseCohort(input: ParamsLike | string, today?: string): Parsed<
     periodDays: checkSetting("period", "Period days", p.get("period"), COHORT_LIMITS.periodDays, problems),
   });
   return { state, hasReport: true, problems };
+}
+
+/** What the retention grid is computed from (docs/metrics.md, "Cohorts"), in catalog order. */
+export const COHORT_GRID_METRICS = ["cpa", "approvals_by_initial_date", "revenue_by_initial_date", "cb_amount_by_initial_date", "refund_amount_by_initial_date"] as const;
+
+export function cohortRequest(state: CohortState, today: string): ReportRequestSpec {
+  return {
+    op: "cohort",
+    request: {
+      ...requestBase(state.range, today, state.filters),
+      group_by: ["date", "billing_cycle"],
+      metrics: [...COHORT_GRID_METRICS],
+    },
+  };
+}
+
+/**
+ * What Cohorts shows and runs for one URL: the page's server render computes it for the URL it opens
+ * with, the browser for every URL after.
+ */
+export interface CohortLook {
+  state: CohortState;
+  hasReport: boolean;
+  problems: UrlProblem[];
+  /** The report to run; null while the URL names none, or asks for what the page cannot apply. */
+  spec: ReportRequestSpec | null;
+  /** The form's parameters of `state` (cohortQueryString): the form's draft follows them. */
+  key: string;
+}
+
+export function cohortLook(search: ParamsLike | string, today: string): CohortLook {
+  const { state, hasReport, problems } = parseCohort(search, today);
+  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
+  return { state, hasReport, problems, spec: hasReport && problems.length === 0 ? cohortRequest(state, today) : null, key: cohortQueryString(state) };
 }

@@ -5,7 +5,8 @@
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { lastReports, unseenValues, valueWords, type KnownValues } from "./filter-input";
-import { describeFiltersBy, formatTypedValue } from "./filter-words";
+import { formatTypedValue } from "@/lib/metrics/format";
+import { describeFiltersBy } from "./filter-words";
 import type { FilterValue, Filters } from "./filters";
 
 /** "Card brand: VISA or MASTERCARD; Product ID: 903" (or "none"). */

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "@/lib/contract";
-import { defaultExploreState, exploreQueryString, normalizeExplore, parseExplore } from "./explore";
-import { exploreLook } from "./explore-look";
-import { defaultColumns } from "./explore-view";
-import { comparisonRequest, exploreRequest } from "./request";
+import { comparisonRequest, defaultExploreState, exploreQueryString, exploreRequest, normalizeExplore, parseExplore, exploreLook, defaultColumns } from "./explore";
 
 const TODAY = "2026-11-24";
 

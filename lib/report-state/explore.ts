@@ -8,20 +8,71 @@
  * Parameters are always written in that order; view settings at their default are left out.
  */
 import { LIMITS, OPERATIONS, dimensionsFor, metricsFor, type Operation } from "@/lib/contract/catalog";
-import { kpisFor, measureFor } from "@/lib/metrics/kpis";
 import { comparedId, COMPARED_SUFFIXES } from "@/lib/metrics/compared";
-import type { SortSpec } from "@/lib/metrics/table";
 import { buildQuery, decodeFilters, decodeList, encodeFilters, encodeList, encodeRange, toParams, type Parsed, type ParamsLike } from "./encoding";
 import { normalizeFilters, type Filters } from "./filters";
 import { RANGE_PRESETS, normalizeRange, resolveRange, type RangeSelection } from "./range";
 import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlProblem } from "./url-check";
-import { comparisonProblem, type CompareSelection } from "@/lib/periods/compare";
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
+import { getKpi, kpisFor, measureFor, requiredMetrics } from "@/lib/metrics/kpis";
+import { comparisonProblem, comparisonRange, type CompareSelection } from "@/lib/periods/compare";
+import { requestBase, type ReportRequestSpec } from "./request";
 
-// The view's enumerations and each report's default columns have a module of their own (re-exported
-// here), which Explore's first paint reads without the rest of this one.
-import { CHART_KINDS, DEFAULTS, TABLE_LAYOUTS, type ChartKind, type TableLayout } from "./explore-view";
-export { CHART_KINDS, TABLE_LAYOUTS, type ChartKind, type TableLayout } from "./explore-view";
+export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+/** What the chart controls call each kind. */
+export const CHART_LABELS: Record<ChartKind, string> = { auto: "Automatic", line: "Lines", bar: "Bars", none: "Off" };
+
+/** How the results table lays the rows out: one row per record, or the last grouped dimension as columns. */
+export const TABLE_LAYOUTS = ["rows", "pivot"] as const;
+export type TableLayout = (typeof TABLE_LAYOUTS)[number];
+
+/** A report's columns and grouping when the URL names none (a test checks them against the catalog). */
+export const DEFAULTS: Record<Operation, { groupBy: readonly string[]; metrics: readonly string[]; kpis: readonly string[] }> = {
+  orders: {
+    groupBy: ["date"],
+    metrics: ["attempts", "approvals", "revenue", "cb_count", "cb_amount", "refund_count", "refund_amount"],
+    kpis: ["approval_rate", "cb_rate_count", "refund_rate", "net_revenue"],
+  },
+  cohort: {
+    groupBy: ["date"],
+    metrics: ["attempts_by_initial_date", "approvals_by_initial_date", "revenue_by_initial_date", "cpa"],
+    kpis: ["approval_rate", "net_revenue_per_customer"],
+  },
+};
+
+/** The defaults a picker's "reset" restores. */
+export function defaultColumns(op: Operation): { metrics: string[]; kpis: string[] } {
+  return { metrics: [...DEFAULTS[op].metrics], kpis: [...DEFAULTS[op].kpis] };
+}
+
+/** The results table's sort: a column key and a direction. */
+export interface SortSpec {
+  key: string;
+  dir: "asc" | "desc";
+}
+
+/**
+ * The sort a table is shown in: the user's, else by date when the rows are grouped by date (the
+ * API orders by the group-by dimensions in the order given, which puts date second after a
+ * product, say), else the API's order.
+ */
+export function effectiveSort(groupBy: readonly string[], sort: SortSpec | null): SortSpec | null {
+  if (sort) return sort;
+  return groupBy.includes("date") ? { key: "date", dir: "asc" } : null;
+}
+
+/**
+ * The user's sort after the grouping changes from `before` to `after`: a measure's values mean
+ * something else under another grouping, and a dimension no longer grouped by is gone, so only a
+ * sort on a dimension still grouped by survives.
+ */
+export function sortAfterRegroup(sort: SortSpec | null, before: readonly string[], after: readonly string[]): SortSpec | null {
+  if (!sort) return null;
+  const same = before.length === after.length && before.every((d, i) => after[i] === d);
+  if (same) return sort;
+  return after.includes(sort.key) ? sort : null;
+}
 
 export interface ExploreState {
   op: Operation;
@@ -278,4 +329,74 @@ export function parseExplore(input: ParamsLike | string, today?: string): Parsed
 export function chartMeasureId(s: ExploreState): string | null {
   const id = s.chartMeasure ?? s.metrics[0] ?? s.kpis[0] ?? null;
   return id !== null && measureFor(id, s.op) ? id : null;
+}
+
+// Cohorts' request asks for a fixed set of metrics and needs neither the KPI registry nor the
+// metrics' catalog: it has a module of its own, which its page loads.
+
+function inCatalogOrder(op: Operation, names: Iterable<string>): string[] {
+  const wanted = new Set(names);
+  return metricsFor(op)
+    .map((m) => m.name)
+    .filter((m) => wanted.has(m));
+}
+
+/** The metrics Explore fetches: those shown, plus whatever the shown KPIs are computed from. */
+export function exploreMetrics(state: Pick<ExploreState, "op" | "metrics" | "kpis">): string[] {
+  const needed = new Set(state.metrics);
+  for (const id of state.kpis) {
+    const kpi = getKpi(id);
+    if (kpi) for (const m of requiredMetrics(kpi, state.op)) needed.add(m);
+  }
+  return inCatalogOrder(state.op, needed);
+}
+
+/**
+ * The same request over the comparison's days, or null without a comparison. A coarser grain needs
+ * no request of its own: both are daily answers, rolled up in the browser.
+ */
+export function comparisonRequest(state: ExploreState, today: string): ReportRequestSpec | null {
+  const main = exploreRequest(state, today);
+  const cmp = comparisonRange({ start: main.request.start_date, end: main.request.end_date }, state.compare);
+  return cmp ? { op: main.op, request: { ...main.request, start_date: cmp.start, end_date: cmp.end } } : null;
+}
+
+export function exploreRequest(state: ExploreState, today: string): ReportRequestSpec {
+  return {
+    op: state.op,
+    request: {
+      ...requestBase(state.range, today, state.filters),
+      group_by: [...state.groupBy],
+      metrics: exploreMetrics(state),
+    },
+  };
+}
+
+/**
+ * What Explore shows and runs for one URL: the page's server render computes it for the URL it opens
+ * with, the browser for every URL after.
+ */
+export interface ExploreLook {
+  state: ExploreState;
+  hasReport: boolean;
+  problems: UrlProblem[];
+  /** The report to run and the one it is compared with; null while the URL names none, or asks for what the page cannot apply. */
+  spec: ReportRequestSpec | null;
+  comparison: ReportRequestSpec | null;
+  /** The form's parameters of `state` (exploreQueryString): the form's draft follows them. */
+  key: string;
+}
+
+export function exploreLook(search: ParamsLike | string, today: string): ExploreLook {
+  const { state, hasReport, problems } = parseExplore(search, today);
+  // A link with anything the page cannot apply runs nothing (the problems are shown instead).
+  const runs = hasReport && problems.length === 0;
+  return {
+    state,
+    hasReport,
+    problems,
+    spec: runs ? exploreRequest(state, today) : null,
+    comparison: runs ? comparisonRequest(state, today) : null,
+    key: exploreQueryString(state),
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDays, getDimension, LIMITS } from "@/lib/contract";
-import { effectiveSort, sortAfterRegroup } from "@/lib/metrics/table";
+import { effectiveSort, sortAfterRegroup } from "./explore";
 import { MAX_RANGE_DAYS, parseCohort, parseExplore, parseFilterInput, serializeExplore } from "./index";
 import { checkRange, quote } from "./url-check";
 

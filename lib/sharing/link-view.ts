@@ -3,7 +3,7 @@
  * last characters of its token, and when it was made, so two links of the same day never look alike.
  * Browser-safe: the panel of links uses it.
  */
-import { formatInstant } from "@/lib/metrics/format-time";
+import { formatInstant } from "@/lib/metrics/format";
 
 export interface LinkIdentity {
   label: string | null;

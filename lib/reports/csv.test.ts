@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeCsvCell, guardFormula, tableToCsv, tableToDataCsv, toCsv } from "./csv";
-import { buildTable, sortRows } from "./metrics/table";
+import { buildTable, sortRows } from "./table";
 
 describe("RFC 4180 fields", () => {
   it("quotes fields with commas, quotes and line breaks, doubling quotes", () => {

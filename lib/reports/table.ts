@@ -10,13 +10,13 @@ import { comparisonName } from "@/lib/periods/compare";
 import { GRAIN_LABELS } from "@/lib/periods/grain";
 import { partialNote } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
-import { comparedId } from "./compared";
-import { TOTALS_LABEL } from "./labels";
-import { changeDirection, formatChange, formatValue, round2, type ValueFormat } from "./format";
-import { formatDimensionValue } from "./format-dimension";
-import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "./kpis";
-import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, unequalMaturityNote, type Maturity } from "./maturity";
-export { MATURING_COLUMN } from "./maturity";
+import { comparedId } from "@/lib/metrics/compared";
+import { TOTALS_LABEL } from "@/lib/metrics/labels";
+import { changeDirection, formatChange, formatValue, round2, type ValueFormat, formatDimensionValue } from "@/lib/metrics/format";
+import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "@/lib/metrics/kpis";
+import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, unequalMaturityNote, type Maturity } from "@/lib/metrics/maturity";
+import type { SortSpec } from "@/lib/report-state/explore";
+export { MATURING_COLUMN } from "@/lib/metrics/maturity";
 
 export interface TableColumn {
   id: string;
@@ -61,13 +61,13 @@ export interface TableSpec {
   measures: readonly string[];
 }
 
-export { TOTALS_LABEL } from "./labels";
+export { TOTALS_LABEL } from "@/lib/metrics/labels";
 
 /** With no group-by, one row holds everything; this column names it (and the totals row). */
 export const ALL_ROWS_COLUMN = "_rows";
 export const ALL_ROWS_TEXT = "All records";
 
-export { comparedId } from "./compared";
+export { comparedId } from "@/lib/metrics/compared";
 
 /** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
 /** What a change's words depend on: the measure's unit and which way is good news. */
@@ -284,38 +284,12 @@ export function buildViewTable(
 }
 
 // How a report table is sorted.
-export interface SortSpec {
-  key: string;
-  dir: "asc" | "desc";
-}
 
 function compare(a: string | number | null, b: string | number | null): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const sa = String(a);
   const sb = String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
-
-/**
- * The sort a table is shown in: the user's, else by date when the rows are grouped by date (the
- * API orders by the group-by dimensions in the order given, which puts date second after a
- * product, say), else the API's order.
- */
-export function effectiveSort(groupBy: readonly string[], sort: SortSpec | null): SortSpec | null {
-  if (sort) return sort;
-  return groupBy.includes("date") ? { key: "date", dir: "asc" } : null;
-}
-
-/**
- * The user's sort after the grouping changes from `before` to `after`: a measure's values mean
- * something else under another grouping, and a dimension no longer grouped by is gone, so only a
- * sort on a dimension still grouped by survives.
- */
-export function sortAfterRegroup(sort: SortSpec | null, before: readonly string[], after: readonly string[]): SortSpec | null {
-  if (!sort) return null;
-  const same = before.length === after.length && before.every((d, i) => after[i] === d);
-  if (same) return sort;
-  return after.includes(sort.key) ? sort : null;
 }
 
 /** Rows sorted by one column; empty values (null, no denominator) always last; ties keep API order. */

@@ -9,22 +9,21 @@
  * a line found only in the comparison has no records here.
  */
 import { getDimension, getMetric } from "@/lib/contract/catalog";
-import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/csv";
+import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/reports/csv";
 import { GRAIN_LABELS, type TimeGrain } from "@/lib/periods/grain";
 import { partialNote } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";
-import { exportValue, formatValue, type ValueFormat } from "./format";
-import { formatDimensionValue } from "./format-dimension";
-import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "./kpis";
-import { TOTAL_LABEL, TOTALS_LABEL } from "./labels";
-import { isMaturing, likelyMove, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "./maturity";
+import { exportValue, formatValue, type ValueFormat, formatDimensionValue } from "@/lib/metrics/format";
+import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "@/lib/metrics/kpis";
+import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
+import { isMaturing, likelyMove, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 
 /** At most this many columns of values; beyond it the smallest are summed into one "Other". */
 export const PIVOT_MAX_COLUMNS = 24;
 export const OTHER_LABEL = "Other";
 /** The Other column's key: not JSON, so no value's key (always JSON) can equal it. */
 export const OTHER_KEY = "~other";
-export { TOTAL_LABEL } from "./labels";
+export { TOTAL_LABEL } from "@/lib/metrics/labels";
 /** What an empty cell (no records) tells assistive tech and a hover, beside its "—" or 0. */
 export const EMPTY_CELL_NOTE = "No records";
 
