@@ -14,7 +14,7 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule, listAlertRules } from "@/lib/alerts";
-import { MailWorker } from "@/lib/mail/outbox";
+import { MailWorker, mailsInLastDay } from "@/lib/mail/outbox";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
@@ -26,7 +26,7 @@ import { listUsers } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { MAIL_POLICY_DEFAULTS, mailsInLastDay, type MailPolicy } from "./policy";
+import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
 import { evaluateNow, mailQueue, type NotifyDeps } from "./runtime";
 import { startTestSmtp, type TestSmtp } from "./testing/smtp";
 

@@ -31,6 +31,7 @@ import { updateUser } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
+import { pauseStopped } from "./rights";
 import { MAIL_POLICY_DEFAULTS } from "./policy";
 import { mailQueue, runSlot, scheduledItems, type NotifyDeps } from "./runtime";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
@@ -138,7 +139,7 @@ describe("automation with its owner's rights", () => {
     await madeTwoDaysAgo("subscriptions", sub.id);
     await madeTwoDaysAgo("alert_rules", rule.id);
 
-    await updateUser(store, admin, ann.id, { disabled: true });
+    await updateUser(store, admin, ann.id, { disabled: true }, pauseStopped);
     await tick();
     expect((await delivered()).flatMap((m) => m.to)).toEqual([]);
     expect(await alertsRepo(store).get(rule.id)).toMatchObject({ paused: true, pausedReason: "owner_disabled" });
@@ -171,7 +172,7 @@ describe("automation with its owner's rights", () => {
       POLICY,
     );
     await madeTwoDaysAgo("alert_rules", rule.id);
-    await updateUser(store, admin, dan.id, { role: "viewer" });
+    await updateUser(store, admin, dan.id, { role: "viewer" }, pauseStopped);
     expect(await alertsRepo(store).get(rule.id)).toMatchObject({ paused: true, pausedReason: "owner_role" });
     await tick();
     expect((await delivered()).flatMap((m) => m.to)).toEqual([]);

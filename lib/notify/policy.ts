@@ -9,6 +9,7 @@
  */
 import { ApiError } from "@/lib/contract/errors";
 import type { ServerEnv } from "@/lib/env-schema";
+import { mailsInLastDay } from "@/lib/mail/outbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
 import { usersRepo } from "@/lib/store/users";
@@ -175,20 +176,6 @@ export async function takeSendNow(db: Store, userId: string, policy: MailPolicy,
     const at = new Date(now.getTime() + s * 1000).toISOString().slice(11, 16);
     return `"Send now" is limited to ${policy.sendNowPerWindow} per ${per} per user; the next one frees up in ${s} s (at ${at} UTC)`;
   });
-}
-
-/** E-mails queued by a user's rules and subscriptions in the last 24 hours. */
-export async function mailsInLastDay(db: Sql, ownerId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM mail_outbox WHERE owner_id = $1 AND created_at > now() - interval '1 day'", [ownerId]);
-  return rows[0]?.n ?? 0;
-}
-
-/** Every user's e-mails in the last 24 hours, for the admins' user list. */
-export async function mailsInLastDayByUser(db: Sql): Promise<Map<string, number>> {
-  const rows = await db.query<{ owner_id: string; n: number }>(
-    "SELECT owner_id, count(*)::int AS n FROM mail_outbox WHERE owner_id IS NOT NULL AND created_at > now() - interval '1 day' GROUP BY owner_id",
-  );
-  return new Map(rows.map((r) => [r.owner_id, r.n]));
 }
 
 /** Mail a user's automation could not queue: the daily bound was reached. */

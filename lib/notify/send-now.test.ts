@@ -30,6 +30,7 @@ import { updateUser } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
+import { pauseStopped } from "./rights";
 import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
 import { evaluateNow, mailQueue, previewSubscription, runSlot, scheduledItems, sendSubscriptionNow, type NotifyDeps } from "./runtime";
 import { createAlertRule } from "@/lib/alerts";
@@ -170,12 +171,12 @@ describe("Send now", () => {
     const report = await newReport(bob, "Bob's week");
     const sub = await subscribe(bob, report.id, { users: [bob.id], emails: [] });
     expect((await refusal(sendSubscriptionNow(depsWith(POLICY), ann, sub.id))).status).toBe(404);
-    await updateUser(store, admin, bob.id, { disabled: true });
+    await updateUser(store, admin, bob.id, { disabled: true }, pauseStopped);
     const stopped = await refusal(sendSubscriptionNow(depsWith(POLICY), admin, sub.id));
     expect(stopped.status).toBe(400);
     expect(stopped.message).toContain("paused because its owner was disabled");
     expect(await store.query("SELECT id FROM mail_outbox WHERE source_id = $1", [sub.id])).toEqual([]);
-    await updateUser(store, admin, bob.id, { disabled: false });
+    await updateUser(store, admin, bob.id, { disabled: false }, pauseStopped);
   }, 60_000);
 });
 

@@ -10,10 +10,9 @@ import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { appendAudit, userActor } from "@/lib/audit/log";
 import { ROLES } from "@/lib/users/roles";
-import { mailsInLastDayByUser } from "@/lib/notify/policy";
-import { pauseStopped } from "@/lib/notify/rights";
+import { mailsInLastDayByUser } from "@/lib/mail/outbox";
 import { ApiError } from "@/lib/contract/errors";
-import type { Store } from "@/lib/store/sql";
+import type { Sql, Store } from "@/lib/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/store/users";
 
 export const NewUserInput = z.strictObject({
@@ -87,8 +86,15 @@ async function otherUser(store: Store, actor: SessionUser, id: string, what: str
   return target;
 }
 
+/**
+ * What follows a change to a user's role or state in the same transaction, from the features that
+ * act with the user's rights (their alert rules and scheduled reports stopping where they may no
+ * longer run them), which depend on users and so are handed in by the caller.
+ */
+export type AfterRightsChange = (tx: Sql, userId: string) => Promise<unknown>;
+
 /** Role, routing permission and enabled state in one transaction. Disabling ends the user's sessions at once. */
-export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>): Promise<UserView> {
+export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>, afterRightsChange?: AfterRightsChange): Promise<UserView> {
   const what = patch.role !== undefined ? "change the role of" : patch.routing !== undefined ? "change the routing permission of" : "disable or enable";
   const target = await otherUser(store, actor, id, what);
   return store.transaction(async (tx) => {
@@ -116,8 +122,7 @@ export async function updateUser(store: Store, actor: ActingUser, id: string, pa
       await users.enable(target.email);
       await appendAudit(tx, { action: "user.enabled", actor: userActor(actor), subject });
     }
-    // Their automation stops where they may no longer run it (shown paused, with the reason).
-    await pauseStopped(tx, id);
+    await afterRightsChange?.(tx, id);
     return userView((await users.findById(id))!);
   });
 }

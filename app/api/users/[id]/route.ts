@@ -1,8 +1,10 @@
 // PATCH /api/users/:id: change another user's role, or disable or enable them (admins).
 import { apiRoute } from "@/lib/api/handler";
 import { getStore } from "@/lib/store";
+import { pauseStopped } from "@/lib/notify/rights";
 import { updateUser, UserPatch } from "@/lib/users/admin";
 
 export const PATCH = apiRoute({ role: "admin", params: ["id"], schema: UserPatch }, async ({ user, body, params }) => ({
-  user: await updateUser(await getStore(), user, params.id, body),
+  // The user's alert rules and scheduled reports stop where they may no longer run them (shown paused, with the reason).
+  user: await updateUser(await getStore(), user, params.id, body, pauseStopped),
 }));
