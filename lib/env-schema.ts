@@ -93,7 +93,7 @@ const serverEnvSchema = z
     MAIL_FROM: z.string().refine(isMailFrom, { error: "MAIL_FROM must be an e-mail address or Name <address>" }).optional(),
     /** The demo mail sink's folder, set by `npm start` when it runs the sink: admins read its messages at /mail. */
     MAIL_SINK_DIR: z.string().min(1, { error: "MAIL_SINK_DIR must be a folder's path" }).optional(),
-    // What alert rules and scheduled reports may do with mail (lib/notify/policy.ts, docs/security.md).
+    // What alert rules and scheduled reports may do with mail (lib/notifications/policy.ts, docs/security.md).
     /** Outside domains mail may go to besides the users' own, comma-separated (default: none). */
     MAIL_ALLOWED_DOMAINS: z
       .string()

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { listAlertRules } from "@/lib/alerts";
+import { listAlertRules } from "@/lib/notifications/alert-rules";
 import { requirePageUser } from "@/lib/auth/session";
-import { mailStatusLine } from "@/lib/notify/runtime";
+import { mailStatusLine } from "@/lib/notifications/runtime";
 import { serverEnv } from "@/lib/env";
 import { sinkFolder } from "@/lib/mail/sink-viewer";
 import { monitorConfig } from "@/lib/programs/config";
@@ -9,11 +9,11 @@ import { reportTimeZone } from "@/lib/report-timezone";
 import { listSavedReports } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
 import { usersRepo } from "@/lib/store/users";
-import { listSubscriptions } from "@/lib/subscriptions";
-import { AlertsManager } from "@/components/alerts/alerts-manager";
-import { checkAlerts, checkSubscription } from "@/components/alerts/checked";
-import { alertVocabulary } from "@/components/alerts/vocabulary";
-import type { AlertsAnswer, SubscriptionView } from "@/components/alerts/model";
+import { listSubscriptions } from "@/lib/notifications/subscriptions";
+import { AlertsManager } from "@/components/notifications/alerts-manager";
+import { checkAlerts, checkSubscription } from "@/components/notifications/checked";
+import { alertVocabulary } from "@/components/notifications/vocabulary";
+import type { AlertsAnswer, SubscriptionView } from "@/components/notifications/model";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Alerts" };

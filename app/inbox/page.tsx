@@ -3,7 +3,7 @@ import { requirePageUser } from "@/lib/auth/session";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { getStore } from "@/lib/store";
 import { inboxRepo } from "@/lib/store/inbox";
-import { InboxList } from "@/components/inbox/inbox-list";
+import { InboxList } from "@/components/notifications/inbox-list";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Inbox" };

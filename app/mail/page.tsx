@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { listSinkMessages, readSinkMessage, sinkFolder } from "@/lib/mail/sink-viewer";
 import { formatInstant } from "@/lib/metrics/format";
-import { MailFrame } from "@/components/alerts/mail-frame";
+import { MailFrame } from "@/components/notifications/mail-frame";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Demo mail" };

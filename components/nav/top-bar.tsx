@@ -3,7 +3,7 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { hasRole } from "@/lib/users/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SECTIONS } from "@/lib/nav/sections";
-import { InboxLink } from "@/components/inbox/inbox-link";
+import { InboxLink } from "@/components/notifications/inbox-link";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SignOutButton } from "./sign-out-button";
 

@@ -23,10 +23,10 @@ import type { Store } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { createUser, updateUser } from "@/lib/users/admin";
-import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/alerts";
-import { MAIL_POLICY_DEFAULTS } from "@/lib/notify/policy";
+import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
+import { MAIL_POLICY_DEFAULTS } from "@/lib/notifications/policy";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
-import { createSubscription, deleteSubscription, updateSubscription } from "@/lib/subscriptions";
+import { createSubscription, deleteSubscription, updateSubscription } from "@/lib/notifications/subscriptions";
 import { appendRoutingAudit } from "./log";
 import { auditCsv, parseAuditQuery, readAuditLog, startOfDayIn } from "./query";
 

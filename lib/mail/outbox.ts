@@ -37,7 +37,7 @@ export interface OutgoingMail {
   sourceKind: string;
   /** The rule's or subscription's id (a uuid), or null. */
   sourceId: string | null;
-  /** The user whose rule or subscription it is: their mail per day is counted (lib/notify/policy.ts). */
+  /** The user whose rule or subscription it is: their mail per day is counted (lib/notifications/policy.ts). */
   ownerId?: string | null;
 }
 

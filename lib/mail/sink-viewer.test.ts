@@ -53,7 +53,7 @@ describe("the demo mail sink's viewer", () => {
     const [newest] = listSinkMessages(dir);
     const m = readSinkMessage(dir, newest!.id)!;
     expect(m).toMatchObject({ subject: "Gateways — weekly", text: "two", envelope: { from: "alerts@demo.local" } });
-    // Kept as sent: the page draws it in a sandbox that runs no script and loads nothing (components/alerts/mail-frame.tsx).
+    // Kept as sent: the page draws it in a sandbox that runs no script and loads nothing (components/notifications/mail-frame.tsx).
     expect(m.html).toContain("<script>");
     expect(m.attachments).toEqual([{ filename: "r.csv", contentType: "text/csv", bytes: 8 }]);
   });

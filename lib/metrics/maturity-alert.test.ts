@@ -1,8 +1,8 @@
 /** An alert's e-mail on a rate still maturing over its window says so, with the reason; a complete one does not. */
 import { describe, expect, it } from "vitest";
-import { AlertDefinition } from "@/lib/alerts/definition";
-import type { Reading } from "@/lib/alerts/evaluate";
-import { composeAlert } from "@/lib/alerts/run";
+import { AlertDefinition } from "@/lib/notifications/definition";
+import type { Reading } from "@/lib/notifications/evaluate";
+import { composeAlert } from "@/lib/notifications/run";
 
 const reading = (id: string, label: string, end: string): Reading => ({
   measure: { id, label, format: "percent" },

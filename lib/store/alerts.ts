@@ -12,7 +12,7 @@ export interface AlertRuleRow {
   recipients: unknown;
   cooldownMinutes: number;
   paused: boolean;
-  /** Why it was paused when its owner did not pause it (lib/notify/rights.ts), or null. */
+  /** Why it was paused when its owner did not pause it (lib/notifications/rights.ts), or null. */
   pausedReason: string | null;
   createdAt: string;
   updatedAt: string;

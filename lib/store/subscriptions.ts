@@ -12,7 +12,7 @@ export interface SubscriptionRow {
   schedule: unknown;
   recipients: unknown;
   paused: boolean;
-  /** Why it was paused when its owner did not pause it (lib/notify/rights.ts), or null. */
+  /** Why it was paused when its owner did not pause it (lib/notifications/rights.ts), or null. */
   pausedReason: string | null;
   shareLinkId: string | null;
   shareTokenSealed: string | null;

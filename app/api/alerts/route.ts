@@ -1,7 +1,7 @@
 // GET /api/alerts: the alert rules this user owns (admins: all), with recent evaluations, and whether e-mail is on. POST: create one (analysts).
 import { apiRoute } from "@/lib/api/handler";
-import { AlertRuleInput, createAlertRule, listAlertRules } from "@/lib/alerts";
-import { mailPolicy, mailStatusLine } from "@/lib/notify/runtime";
+import { AlertRuleInput, createAlertRule, listAlertRules } from "@/lib/notifications/alert-rules";
+import { mailPolicy, mailStatusLine } from "@/lib/notifications/runtime";
 import { monitorConfig } from "@/lib/programs/config";
 import { getStore } from "@/lib/store";
 

@@ -1,8 +1,8 @@
 // GET /api/subscriptions: this user's scheduled reports (admins: all). POST: subscribe to a saved report or dashboard (analysts).
 import { apiRoute } from "@/lib/api/handler";
 import { serverEnv } from "@/lib/env";
-import { mailPolicyFrom } from "@/lib/notify/policy";
-import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/subscriptions";
+import { mailPolicyFrom } from "@/lib/notifications/policy";
+import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/notifications/subscriptions";
 import { getStore } from "@/lib/store";
 import { getGateway } from "@/lib/upstream";
 

@@ -1,7 +1,7 @@
 // GET /api/alerts/:id (owner or admin) with its evaluations; PATCH edits or pauses it; DELETE deletes it.
 import { apiRoute } from "@/lib/api/handler";
-import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/alerts";
-import { mailPolicy } from "@/lib/notify/runtime";
+import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
+import { mailPolicy } from "@/lib/notifications/runtime";
 import { monitorConfig } from "@/lib/programs/config";
 import { getStore } from "@/lib/store";
 

@@ -1,8 +1,8 @@
 // PATCH /api/subscriptions/:id edits or pauses it (owner or admin); DELETE deletes it and revokes its share link.
 import { apiRoute } from "@/lib/api/handler";
-import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/subscriptions";
+import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/notifications/subscriptions";
 import { getStore } from "@/lib/store";
-import { mailPolicy } from "@/lib/notify/runtime";
+import { mailPolicy } from "@/lib/notifications/runtime";
 import { serverEnv } from "@/lib/env";
 import { getGateway } from "@/lib/upstream";
 

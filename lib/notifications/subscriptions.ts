@@ -11,8 +11,8 @@ import "server-only";
 import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
-import { Recipients } from "@/lib/alerts/definition";
-import { ScheduleSpec } from "@/lib/schedule/spec";
+import { Recipients } from "@/lib/notifications/definition";
+import { ScheduleSpec } from "@/lib/notifications/spec";
 import { canEdit, canView, getVisibleReport } from "@/lib/saved-reports/permissions";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { createShareLink } from "@/lib/sharing/links";
@@ -26,10 +26,10 @@ import type { ReportGateway } from "@/lib/upstream/gateway";
 import { seal } from "./seal";
 import { splitAddresses } from "./send";
 import { LABEL_MAX } from "@/lib/sharing/link-input";
-import { describeSchedule } from "@/lib/schedule/spec";
-import { checkRecipients, mailFate } from "@/lib/notify/recipients";
-import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
-import { newOwner, refuseStopped, subscriptionStop } from "@/lib/notify/rights";
+import { describeSchedule } from "@/lib/notifications/spec";
+import { checkRecipients, mailFate } from "@/lib/notifications/recipients";
+import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notifications/policy";
+import { newOwner, refuseStopped, subscriptionStop } from "@/lib/notifications/rights";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */

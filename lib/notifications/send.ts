@@ -8,8 +8,8 @@ import "server-only";
  * by the same code, and only the sending queues anything.
  */
 import { tableToCsv } from "@/lib/reports/csv";
-import type { MailQueue } from "@/lib/alerts/run";
-import { Recipients } from "@/lib/alerts/definition";
+import type { MailQueue } from "@/lib/notifications/run";
+import { Recipients } from "@/lib/notifications/definition";
 import type { TableModel } from "@/lib/reports/table";
 import { formatInstant } from "@/lib/metrics/format";
 import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
@@ -22,7 +22,7 @@ import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { unseal } from "./seal";
-import { MAIL_POLICY_DEFAULTS, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
+import { MAIL_POLICY_DEFAULTS, sendableRecipients, type MailPolicy } from "@/lib/notifications/policy";
 import { appendAudit, userActor } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import type { QueuePlace } from "@/lib/report-client/queue-words";

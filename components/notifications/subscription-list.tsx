@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { describeSchedule } from "@/lib/schedule/spec";
+import { describeSchedule } from "@/lib/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { SubscriptionForm } from "./subscription-form";
 import {

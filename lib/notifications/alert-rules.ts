@@ -10,9 +10,9 @@ import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig } from "@/lib/programs/definitions";
 import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/alerts";
 import type { Sql, Store } from "@/lib/store/sql";
-import { checkRecipients, mailFate } from "@/lib/notify/recipients";
-import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notify/policy";
-import { newOwner, refuseStopped, ruleStop } from "@/lib/notify/rights";
+import { checkRecipients, mailFate } from "@/lib/notifications/recipients";
+import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/notifications/policy";
+import { newOwner, refuseStopped, ruleStop } from "@/lib/notifications/rights";
 import type { Bounce, MailStatus } from "@/lib/mail/outbox";
 import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definition";
 

@@ -1,15 +1,15 @@
-// One dashboard process's alerts and scheduled reports, for lib/notify/processes.test.ts: the real
-// wiring of lib/notify/runtime.ts (store, gateway and mail settings from the validated environment:
+// One dashboard process's alerts and scheduled reports, for lib/notifications/processes.test.ts: the real
+// wiring of lib/notifications/runtime.ts (store, gateway and mail settings from the validated environment:
 // DATABASE_URL, UPSTREAM_*, SMTP_*, MAIL_FROM), but ticking the Scheduler and the MailWorker every
 // --every ms for --for ms instead of on their 30 s and 10 s timers, then exiting. Run it as
-//   node --conditions=react-server --import tsx lib/notify/testing/run-scheduler.ts \
+//   node --conditions=react-server --import tsx lib/notifications/testing/run-scheduler.ts \
 //     --worker ID [--start-at EPOCH_MS] [--for MS] [--every MS]
 // (react-server: the modules are marked server-only). Prints {"worker","ticks","ran","sent"} on exit.
 import { parseArgs } from "node:util";
 import { serverEnv } from "@/lib/env";
 import { MailWorker } from "@/lib/mail/outbox";
 import { mailConfigFrom } from "@/lib/mail/transport";
-import { Scheduler, type SlotRun } from "@/lib/schedule/scheduler";
+import { Scheduler, type SlotRun } from "@/lib/notifications/scheduler";
 import { getStore } from "@/lib/store";
 import { getGateway } from "@/lib/upstream";
 import { mailQueue, runSlot, scheduledItems, type NotifyDeps } from "../runtime";

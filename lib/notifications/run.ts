@@ -19,8 +19,8 @@ import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
-import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notify/policy";
-import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/notify/recipients";
+import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notifications/policy";
+import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/notifications/recipients";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
@@ -28,7 +28,7 @@ import { alertRequests, describeCondition, describeValue, readMeasure, readProgr
 export interface MailQueue {
   enabled: boolean;
   /**
-   * Queues the message; throws MailLimitError (lib/notify/policy.ts), queuing nothing, when it would
+   * Queues the message; throws MailLimitError (lib/notifications/policy.ts), queuing nothing, when it would
    * take `ownerId` past the mail a user's automation may send a day.
    */
   enqueue(

@@ -14,7 +14,7 @@ import { postgresBinDir, startTestPostgres, type TestPostgres } from "../store/t
 
 const external = process.env.TEST_DATABASE_URL;
 const available = external !== undefined || postgresBinDir() !== null;
-if (!available) console.warn("lib/schedule/postgres.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
+if (!available) console.warn("lib/notifications/postgres.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
 
 let server: TestPostgres | null = null;
 let store: Store | null = null;
@@ -51,7 +51,7 @@ interface Outcome {
 
 function tickLoop(args: string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/schedule/testing/tick-loop.ts", ...args], {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/notifications/testing/tick-loop.ts", ...args], {
       env: { ...process.env, DATABASE_URL: url },
       stdio: ["ignore", "pipe", "pipe"],
     });

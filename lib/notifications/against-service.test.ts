@@ -12,9 +12,9 @@ import { hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { MailWorker } from "@/lib/mail/outbox";
-import { mailQueue } from "@/lib/notify/runtime";
-import { MAIL_POLICY_DEFAULTS } from "@/lib/notify/policy";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "@/lib/notify/testing/smtp";
+import { mailQueue } from "@/lib/notifications/runtime";
+import { MAIL_POLICY_DEFAULTS } from "@/lib/notifications/policy";
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from "@/lib/notifications/testing/smtp";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { resolveShare } from "@/lib/sharing/service";
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
@@ -24,8 +24,8 @@ import { savedReportsRepo } from "@/lib/store/saved-reports";
 import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/store/users";
-import { createSubscription, deleteSubscription } from "@/lib/subscriptions";
-import { sendSubscription } from "@/lib/subscriptions/send";
+import { createSubscription, deleteSubscription } from "@/lib/notifications/subscriptions";
+import { sendSubscription } from "@/lib/notifications/send";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
@@ -50,7 +50,7 @@ beforeAll(async () => {
   const u = await usersRepo(store).create({ email: "owner@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   owner = { id: u.id, email: u.email, role: "analyst" };
   // The rule's recipient is a dashboard user, so its mail links into the dashboard (an outside address
-  // gets the numbers alone: lib/notify/send-now.test.ts).
+  // gets the numbers alone: lib/notifications/send-now.test.ts).
   await usersRepo(store).create({ email: "ops@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   today = todayIn("UTC");
   svc = await startTestService({ data: { days: 40, ordersPerDay: 150, seed: 19, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
-import { createAlertRule } from "@/lib/alerts";
+import { createAlertRule } from "@/lib/notifications/alert-rules";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   if (withPostgres) {
     const url = external ?? (pg = await startTestPostgres()).url;
     stores.push({ name: "PostgreSQL", store: await openStore({ kind: "postgres", url }, { owner: "mail policy caps test" }) });
-  } else console.warn("lib/notify/policy.test.ts: no PostgreSQL server installed; PGlite only");
+  } else console.warn("lib/notifications/policy.test.ts: no PostgreSQL server installed; PGlite only");
 }, 60_000);
 
 afterAll(async () => {

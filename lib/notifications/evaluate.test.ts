@@ -285,7 +285,7 @@ describe("a change names only what it changes", () => {
   it("leaves paused alone when a patch does not name it", async () => {
     const { AlertRulePatch } = await import("./definition");
     expect(AlertRulePatch.parse({ name: "x" })).toEqual({ name: "x" });
-    const { SubscriptionPatch } = await import("@/lib/subscriptions");
+    const { SubscriptionPatch } = await import("@/lib/notifications/subscriptions");
     expect(SubscriptionPatch.parse({ paused: true })).toEqual({ paused: true });
     expect(SubscriptionPatch.parse({})).toEqual({});
   });

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { metricsFor } from "@/lib/contract/catalog";
 import { formatValue } from "@/lib/metrics/format";
 import { kpisFor, measureFor } from "@/lib/metrics/kpis";
-import { emptyRuleDraft, ruleBody, ruleDraft, ruleSentence, withTarget, type CheckedRule, type Programme } from "@/components/alerts/model";
-import { alertVocabulary } from "@/components/alerts/vocabulary";
+import { emptyRuleDraft, ruleBody, ruleDraft, ruleSentence, withTarget, type CheckedRule, type Programme } from "@/components/notifications/model";
+import { alertVocabulary } from "@/components/notifications/vocabulary";
 import { badNewsCondition, defaultCondition, PROGRAMME_BETTER } from "./definition";
 
 const betterOf = (m: string) => measureFor(m, "orders")?.better;

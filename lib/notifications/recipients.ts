@@ -1,7 +1,7 @@
 import "server-only";
 /** Recipients of alerts and scheduled reports: checked when named, and what became of their mail. */
 import { ApiError } from "@/lib/contract/errors";
-import { Recipients } from "@/lib/alerts/definition";
+import { Recipients } from "@/lib/notifications/definition";
 import { outboxRepo, type Bounce, type MailStatus } from "@/lib/mail/outbox";
 import type { Sql } from "@/lib/store/sql";
 import { usersRepo } from "@/lib/store/users";

@@ -5,7 +5,7 @@
  * users as checkboxes, other addresses one per line).
  */
 import type { ReactNode } from "react";
-import { describeSchedule } from "@/lib/schedule/spec";
+import { describeSchedule } from "@/lib/notifications/spec";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";

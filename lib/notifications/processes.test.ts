@@ -1,5 +1,5 @@
 // Two dashboard processes on one real PostgreSQL database, each running the real scheduler and mail
-// worker (lib/notify/testing/run-scheduler.ts, wired as lib/notify/runtime.ts wires the server) against
+// worker (lib/notifications/testing/run-scheduler.ts, wired as lib/notifications/runtime.ts wires the server) against
 // the real service and a real SMTP server in this test: a due slot is evaluated and mailed once in
 // all, and a slot whose claimer died is run once after its lease ran out. The server is a throwaway
 // cluster (lib/store/testing/postgres.ts), or the scratch database TEST_DATABASE_URL names; the file is
@@ -8,9 +8,9 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/auth/password";
 import { todayIn } from "@/lib/contract/dates";
-import { AlertDefinition } from "@/lib/alerts/definition";
-import { claimsRepo } from "@/lib/schedule/claims";
-import { latestSlot } from "@/lib/schedule/spec";
+import { AlertDefinition } from "@/lib/notifications/definition";
+import { claimsRepo } from "@/lib/notifications/claims";
+import { latestSlot } from "@/lib/notifications/spec";
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
@@ -21,7 +21,7 @@ import { startTestSmtp, type TestSmtp } from "./testing/smtp";
 
 const external = process.env.TEST_DATABASE_URL;
 const available = external !== undefined || postgresBinDir() !== null;
-if (!available) console.warn("lib/notify/processes.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
+if (!available) console.warn("lib/notifications/processes.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
 
 const SPEC = { every: "hour" } as const;
 
@@ -109,7 +109,7 @@ interface Summary {
 
 function dashboardProcess(worker: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/notify/testing/run-scheduler.ts", "--worker", worker, ...args], {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/notifications/testing/run-scheduler.ts", "--worker", worker, ...args], {
       env: {
         ...process.env,
         DATABASE_URL: url,

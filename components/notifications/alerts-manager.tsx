@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { refreshInbox } from "@/components/inbox/inbox-query";
+import { refreshInbox } from "@/components/notifications/inbox-query";
 import { AlertRuleForm } from "./alert-rule-form";
 import { AlertRuleList } from "./alert-rule-list";
 import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";

@@ -1,7 +1,7 @@
-// One dashboard instance's scheduler, for lib/schedule/postgres.test.ts: opens the store on
+// One dashboard instance's scheduler, for lib/notifications/postgres.test.ts: opens the store on
 // DATABASE_URL (creating nothing there), ticks a Scheduler over a fixed item list for a while, and
 // appends one line per run to a shared file. Run it as
-//   node --conditions=react-server --import tsx lib/schedule/testing/tick-loop.ts \
+//   node --conditions=react-server --import tsx lib/notifications/testing/tick-loop.ts \
 //     --worker ID --out FILE --items JSON --now ISO [--start-at EPOCH_MS] [--for MS] [--every MS]
 // (react-server: scheduler.ts is marked server-only). Prints {"worker","ticks","ran"} on exit.
 import { appendFileSync } from "node:fs";

@@ -10,7 +10,7 @@ import { formatValue, type ValueFormat } from "@/lib/metrics/format";
 import { measureFor } from "@/lib/metrics/kpis";
 import { normalizeFilters, type Filters } from "@/lib/report-state/filters";
 import { resolveRange, type RangePreset } from "@/lib/report-state/range";
-import { ScheduleSpec } from "@/lib/schedule/spec";
+import { ScheduleSpec } from "@/lib/notifications/spec";
 
 
 /** Date presets (lib/report-state/range.ts) an alert can be evaluated over. */

@@ -4,9 +4,9 @@ import "server-only";
  * of a rule or subscription, "Evaluate now", "Send now" and the preview. The process that ticks the
  * scheduler and sends the mail is lib/notifications/worker.ts.
  */
-import { evaluateRule, type EvaluationRecord, type MailQueue } from "@/lib/alerts/run";
-import { ScheduleSpec } from "@/lib/schedule/spec";
-import type { ScheduledItem } from "@/lib/schedule/scheduler";
+import { evaluateRule, type EvaluationRecord, type MailQueue } from "@/lib/notifications/run";
+import { ScheduleSpec } from "@/lib/notifications/spec";
+import type { ScheduledItem } from "@/lib/notifications/scheduler";
 import { serverEnv, type ServerEnv } from "@/lib/env";
 import { describeMail, mailConfigFrom } from "@/lib/mail/transport";
 import { outboxRepo } from "@/lib/mail/outbox";
@@ -15,9 +15,9 @@ import { getStore } from "@/lib/store";
 import { alertsRepo } from "@/lib/store/alerts";
 import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
-import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/subscriptions/send";
-import { ownSubscription } from "@/lib/subscriptions";
-import { unseal } from "@/lib/subscriptions/seal";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/notifications/send";
+import { ownSubscription } from "@/lib/notifications/subscriptions";
+import { unseal } from "@/lib/notifications/seal";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { TOKEN_TAIL_LENGTH } from "@/lib/sharing/link-input";

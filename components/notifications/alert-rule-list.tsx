@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
-import { describeSchedule } from "@/lib/schedule/spec";
+import { describeSchedule } from "@/lib/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./alert-rule-form";
 import { ReassignControl, reassignable } from "./reassign";
