@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/session";
-import { hasRole } from "@/lib/users/roles";
+import { hasRole } from "@/lib/auth/roles";
 import { SECTIONS, deniedNotice } from "@/lib/nav/sections";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -16,7 +16,7 @@
 //     pass-through that forwards each interaction (every page of it) to the upstream.
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
-import { parseServerTiming } from "../lib/api/server-timing";
+import { parseServerTiming } from "../lib/http/server-timing";
 import { spawn } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
 import { freePort } from "../lib/testing/free-port";

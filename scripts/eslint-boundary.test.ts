@@ -27,8 +27,8 @@ describe("the import boundary", () => {
     expect(await restricted("lib/store/x.ts", 'import { hashPassword } from "../auth/password";\nexport const h = hashPassword;\n')).toHaveLength(1);
     expect(await restricted("lib/store/x.ts", 'import { requireUser } from "@/lib/auth/session";\nexport const r = requireUser;\n')).toHaveLength(1);
     expect(await restricted("lib/store/x.ts", 'import { Database } from "@/service/db";\nexport const d = Database;\n')).toHaveLength(1);
-    expect(await restricted("lib/store/x.ts", 'import type { Role } from "../users/roles";\nexport type R = Role;\n')).toEqual([]);
-    expect(await restricted("lib/auth/x.ts", 'import { usersRepo } from "../store/users";\nexport const u = usersRepo;\n')).toEqual([]);
+    expect(await restricted("lib/store/x.ts", 'import { isUniqueViolation } from "./sql";\nexport const u = isUniqueViolation;\n')).toEqual([]);
+    expect(await restricted("lib/auth/x.ts", 'import { throttleRepo } from "../store/throttle";\nexport const t = throttleRepo;\n')).toEqual([]);
   });
 
   it("passes the contract both ways, and test files that start a real service", async () => {

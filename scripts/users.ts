@@ -6,13 +6,13 @@ import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { appendAudit, type AuditActor } from "../lib/audit/log";
 import { generatePassword, hashPassword } from "../lib/auth/password";
-import { ROLES, isRole } from "../lib/users/roles";
+import { ROLES, isRole } from "../lib/auth/roles";
 import { EnvError, parseStoreEnv } from "../lib/env-schema";
 import { storeConfigFrom } from "../lib/store/config";
 import { StoreLockedError } from "../lib/store/lock";
 import { openStore } from "../lib/store/open";
 import type { Store } from "../lib/store/sql";
-import { normalizeEmail, usersRepo } from "../lib/store/users";
+import { normalizeEmail, usersRepo } from "../lib/auth/users";
 import { listUsers } from "../lib/users/admin";
 
 const USAGE = `usage: npm run users -- <command> [options]

@@ -8,7 +8,7 @@ import { monitorConfig } from "@/lib/programs/config";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { listSavedReports } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { listSubscriptions } from "@/lib/notifications/subscriptions";
 import { AlertsManager } from "@/components/notifications/alerts-manager";
 import { checkAlerts, checkSubscription } from "@/components/notifications/checked";

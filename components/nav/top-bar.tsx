@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { hasRole } from "@/lib/users/roles";
+import { hasRole } from "@/lib/auth/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SECTIONS } from "@/lib/nav/sections";
 import { InboxLink } from "@/components/notifications/inbox-link";

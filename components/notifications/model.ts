@@ -19,7 +19,7 @@ import type { ScheduleSpec } from "@/lib/notifications/spec";
 import type { AlertRuleRow, EvaluationRow } from "@/lib/store/alerts";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import type { SavedPage } from "@/lib/store/saved-reports";
-import type { Role } from "@/lib/users/roles";
+import type { Role } from "@/lib/auth/roles";
 import type { SelectGroup } from "@/components/ui/select";
 
 export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow };

@@ -5,7 +5,7 @@
  */
 import { apiFetch } from "@/lib/report-client/fetch";
 import { useId, useState, type FormEvent } from "react";
-import { ROLES, type Role } from "@/lib/users/roles";
+import { ROLES, type Role } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/users/admin";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";

@@ -12,7 +12,7 @@ import { requireUser, type Role, type SessionUser } from "@/lib/auth/session";
 import { serverEnv } from "@/lib/env";
 import { refuseCrossSite } from "./cross-site";
 import { jsonResponse } from "./json-response";
-import { measure, ServerTiming, withTiming } from "./server-timing";
+import { measure, ServerTiming, withTiming } from "../http/server-timing";
 
 /** Who may call a route: a minimum role, exactly the listed roles, or anyone ("public": share links). */
 export type Access = Role | readonly Role[] | "public";

@@ -15,7 +15,7 @@ import type { ReportRecord } from "@/lib/contract";
 import { ReportGateway } from "@/lib/upstream/gateway";
 import { queryKey } from "@/lib/upstream/records";
 import { BodyKeys } from "./body-keys";
-import { parseServerTiming } from "./server-timing";
+import { parseServerTiming } from "../http/server-timing";
 
 const SECRETS = { nextauth: "nextauth-secret-0123456789abcdef0123456789", client: "upstream-client-secret-0123456789", token: "upstream-access-token-0123456789" };
 const USER = { id: "3f1c2a9e-0000-4000-8000-000000000001", email: "analyst@example.com", role: "analyst" as const };

@@ -6,7 +6,7 @@ import { queryKey, queryOfKey, type ReportQuery } from "@/lib/upstream/records";
 import { BodyKeys } from "./body-keys";
 import { parseJsonBody } from "./handler";
 import { jsonResponse } from "./json-response";
-import { measure } from "./server-timing";
+import { measure } from "../http/server-timing";
 
 const MAX_WAIT_MS = 25_000;
 

@@ -20,7 +20,7 @@ import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { createUser, updateUser } from "@/lib/users/admin";
 import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";

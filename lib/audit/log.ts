@@ -6,7 +6,6 @@
  * Entries say what changed, never a secret: no password, token, hash or request body. The detail
  * takes only short scalar values and the writer picks them field by field.
  */
-import type { SessionUser } from "@/lib/users/roles";
 import { auditRepo, type AuditActorKind, type AuditDetailValue, type AuditEntry } from "@/lib/store/audit";
 import type { Sql, Store } from "@/lib/store/sql";
 
@@ -68,7 +67,7 @@ export interface AuditActor {
 }
 
 /** A signed-in user as actor; the address defaults to the current request's. */
-export function userActor(user: Pick<SessionUser, "id" | "email"> & { address?: string | null }): AuditActor {
+export function userActor(user: { id: string; email: string; address?: string | null }): AuditActor {
   return { kind: "user", id: user.id, email: user.email, ...(user.address !== undefined ? { address: user.address } : {}) };
 }
 
@@ -113,7 +112,7 @@ async function currentRequestAddress(): Promise<string | null> {
   try {
     const [{ headers }, { clientAddress }, { parseServerEnv }] = await Promise.all([
       import("next/headers"),
-      import("@/lib/api/client-address"),
+      import("@/lib/http/client-address"),
       import("@/lib/env-schema"),
     ]);
     const h = await headers();

@@ -6,8 +6,8 @@ import { openStore } from "../store/open";
 import type { Store } from "../store/sql";
 import { sessionsRepo } from "../store/sessions";
 import { throttleRepo } from "../store/throttle";
-import { usersRepo } from "../store/users";
-import { clientAddress } from "@/lib/api/client-address";
+import { usersRepo } from "./users";
+import { clientAddress } from "@/lib/http/client-address";
 import { LOGIN_THROTTLE, authenticate, revalidateSession } from "./authenticate";
 import { hashPassword } from "./password";
 

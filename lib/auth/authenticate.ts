@@ -5,12 +5,12 @@
  */
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { appendAudit, inTransaction } from "../audit/log";
-import type { SessionUser } from "../users/roles";
+import type { SessionUser } from "./roles";
 import type { Sql } from "../store/sql";
 import { throttleRepo, type AttemptLimit } from "../store/throttle";
-import { normalizeEmail, usersRepo } from "../store/users";
+import { normalizeEmail, usersRepo } from "./users";
 
-export type { SessionUser } from "../users/roles";
+export type { SessionUser } from "./roles";
 
 export interface ThrottlePolicy {
   windowSeconds: number;

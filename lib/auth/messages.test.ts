@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasRole } from "../users/roles";
+import { hasRole } from "./roles";
 import { safeCallbackPath, signInErrorMessage, throttledError } from "./messages";
 
 describe("sign-in messages", () => {

@@ -1,5 +1,5 @@
 // The session and token carry the user's id and role (module augmentation for next-auth v4).
-import type { Role } from "../users/roles";
+import type { Role } from "./roles";
 
 declare module "next-auth" {
   interface User {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../store/open";
 import { sessionsRepo } from "../store/sessions";
 import type { Store } from "../store/sql";
-import { usersRepo } from "../store/users";
+import { usersRepo } from "./users";
 import { revalidateSession } from "./authenticate";
 import { SessionChecks, type Revalidate } from "./session-checks";
 

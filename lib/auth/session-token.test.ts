@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { openStore } from "../store/open";
 import type { Store } from "../store/sql";
 import { sessionsRepo } from "../store/sessions";
-import { usersRepo } from "../store/users";
+import { usersRepo } from "./users";
 
 const SECRET = "a-test-secret-of-at-least-32-characters";
 let store: Store;

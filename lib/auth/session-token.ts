@@ -12,9 +12,9 @@ import "server-only";
  * a password change take effect on the next request, as before.
  */
 import { decode, type JWT } from "next-auth/jwt";
-import { measure } from "../api/server-timing";
+import { measure } from "../http/server-timing";
 import { serverEnv } from "../env";
-import { isRole } from "../users/roles";
+import { isRole } from "./roles";
 import type { SessionUser } from "./authenticate";
 import { currentSessionUser } from "./options";
 import { TokenCache } from "./token-cache";

@@ -11,9 +11,9 @@ import { cache } from "react";
 import { ApiError } from "../contract/errors";
 import type { SessionUser } from "./authenticate";
 import { sessionUserFrom, type CookieSource } from "./session-token";
-import { hasRole, type Role } from "../users/roles";
+import { hasRole, type Role } from "./roles";
 
-export type { Role } from "../users/roles";
+export type { Role } from "./roles";
 export type { SessionUser } from "./authenticate";
 
 /**

@@ -15,7 +15,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { createSavedReport } from "@/lib/saved-reports";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { getVisibleReport } from "@/lib/saved-reports/permissions";
+import { getVisibleReport } from "@/lib/auth/saved-report-access";
 import type { Sql } from "@/lib/store/sql";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { runDashboard, type DashboardAnswer } from "./run";

@@ -1,5 +1,5 @@
 /** The product's sections: where they are, what they are for, and the least role that opens them. */
-import type { Role } from "@/lib/users/roles";
+import type { Role } from "@/lib/auth/roles";
 
 export const SECTIONS = [
   { href: "/dashboards", label: "Dashboards", role: "viewer", purpose: "several reports on one page, under one date range and set of filters" },

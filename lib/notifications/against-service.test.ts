@@ -23,7 +23,7 @@ import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { createSubscription, deleteSubscription } from "@/lib/notifications/subscriptions";
 import { sendSubscription } from "@/lib/notifications/send";
 import type { ReportGateway } from "@/lib/upstream/gateway";

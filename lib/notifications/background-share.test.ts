@@ -18,7 +18,7 @@ import { Scheduler } from "@/lib/notifications/scheduler";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { BACKGROUND_SHARE } from "@/lib/upstream/quota";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";

@@ -20,7 +20,7 @@ import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { createSubscription } from "@/lib/notifications/subscriptions";
 import { listUsers } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";

@@ -25,7 +25,7 @@ import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { createSubscription, updateSubscription } from "@/lib/notifications/subscriptions";
 import { updateUser } from "@/lib/users/admin";
 import type { ReportGateway } from "@/lib/upstream/gateway";

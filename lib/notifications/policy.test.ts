@@ -16,7 +16,7 @@ import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/store/testing/postgres";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { MAIL_POLICY_DEFAULTS, takeRunNow } from "./policy";
 
 const external = process.env.TEST_DATABASE_URL;

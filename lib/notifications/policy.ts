@@ -12,7 +12,7 @@ import type { ServerEnv } from "@/lib/env-schema";
 import { mailsInLastDay } from "@/lib/mail/outbox";
 import type { Sql, Store } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 
 export interface MailPolicy {
   /** Outside domains an admin allowed beyond the users' own (lower case). */

@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { Recipients } from "@/lib/notifications/definition";
 import { outboxRepo, type Bounce, type MailStatus } from "@/lib/mail/outbox";
 import type { Sql } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 
 export type { Bounce, MailStatus };
 

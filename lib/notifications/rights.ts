@@ -8,14 +8,14 @@
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
-import { canEdit, canView } from "@/lib/saved-reports/permissions";
+import { canEdit, canView } from "@/lib/auth/saved-report-access";
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { savedReportsRepo } from "@/lib/store/saved-reports";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import { subscriptionsRepo, type SubscriptionRow } from "@/lib/store/subscriptions";
-import { usersRepo } from "@/lib/store/users";
-import { hasRole } from "@/lib/users/roles";
+import { usersRepo } from "@/lib/auth/users";
+import { hasRole } from "@/lib/auth/roles";
 
 export const PAUSE_REASONS = ["owner_disabled", "owner_role", "report_unshared"] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];

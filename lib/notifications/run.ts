@@ -17,7 +17,7 @@ import { serializeExplore, defaultExploreState } from "@/lib/report-state/explor
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { inboxRepo } from "@/lib/store/inbox";
 import type { Sql, Store } from "@/lib/store/sql";
-import { usersRepo, type UserWithCredentials } from "@/lib/store/users";
+import { usersRepo, type UserWithCredentials } from "@/lib/auth/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/notifications/policy";
 import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/notifications/recipients";

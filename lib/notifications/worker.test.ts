@@ -18,7 +18,7 @@ import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/store/testing/postgres";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { startTestService, type TestService } from "@/service/testing/harness";
 
 const external = process.env.TEST_DATABASE_URL;

@@ -19,7 +19,7 @@ import { serverEnv } from "@/lib/env";
 import { getStore } from "@/lib/store";
 import { routingChangesRepo, type RoutingChange } from "@/lib/store/routing-changes";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import {
   applyRoutingConfig,
   getRoutingConfig,
@@ -30,7 +30,7 @@ import {
   validateRoutingConfig,
   type RoutingClients,
 } from "@/lib/upstream/bin-routing";
-import { hasRole, type Role } from "@/lib/users/roles";
+import { hasRole, type Role } from "@/lib/auth/roles";
 import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";

@@ -6,11 +6,11 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
 import type { Sql } from "@/lib/store/sql";
 import { canonicalParams, type SavedReportInput, type SavedReportPatch } from "./input";
-import { getEditableReport } from "./permissions";
+import { getEditableReport } from "../auth/saved-report-access";
 import type { NamedItem } from "./names";
 import { savedReportItem, type SavedReportItem } from "./view-model";
 
-export { canEdit, canView, getVisibleReport } from "./permissions";
+export { canEdit, canView, getVisibleReport } from "../auth/saved-report-access";
 export { canonicalParams, SavedReportInput, SavedReportPatch } from "./input";
 export { type SavedReportItem } from "./view-model";
 

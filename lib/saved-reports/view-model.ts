@@ -1,7 +1,7 @@
 /** A saved report as the /reports list shows it: what the signed-in user may do with it decided here. */
 import type { SavedPage, SavedReport } from "@/lib/store/saved-reports";
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { canEdit } from "./permissions";
+import { canEdit } from "../auth/saved-report-access";
 
 export interface SavedReportItem {
   id: string;

@@ -1,6 +1,6 @@
 import "server-only";
 /** Request plumbing shared by the share routes and the share page: the visitor's address and the signing secret. */
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress } from "@/lib/http/client-address";
 import { serverEnv } from "@/lib/env";
 
 export function requestAddress(headers: Headers): string {

@@ -9,7 +9,7 @@ import { appendAudit, inTransaction, userActor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { isRangePreset } from "@/lib/report-state";
-import { getEditableReport } from "@/lib/saved-reports/permissions";
+import { getEditableReport } from "@/lib/auth/saved-report-access";
 import type { SavedReport } from "@/lib/store/saved-reports";
 import { publicLink, shareLinksRepo, type ShareLink, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";

@@ -13,7 +13,7 @@ import { openStore } from "@/lib/store/open";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { addDays, todayIn } from "@/lib/contract/dates";

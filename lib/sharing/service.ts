@@ -19,7 +19,7 @@ import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { shareLinksRepo, type ShareLinkWithSecrets } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
 import { hashAddress, hashToken, isTokenShaped, verifyUnlock } from "./tokens";
 

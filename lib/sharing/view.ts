@@ -26,7 +26,7 @@ import {
 import { getStore } from "@/lib/store";
 import type { SavedReport } from "@/lib/store/saved-reports";
 import type { Snapshot } from "@/lib/store/share-links";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/cohorts/grid";
 import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/upstream";

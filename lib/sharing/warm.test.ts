@@ -18,7 +18,7 @@ import { openStore } from "@/lib/store/open";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import { shareLinksRepo } from "@/lib/store/share-links";
 import type { Store } from "@/lib/store/sql";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { SHARE_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
 import { Warmer } from "@/lib/upstream/warmer";
 import { startTestService, type TestService } from "@/service/testing/harness";

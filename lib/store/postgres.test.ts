@@ -11,7 +11,7 @@ import { savedReportsRepo } from "./saved-reports";
 import { shareLinksRepo } from "./share-links";
 import type { Store } from "./sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
-import { UserExistsError, usersRepo } from "./users";
+import { UserExistsError, usersRepo } from "../auth/users";
 
 const external = process.env.TEST_DATABASE_URL;
 const available = external !== undefined || postgresBinDir() !== null;

@@ -11,7 +11,7 @@ import { openStore } from "./open";
 import { routingChangesRepo } from "./routing-changes";
 import type { Store } from "./sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
-import { usersRepo } from "./users";
+import { usersRepo } from "../auth/users";
 
 const external = process.env.TEST_DATABASE_URL;
 const postgresAvailable = external !== undefined || postgresBinDir() !== null;

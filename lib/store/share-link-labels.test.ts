@@ -12,7 +12,7 @@ import { savedReportsRepo } from "./saved-reports";
 import { shareLinksRepo } from "./share-links";
 import type { Store } from "./sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
-import { usersRepo } from "./users";
+import { usersRepo } from "../auth/users";
 
 const external = process.env.TEST_DATABASE_URL;
 const hasPostgres = external !== undefined || postgresBinDir() !== null;

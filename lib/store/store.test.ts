@@ -9,7 +9,7 @@ import type { Store } from "./sql";
 import { savedReportsRepo } from "./saved-reports";
 import { VIEW_LOG_DAYS, shareLinksRepo } from "./share-links";
 import { throttleRepo } from "./throttle";
-import { UserExistsError, usersRepo } from "./users";
+import { UserExistsError, usersRepo } from "../auth/users";
 
 let dir: string;
 let store: Store;

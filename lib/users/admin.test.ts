@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { auditRepo } from "@/lib/store/audit";
-import { usersRepo } from "@/lib/store/users";
+import { usersRepo } from "@/lib/auth/users";
 import { createUser, listUsers, NewUserInput, resetPassword, updateUser, UserPatch } from "./admin";
 
 let dir: string;

@@ -9,11 +9,11 @@ import { z } from "zod";
 import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { appendAudit, userActor } from "@/lib/audit/log";
-import { ROLES } from "@/lib/users/roles";
+import { ROLES } from "@/lib/auth/roles";
 import { mailsInLastDayByUser } from "@/lib/mail/outbox";
 import { ApiError } from "@/lib/contract/errors";
 import type { Sql, Store } from "@/lib/store/sql";
-import { UserExistsError, usersRepo, type User } from "@/lib/store/users";
+import { UserExistsError, usersRepo, type User } from "@/lib/auth/users";
 
 export const NewUserInput = z.strictObject({
   email: z.email({ error: "email must be an e-mail address" }).max(320),

@@ -6,11 +6,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { generatePassword, hashPassword, verifyPassword } from "../auth/password";
-import type { Role } from "./roles";
+import type { Role } from "../auth/roles";
 import { parseStoreEnv } from "../env-schema";
 import { storeConfigFrom } from "../store/config";
 import { openStore } from "../store/open";
-import { usersRepo } from "../store/users";
+import { usersRepo } from "../auth/users";
 
 export interface DemoUser {
   email: string;

@@ -1,6 +1,6 @@
 /** The dashboard's users. E-mail addresses are stored trimmed and lower-cased, unique. */
-import type { Role } from "../users/roles";
-import { isUniqueViolation, type Sql } from "./sql";
+import type { Role } from "./roles";
+import { isUniqueViolation, type Sql } from "../store/sql";
 
 export interface User {
   id: string;

@@ -3,7 +3,7 @@
  * own; everyone sees their own and the team's. Missing and not-yours answer alike (404), so ids are
  * not a way to probe for reports.
  */
-import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionUser } from "./authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
 import type { Sql } from "@/lib/store/sql";
