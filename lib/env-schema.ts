@@ -75,7 +75,7 @@ const serverEnvSchema = z
       .default("UTC")
       .refine(isTimeZone, { error: "REPORT_TIMEZONE must be an IANA time zone such as UTC or Europe/Berlin" }),
     // A JSON file of card-network programmes and alert prices for the Monitor (docs/metrics.md);
-    // unset: the built-in ones. The file itself is read and validated at start (lib/programs/config.ts).
+    // unset: the built-in ones. The file itself is read and validated at start (lib/monitor/config.ts).
     /** The fewest attempts a gateway needs in a BIN's 90 days before the BIN lookup calls its approval rate the best. */
     BIN_EVIDENCE_MIN_ATTEMPTS: positiveInt("BIN_EVIDENCE_MIN_ATTEMPTS", 30),
     /** Live share links viewed within this many days are kept fresh in the background (0: never). */

@@ -7,7 +7,7 @@ import "server-only";
  * the background work (lib/notifications/worker.ts) unless SEPARATE_WORKER says another process runs it.
  */
 import { EnvError, serverEnv, type ServerEnv } from "./env";
-import { MonitorConfigError, monitorConfig } from "./programs/config";
+import { MonitorConfigError, monitorConfig } from "./monitor/config";
 import { StoreLockedError, getStore } from "./store";
 import { startBackgroundWork } from "./notifications/worker";
 

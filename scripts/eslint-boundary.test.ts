@@ -15,7 +15,7 @@ async function restricted(file: string, source: string): Promise<string[]> {
 describe("the import boundary", () => {
   it("fails when the service imports dashboard code, by alias or relative path", async () => {
     expect(await restricted("service/reports/x.ts", 'import { getStore } from "@/lib/store";\nexport const s = getStore;\n')).toHaveLength(1);
-    expect(await restricted("service/reports/x.ts", 'import { ReportView } from "../../components/share/report-view";\nexport const v = ReportView;\n')).toHaveLength(1);
+    expect(await restricted("service/reports/x.ts", 'import { ReportView } from "../../components/sharing/report-view";\nexport const v = ReportView;\n')).toHaveLength(1);
   });
 
   it("fails when the dashboard imports the service's code", async () => {

@@ -20,7 +20,7 @@ import { importRoutingEvidenceCase } from "../service/data/routing-evidence-case
 import { seedDemoRouting } from "../service/routing/demo";
 import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
-import { DEFAULT_MONITOR_CONFIG } from "../lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "../lib/monitor/definitions";
 import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/mail/sink";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);

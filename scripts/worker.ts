@@ -5,7 +5,7 @@
 // are server-only): `node --conditions=react-server --import tsx scripts/worker.ts`.
 import { EnvError, serverEnv, type ServerEnv } from "../lib/env";
 import { startBackgroundWork } from "../lib/notifications/worker";
-import { MonitorConfigError, monitorConfig } from "../lib/programs/config";
+import { MonitorConfigError, monitorConfig } from "../lib/monitor/config";
 import { getStore } from "../lib/store";
 
 function fail(message: string): never {

@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/auth/session";
 import { mailStatusLine } from "@/lib/notifications/runtime";
 import { serverEnv } from "@/lib/env";
 import { sinkFolder } from "@/lib/mail/sink-viewer";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { reportTimeZone } from "@/lib/report-timezone";
 import { listSavedReports } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/session";
 import { savedReportItems } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
-import { SavedReportList } from "@/components/saved/saved-report-list";
+import { SavedReportList } from "@/components/saved-reports/saved-report-list";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Saved reports" };

@@ -1,5 +1,5 @@
 "use client";
-import { SaveReportButton } from "@/components/saved/save-report-button";
+import { SaveReportButton } from "@/components/saved-reports/save-report-button";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";

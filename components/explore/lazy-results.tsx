@@ -24,7 +24,7 @@ const LazyResultsTable = lazy(() => import("./results-table").then((m) => ({ def
 const LazyPivotTable = lazy(() => import("./pivot-table").then((m) => ({ default: m.PivotTable })));
 const loadChartPanel = () => import("./chart-panel");
 const LazyChartPanel = lazy(() => loadChartPanel().then((m) => ({ default: m.ChartPanel })));
-const loadSaveButton = () => import("@/components/saved/save-report-button");
+const loadSaveButton = () => import("@/components/saved-reports/save-report-button");
 const LazySaveReportButton = lazy(() => loadSaveButton().then((m) => ({ default: m.SaveReportButton })));
 
 export function ResultsTable(props: ComponentProps<typeof LazyResultsTable>) {

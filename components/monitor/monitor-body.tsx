@@ -6,9 +6,9 @@
 import type { ReactNode } from "react";
 import { formatValue } from "@/lib/metrics/format";
 import type { MonitorAnswer, MonitorRow } from "@/lib/monitor/load";
-import type { Program } from "@/lib/programs/definitions";
-import { STATUS_LABELS, type StatusLevel } from "@/lib/programs/status";
-import type { DisputeRow, Measured } from "@/lib/programs/evaluate";
+import type { Program } from "@/lib/monitor/definitions";
+import { STATUS_LABELS, type StatusLevel } from "@/lib/monitor/status";
+import type { DisputeRow, Measured } from "@/lib/monitor/evaluate";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { cn } from "@/components/ui/cn";
 

@@ -25,7 +25,7 @@ import type { ReportGateway } from "@/lib/upstream/gateway";
 import { createUser, updateUser } from "@/lib/users/admin";
 import { createAlertRule, deleteAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
 import { MAIL_POLICY_DEFAULTS } from "@/lib/notifications/policy";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { createSubscription, deleteSubscription, updateSubscription } from "@/lib/notifications/subscriptions";
 import { appendRoutingAudit } from "./log";
 import { auditCsv, parseAuditQuery, readAuditLog, startOfDayIn } from "./query";

@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCents } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "./definitions";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { ImportResult } from "@/service/data/importer";
 import { startTestService, type TestService } from "@/service/testing/harness";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "./definitions";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";

@@ -8,8 +8,8 @@ import "server-only";
 import type { ReportQuery } from "@/lib/contract/schemas";
 import type { JobStatus } from "@/lib/upstream/jobs";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import type { MonitorConfig, Program } from "@/lib/programs/definitions";
-import { disputeRows, evaluatePrograms, midSums, worstFirst, type DisputeRow, type MonthData, type ProgramRow } from "@/lib/programs/evaluate";
+import type { MonitorConfig, Program } from "./definitions";
+import { disputeRows, evaluatePrograms, midSums, worstFirst, type DisputeRow, type MonthData, type ProgramRow } from "./evaluate";
 import { monitorMonths, monitorQuery, type MonitorMonth } from "./months";
 
 /** A month's report as the status line shows it: done (without its records) or still on its way. */

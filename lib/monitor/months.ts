@@ -6,7 +6,7 @@
  */
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { periodEnd } from "@/lib/periods/periods";
-import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth, SALES_METRIC } from "@/lib/programs/evaluate";
+import { MONITOR_GROUP_BY, MONITOR_METRICS, previousMonth, SALES_METRIC } from "./evaluate";
 
 export interface MonitorMonth {
   /** YYYY-MM */

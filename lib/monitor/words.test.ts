@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatValue } from "@/lib/metrics/format";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
-import { evaluatePrograms, type MonthData } from "@/lib/programs/evaluate";
+import { DEFAULT_MONITOR_CONFIG } from "./definitions";
+import { evaluatePrograms, type MonthData } from "./evaluate";
 import { levelSentence, numeratorNoun, thresholdLabel } from "./words";
 
 const ECP = DEFAULT_MONITOR_CONFIG.programs.find((p) => p.id === "mastercard-ecp")!;

@@ -6,9 +6,9 @@
  * these without zod.
  */
 import { formatValue } from "@/lib/metrics/format";
-import type { Program, Threshold } from "@/lib/programs/definitions";
-import type { Measured } from "@/lib/programs/evaluate";
-import { STATUS_LABELS } from "@/lib/programs/status";
+import type { Program, Threshold } from "./definitions";
+import type { Measured } from "./evaluate";
+import { STATUS_LABELS } from "./status";
 
 const pct = (r: number | null) => formatValue(r, "percent");
 const count = (n: number) => formatValue(Math.round(n), "count");

@@ -15,7 +15,7 @@ import { MailWorker } from "@/lib/mail/outbox";
 import { mailQueue } from "@/lib/notifications/runtime";
 import { MAIL_POLICY_DEFAULTS } from "@/lib/notifications/policy";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "@/lib/notifications/testing/smtp";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { resolveShare } from "@/lib/sharing/service";
 import { alertsRepo, type AlertRuleRow } from "@/lib/store/alerts";
 import { inboxRepo } from "@/lib/store/inbox";

@@ -7,7 +7,7 @@ import "server-only";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { appendAudit, changedFields, inTransaction, userActor } from "@/lib/audit/log";
 import { ApiError } from "@/lib/contract/errors";
-import type { MonitorConfig } from "@/lib/programs/definitions";
+import type { MonitorConfig } from "@/lib/monitor/definitions";
 import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/store/alerts";
 import type { Sql, Store } from "@/lib/store/sql";
 import { checkRecipients, mailFate } from "@/lib/notifications/recipients";

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/auth/password";
 import { addDays, todayIn } from "@/lib/contract/dates";
 import { AlertDefinition } from "@/lib/notifications/definition";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { Scheduler } from "@/lib/notifications/scheduler";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";

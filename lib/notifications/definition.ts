@@ -40,7 +40,7 @@ export function describeCondition(c: AlertCondition, format: ValueFormat): strin
 export type DefaultCondition = { kind: "above" } | { kind: "below" } | { kind: "change"; direction: "either" };
 
 /**
- * A programme's levels are reached at or above their thresholds (lib/programs/evaluate.ts statusOf),
+ * A programme's levels are reached at or above their thresholds (lib/monitor/evaluate.ts statusOf),
  * so a programme's ratio is better lower, like the chargeback rate it is made of.
  */
 export const PROGRAMME_BETTER: Direction = "lower";
@@ -86,7 +86,7 @@ export type AlertCondition = z.output<typeof AlertCondition>;
 
 export const AlertTarget = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("measure"), measure: z.string().min(1).max(64) }),
-  /** A programme of the Monitor (lib/programs): its ratio per MID and card brand, this month to date. */
+  /** A programme of the Monitor (lib/monitor): its ratio per MID and card brand, this month to date. */
   z.strictObject({ kind: z.literal("programme"), programme: z.string().min(1).max(64) }),
 ]);
 export type AlertTarget = z.output<typeof AlertTarget>;

@@ -15,7 +15,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule, listAlertRules } from "@/lib/notifications/alert-rules";
 import { MailWorker, mailsInLastDay } from "@/lib/mail/outbox";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import { savedReportsRepo } from "@/lib/store/saved-reports";

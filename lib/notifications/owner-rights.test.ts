@@ -16,7 +16,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
 import { MailWorker } from "@/lib/mail/outbox";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { updateSavedReport } from "@/lib/saved-reports";
 import { Scheduler } from "@/lib/notifications/scheduler";
 import { revokeShareLink } from "@/lib/sharing/links";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule } from "@/lib/notifications/alert-rules";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";

@@ -12,7 +12,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { addDays, todayIn } from "@/lib/contract/dates";
 import { AlertDefinition } from "@/lib/notifications/definition";
 import { evaluateRule } from "@/lib/notifications/run";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { alertsRepo } from "@/lib/store/alerts";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";

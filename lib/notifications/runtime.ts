@@ -10,7 +10,7 @@ import type { ScheduledItem } from "@/lib/notifications/scheduler";
 import { serverEnv, type ServerEnv } from "@/lib/env";
 import { describeMail, mailConfigFrom } from "@/lib/mail/transport";
 import { outboxRepo } from "@/lib/mail/outbox";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { getStore } from "@/lib/store";
 import { alertsRepo } from "@/lib/store/alerts";
 import type { Store } from "@/lib/store/sql";
@@ -23,7 +23,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { TOKEN_TAIL_LENGTH } from "@/lib/sharing/link-input";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { getGateway } from "@/lib/upstream";
-import type { MonitorConfig } from "@/lib/programs/definitions";
+import type { MonitorConfig } from "@/lib/monitor/definitions";
 import { refuseStopped, ruleStop, subscriptionStop } from "./rights";
 import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, mailPolicyFrom, takeRunNow, takeSendNow, type MailPolicy } from "./policy";
 

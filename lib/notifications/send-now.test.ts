@@ -15,7 +15,7 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { MailWorker } from "@/lib/mail/outbox";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/programs/definitions";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/monitor/definitions";
 import { Scheduler } from "@/lib/notifications/scheduler";
 import { listShareLinks, revokeShareLink } from "@/lib/sharing/links";
 import { resolveShare } from "@/lib/sharing/service";

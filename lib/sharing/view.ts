@@ -33,7 +33,7 @@ import { getGateway } from "@/lib/upstream";
 import { SHARE_OWNER, type JobView, type ReportGateway } from "@/lib/upstream/gateway";
 import type { Sql } from "@/lib/store/sql";
 import { loadMonitor, type MonitorAnswer } from "@/lib/monitor/load";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
 import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { unlockCookieName } from "./tokens";

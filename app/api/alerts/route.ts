@@ -2,7 +2,7 @@
 import { apiRoute } from "@/lib/api/handler";
 import { AlertRuleInput, createAlertRule, listAlertRules } from "@/lib/notifications/alert-rules";
 import { mailPolicy, mailStatusLine } from "@/lib/notifications/runtime";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { getStore } from "@/lib/store";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ user }) => ({ rules: await listAlertRules(await getStore(), user), mail: mailStatusLine() }));

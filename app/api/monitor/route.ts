@@ -4,7 +4,7 @@ import { waitParam } from "@/lib/api/report-route";
 import { todayIn } from "@/lib/contract/dates";
 import { serverEnv } from "@/lib/env";
 import { loadMonitor } from "@/lib/monitor/load";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { getGateway } from "@/lib/upstream";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) =>

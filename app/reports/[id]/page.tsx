@@ -5,8 +5,8 @@ import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/saved-reports";
 import { loadSavedView } from "@/lib/sharing/view";
 import { getStore } from "@/lib/store";
-import { PendingRefresh } from "@/components/share/lazy";
-import { ReportView } from "@/components/share/report-view";
+import { PendingRefresh } from "@/components/sharing/lazy";
+import { ReportView } from "@/components/sharing/report-view";
 
 export const metadata: Metadata = { title: "Saved report" };
 

@@ -3,10 +3,10 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { requestAddress } from "@/lib/sharing/http";
 import { loadSharedView } from "@/lib/sharing/view";
-import { SharedMonitor } from "@/components/share/shared-monitor";
-import { PendingRefresh } from "@/components/share/lazy";
-import { ReportView } from "@/components/share/report-view";
-import { SharedDashboardView } from "@/components/share/shared-dashboard";
+import { SharedMonitor } from "@/components/sharing/shared-monitor";
+import { PendingRefresh } from "@/components/sharing/lazy";
+import { ReportView } from "@/components/sharing/report-view";
+import { SharedDashboardView } from "@/components/sharing/shared-dashboard";
 
 export const metadata: Metadata = { title: "Shared report", robots: { index: false, follow: false }, referrer: "no-referrer" };
 

@@ -2,7 +2,7 @@
 import { apiRoute } from "@/lib/api/handler";
 import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
 import { mailPolicy } from "@/lib/notifications/runtime";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { getStore } from "@/lib/store";
 
 export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => ({ rule: await getAlertRule(await getStore(), user, params.id) }));

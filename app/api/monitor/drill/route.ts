@@ -5,7 +5,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { serverEnv } from "@/lib/env";
 import { DrillInput, loadDrill } from "@/lib/monitor/drill";
-import { monitorConfig } from "@/lib/programs/config";
+import { monitorConfig } from "@/lib/monitor/config";
 import { getGateway } from "@/lib/upstream";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) => {

@@ -1,6 +1,6 @@
 /**
  * Reading a monitor configuration file (MONITOR_CONFIG): the pure part, free of `server-only` so that
- * tests and tools can use it. The server reads it once through `lib/programs/config.ts`.
+ * tests and tools can use it. The server reads it once through `lib/monitor/config.ts`.
  *
  * Every failure is a `MonitorConfigError` naming the variable, the file and the problem (for content,
  * each bad field with its path, e.g. `programs.1.thresholds.0.until`). A file path is not a secret.
