@@ -6,14 +6,13 @@
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
 import { lazy, Suspense, useId, useState, type FormEvent } from "react";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
-import { Button } from "@/components/ui/button";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
 import { FilterFields, FilterRowLoading, groupsOf } from "@/components/report/filter-fields";
 import type { FilterRowProps } from "@/components/report/filter-row";
-import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids } from "./form-parts";
+import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
 import {
   ALERT_WINDOWS,
   RULE_FIELD_LABELS,
@@ -27,7 +26,6 @@ import {
   withTarget,
   type AlertVocabulary,
   type DirectoryUser,
-  type FieldErrors,
   type Programme,
   type RuleDraft,
   type RuleField,
@@ -80,9 +78,10 @@ export function AlertRuleForm({
 }) {
   const id = useId();
   const [draft, setDraft] = useState<RuleDraft>(initial);
-  const [errors, setErrors] = useState<FieldErrors<RuleField>>({});
-  const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, items: summaryItems, refuse, save } = useSaving(RULE_FIELD_LABELS, async (details, sent) => {
+    const { errorsByField, ruleFieldOf } = await import("./server-errors");
+    return errorsByField(details, ruleFieldOf, sent);
+  });
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   const target = parseTarget(draft.target);
@@ -100,33 +99,20 @@ export function AlertRuleForm({
     e.preventDefault();
     const r = ruleBody(draft, words);
     if (!r.ok) {
-      setErrors(r.errors);
-      setFailure({ message: "Correct the fields below and try again.", other: [] });
+      refuse(r.errors, "Correct the fields below and try again.");
       return;
     }
-    setBusy(true);
-    setErrors({});
-    setFailure(null);
-    try {
-      const body = ruleId ? { ...r.body, paused: paused ?? false } : r.body;
-      const { rule } = await apiFetch<{ rule: RuleView }>(ruleId ? `/api/alerts/${ruleId}` : "/api/alerts", { method: ruleId ? "PATCH" : "POST", body });
-      onSaved({ ...rule, evaluations: rule.evaluations ?? [] }, !ruleId);
-    } catch (x) {
-      if (x instanceof RequestError && x.details.length > 0) {
-        const { errorsByField, ruleFieldOf } = await import("./server-errors");
-        const mapped = errorsByField(x.details, ruleFieldOf, { sent: r.body.recipients, users });
-        setErrors(mapped.fields);
-        setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
-      } else setFailure({ message: x instanceof Error ? `${x.message}${x instanceof RequestError ? ` ${x.action}` : ""}` : "The rule could not be saved.", other: [] });
-    } finally {
-      setBusy(false);
-    }
+    const body = ruleId ? { ...r.body, paused: paused ?? false } : r.body;
+    await save(
+      async () => {
+        const { rule } = await apiFetch<{ rule: RuleView }>(ruleId ? `/api/alerts/${ruleId}` : "/api/alerts", { method: ruleId ? "PATCH" : "POST", body });
+        onSaved({ ...rule, evaluations: rule.evaluations ?? [] }, !ruleId);
+      },
+      { recipients: r.body.recipients, users },
+      "The rule could not be saved.",
+    );
   };
 
-  const summaryItems = [
-    ...(Object.entries(errors) as [RuleField, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: RULE_FIELD_LABELS[f], message: m }))),
-    ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
-  ];
   const unit =
     format === "percent"
       ? { label: "Value, in percent", prefix: null, suffix: "%", hint: "A rate in percent: type 2.5 for 2.5%.", step: "any" }
@@ -335,19 +321,19 @@ export function AlertRuleForm({
         <FieldMessages id={errId("filters")} messages={err("filters")} />
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-2">
-        <ScheduleField idBase={`${id}-schedule`} value={draft.schedule} onChange={(schedule) => set({ schedule })} allowHourly timeZone={timeZone} errors={err("schedule")} />
-        <RecipientsField
-          idBase={`${id}-recipients`}
-          value={draft.recipients}
-          onChange={(recipients) => set({ recipients })}
-          users={users}
-          usersError={usersError}
-          selfId={selfId}
-          errors={err("recipients")}
-          note="The rule’s owner is always told in the inbox."
-        />
-      </div>
+      <DeliveryFields
+        idBase={id}
+        schedule={draft.schedule}
+        recipients={draft.recipients}
+        onChange={set}
+        allowHourly
+        timeZone={timeZone}
+        users={users}
+        usersError={usersError}
+        selfId={selfId}
+        errors={errors}
+        note="The rule’s owner is always told in the inbox."
+      />
 
       <div className="flex flex-col gap-1 sm:max-w-xs">
         <label htmlFor={`${id}-cooldown`} className="text-sm font-medium text-slate-900">
@@ -371,16 +357,7 @@ export function AlertRuleForm({
 
       <p className="text-sm text-slate-900">{preview ?? "Fill in the condition to see the rule in words."}</p>
 
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="primary" disabled={busy}>
-          {ruleId ? "Save changes" : "Create alert rule"}
-        </Button>
-        {onCancel ? (
-          <Button onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <FormButtons busy={busy} submit={ruleId ? "Save changes" : "Create alert rule"} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,15 +1,122 @@
 "use client";
 /**
- * Pieces the alert-rule and subscription forms share: the error summary (announced), a field's own
- * errors, the schedule picker (in the reporting time zone) and the recipients picker (dashboard
- * users as checkboxes, other addresses one per line).
+ * Pieces the alert-rule and subscription forms share: saving (the server's refusals onto their
+ * fields, the announced summary, busy), the error summary, a field's own errors, the schedule picker
+ * (in the reporting time zone) beside the recipients picker (dashboard users as checkboxes, other
+ * addresses one per line), and the Save and Cancel buttons.
  */
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import type { Recipients } from "@/lib/notifications/definition";
 import { describeSchedule } from "@/lib/notifications/spec";
+import { RequestError } from "@/lib/report-client/fetch";
+import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
-import { scheduleSpec, type DirectoryUser, type RecipientsDraft, type ScheduleDraft } from "./model";
+import { scheduleSpec, type DirectoryUser, type FieldErrors, type RecipientsDraft, type ScheduleDraft } from "./model";
+
+/** The server's refusal details by field, in words (./server-errors.ts, loaded only when a save is refused). */
+type Refusals<F extends string> = (
+  details: readonly { path: string; message: string }[],
+  sent: { sent: Recipients; users: readonly DirectoryUser[] | undefined },
+) => Promise<{ fields: FieldErrors<F>; other: string[] }>;
+
+/**
+ * A form's saving: its fields' errors and the summary's items (each named by `labels`), whether a
+ * save is under way, `refuse` for what the form itself finds wrong, and `save`, which runs the
+ * request and puts the server's refusals next to their fields.
+ */
+export function useSaving<F extends string>(labels: Record<F, string>, refusals: Refusals<F>) {
+  const [errors, setErrors] = useState<FieldErrors<F>>({});
+  const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refuse = (fields: FieldErrors<F>, message: string | null) => {
+    setErrors(fields);
+    setFailure({ message, other: [] });
+  };
+  const save = async (request: () => Promise<void>, sent: { recipients: Recipients; users: readonly DirectoryUser[] | undefined }, unsaved: string) => {
+    setBusy(true);
+    setErrors({});
+    setFailure(null);
+    try {
+      await request();
+    } catch (x) {
+      if (x instanceof RequestError && x.details.length > 0) {
+        const mapped = await refusals(x.details, { sent: sent.recipients, users: sent.users });
+        setErrors(mapped.fields);
+        setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
+      } else setFailure({ message: x instanceof Error ? `${x.message}${x instanceof RequestError ? ` ${x.action}` : ""}` : unsaved, other: [] });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const items = [
+    ...(Object.entries(errors) as [F, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: labels[f], message: m }))),
+    ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
+  ];
+  return { errors, failure, busy, items, refuse, save };
+}
+
+/** The schedule and the recipients, side by side on a wide screen. */
+export function DeliveryFields({
+  idBase,
+  schedule,
+  recipients,
+  onChange,
+  allowHourly,
+  timeZone,
+  users,
+  usersError,
+  selfId,
+  errors,
+  note,
+}: {
+  idBase: string;
+  schedule: ScheduleDraft;
+  recipients: RecipientsDraft;
+  onChange: (patch: { schedule: ScheduleDraft } | { recipients: RecipientsDraft }) => void;
+  allowHourly: boolean;
+  timeZone: string;
+  users: readonly DirectoryUser[] | undefined;
+  usersError: string | null;
+  selfId: string;
+  errors: { schedule?: string[] | undefined; recipients?: string[] | undefined };
+  /** What is true whoever is named (an alert always tells its owner). */
+  note?: string;
+}) {
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <ScheduleField idBase={`${idBase}-schedule`} value={schedule} onChange={(v) => onChange({ schedule: v })} allowHourly={allowHourly} timeZone={timeZone} errors={errors.schedule} />
+      <RecipientsField
+        idBase={`${idBase}-recipients`}
+        value={recipients}
+        onChange={(v) => onChange({ recipients: v })}
+        users={users}
+        usersError={usersError}
+        selfId={selfId}
+        errors={errors.recipients}
+        {...(note ? { note } : {})}
+      />
+    </div>
+  );
+}
+
+/** The form's submit button and, when it can be closed, Cancel; both wait while it saves. */
+export function FormButtons({ busy, submit, onCancel }: { busy: boolean; submit: string; onCancel: (() => void) | undefined }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="submit" variant="primary" disabled={busy}>
+        {submit}
+      </Button>
+      {onCancel ? (
+        <Button onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+      ) : null}
+    </div>
+  );
+}
 
 /** The form's problems as one announced list; each names its field. */
 export function ErrorSummary({ title, message, items }: { title: string; message: string | null; items: { label: string; message: string }[] }) {
@@ -62,7 +169,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((d, i) => ({ value: String(i + 1), label: d }));
 const DAYS = Array.from({ length: 28 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
 
-export function ScheduleField({
+function ScheduleField({
   idBase,
   value,
   onChange,
@@ -153,7 +260,7 @@ export function ScheduleField({
   );
 }
 
-export function RecipientsField({
+function RecipientsField({
   idBase,
   value,
   onChange,

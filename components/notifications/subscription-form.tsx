@@ -5,17 +5,15 @@
  * and in an announced summary; nothing chosen is cleared by them.
  */
 import { useId, useState, type FormEvent } from "react";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
-import { Button } from "@/components/ui/button";
+import { apiFetch } from "@/lib/report-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
-import { ErrorSummary, FieldMessages, Hint, RecipientsField, ScheduleField, ids } from "./form-parts";
+import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
 import {
   DEFAULT_SCHEDULE,
   SUBSCRIPTION_FIELD_LABELS,
   recipientsInput,
   scheduleSpec,
   type DirectoryUser,
-  type FieldErrors,
   type RecipientsDraft,
   type SavedChoice,
   type ScheduleDraft,
@@ -70,9 +68,10 @@ export function SubscriptionForm({
 }) {
   const id = useId();
   const [draft, setDraft] = useState<SubscriptionDraft>(initial);
-  const [errors, setErrors] = useState<FieldErrors<SubscriptionField>>({});
-  const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, items, refuse, save } = useSaving(SUBSCRIPTION_FIELD_LABELS, async (details, sent) => {
+    const { errorsByField, subscriptionFieldOf } = await import("./server-errors");
+    return errorsByField(details, subscriptionFieldOf, sent);
+  });
   const set = (patch: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const invalid = (f: SubscriptionField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
   const errId = (f: SubscriptionField) => `${id}-${f}-error`;
@@ -80,38 +79,25 @@ export function SubscriptionForm({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!subscriptionId && !draft.reportId) {
-      setErrors({ report: ["Choose the report or dashboard to send."] });
-      setFailure({ message: null, other: [] });
+      refuse({ report: ["Choose the report or dashboard to send."] }, null);
       return;
     }
     const recipients = recipientsInput(draft.recipients);
     const schedule = scheduleSpec(draft.schedule);
     const body = subscriptionId ? { schedule, recipients, paused: paused ?? false } : { report_id: draft.reportId, schedule, recipients };
-    setBusy(true);
-    setErrors({});
-    setFailure(null);
-    try {
-      const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/subscriptions/${subscriptionId}` : "/api/subscriptions", {
-        method: subscriptionId ? "PATCH" : "POST",
-        body,
-      });
-      onSaved(subscription, !subscriptionId);
-    } catch (x) {
-      if (x instanceof RequestError && x.details.length > 0) {
-        const { errorsByField, subscriptionFieldOf } = await import("./server-errors");
-        const mapped = errorsByField(x.details, subscriptionFieldOf, { sent: recipients, users });
-        setErrors(mapped.fields);
-        setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
-      } else setFailure({ message: x instanceof Error ? `${x.message}${x instanceof RequestError ? ` ${x.action}` : ""}` : "The subscription could not be saved.", other: [] });
-    } finally {
-      setBusy(false);
-    }
+    await save(
+      async () => {
+        const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/subscriptions/${subscriptionId}` : "/api/subscriptions", {
+          method: subscriptionId ? "PATCH" : "POST",
+          body,
+        });
+        onSaved(subscription, !subscriptionId);
+      },
+      { recipients, users },
+      "The subscription could not be saved.",
+    );
   };
 
-  const items = [
-    ...(Object.entries(errors) as [SubscriptionField, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: SUBSCRIPTION_FIELD_LABELS[f], message: m }))),
-    ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
-  ];
   const groups = saved ? reportGroups(saved) : [];
 
   return (
@@ -145,28 +131,19 @@ export function SubscriptionForm({
           <FieldMessages id={errId("report")} messages={errors.report} />
         </div>
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
-        <ScheduleField idBase={`${id}-schedule`} value={draft.schedule} onChange={(schedule) => set({ schedule })} allowHourly={false} timeZone={timeZone} errors={errors.schedule} />
-        <RecipientsField
-          idBase={`${id}-recipients`}
-          value={draft.recipients}
-          onChange={(recipients) => set({ recipients })}
-          users={users}
-          usersError={usersError}
-          selfId={selfId}
-          errors={errors.recipients}
-        />
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="primary" disabled={busy}>
-          {subscriptionId ? "Save changes" : "Subscribe"}
-        </Button>
-        {onCancel ? (
-          <Button onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
+      <DeliveryFields
+        idBase={id}
+        schedule={draft.schedule}
+        recipients={draft.recipients}
+        onChange={set}
+        allowHourly={false}
+        timeZone={timeZone}
+        users={users}
+        usersError={usersError}
+        selfId={selfId}
+        errors={errors}
+      />
+      <FormButtons busy={busy} submit={subscriptionId ? "Save changes" : "Subscribe"} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,54 +1,27 @@
 /** Alert rules, their per-group states and their evaluations. Definitions are JSON validated by lib/alerts. */
 import { fromJson, type Sql } from "./sql";
-import { isUuid } from "./saved-reports";
+import { scheduledItemFields, scheduledItemsRepo, type ScheduledItemColumns, type ScheduledItemRow } from "./scheduled-items";
 
-export interface AlertRuleRow {
-  id: string;
-  ownerId: string;
-  ownerEmail: string;
+export interface AlertRuleRow extends ScheduledItemRow {
   name: string;
   definition: unknown;
-  schedule: unknown;
-  recipients: unknown;
   cooldownMinutes: number;
-  paused: boolean;
-  /** Why it was paused when its owner did not pause it (lib/notifications/rights.ts), or null. */
-  pausedReason: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
-interface Row {
-  id: string;
-  owner_id: string;
-  owner_email: string;
+interface Row extends ScheduledItemColumns {
   name: string;
   definition: unknown;
-  schedule: unknown;
-  recipients: unknown;
   cooldown_minutes: number;
-  paused: boolean;
-  paused_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 const toRule = (r: Row): AlertRuleRow => ({
-  id: r.id,
-  ownerId: r.owner_id,
-  ownerEmail: r.owner_email,
+  ...scheduledItemFields(r),
   name: r.name,
   definition: fromJson(r.definition),
-  schedule: fromJson(r.schedule),
-  recipients: fromJson(r.recipients),
   cooldownMinutes: r.cooldown_minutes,
-  paused: r.paused,
-  pausedReason: r.paused_reason ?? null,
-  createdAt: new Date(r.created_at).toISOString(),
-  updatedAt: new Date(r.updated_at).toISOString(),
 });
 
-const SELECT = `SELECT a.*, u.email AS owner_email FROM alert_rules a JOIN users u ON u.id = a.owner_id`;
+const TABLE = { table: "alert_rules", alias: "a", select: `SELECT a.*, u.email AS owner_email FROM alert_rules a JOIN users u ON u.id = a.owner_id` } as const;
 
 export interface AlertStateRow {
   groupKey: string;
@@ -66,42 +39,26 @@ export interface EvaluationRow {
 }
 
 export function alertsRepo(db: Sql) {
+  const items = scheduledItemsRepo(db, TABLE, toRule);
   return {
+    ...items,
     async create(input: { ownerId: string; name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow> {
       const rows = await db.query<{ id: string }>(
         "INSERT INTO alert_rules (owner_id, name, definition, schedule, recipients, cooldown_minutes, paused) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         [input.ownerId, input.name, JSON.stringify(input.definition), JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.cooldownMinutes, input.paused],
       );
-      return (await this.get(rows[0]!.id))!;
-    },
-    async get(id: string): Promise<AlertRuleRow | null> {
-      if (!isUuid(id)) return null;
-      const rows = await db.query<Row>(`${SELECT} WHERE a.id = $1`, [id]);
-      return rows[0] ? toRule(rows[0]) : null;
-    },
-    /** An owner's rules, or everyone's (admins, and the scheduler). */
-    async list(ownerId: string | null): Promise<AlertRuleRow[]> {
-      const rows = ownerId ? await db.query<Row>(`${SELECT} WHERE a.owner_id = $1 ORDER BY a.created_at`, [ownerId]) : await db.query<Row>(`${SELECT} ORDER BY a.created_at`);
-      return rows.map(toRule);
+      return (await items.get(rows[0]!.id))!;
     },
     async update(id: string, patch: { name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow | null> {
       await db.query(
         "UPDATE alert_rules SET name = $2, definition = $3, schedule = $4, recipients = $5, cooldown_minutes = $6, paused = $7, paused_reason = CASE WHEN $7::boolean THEN paused_reason END, updated_at = now() WHERE id = $1",
         [id, patch.name, JSON.stringify(patch.definition), JSON.stringify(patch.schedule), JSON.stringify(patch.recipients), patch.cooldownMinutes, patch.paused],
       );
-      return this.get(id);
-    },
-    /** Pauses it for a reason its owner did not choose (the owner's rights); its last change stays. */
-    async pauseFor(id: string, reason: string): Promise<void> {
-      await db.query("UPDATE alert_rules SET paused = true, paused_reason = $2 WHERE id = $1", [id, reason]);
+      return items.get(id);
     },
     /** Gives it to another user (an admin's reassignment); it stays paused until resumed. */
     async reassign(id: string, ownerId: string): Promise<void> {
       await db.query("UPDATE alert_rules SET owner_id = $2, paused_reason = NULL, updated_at = now() WHERE id = $1", [id, ownerId]);
-    },
-    async remove(id: string): Promise<boolean> {
-      if (!isUuid(id)) return false;
-      return (await db.query("DELETE FROM alert_rules WHERE id = $1 RETURNING id", [id])).length > 0;
     },
     async states(ruleId: string): Promise<AlertStateRow[]> {
       const rows = await db.query<{ group_key: string; firing: boolean; since: Date; last_notified_at: Date | null }>(
