@@ -13,7 +13,10 @@ import { rateLimitHeaders, SlidingWindowLimiter } from "./http/rate-limit";
 import { AdmitRequestSchema, ADMIT_PATH, decideAdmission, instanceKey } from "./http/owner";
 import { closeServer, createApiServer, LocalAdmission, type Route } from "./http/server";
 import { TokenSigner } from "./http/tokens";
-import { openReportEngine } from "./reports/engine";
+import { ClickHouseServers } from "./clickhouse/connection";
+import { ensurePublished } from "./clickhouse/publish";
+import { ClickHouseReports } from "./clickhouse/reports";
+import { runReport, type ReportEngine } from "./reports/run";
 import { reportRoutes } from "./reports/route";
 import { infoRoutes } from "./http/info";
 import { RoutingEngine } from "./routing/engine";
@@ -23,6 +26,25 @@ export interface Service {
   server: Server;
   clients: ClientRegistry;
   close(): Promise<void>;
+}
+
+/**
+ * Where reports are answered (`SERVICE_ENGINE`), chosen here once: the DuckDB file itself, or
+ * ClickHouse, which is first brought up to date with the file (service/clickhouse/publish.ts). Both
+ * take the same validated request and answer the same records.
+ */
+async function openReportEngine(db: Database, config: ServiceConfig, logger: Logger): Promise<ReportEngine> {
+  if (config.SERVICE_ENGINE === "duckdb") return { run: (op, req) => runReport(db, op, req), close: async () => undefined };
+  const ch = new ClickHouseServers({ urls: config.CLICKHOUSE_URL ?? [], cluster: config.CLICKHOUSE_CLUSTER ?? null, database: config.CLICKHOUSE_DATABASE });
+  try {
+    const published = await ensurePublished(db, ch, (message) => logger.info("clickhouse", { message }));
+    logger.info("clickhouse", { message: `reports read ${published.database}`, servers: ch.nodes.length, cluster: ch.cluster });
+    const reports = new ClickHouseReports(ch, published);
+    return { run: (op, req) => reports.run(op, req), close: () => ch.close() };
+  } catch (e) {
+    await ch.close();
+    throw e;
+  }
 }
 
 export async function createService(db: Database, config: ServiceConfig, logger: Logger): Promise<Service> {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "@/lib/contract/catalog";
 import { toEpochDay } from "@/lib/contract/dates";
 import { clickhouseServerBinary, startTestClickHouse, type TestClickHouse } from "../testing/clickhouse";
-import { DATE_RANGE, MAX_TEXT_LENGTH, LiteralError, bindLiterals, renderLiteral, type Literal } from "./literals";
+import type { Literal } from "../reports/compiler";
+import { DATE_RANGE, MAX_TEXT_LENGTH, LiteralError, bindLiterals, renderLiteral } from "./literals";
 
 // ---------------------------------------------------------------------------------------------
 // A lexer for ClickHouse SQL, as far as these tests need it (after src/Parsers/Lexer.cpp and

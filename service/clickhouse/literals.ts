@@ -29,14 +29,7 @@
  */
 import { LIMITS } from "@/lib/contract/catalog";
 import { isCalendarDate } from "@/lib/contract/dates";
-
-export type Literal =
-  /** A calendar date `YYYY-MM-DD` (the contract's CalendarDate) within DATE_RANGE. */
-  | { readonly date: string }
-  /** A safe integer, or a bigint within Int64 (counts, cents, ids, limits and offsets). */
-  | { readonly int: number | bigint }
-  /** A string of at most MAX_TEXT_LENGTH UTF-16 units, of any characters. */
-  | { readonly text: string };
+import type { Literal } from "../reports/compiler";
 
 export type LiteralKind = "date" | "int" | "text";
 
@@ -123,7 +116,7 @@ function quote(s: string): string {
 }
 
 /**
- * A placeholder: `$n` (n from 1, no leading zero), optionally with the cast the DuckDB plans write
+ * A placeholder: `$n` (n from 1, no leading zero), optionally with the cast the compiler writes
  * (`$3::DATE`). ClickHouse 18.16 has no `::`, so the cast is dropped after checking that the value
  * is of its kind: DATE a date, BIGINT or INTEGER an integer, VARCHAR a string. Any other cast throws.
  */

@@ -1,13 +1,13 @@
 /**
- * Reports answered by ClickHouse: the same requests, plans from the same catalog
- * (./plan.ts), records formatted by the same code as DuckDB's (service/reports/run.ts), so the two
- * engines' answers are equal record for record.
+ * Reports answered by ClickHouse: the same requests, planned by the same compiler in ClickHouse's
+ * dialect (./query.ts), records formatted by the same code as DuckDB's (service/reports/run.ts), so
+ * the two engines' answers are equal record for record.
  */
 import type { Operation, ReportRequest } from "@/lib/contract";
 import { toRecords, type ReportResult } from "../reports/run";
 import type { ClickHouseServers } from "./connection";
 import { bindLiterals } from "./literals";
-import { pageWindow, planClickHouseReport } from "./plan";
+import { pageWindow, planClickHouseReport } from "./query";
 import { currentVersion, type Published } from "./publish";
 
 /** How long a report may use the version it last read before looking at the pointer again. */

@@ -10,7 +10,7 @@
  *   A grain is a SummingMergeTree by its whole key: until merged, a key combination may have
  *   several rows (one per insert block), which reports re-aggregate; on one node a publish merges
  *   each grain fully and checks it, and reports then read its rows as they are
- *   (service/clickhouse/plan.ts).
+ *   (service/clickhouse/query.ts).
  *
  * With a cluster, each node holds local tables and `*_all` Distributed tables over them; facts are
  * inserted through the Distributed tables (sharded by customer), each node's views aggregate what it
@@ -186,7 +186,7 @@ function branchSelect(op: Operation, t: Grain, b: Branch, from: string): string 
   const sums = grain.metrics.map((m) => `${metrics.includes(m) ? metricAggregate(m) : "toInt64(0)"} AS ${ident(m)}`);
   // A key whose every metric is zero adds nothing to any sum, so it is left out: every row of a grain
   // is then non-zero on some metric (metrics are never negative), at any stage of merging, which
-  // lets a report asking for every metric skip that test (plan.ts).
+  // lets a report asking for every metric skip that test (the report compiler, service/reports/compiler.ts).
   const nonZero = metrics.map((m) => `${ident(m)} != 0`).join(" OR ");
   return `SELECT ${[...keys, ...sums].join(", ")} FROM ${from} AS a GROUP BY ${t.keys.map(ident).join(", ")} HAVING ${nonZero}`;
 }

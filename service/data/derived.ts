@@ -15,7 +15,7 @@ import { addDays, daysBetween } from "../../lib/contract/dates";
 import type { Operation } from "../../lib/contract/catalog";
 import type { Tx } from "../db";
 import type { FactSource } from "../reports/columns";
-import { EVENT_FACTS, EVENT_TABLES_LIST, type EventTable } from "./facts";
+import { EVENT_FACTS, EVENT_TABLES_LIST, type EventTable } from "../reports/facts";
 import { ALL_FACTS, GRAINS, grainMergeSql, grainSql, grainSumSql, grainTables, ROLLUPS, rollupSql, type FactTables } from "../reports/grain";
 
 const ATTEMPT_COLUMNS =

@@ -4,7 +4,7 @@
  *
  * SQL text built from here contains only these fixed fragments; every value is a bound parameter.
  */
-import { EVENT_FACTS, FACT_TABLES, type FactTable } from "../data/facts";
+import { EVENT_FACTS, FACT_TABLES, type FactTable } from "./facts";
 import { METRICS, type DateBasis, type DimensionName, type MetricName, type Operation } from "@/lib/contract/catalog";
 
 /** Fact a branch of the query reads: attempts alone, or an event table joined to its attempt. */

@@ -2,7 +2,7 @@
 import { OPERATION_ROWS, OPERATION_SCHEMAS, OPERATION_TABLE, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import type { Route } from "../http/server";
-import type { ReportEngine } from "./engine";
+import type { ReportEngine } from "./run";
 
 export function reportRoute(op: Operation, reports: Pick<ReportEngine, "run">): Route {
   return {

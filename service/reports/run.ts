@@ -1,14 +1,27 @@
-/** Executes a report plan on DuckDB and formats records for the wire: amounts to 2 decimals from exact cents. */
+/**
+ * Where reports are answered: the engine interface the service's routes call, DuckDB's engine (the
+ * compiler's plan run on the file itself), and the records as every engine formats them for the
+ * wire: amounts to 2 decimals from exact cents.
+ */
 import { getDimension, type DimensionName, type MetricName, type Operation, type Pagination, type ReportRecord, type ReportRequest } from "@/lib/contract";
 import { fromCents, isAmountMetric } from "@/lib/contract/money";
-import type { Database } from "../db";
+import type { Database, SqlParam } from "../db";
 import { DIMENSION_COLUMNS } from "./columns";
-import { planReport } from "./plan";
+import { planReport, type Literal } from "./compiler";
 
 export interface ReportResult {
   data: ReportRecord[];
   pagination: Pagination;
 }
+
+/** An engine that answers reports (chosen once, where the service is assembled: service/app.ts). */
+export interface ReportEngine {
+  run(op: Operation, req: ReportRequest): Promise<ReportResult>;
+  close(): Promise<void>;
+}
+
+/** A plan's value as DuckDB binds it (the placeholder's cast gives its type). */
+const bound = (v: Literal): SqlParam => ("date" in v ? v.date : "int" in v ? v.int : v.text);
 
 // Converters from DuckDB's values (strings, numbers, bigints, date objects) to the wire's.
 type Value = ReportRecord[string];
@@ -22,10 +35,10 @@ const toText = (v: unknown): Value => (v === null || v === undefined ? null : St
 export async function runReport(db: Database, op: Operation, req: ReportRequest): Promise<ReportResult> {
   const plan = planReport(op, req);
   // Read by columns, and convert each column once with the converter its type needs.
-  const { rows, columns } = await db.columns(plan.sql, plan.params);
+  const { rows, columns } = await db.columns(plan.sql, plan.params.map(bound));
   let total = Number(columns.__total?.[0] ?? 0);
-  if (rows === 0 && plan.offset > 0 && plan.countSql) {
-    const counted = await db.all(plan.countSql, plan.countParams ?? []);
+  if (rows === 0 && plan.offset > 0) {
+    const counted = await db.all(plan.countSql, plan.countParams.map(bound));
     total = Number(counted[0]?.n ?? 0);
   }
   const data = toRecords(plan, rows, columns);

@@ -11,7 +11,7 @@
 import { open } from "node:fs/promises";
 import type { Row, SqlParam, Tx } from "../../db";
 import { CsvEncodingError, readCsvFile, type CsvRecord } from "../csv";
-import { EVENT_FACTS, EVENT_TABLES_LIST } from "../facts";
+import { EVENT_FACTS, EVENT_TABLES_LIST } from "../../reports/facts";
 import { parseField, type Value } from "./fields";
 import { csvName, specOf, TABLES, type ColumnSpec, type ImportTable, type TableSpec } from "./format";
 import { BufferedWriter, rejectedKeysTable, serialize, stagingTable } from "./load";

@@ -1,7 +1,10 @@
-/** Which pre-aggregate a report reads (service/clickhouse/plan.ts); its answers are checked against the reference in service/reports/reports.test.ts. */
+/** Which pre-aggregate a report reads (service/clickhouse/query.ts); its answers are checked against the reference in service/reports/reports.test.ts. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pageWindow, planClickHouseReport } from "./plan";
+import { LIMITS, dimensionsFor, metricsFor, OPERATION_SCHEMAS, type ReportRequest } from "@/lib/contract";
+import { planReport } from "../reports/compiler";
+import { bindLiterals } from "./literals";
+import { pageWindow, planClickHouseReport } from "./query";
 
 const at = { database: "payments_v", cluster: null, uniqueGrain: true };
 const range = { start_date: "2025-06-01", end_date: "2025-06-30" };
@@ -61,6 +64,62 @@ describe("a page of records ordered by date first", () => {
         expect(window!.to).toBe(page.at(-1));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("the ClickHouse dialect of the report compiler", () => {
+  const duckTable = (sql: string) => /FROM (\w+) g WHERE/.exec(sql)?.[1];
+  const order = (sql: string) => /ORDER BY ((?:"\w+" ASC NULLS LAST(?:, )?)+)/.exec(sql)?.[1] ?? "";
+  const request = fc
+    .record({
+      op: fc.constantFrom("orders" as const, "cohort" as const),
+      dims: fc.nat(),
+      metrics: fc.nat(),
+      filters: fc.nat(),
+      limit: fc.integer({ min: 1, max: 1000 }),
+      offset: fc.nat(10_000),
+    })
+    .map(({ op, dims, metrics, filters, limit, offset }) => {
+      // Bits of each number pick which dimensions are grouped, which metrics asked, which filtered.
+      const pickBits = <T,>(xs: readonly T[], bits: number) => xs.filter((_, i) => (bits >> i) % 2 === 1);
+      const all = dimensionsFor(op);
+      const filterOn = Object.fromEntries(
+        pickBits(all, filters).map((d, i) => {
+          const value = d.type === "date" ? "2025-06-03" : d.type === "integer" ? 2 : d.type === "decimal" ? 39.95 : (d.values?.[0] ?? "x'1");
+          return [d.name, i % 3 === 0 ? null : i % 3 === 1 ? value : [value, null]];
+        }),
+      );
+      const asked = pickBits(metricsFor(op), metrics).map((m) => m.name);
+      const req = OPERATION_SCHEMAS[op].request.parse({
+        ...range,
+        group_by: pickBits(all, dims)
+          .map((d) => d.name)
+          .slice(0, LIMITS.maxGroupBy),
+        ...(asked.length > 0 ? { metrics: asked } : {}),
+        filters: filterOn,
+        limit,
+        offset,
+      }) as ReportRequest;
+      return { op, req };
+    });
+
+  it("overrides only the SQL: the same table, values, order and page as DuckDB's, every value bound as its placeholder's type", () => {
+    fc.assert(
+      fc.property(request, fc.boolean(), ({ op, req }, merged) => {
+        const duck = planReport(op, req);
+        const ch = planClickHouseReport(op, req, { ...at, uniqueGrain: merged });
+        expect(table(ch.sql)).toBe(duckTable(duck.sql));
+        expect([ch.dimensions, ch.metrics, ch.limit, ch.offset]).toEqual([duck.dimensions, duck.metrics, duck.limit, duck.offset]);
+        expect(ch.countParams).toEqual(duck.countParams);
+        expect(ch.params).toEqual([...duck.countParams, { int: duck.offset }, { int: duck.limit }]);
+        expect(order(ch.sql)).toBe(order(duck.sql));
+        // bindLiterals throws for a value whose kind is not its placeholder's cast.
+        expect(() => bindLiterals(ch.sql, ch.params)).not.toThrow();
+        expect(() => bindLiterals(ch.countSql, ch.countParams)).not.toThrow();
+        if (ch.perDate) expect(() => bindLiterals(ch.perDate!.sql, ch.perDate!.params)).not.toThrow();
+      }),
+      { numRuns: 200 },
     );
   });
 });

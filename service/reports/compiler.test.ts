@@ -1,6 +1,6 @@
 /** Which pre-aggregate a DuckDB report reads (answers are checked against the reference in reports.test.ts on every engine). */
 import { describe, expect, it } from "vitest";
-import { planReport } from "./plan";
+import { planReport } from "./compiler";
 
 const range = { start_date: "2025-06-01", end_date: "2025-06-30" };
 const table = (sql: string) => /FROM (\w+) g WHERE/.exec(sql)?.[1];
