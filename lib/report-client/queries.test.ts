@@ -173,9 +173,12 @@ function screen(a: ReportAsked | null) {
   const report = new QueryObserver(client, reportQuery(a));
   const progress = new QueryObserver(client, reportProgressQuery(a));
   let told = 0;
-  const stops = [report.subscribe(() => told++), progress.subscribe(() => undefined)];
+  const seen: string[] = [];
+  const stops = [report.subscribe(() => told++), progress.subscribe((r) => seen.push(`${r.data?.jobId ?? "-"} ${r.data?.status.state ?? "none"}`))];
   return {
     report,
+    /** Each progress the screen was shown, as "job state". */
+    seen,
     progress: () => progress.getCurrentResult().data ?? null,
     told: () => told,
     leave: () => stops.forEach((s) => s()),
@@ -280,6 +283,7 @@ describe("a report", () => {
     await until(() => s.report.getCurrentResult().data !== undefined, "the first answer");
     void s.report.refetch();
     await until(() => s.progress()?.jobId === "job1" && s.progress()?.status.state === "queued", "the second job");
+    const from = s.seen.length;
     void s.report.refetch();
     await until(() => desk.deletes.length === 1 && desk.jobs.length === 3, "the second job cancelled, the third submitted");
     expect(desk.deletes).toEqual(["job1"]);
@@ -287,6 +291,8 @@ describe("a report", () => {
     // The second fetch's last word ("cancelled") came after the third started: it is not kept.
     await new Promise((r) => setTimeout(r, 100));
     expect(s.progress()).toMatchObject({ jobId: "job2", status: { state: "queued" } });
+    // From the restart on, the screen said the new fetch was starting, then where its job waits; never "cancelled".
+    expect(s.seen.slice(from)).toEqual(["- submitting", "job2 queued"]);
     expect(s.report.getCurrentResult()).toMatchObject({ isFetching: true, data: { result: result(0) } });
     desk.finish(2, result(2));
     await until(() => !s.report.getCurrentResult().isFetching, "the answer");
@@ -318,6 +324,16 @@ describe("a report", () => {
     desk.finish(1, result(2));
     await until(() => !s.report.getCurrentResult().isFetching, "the next answer");
     expect(s.report.getCurrentResult()).toMatchObject({ isPlaceholderData: false, data: { request: asked({ group_by: ["gateway_id"] }).request, result: result(2) } });
+    s.leave();
+  });
+
+  it("is cancelled when its screen moves to another question while it runs", async () => {
+    const s = screen(asked());
+    await until(() => s.progress()?.status.state === "queued", "the first job");
+    s.report.setOptions(reportQuery(asked({ group_by: ["gateway_id"] })));
+    await until(() => desk.deletes.length === 1 && desk.jobs.length === 2, "the first job cancelled, the next submitted");
+    expect(desk.deletes).toEqual(["job0"]);
+    expect(desk.posts.map((p) => p.body)).toEqual([asked().request, asked({ group_by: ["gateway_id"] }).request]);
     s.leave();
   });
 

@@ -53,10 +53,10 @@ export function reportQuery(asked: ReportAsked | null) {
         ? skipToken
         : async ({ signal, client }): Promise<ReportData> => {
             const at = progressKey(asked);
+            // The first word is this fetch's (it is the newest); later ones only while no newer fetch has spoken.
             let first = true;
             const tell = (progress: Progress) => {
-              if (first) client.setQueryData<Told>(at, { by: signal, progress });
-              else client.setQueryData<Told>(at, (was) => (was?.by === signal ? { by: signal, progress } : was));
+              if (first || client.getQueryData<Told>(at)?.by === signal) client.setQueryData<Told>(at, { by: signal, progress });
               first = false;
             };
             try {
