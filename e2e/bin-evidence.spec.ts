@@ -1,7 +1,7 @@
 /** BIN lookup with evidence: the last 90 days per gateway beside each answer, equal to the service's own figures, one report per bulk lookup. */
 import { expect, test, type Page } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
-import { bestLabel, type EvidenceAnswer, type EvidenceDone } from "../lib/bin-evidence";
+import { bestLabel, type EvidenceAnswer, type EvidenceDone } from "../lib/bin-lookup/evidence";
 import { formatValue } from "../lib/metrics/format";
 import { expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 

@@ -5,10 +5,7 @@
  *   imports too (a file that needs another's types and is needed by it is one module cut in two);
  * - no loop between feature folders (`lib/alerts`, `components/explore`, `service/routing`, ...;
  *   a file directly under `lib/` is a folder of its own): a feature depends on the ones beneath it,
- *   never back up. The loops that existed when the check was introduced are listed in
- *   KNOWN_FOLDER_LOOPS below as debt: the check fails when a loop appears outside that list or
- *   takes in a folder it did not have, and says so when a listed loop has shrunk, so the list only
- *   gets shorter.
+ *   never back up.
  *
  * The imports are read by dependency-cruiser (TypeScript's own resolution, the tsconfig's paths).
  */
@@ -21,11 +18,6 @@ import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
 /** The folders holding the project's source (tests and their helpers are not part of the structure). */
 export const SOURCE_DIRS = ["app", "components", "lib", "service", "scripts", "bench"] as const;
 const NOT_SOURCE = "(^|/)node_modules/|(^|/)\\.next/|\\.test\\.tsx?$|(^|/)testing/";
-
-/** Loops between feature folders that the redesign into modules by meaning is still to remove. */
-export const KNOWN_FOLDER_LOOPS: readonly (readonly string[])[] = [
-  ["lib/alerts", "lib/notify", "lib/subscriptions"],
-];
 
 /** The feature folder a source file belongs to: `lib/alerts/run.ts` → `lib/alerts`, `lib/csv.ts` → `lib/csv`, `app/api/alerts/route.ts` → `app/api/alerts`. */
 export function featureFolder(file: string): string {
@@ -84,14 +76,8 @@ export function loops(graph: ReadonlyMap<string, ReadonlySet<string>>): string[]
   return found;
 }
 
-export interface ImportReport {
-  problems: string[];
-  /** Listed loops that have shrunk or gone: the list should be tightened. */
-  notes: string[];
-}
-
-/** Checks the import graph `edges` (from file → to file, project files only) against the rules above. */
-export function checkGraph(edges: Iterable<[string, string]>, known: readonly (readonly string[])[] = KNOWN_FOLDER_LOOPS): ImportReport {
+/** What breaks the rules above in the import graph `edges` (from file → to file, project files only), in words. */
+export function checkGraph(edges: Iterable<[string, string]>): string[] {
   const files = new Map<string, Set<string>>();
   const folders = new Map<string, Set<string>>();
   for (const [from, to] of edges) {
@@ -102,21 +88,10 @@ export function checkGraph(edges: Iterable<[string, string]>, known: readonly (r
     if (!folders.has(a)) folders.set(a, new Set());
     folders.get(a)!.add(b);
   }
-  const problems: string[] = [];
-  for (const group of loops(files)) problems.push(`files import each other: ${group.join(" ↔ ")}`);
-  const notes: string[] = [];
-  const folderLoops = loops(folders);
-  for (const group of folderLoops) {
-    const listed = known.find((k) => group.every((f) => k.includes(f)));
-    if (!listed) problems.push(`feature folders import each other: ${group.join(" ↔ ")}`);
-  }
-  for (const k of known) {
-    const now = folderLoops.filter((g) => g.every((f) => k.includes(f)));
-    const still = new Set(now.flat());
-    const gone = k.filter((f) => !still.has(f));
-    if (gone.length > 0) notes.push(`a listed folder loop no longer holds ${gone.join(", ")}: remove them from KNOWN_FOLDER_LOOPS`);
-  }
-  return { problems, notes };
+  return [
+    ...loops(files).map((group) => `files import each other: ${group.join(" ↔ ")}`),
+    ...loops(folders).map((group) => `feature folders import each other: ${group.join(" ↔ ")}`),
+  ];
 }
 
 /** The project-internal import edges of the source under `root`, as paths relative to it. */
@@ -152,13 +127,12 @@ export async function importEdges(root: string, dirs: readonly string[] = SOURCE
 }
 
 async function main(): Promise<void> {
-  const { problems, notes } = checkGraph(await importEdges(process.cwd()));
-  for (const n of notes) console.log(`check-imports: note: ${n}`);
+  const problems = checkGraph(await importEdges(process.cwd()));
   if (problems.length > 0) {
     for (const p of problems) console.error(`check-imports: ${p}`);
     process.exit(1);
   }
-  console.log("check-imports: no file imports another that imports it back; no new loop between feature folders");
+  console.log("check-imports: no file imports another that imports it back; no loop between feature folders");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) void main();

@@ -1,9 +1,9 @@
 "use client";
 import { Fragment, useId, useRef, useState } from "react";
-import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-evidence";
-import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, LOOKUP_MODES, MAX_BULK_BINS, cutCardNumbers, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup";
+import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/bin-lookup/evidence";
+import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, LOOKUP_MODES, MAX_BULK_BINS, cutCardNumbers, gatewayLabel, parseBinList, type LookupMode } from "@/lib/bin-lookup/lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
-import { downloadText, toCsv, type CsvCell } from "@/lib/reports/csv";
+import { downloadText, toCsv, type CsvCell } from "@/lib/report-table/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { RequestError, type BinAnswer } from "@/lib/report-client/fetch";
 import { routeBin } from "@/lib/report-client/route-bin";

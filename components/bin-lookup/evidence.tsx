@@ -13,7 +13,7 @@ import {
   type EvidenceDone,
   type EvidenceRange,
   type EvidenceRow,
-} from "@/lib/bin-evidence";
+} from "@/lib/bin-lookup/evidence";
 import { formatInstant, formatValue } from "@/lib/metrics/format";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { queuePosition, queueWords } from "@/lib/report-client/queue-words";

@@ -1,4 +1,4 @@
-import { gatewayLabel, LOOKUP_MODES } from "@/lib/bin-lookup";
+import { gatewayLabel, LOOKUP_MODES } from "@/lib/bin-lookup/lookup";
 import { formatInstant } from "@/lib/metrics/format";
 import type { BinAnswer } from "@/lib/report-client/fetch";
 

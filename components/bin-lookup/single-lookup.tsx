@@ -1,7 +1,7 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useId, useState } from "react";
-import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/bin-lookup";
+import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/bin-lookup/lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
 import { RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";

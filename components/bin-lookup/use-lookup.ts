@@ -6,7 +6,7 @@
  * first load; the fields are named as useMutation names them.
  */
 import { useRef, useState } from "react";
-import type { LookupMode } from "@/lib/bin-lookup";
+import type { LookupMode } from "@/lib/bin-lookup/lookup";
 import type { BinAnswer } from "@/lib/report-client/fetch";
 import { routeBin } from "@/lib/report-client/route-bin";
 

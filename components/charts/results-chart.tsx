@@ -12,7 +12,7 @@ import { describeChart } from "@/lib/charts/caption";
 import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/charts/drawing";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
 import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/charts/shape";
-import { changeCells } from "@/lib/reports/table";
+import { changeCells } from "@/lib/report-table/table";
 import { formatCompact, formatValue } from "@/lib/metrics/format";
 import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";

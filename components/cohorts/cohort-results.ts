@@ -4,7 +4,7 @@
  */
 import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
 import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/cohorts/grid";
-import { downloadText } from "@/lib/reports/csv";
+import { downloadText } from "@/lib/report-table/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import type { ReportData } from "@/lib/report-client/queries";
 import type { CohortState } from "@/lib/report-state/cohort";

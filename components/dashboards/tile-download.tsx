@@ -1,5 +1,5 @@
 "use client";
-import { downloadText } from "@/lib/reports/csv";
+import { downloadText } from "@/lib/report-table/csv";
 import { tileCsv, tileCsvSource, type TileCsvContext, type TileCsvSource } from "@/lib/dashboards/tile-csv";
 import type { TileAnswer } from "@/lib/dashboards/run";
 import type { Filters } from "@/lib/report-state/filters";

@@ -1,8 +1,8 @@
-import type { PivotCell, PivotModel } from "@/lib/reports/pivot";
+import type { PivotCell, PivotModel } from "@/lib/report-table/pivot";
 import { formatCount, formatValue } from "@/lib/metrics/format";
 import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
-import type { TableCell, TableModel } from "@/lib/reports/table";
+import type { TableCell, TableModel } from "@/lib/report-table/table";
 import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { cn } from "@/components/ui/cn";

@@ -5,10 +5,10 @@
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/reports/csv";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report-table/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
-import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/reports/table";
+import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/report-table/table";
 import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/metrics/maturity";
 import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
 import type { ReportData } from "@/lib/report-client/queries";
@@ -138,7 +138,7 @@ export async function exportCsv({
   const status = describeStatus({ kind: "done", result: data.result }, timeZone);
   const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
   // The pivot's code is loaded already when the pivot is on screen.
-  const pivots = view && pivotMeasure ? await import("@/lib/reports/pivot") : null;
+  const pivots = view && pivotMeasure ? await import("@/lib/report-table/pivot") : null;
   const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
   const lines: [string, string][] = [
     ["Report", OPERATION_TABLE[data.op].label],

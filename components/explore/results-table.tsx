@@ -1,5 +1,5 @@
 "use client";
-import { cellTip, type TableModel, type TableRow } from "@/lib/reports/table";
+import { cellTip, type TableModel, type TableRow } from "@/lib/report-table/table";
 import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import type { SortSpec } from "@/lib/report-state/explore";
 

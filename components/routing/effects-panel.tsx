@@ -8,7 +8,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { pendingDelay } from "@/lib/bin-evidence";
+import { pendingDelay } from "@/lib/bin-lookup/evidence";
 import { formatChange, formatValue } from "@/lib/metrics/format";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { queuePosition, queueWords } from "@/lib/report-client/queue-words";

@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { MAX_PREVIEW_BINS, type RoutingDecision, type RoutingPreview } from "@/lib/contract/bin-routing";
-import { parseBinList } from "@/lib/bin-lookup";
+import { parseBinList } from "@/lib/bin-lookup/lookup";
 import type { RoutingConfig } from "@/lib/routing/editor";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { Button } from "@/components/ui/button";

@@ -9,7 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { RoutingProposalsAnswer, RoutingProposalsPending } from "@/lib/routing/evidence";
 import type { Proposal } from "@/lib/routing/proposals";
-import { pendingDelay } from "@/lib/bin-evidence";
+import { pendingDelay } from "@/lib/bin-lookup/evidence";
 import { formatInstant } from "@/lib/metrics/format";
 import { apiFetch, RequestError } from "@/lib/report-client/fetch";
 import { queuePosition, queueWords } from "@/lib/report-client/queue-words";

@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/reports/csv";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report-table/csv";
 import { formatCount } from "@/lib/metrics/format";
 import type { SortSpec } from "@/lib/report-state/explore";
-import { sortRows, type TableModel } from "@/lib/reports/table";
+import { sortRows, type TableModel } from "@/lib/report-table/table";
 import { MATURING_LEGEND } from "@/lib/metrics/maturity";
 import { Button } from "@/components/ui/button";
 

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "@/lib/contract/errors";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
-import { toCsv, type CsvCell } from "@/lib/reports/csv";
+import { toCsv, type CsvCell } from "@/lib/report-table/csv";
 import { formatInstant } from "@/lib/metrics/format";
 import { AUDIT_PAGE_MAX, auditRepo, type AuditEntry, type AuditFilter } from "@/lib/store/audit";
 import type { Sql } from "@/lib/store/sql";

@@ -6,7 +6,7 @@
  * and months, and the columns are the same whatever the range; the annotated file also names the
  * days each partial row holds.
  */
-import { toCsv, type CsvCell, type CsvMeta } from "@/lib/reports/csv";
+import { toCsv, type CsvCell, type CsvMeta } from "@/lib/report-table/csv";
 import { DISPLAY_CURRENCY, exportValue } from "@/lib/metrics/format";
 import type { CohortGrid, GridRow } from "./grid";
 

@@ -2,14 +2,14 @@
  * A dashboard tile's table as the CSV a reader downloads, on the dashboard and on its shared page
  * alike: the rows and columns the tile shows, in its order, with its totals, under lines saying what
  * it is (the dashboard, the tile, its days, zone, filters, what it keeps of its own, when its data is
- * as of). Numbers are written as every CSV of the product writes them (lib/reports/csv.ts, exportValue: no
+ * as of). Numbers are written as every CSV of the product writes them (lib/report-table/csv.ts, exportValue: no
  * symbols, amounts to the cent, percents in percent units, a decrease with its sign), so a cell reads
  * as the value the tile shows.
  */
 import { gridToCsv } from "@/lib/cohorts/csv";
-import { tableToCsv } from "@/lib/reports/csv";
+import { tableToCsv } from "@/lib/report-table/csv";
 import { formatInstant } from "@/lib/metrics/format";
-import { pivotToCsv } from "@/lib/reports/pivot";
+import { pivotToCsv } from "@/lib/report-table/pivot";
 import type { TileAnswer } from "./run";
 import type { TileBody } from "./tiles";
 

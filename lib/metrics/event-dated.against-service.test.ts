@@ -11,7 +11,7 @@ import { toCents } from "@/lib/contract/money";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
 import { EVENT_DATED_KPIS, MATURITY_WINDOW_DAYS } from "@/lib/metrics/maturity";
-import { buildViewTable } from "@/lib/reports/table";
+import { buildViewTable } from "@/lib/report-table/table";
 import { buildReportView } from "@/lib/periods/view";
 import { runThroughGateway } from "@/lib/sharing/service";
 import type { ReportGateway } from "@/lib/upstream/gateway";

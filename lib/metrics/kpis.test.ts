@@ -11,7 +11,7 @@ import {
   sumRecords,
   sumValue,
 } from "./kpis";
-import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/reports/table";
+import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/report-table/table";
 import { exportValue, formatValue, formatInstant, formatDimensionValue } from "./format";
 
 describe("the KPI registry", () => {

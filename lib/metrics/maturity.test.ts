@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import { getMetric, type ReportRecord } from "@/lib/contract";
-import { tableToCsv } from "@/lib/reports/csv";
+import { tableToCsv } from "@/lib/report-table/csv";
 import { buildReportView } from "@/lib/periods/view";
 import { evaluate, KPIS, kpisFor, measureFor, sumRecords } from "./kpis";
 import { KPI_DESCRIPTIONS } from "./kpi-descriptions";
@@ -21,8 +21,8 @@ import {
   measureMaturity,
   withEventDatedKpis,
 } from "./maturity";
-import { buildPivot } from "@/lib/reports/pivot";
-import { buildViewTable, changeCells, comparedId, maturingColumn } from "@/lib/reports/table";
+import { buildPivot } from "@/lib/report-table/pivot";
+import { buildViewTable, changeCells, comparedId, maturingColumn } from "@/lib/report-table/table";
 
 const TODAY = "2026-06-30";
 const m = (id: string) => measureFor(id, "orders")!;

@@ -8,7 +8,7 @@ import "server-only";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { getKpi, measureFor } from "@/lib/metrics/kpis";
-import { changeCells } from "@/lib/reports/table";
+import { changeCells } from "@/lib/report-table/table";
 import { isMaturing, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 import { loadMonitor } from "@/lib/monitor/load";
 import { previousMonth } from "@/lib/monitor/evaluate";

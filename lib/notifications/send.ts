@@ -7,10 +7,10 @@ import "server-only";
  * other addresses, or none (the numbers only) where the mail policy says so. The preview is built
  * by the same code, and only the sending queues anything.
  */
-import { tableToCsv } from "@/lib/reports/csv";
+import { tableToCsv } from "@/lib/report-table/csv";
 import type { MailQueue } from "@/lib/notifications/run";
 import { Recipients } from "@/lib/notifications/definition";
-import type { TableModel } from "@/lib/reports/table";
+import type { TableModel } from "@/lib/report-table/table";
 import { formatInstant } from "@/lib/metrics/format";
 import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
 import { renderSavedReport, type SharedView } from "@/lib/sharing/view";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import { toCents } from "@/lib/contract/money";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
-import { buildViewTable, comparedId } from "@/lib/reports/table";
+import { buildViewTable, comparedId } from "@/lib/report-table/table";
 import { comparisonRange, type CompareSelection } from "@/lib/periods/compare";
 import { TIME_GRAINS, type DayRange, type TimeGrain } from "@/lib/periods/grain";
 import { periodEnd } from "@/lib/periods/periods";

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { tableToCsv } from "@/lib/reports/csv";
-import { buildViewTable } from "@/lib/reports/table";
+import { tableToCsv } from "@/lib/report-table/csv";
+import { buildViewTable } from "@/lib/report-table/table";
 import { comparisonRange, type CompareSelection } from "./compare";
 import type { DayRange } from "./grain";
 import { compareRows } from "./rollup";

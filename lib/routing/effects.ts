@@ -21,7 +21,7 @@ import type { RoutingConfigVersion } from "@/lib/contract/bin-routing";
 import { addDays, daysBetween, todayIn } from "@/lib/contract/dates";
 import { LIMITS } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { REPORT_BIN_DIGITS } from "@/lib/bin-evidence";
+import { REPORT_BIN_DIGITS } from "@/lib/bin-lookup/evidence";
 import { evaluate, measureFor, measureMetrics, sumRecords, type Measure } from "@/lib/metrics/kpis";
 import { diffConfigs, normalizeConfig } from "./diff";
 

@@ -24,7 +24,7 @@ import { LIMITS } from "@/lib/contract/catalog";
 import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract/schemas";
 import type { RoutingDecision } from "@/lib/contract/bin-routing";
 import { ApiError } from "@/lib/contract/errors";
-import { evidenceRange, type EvidenceRange } from "@/lib/bin-evidence";
+import { evidenceRange, type EvidenceRange } from "@/lib/bin-lookup/evidence";
 import { getRoutingConfig, previewRouting, routingClients, type RoutingClients } from "@/lib/upstream/bin-routing";
 import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
 import { countsByKey, PROPOSAL_DEFAULTS, proposeRules, type MidCounts, type Proposal, type ProposalInput, type ProposalOptions } from "./proposals";

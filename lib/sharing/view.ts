@@ -9,7 +9,7 @@ import type { Operation, ReportRecord } from "@/lib/contract";
 import { serverEnv } from "@/lib/env";
 import { chooseChart, buildChartData, type ChartData } from "@/lib/charts/shape";
 import { measureFor } from "@/lib/metrics/kpis";
-import { buildTable, buildViewTable, type TableModel } from "@/lib/reports/table";
+import { buildTable, buildViewTable, type TableModel } from "@/lib/report-table/table";
 import { buildReportView as buildPeriodView, describePeriods } from "@/lib/periods/view";
 import { formatDimensionValue } from "@/lib/metrics/format";
 import {

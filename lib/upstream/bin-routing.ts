@@ -35,13 +35,13 @@ import {
   evidenceRange,
   evidenceRequest,
   type EvidenceAnswer,
-} from "@/lib/bin-evidence";
+} from "@/lib/bin-lookup/evidence";
 import { UpstreamClient, UpstreamError } from "./client";
 import { upstreamApiError } from "./errors";
 import type { JobResult, ReportGateway } from "./gateway";
 import { getGateway } from "./index";
 
-import type { LookupMode } from "@/lib/bin-lookup";
+import type { LookupMode } from "@/lib/bin-lookup/lookup";
 
 export type { LookupMode };
 

@@ -2,7 +2,7 @@
 // rate, chargeback rate, best gateway), as one report through the gateway; 202 "pending" while it is queued.
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/handler";
-import { BinEvidenceRequestSchema } from "@/lib/bin-evidence";
+import { BinEvidenceRequestSchema } from "@/lib/bin-lookup/evidence";
 import { serverEnv } from "@/lib/env";
 import { getGateway } from "@/lib/upstream";
 import { binEvidence } from "@/lib/upstream/bin-routing";

@@ -13,7 +13,7 @@ import { addDays } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { evaluate, measureFor, sumRecords, type KpiId, type Measure } from "@/lib/metrics/kpis";
 import { formatValue } from "@/lib/metrics/format";
-import { MAX_BULK_BINS } from "./bin-lookup";
+import { MAX_BULK_BINS } from "./lookup";
 
 /**
  * The fewest attempts a gateway needs in the window before its approval rate may make it "best", when

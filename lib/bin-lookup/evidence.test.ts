@@ -11,8 +11,8 @@ import {
   pendingDelay,
   reportBin,
   type EvidenceRow,
-} from "./bin-evidence";
-import { MAX_BULK_BINS } from "./bin-lookup";
+} from "./evidence";
+import { MAX_BULK_BINS } from "./lookup";
 
 const rec = (bin: string, gateway_id: number | null, attempts: number, approvals: number, cb_count: number, gateway_alias: string | null = null): ReportRecord => ({
   bin,

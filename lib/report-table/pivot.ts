@@ -9,7 +9,7 @@
  * a line found only in the comparison has no records here.
  */
 import { getDimension, getMetric } from "@/lib/contract/catalog";
-import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "@/lib/reports/csv";
+import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "./csv";
 import { GRAIN_LABELS, type TimeGrain } from "@/lib/periods/grain";
 import { partialNote } from "@/lib/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/periods/view";

@@ -5,7 +5,7 @@
  * that some spreadsheets skip before one) gets a leading `'`. Only text is guarded: numbers are
  * written as numbers, so a negative net revenue stays a number.
  */
-import { MATURING_COLUMN, maturingColumn, type TableModel, type TableRow } from "@/lib/reports/table";
+import { MATURING_COLUMN, maturingColumn, type TableModel, type TableRow } from "./table";
 import { DISPLAY_CURRENCY, exportValue } from "@/lib/metrics/format";
 
 export type CsvCell = string | number | null | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BIN_MEANING, checkBin, cutCardNumbers, fromCardNote, MAX_BULK_BINS, nextBinInput, parseBinList, takeBinInput, type BinInput } from "./bin-lookup";
+import { BIN_MEANING, checkBin, cutCardNumbers, fromCardNote, MAX_BULK_BINS, nextBinInput, parseBinList, takeBinInput, type BinInput } from "./lookup";
 
 describe("the BIN field", () => {
   it("checks as you type, in a user's words", () => {
