@@ -267,21 +267,6 @@ export function outboxRepo(db: Sql, options: OutboxOptions = {}) {
 
 export type OutboxRepo = ReturnType<typeof outboxRepo>;
 
-/** E-mails queued by a user's rules and subscriptions in the last 24 hours. */
-export async function mailsInLastDay(db: Sql, ownerId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM mail_outbox WHERE owner_id = $1 AND created_at > now() - interval '1 day'", [ownerId]);
-  return rows[0]?.n ?? 0;
-}
-
-/** Every user's e-mails in the last 24 hours, for the admins' user list. */
-export async function mailsInLastDayByUser(db: Sql): Promise<Map<string, number>> {
-  const rows = await db.query<{ owner_id: string; n: number }>(
-    "SELECT owner_id, count(*)::int AS n FROM mail_outbox WHERE owner_id IS NOT NULL AND created_at > now() - interval '1 day' GROUP BY owner_id",
-  );
-  return new Map(rows.map((r) => [r.owner_id, r.n]));
-}
-
-
 export interface Backoff {
   /** Wait after the first failed attempt; doubled after each further one. */
   baseMs: number;

@@ -9,7 +9,7 @@
  */
 import { ApiError } from "@/lib/contract/errors";
 import type { ServerEnv } from "@/lib/env-schema";
-import { mailsInLastDay } from "@/lib/mail/outbox";
+import { mailsInLastDay } from "@/lib/mail/counts";
 import type { Sql, Store } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
 import { usersRepo } from "@/lib/auth/users";

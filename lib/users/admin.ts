@@ -10,7 +10,7 @@ import { generatePassword, hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { appendAudit, userActor } from "@/lib/audit/log";
 import { ROLES } from "@/lib/auth/roles";
-import { mailsInLastDayByUser } from "@/lib/mail/outbox";
+import { mailsInLastDayByUser } from "@/lib/mail/counts";
 import { ApiError } from "@/lib/contract/errors";
 import type { Sql, Store } from "@/lib/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/auth/users";
