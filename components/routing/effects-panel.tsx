@@ -3,20 +3,13 @@
  * Measured after each applied version (lib/routing/effects.ts): the BINs and banks its rules changed,
  * and their approval and chargeback rates in equal windows of full days before and after the apply
  * day, as ratios of sums with their counts; "not enough data" with the counts when a window is short.
- * Asked for on demand: the figures come from reports that spend the shared quota; while they wait,
- * the place in the queue shows as on every other waiting screen.
+ * Asked for on demand (./on-demand-report.tsx): the figures come from reports that spend the shared quota.
  */
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { pendingDelay } from "@/lib/bin-lookup/evidence";
 import { formatChange, formatValue } from "@/lib/metrics/format";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
-import { queuePosition, queueWords } from "@/lib/report-client/queue-words";
 import type { EffectsPending, KindEffect, RoutingEffectsAnswer, VersionEffect, WindowFigures } from "@/lib/routing/effects";
-import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { StatusBanner } from "@/components/ui/status-banner";
 import { ScrollTable } from "./live-tables";
+import { OnDemandReport, type OnDemandWords } from "./on-demand-report";
 
 const th = "px-3 py-2 text-left font-medium whitespace-nowrap";
 const num = "px-3 py-1.5 text-right tabular-nums whitespace-nowrap";
@@ -90,42 +83,27 @@ function VersionCard({ v, minAttempts }: { v: VersionEffect; minAttempts: number
   );
 }
 
+const EFFECTS_WORDS: OnDemandWords<EffectsPending> = {
+  ask: "Measure",
+  cost: "Runs up to two reports per applied version (they count against the reporting quota).",
+  label: "Measured-after status",
+  failed: "Not measured",
+  failedDetail: "The figures could not be fetched.",
+  fetching: "Fetching",
+  asking: "Asking for the windows before and after each change…",
+  whileFetching: () => "Fetching the windows before and after each change from the reporting service; the figures appear here by themselves.",
+  whileQueued: () => "The reports wait for the reporting service; the figures appear here by themselves.",
+};
+
 export function EffectsPanel() {
-  const [asked, setAsked] = useState(false);
-  const query = useQuery({
-    queryKey: ["routing-effects"],
-    queryFn: ({ signal }) => apiFetch<RoutingEffectsAnswer | EffectsPending>("/api/routing/effects", { signal }),
-    enabled: asked,
-    refetchInterval: (q) => (q.state.data?.state === "pending" ? pendingDelay(q.state.data, Date.now()) : false),
-    staleTime: 10 * 60_000,
-  });
-  if (!asked) {
-    return (
-      <div>
-        <Button onClick={() => setAsked(true)}>Measure</Button>
-        <p className="mt-1 text-xs text-slate-600">Runs up to two reports per applied version (they count against the reporting quota).</p>
-      </div>
-    );
-  }
-  if (query.isError) {
-    const e = query.error;
-    return (
-      <StatusBanner tone="error" label="Measured-after status" title="Not measured" detail={e instanceof RequestError ? e.message : "The figures could not be fetched."} action={e instanceof RequestError ? e.action : "Try again."}>
-        <Button size="sm" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </StatusBanner>
-    );
-  }
-  const d = query.data;
-  if (!d || d.state === "pending") {
-    const detail = d
-      ? d.phase === "fetching"
-        ? "Fetching the windows before and after each change from the reporting service; the figures appear here by themselves."
-        : `${d.estimated_start ? queueWords({ position: d.position ?? 0, estimated_start: d.estimated_start }, query.dataUpdatedAt) : queuePosition(d.position ?? 0)}. The reports wait for the reporting service; the figures appear here by themselves.`
-      : "Asking for the windows before and after each change…";
-    return <StatusBanner tone="progress" busy label="Measured-after status" title={d?.phase === "queued" ? "Queued" : "Fetching"} detail={detail} />;
-  }
+  return (
+    <OnDemandReport<RoutingEffectsAnswer, EffectsPending> url="/api/routing/effects" words={EFFECTS_WORDS}>
+      {(d) => <Effects d={d} />}
+    </OnDemandReport>
+  );
+}
+
+function Effects({ d }: { d: RoutingEffectsAnswer }) {
   if (d.versions.length === 0) return <p className="text-sm text-slate-700">No applied version to measure yet.</p>;
   return (
     <div className="flex flex-col gap-2" data-testid="routing-effects">
