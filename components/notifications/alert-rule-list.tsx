@@ -8,7 +8,7 @@ import { lazy, Suspense } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/notifications/spec";
 import { Button } from "@/components/ui/button";
-import { AlertRuleForm } from "./alert-rule-form";
+import { AlertRuleForm } from "./lazy-forms";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import {
   describeCooldown,

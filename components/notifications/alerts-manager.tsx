@@ -7,13 +7,14 @@
 import { useState } from "react";
 import { apiFetch } from "@/lib/report-client/fetch";
 import { refreshInbox } from "@/components/notifications/inbox-query";
-import { AlertRuleForm } from "./alert-rule-form";
+import { AlertRuleForm } from "./lazy-forms";
 import { AlertRuleList } from "./alert-rule-list";
-import { SubscriptionForm, emptySubscriptionDraft } from "./subscription-form";
+import { SubscriptionForm } from "./lazy-forms";
 import { SubscriptionList } from "./subscription-list";
 import { useRefetchable } from "./use-refetchable";
 import {
   emptyRuleDraft,
+  emptySubscriptionDraft,
   type AlertVocabulary,
   type AlertsAnswer,
   type CheckedAlerts,

@@ -280,6 +280,20 @@ export interface RuleDraft {
 /** A target's default condition, from the vocabulary's directions (lib/alerts/words.ts defaultCondition). */
 const conditionFor = (target: string, words: AlertVocabulary) => defaultCondition(parseTarget(target), (m) => words.measures[m]?.better);
 
+/** What a scheduled report is while its form edits it. */
+export interface SubscriptionDraft {
+  reportId: string;
+  schedule: ScheduleDraft;
+  recipients: RecipientsDraft;
+}
+
+/** A new scheduled report: weekly, to its owner. */
+export const emptySubscriptionDraft = (selfId: string): SubscriptionDraft => ({
+  reportId: "",
+  schedule: { ...DEFAULT_SCHEDULE, every: "week" },
+  recipients: { users: [selfId], emails: "" },
+});
+
 export function emptyRuleDraft(selfId: string | null, words: AlertVocabulary): RuleDraft {
   const target = "measure:approval_rate";
   const condition = conditionFor(target, words);

@@ -9,14 +9,12 @@ import { apiFetch } from "@/lib/report-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
 import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
 import {
-  DEFAULT_SCHEDULE,
   SUBSCRIPTION_FIELD_LABELS,
   recipientsInput,
   scheduleSpec,
   type DirectoryUser,
-  type RecipientsDraft,
   type SavedChoice,
-  type ScheduleDraft,
+  type SubscriptionDraft,
   type SubscriptionField,
   type SubscriptionView,
 } from "./model";
@@ -32,12 +30,6 @@ function reportGroups(saved: readonly SavedChoice[]): SelectGroup[] {
     label,
     options: saved.filter((r) => r.page === page).map((r) => ({ value: r.id, label: `${r.name} (${r.ownerEmail})` })),
   })).filter((g) => g.options.length > 0);
-}
-
-export interface SubscriptionDraft {
-  reportId: string;
-  schedule: ScheduleDraft;
-  recipients: RecipientsDraft;
 }
 
 export function SubscriptionForm({
@@ -147,9 +139,3 @@ export function SubscriptionForm({
     </form>
   );
 }
-
-export const emptySubscriptionDraft = (selfId: string): SubscriptionDraft => ({
-  reportId: "",
-  schedule: { ...DEFAULT_SCHEDULE, every: "week" },
-  recipients: { users: [selfId], emails: "" },
-});

@@ -9,7 +9,7 @@ import { apiFetch } from "@/lib/report-client/fetch";
 import { describeSchedule } from "@/lib/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AutomationList, type AutomationKind } from "./automation-list";
-import { SubscriptionForm } from "./subscription-form";
+import { SubscriptionForm } from "./lazy-forms";
 import { describeRecipients, recipientsDraft, reportHref, scheduleDraft, type DirectoryUser, type SavedChoice, type CheckedSubscription } from "./model";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
