@@ -10,7 +10,7 @@ import { listSavedReports } from "@/lib/saved-reports";
 import { getStore } from "@/lib/store";
 import { usersRepo } from "@/lib/auth/users";
 import { listSubscriptions } from "@/lib/notifications/subscriptions";
-import { AlertsManager } from "@/components/notifications/alerts-manager";
+import { AlertsManager } from "@/components/notifications/lazy-alerts-manager";
 import { checkAlerts, checkSubscription } from "@/components/notifications/checked";
 import { alertVocabulary } from "@/components/notifications/vocabulary";
 import type { AlertsAnswer, SubscriptionView } from "@/components/notifications/model";

@@ -1,0 +1,17 @@
+"use client";
+/**
+ * The alerts page's lists and forms, loaded as a whole: the server draws them on first load, their
+ * code comes after the page's and hydrates them then (a click before that is replayed by React once
+ * it has).
+ */
+import { lazy, Suspense, type ComponentProps } from "react";
+
+const LazyAlertsManager = lazy(() => import("./alerts-manager").then((m) => ({ default: m.AlertsManager })));
+
+export function AlertsManager(props: ComponentProps<typeof LazyAlertsManager>) {
+  return (
+    <Suspense fallback={<p className="py-4 text-sm text-slate-700">Loading the alert rules and scheduled reports…</p>}>
+      <LazyAlertsManager {...props} />
+    </Suspense>
+  );
+}
