@@ -1,11 +1,11 @@
-// Proxy benchmark (issue 5): `npm run bench:proxy`. Starts the real service and the built dashboard
+// Proxy benchmark: `npm run bench:proxy`. Starts the real service and the built dashboard
 // (run `npx next build` first), signs in as an analyst, and measures in one run:
 //  1. cache-hit latency of POST /api/reports/order-summary (p50, p99 over 200 calls), with where the
-//     time goes (issue 21): the medians of the route's Server-Timing metrics (session check, body,
+//     time goes: the medians of the route's Server-Timing metrics (session check, body,
 //     parse, cache lookup, serialization, the handler's total) and of what is outside the handler,
 //     split by two measurements interleaved with the hits: the same hits asking for no compression
 //     (Accept-Encoding: identity; Next.js gzips every route answer not marked no-transform, which
-//     since issue 21 answers of at most 4 KiB are), the same POST to a bare node:http server (the
+//     answers of at most 4 KiB are), the same POST to a bare node:http server (the
 //     floor of HTTP on loopback and the client), and a hit on a larger answer, which is gzipped; and,
 //     as a second, separately labelled measurement (not the headline), the same hit and the same bare
 //     POST with node:http's keep-alive client instead of fetch + res.json(), to show what the client
@@ -25,14 +25,14 @@ import { startStack } from "./stack";
 
 const METRIC_MEANING: Record<string, string> = {
   session: "the session check (requireUser: cookie → signed-in user, store re-check included)",
-  "session-store": "of which the store's re-check (revoked? user disabled, role, password changed?); with PGlite kept since issue 21 until the store notifies a change",
-  body: "reading the request body (since session 12 as text; JSON.parse moved to parse)",
-  parse: "JSON.parse, contract validation (zod) and the canonical query; since session 12, for a body seen before, only the lookup of its kept key",
-  cache: "the cache lookup (gateway.submit; since issue 21 gateway.cachedAnswer, the kept bytes of an exact hit)",
+  "session-store": "of which the store's re-check (revoked? user disabled, role, password changed?); with PGlite kept until the store notifies a change",
+  body: "reading the request body as text (JSON.parse is in parse)",
+  parse: "JSON.parse, contract validation (zod) and the canonical query; for a body seen before, only the lookup of its kept key",
+  cache: "the cache lookup (gateway.cachedAnswerByKey: the kept bytes of an exact hit)",
   submit: "a derived hit or a miss: gateway.submit",
-  serialize: "serializing the answer and building the Response (since issue 21 an exact hit's bytes are kept)",
+  serialize: "serializing the answer and building the Response (an exact hit's bytes are kept)",
   total: "the route handler, start to Response",
-  "session-decode": "of which decrypting the session cookie (kept per cookie value since issue 21)",
+  "session-decode": "of which decrypting the session cookie (kept per cookie value)",
   outside: "client time minus the handler's total: Next.js routing, gzip, HTTP on loopback, fetch and res.json() in the bench",
 };
 
