@@ -6,7 +6,7 @@ import { lazy, Suspense, type ComponentProps } from "react";
  * reports and dashboards need for nothing else. The placeholder is the panel's own box. React's own
  * lazy: the server never draws the panel, so next/dynamic would only add its code to the page.
  */
-const LazyPanel = lazy(() => import("./share-links").then((m) => ({ default: m.ShareLinksPanel })));
+const LazyPanel = lazy(() => import("./share-links-panel").then((m) => ({ default: m.ShareLinksPanel })));
 
 export function LazyShareLinks(props: ComponentProps<typeof LazyPanel>) {
   return (

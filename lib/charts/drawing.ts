@@ -1,5 +1,5 @@
 /**
- * How the chart draws a ChartData, apart from its colours (components/charts/series-colors.ts): which
+ * How the chart draws a ChartData, apart from its colours (the chart component's series colours): which
  * series are dashed, which bars stack, which points are marked as maturing, and whether there is any
  * value to draw at all. Pure, so every page that draws a chart draws it by the same rules.
  */

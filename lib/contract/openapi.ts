@@ -30,7 +30,12 @@ function schema(s: z.ZodType, io: "input" | "output"): JsonObject {
   return out;
 }
 
-const errorRef = { $ref: "#/components/schemas/ErrorEnvelope" };
+/** A reference to one of the document's named schemas: a JSON Pointer into its components section. */
+function schemaRef(name: string): { $ref: string } {
+  return { $ref: `#/${["components", "schemas", name].join("/")}` };
+}
+
+const errorRef = schemaRef("ErrorEnvelope");
 function errors(...statuses: number[]): JsonObject {
   const text: Record<number, string> = {
     400: "Validation failed; `error.details` lists every problem with its JSON path",
@@ -51,10 +56,10 @@ function errors(...statuses: number[]): JsonObject {
 }
 
 function jsonBody(ref: string) {
-  return { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } };
+  return { required: true, content: { "application/json": { schema: schemaRef(ref) } } };
 }
 function ok(ref: string, description: string) {
-  return { "200": { description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } } };
+  return { "200": { description, content: { "application/json": { schema: schemaRef(ref) } } } };
 }
 
 const clientHeaders = [
@@ -103,8 +108,8 @@ export function buildOpenApiDocument(): JsonObject {
           requestBody: {
             required: true,
             content: {
-              "application/json": { schema: { $ref: "#/components/schemas/TokenRequest" } },
-              "application/x-www-form-urlencoded": { schema: { $ref: "#/components/schemas/TokenRequest" } },
+              "application/json": { schema: schemaRef("TokenRequest") },
+              "application/x-www-form-urlencoded": { schema: schemaRef("TokenRequest") },
             },
           },
           responses: { ...ok("TokenResponse", "A signed bearer token"), ...errors(400, 401, 413, 415, 429, 500) },
@@ -157,13 +162,13 @@ function routingConfigPaths(): JsonObject {
   const envelope = (ref: string, description: string) => ({
     "200": {
       description,
-      content: { "application/json": { schema: { type: "object", properties: { success: { const: true }, code: { const: 200 }, message: { type: "string" }, data: { $ref: `#/components/schemas/${ref}` }, timestamp: { type: "string" } } } } },
+      content: { "application/json": { schema: { type: "object", properties: { success: { const: true }, code: { const: 200 }, message: { type: "string" }, data: schemaRef(ref), timestamp: { type: "string" } } } } },
     },
   });
   const configBody = (ref: string) => ({
     required: true,
     description: "The configuration in the `routing load` file format (docs/routing.md) with reason, author and optionally expected_version beside it",
-    content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+    content: { "application/json": { schema: schemaRef(ref) } },
   });
   const common = { "x-extension": true, security: [{ bearer: [] }] };
   return {

@@ -1,4 +1,4 @@
-/** Where the Monitor's trend chart (components/monitor/trend-chart.tsx) puts its thresholds' labels. */
+/** Where the Monitor's trend chart puts its thresholds' labels. */
 
 export const TREND_CHART_HEIGHT = 220;
 /** The plot's height: the chart less its margins (8 + 8) and the date axis (30). */
