@@ -409,6 +409,35 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX routing_changes_proposed_at ON routing_changes (proposed_at DESC);
     `,
   },
+  {
+    version: 14,
+    name: "kept report days",
+    up: `
+      -- Answers the upstream gave, kept per day at the grain they were asked (lib/upstream/day-store.ts),
+      -- so a settled day is fetched once by any instance. A shape is a report question without its
+      -- dates, grouped by date; its key is the operation and the canonical shape.
+      CREATE TABLE report_shapes (
+        key text PRIMARY KEY,
+        op text NOT NULL,
+        shape jsonb NOT NULL,
+        used_at timestamptz NOT NULL,
+        -- When the kept settled days were last compared with the upstream's totals.
+        checked_at timestamptz
+      );
+      CREATE INDEX report_shapes_op ON report_shapes (op);
+      -- One row per shape and day, also for a day with no records (a day known to be empty).
+      CREATE TABLE report_days (
+        shape_key text NOT NULL REFERENCES report_shapes(key) ON DELETE CASCADE,
+        day text NOT NULL CHECK (day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
+        records json NOT NULL,
+        bytes integer NOT NULL CHECK (bytes >= 0),
+        fetched_at timestamptz NOT NULL,
+        used_at timestamptz NOT NULL,
+        PRIMARY KEY (shape_key, day)
+      );
+      CREATE INDEX report_days_used ON report_days (used_at);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.
