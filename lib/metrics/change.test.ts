@@ -17,14 +17,23 @@ describe("formatChange", () => {
     expect(formatChange(0.021, "points")).toBe("+2.10 pp");
   });
 
-  it("writes no change, or one that rounds to nothing at the shown precision, as a bare 0", () => {
+  it("writes no change, or one that rounds to nothing at the shown precision, as an unsigned zero in its unit", () => {
+    const zero = { count: "0", currency: "$0.00", percent: "0.00%", points: "0.00 pp" } as const;
     for (const f of ["count", "currency", "percent", "points"] as const) {
-      expect(formatChange(0, f)).toBe("0");
-      expect(formatChange(-0, f)).toBe("0");
+      expect(formatChange(0, f)).toBe(zero[f]);
+      expect(formatChange(-0, f)).toBe(zero[f]);
     }
     expect(formatChange(0.4, "count")).toBe("0");
-    expect(formatChange(-0.004, "currency")).toBe("0");
-    expect(formatChange(0.00004, "points")).toBe("0");
+    expect(formatChange(-0.004, "currency")).toBe("$0.00");
+    expect(formatChange(-0.00004, "percent")).toBe("0.00%");
+    expect(formatChange(0.00004, "points")).toBe("0.00 pp");
+  });
+
+  it("writes a zero change with the same unit and decimals as a non-zero one", () => {
+    for (const f of ["count", "currency", "percent", "points"] as const) {
+      const shape = (t: string) => t.replace(/^[+\u2212]/, "").replace(/\d/g, "9");
+      expect(shape(formatChange(0, f))).toBe(shape(formatChange(f === "count" ? 1 : f === "currency" ? 1.25 : 0.0125, f)));
+    }
   });
 
   it("shows the same sign and digits as the CSV's number for any value", () => {
@@ -33,7 +42,7 @@ describe("formatChange", () => {
       fc.property(fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.constantFrom(...formats), (v, f) => {
         const text = formatChange(v, f);
         const csv = exportValue(v, f)!;
-        if (csv === 0) return text === "0";
+        if (csv === 0) return !/[+\u2212]/.test(text) && Number(text.replace(/[^0-9.]/g, "")) === 0;
         const sign = csv > 0 ? "+" : MINUS;
         if (!text.startsWith(sign)) return false;
         // The digits on screen are the CSV's number, with separators and symbols taken out.
@@ -65,9 +74,9 @@ describe("change cells", () => {
     const [pts] = changeCells(cbRate, 0.0056, 0.01);
     expect(pts?.text).toBe(`${MINUS}0.44 pp (better)`);
     const [none] = changeCells(cbRate, 0.01, 0.01);
-    expect(none).toEqual({ value: 0, text: "0" });
+    expect(none).toEqual({ value: 0, text: "0.00 pp" });
     const [tiny] = changeCells(cbRate, 0.0100001, 0.01);
-    expect(tiny?.text).toBe("0");
+    expect(tiny?.text).toBe("0.00 pp");
     expect(tiny?.tone).toBeUndefined();
   });
 

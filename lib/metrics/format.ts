@@ -74,13 +74,14 @@ export function changeDirection(v: number, f: ValueFormat): -1 | 0 | 1 {
 
 /**
  * A change as a finance reader writes it: every increase with "+", every decrease with a real minus
- * sign ("\u2212"), and no change as a bare "0" ("+40", "\u221240.40%", "+$5,243.75", "\u22120.44 pp").
+ * sign ("\u2212"), and no change as a zero in the same unit and precision, without a sign ("+40",
+ * "\u221240.40%", "+$5,243.75", "\u22120.44 pp"; "0", "0.00%", "$0.00", "0.00 pp"): a bare "0" in a
+ * column of percentages or points would not say what it counts.
  * Every change cell (table, tile, chart tooltip, shared page, e-mail) is worded by this one function.
  */
 export function formatChange(v: number | null | undefined, f: ValueFormat): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
-  if (changeDirection(v, f) === 0) return "0";
-  const text = signedFormats[f].format(f === "points" ? v * 100 : v).replace("-", MINUS);
+  const text = changeDirection(v, f) === 0 ? signedFormats[f].format(0) : signedFormats[f].format(f === "points" ? v * 100 : v).replace("-", MINUS);
   return f === "points" ? `${text} pp` : text;
 }
 

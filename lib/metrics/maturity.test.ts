@@ -167,7 +167,7 @@ describe("no verdict between periods of different maturity", () => {
     expect(cell(comparedId("cb_rate_count", "chg")).text).toBe("\u22121.00 pp (maturing)");
     expect(cell(comparedId("cb_rate_count", "chg")).tone).toBeUndefined();
     // The event-dated rate is judged: it is complete on both sides.
-    expect(cell(comparedId("cb_rate_count_by_cb_date", "chg")).text).toBe("0");
+    expect(cell(comparedId("cb_rate_count_by_cb_date", "chg")).text).toBe("0.00 pp");
     expect(cell("cb_rate_count_by_cb_date").maturing).toBeUndefined();
   });
 });
