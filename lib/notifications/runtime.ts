@@ -17,7 +17,7 @@ import type { Store } from "@/lib/store/sql";
 import { subscriptionsRepo } from "@/lib/store/subscriptions";
 import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/notifications/send";
 import { ownSubscription } from "@/lib/notifications/subscriptions";
-import { unseal } from "@/lib/notifications/seal";
+import { unseal } from "@/lib/sharing/seal";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { TOKEN_TAIL_LENGTH } from "@/lib/sharing/link-input";

@@ -21,7 +21,7 @@ import type { Sql, Store } from "@/lib/store/sql";
 import type { SubscriptionRow } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/auth/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/upstream/gateway";
-import { unseal } from "./seal";
+import { unseal } from "@/lib/sharing/seal";
 import { MAIL_POLICY_DEFAULTS, sendableRecipients, type MailPolicy } from "@/lib/notifications/policy";
 import { appendAudit, userActor } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/authenticate";

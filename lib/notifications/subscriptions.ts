@@ -23,7 +23,7 @@ import type { Sql, Store } from "@/lib/store/sql";
 import { subscriptionsRepo, type SubscriptionRow } from "@/lib/store/subscriptions";
 import { usersRepo } from "@/lib/auth/users";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { seal } from "./seal";
+import { seal } from "@/lib/sharing/seal";
 import { splitAddresses } from "./send";
 import { LABEL_MAX } from "@/lib/sharing/link-input";
 import { describeSchedule } from "@/lib/notifications/spec";
