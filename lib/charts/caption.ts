@@ -48,7 +48,9 @@ export function describeChart(chart: ChartData): ChartCaption {
   }
   if (chart.comparison) {
     const c = chart.comparison;
-    const when = c.kind === "custom" ? `the comparison range ${c.name}` : `the ${c.name} (${spanText(c.range.start, c.range.end)})`;
+    // The dates once: a custom comparison's name is already its range.
+    const span = spanText(c.range.start, c.range.end);
+    const when = c.name === span ? `the comparison range ${span}` : `the ${c.name} (${span})`;
     const what = c.scope === "total" && chart.seriesDimension ? `the total over every ${lower(chart.seriesDimension)}` : m.label;
     notes.push(
       `Dashed: ${what} in ${when}, each ${chart.grain ? xNoun : "value"} beside the current one` +

@@ -22,7 +22,7 @@ import { type ValueFormat, formatDimensionValue } from "@/lib/metrics/format";
 import { addInto, evaluate, mergeSums, measureMetrics, type Measure, type Sums } from "@/lib/metrics/kpis";
 import { isMaturing, maturingNote, measureMaturity } from "@/lib/metrics/maturity";
 import { comparedSpan } from "@/lib/periods/align";
-import type { CompareSelection } from "@/lib/periods/compare";
+import { comparisonName as periodsComparisonName, type CompareSelection } from "@/lib/periods/compare";
 import { dayCount, type DayRange, type TimeGrain } from "@/lib/periods/grain";
 import { periodsIn, type Period } from "@/lib/periods/periods";
 import type { ReportView } from "@/lib/periods/view";
@@ -161,6 +161,9 @@ export function comparisonName(compare: CompareSelection, range: DayRange): stri
       return "previous period";
     case "year":
       return "same period last year";
+    case "calendar":
+      // "previous month", "previous 3 months": the caption adds the dates once.
+      return periodsComparisonName(compare, range);
     default:
       return spanText(range.start, range.end);
   }
