@@ -53,6 +53,12 @@ test("chart tiles draw every series, value and category, named and worded as the
   expect(ticks.length).toBeGreaterThanOrEqual(2);
   expect(ticks[0]).toBe("$0");
   for (const t of ticks) expect(t).toMatch(/^\$\d+(\.\d+)?[KMB]?$/);
+  // Round numbers: evenly spaced by 1, 2, 2.5 or 5 × 10^n, every label exact.
+  const values = ticks.map((t) => Number(t.replace(/[$KMB]/g, "")) * ({ K: 1e3, M: 1e6, B: 1e9 }[t.slice(-1)] ?? 1));
+  const step = values[1]! - values[0]!;
+  const mantissa = step / 10 ** Math.floor(Math.log10(step));
+  expect([1, 2, 2.5, 5].some((m) => Math.abs(m - mantissa) < 1e-9), `step ${step} of ${ticks.join(" / ")}`).toBe(true);
+  values.forEach((v, i) => expect(Math.abs(v - i * step), ticks.join(" / ")).toBeLessThan(1e-6 * step));
 
   // Both drawings on a desktop and a phone, before a tooltip is opened (a tooltip is as wide as its words).
   await expect(tile(page, 1).getByRole("application", { name: /^Revenue \(USD\) by gateway/ })).toBeVisible({ timeout: TILES_TIMEOUT });

@@ -11,9 +11,11 @@ import { Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } 
 import { describeChart } from "@/lib/charts/caption";
 import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/charts/drawing";
 import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
+import { chartScale, formatTick } from "@/lib/charts/ticks";
 import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/charts/shape";
 import { changeCells } from "@/lib/report-table/table";
-import { formatCompact, formatValue } from "@/lib/metrics/format";
+import { comparedCoverageText, type Coverage } from "@/lib/periods/coverage";
+import { formatValue } from "@/lib/metrics/format";
 import { MATURING_WORD } from "@/lib/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";
 import { useBoxWidth } from "./use-box-width";
@@ -82,8 +84,20 @@ function PointDot({ args, series, color, small }: { args: DotArgs; series: Chart
 }
 
 /** A compared value's change, worded as the table words it. */
-function CompareChange({ measure, now, before, maturity }: { measure: ChartMeasureInfo; now: unknown; before: unknown; maturity: { now: boolean; before: boolean } }) {
-  const cells = changeCells(measure, typeof now === "number" ? now : null, typeof before === "number" ? before : null, maturity);
+function CompareChange({
+  measure,
+  now,
+  before,
+  maturity,
+  coverage,
+}: {
+  measure: ChartMeasureInfo;
+  now: unknown;
+  before: unknown;
+  maturity: { now: boolean; before: boolean };
+  coverage: Coverage | null;
+}) {
+  const cells = changeCells(measure, typeof now === "number" ? now : null, typeof before === "number" ? before : null, maturity, coverage);
   return <span className="pl-1 tabular-nums">({cells.map((c) => c.text).join(", ")})</span>;
 }
 
@@ -106,6 +120,7 @@ export function ChartTooltip({ active, label, chart, byX }: { active: boolean; l
         <p>{current}</p>
       ) : null}
       {compared !== null ? <p>compared with {compared}</p> : null}
+      {d.comparedCoverage ? <p className="text-amber-900">{comparedCoverageText(d.comparedCoverage)}</p> : null}
       {d.maturing ? <p className="mt-1 text-amber-900">{d.maturing}</p> : null}
       <ul className="mt-1 flex flex-col gap-0.5">
         {chart.series.map((s) => {
@@ -128,6 +143,7 @@ export function ChartTooltip({ active, label, chart, byX }: { active: boolean; l
                   now={d[s.comparesTo]}
                   before={v}
                   maturity={{ now: d.maturing !== null, before: d.comparedMaturing }}
+                  coverage={d.comparedCoverage ?? null}
                 />
               ) : null}
             </li>
@@ -164,11 +180,16 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
     const ids = (axis: "left" | "right") => (horizontal ? { xAxisId: axis, yAxisId: "cat" } : { xAxisId: "cat", yAxisId: axis });
     const valueAxis = (axis: "left" | "right") => {
       const f = axis === "left" ? chart.measure.format : (chart.measure2?.format ?? chart.measure.format);
+      // Round ticks (1, 2, 2.5 or 5 × 10^n apart) from lib/charts/ticks.ts, not recharts' own, which
+      // divides the data's range evenly and labels "$950K / $1.9M / $2.9M".
+      const scale = chartScale(chart, axis, f, layout.valueTicks);
       const common = {
         type: "number" as const,
         tick: { fontSize: 12, fill: TICK_FILL },
-        tickFormatter: (v: number) => formatCompact(v, f),
-        tickCount: layout.valueTicks,
+        tickFormatter: (v: number) => formatTick(v, f),
+        domain: scale.domain,
+        ticks: scale.ticks,
+        interval: 0 as const,
       };
       return horizontal ? (
         <XAxis key={axis} xAxisId={axis} orientation={axis === "left" ? "bottom" : "top"} height={24} {...common} />

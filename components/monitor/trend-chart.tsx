@@ -1,7 +1,8 @@
 "use client";
 /** The daily trend of a programme's ratio for one MID, with the thresholds in force drawn as lines. */
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { formatCompact, formatValue } from "@/lib/metrics/format";
+import { niceScale, formatTick } from "@/lib/charts/ticks";
+import { formatValue } from "@/lib/metrics/format";
 import type { DrillAnswer } from "@/lib/monitor/drill";
 import { labelOffsets, TREND_CHART_HEIGHT as HEIGHT } from "@/lib/monitor/chart-labels";
 import { thresholdLabel } from "@/lib/monitor/words";
@@ -10,7 +11,9 @@ type Ok = Extract<DrillAnswer, { kind: "ok" }>;
 
 /** `noun`: what the programme counts ("chargebacks"), named beside each threshold's minimum count. */
 export default function TrendChart({ trend, thresholds, noun, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; noun: string; width: number }) {
-  const top = Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15;
+  // Room above the highest line for its label, then up to a round tick (lib/charts/ticks.ts).
+  const scale = niceScale(0, Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15, 6);
+  const top = scale.domain[1];
   const lines = [...thresholds].sort((a, b) => a.ratio - b.ratio);
   const offsets = labelOffsets(
     lines.map((t) => t.ratio),
@@ -20,7 +23,7 @@ export default function TrendChart({ trend, thresholds, noun, width }: { trend: 
     <LineChart width={width} height={HEIGHT} data={trend} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
       <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
       <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(8)} interval="preserveStartEnd" tick={{ fontSize: 12 }} />
-      <YAxis domain={[0, top || 0.01]} tickFormatter={(v: number) => formatCompact(v, "percent")} width={52} tick={{ fontSize: 12 }} />
+      <YAxis domain={scale.domain} ticks={scale.ticks} interval={0} tickFormatter={(v: number) => formatTick(v, "percent")} width={52} tick={{ fontSize: 12 }} />
       <Tooltip
         formatter={(v) => formatValue(typeof v === "number" ? v : null, "percent")}
         labelFormatter={(d) => {
