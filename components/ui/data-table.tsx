@@ -1,13 +1,14 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useId, useRef, useState, type ReactNode } from "react";
+import { useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { fitColumnWidth } from "@/lib/report-table/fit";
 import { cn } from "./cn";
 
 export interface DataTableColumn {
   id: string;
   header: string;
   align: "left" | "right";
-  /** Minimum width in px; columns share any extra space. */
+  /** Minimum width in px; wider when a value needs it; columns share any extra space. */
   width: number;
 }
 
@@ -76,8 +77,20 @@ export function DataTable({
     overscan: 12,
   });
 
-  const template = columns.map((c) => `minmax(${c.width}px, 1fr)`).join(" ");
-  const minWidth = columns.reduce((s, c) => s + c.width, 0);
+  // A column is at least as wide as its widest value (totals included): a number is never cut.
+  // The table scrolls sideways when the columns need more than its box; headers wrap.
+  // Keyed by the minimums' text: the caller's columns array is new on every render, its widths are not.
+  const mins = columns.map((c) => c.width).join(",");
+  const widths = useMemo(
+    () =>
+      mins
+        .split(",")
+        .filter((m) => m !== "")
+        .map((m, ci) => fitColumnWidth(Number(m), [...rows.map((r) => r.cells[ci]?.text ?? ""), totals?.cells[ci]?.text ?? ""])),
+    [mins, rows, totals],
+  );
+  const template = widths.map((w) => `minmax(${w}px, 1fr)`).join(" ");
+  const minWidth = widths.reduce((s, w) => s + w, 0);
   const rowStyle = { gridTemplateColumns: template, minWidth } as const;
   const totalRows = rows.length + 1 + (totals ? 1 : 0);
 
