@@ -3,14 +3,16 @@ import type { SharedView } from "@/lib/sharing/view";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedGridDownloads, SharedTable } from "./lazy";
+import { HeadlineFigures } from "./headline-figures";
 import { SharedChart } from "./shared-chart";
 import { PresetChips } from "./preset-chips";
 
 
 /**
  * A report rendered read-only on the server: a header that says exactly what is shown (the range
- * the visitor picked, its dates, the filters and the time zone), then the chart and the table, or
- * the retention grid for a cohort report, as the Cohorts page draws it.
+ * the visitor picked, its dates, the filters and the time zone), then its headline figures (each
+ * measure's total and change), the chart and the table, or the retention grid for a cohort report,
+ * as the Cohorts page draws it.
  */
 export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "ok" }>; base: string }) {
   const filters = view.filters.length ? view.filters.join("; ") : "none";
@@ -78,6 +80,7 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
         </section>
       ) : (
         <>
+          {view.records > 0 ? <HeadlineFigures table={view.table} /> : null}
           {view.chart ? <SharedChart chart={view.chart} /> : null}
           {view.records === 0 ? (
             <section aria-label="Results" className="rounded border border-slate-200 bg-white">
