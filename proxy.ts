@@ -32,6 +32,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Not for build output, images, or files with an extension (favicon.ico, robots.txt, public/*).
-  matcher: ["/((?!_next/static|_next/image|_next/data|api/|.*\\.[A-Za-z0-9]+$).*)"],
+  // Not for build output, the API, or the files in public/ (named one by one: a page path that ends
+  // in an extension, /share/abc.png, is still a page and gets the page policy with its nonce).
+  matcher: ["/((?!_next/static|_next/image|_next/data|api/|favicon\\.svg$|robots\\.txt$).*)"],
 };
