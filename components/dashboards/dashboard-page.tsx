@@ -340,7 +340,7 @@ export function DashboardPage({
       >
         <div className="grid gap-4 lg:grid-cols-3">
           <DateRangePicker value={draft.range} onChange={(range) => edit({ range })} presets={COHORT_PRESETS} today={today} timeZone={timeZone} />
-          <PeriodControls draft={{ ...draft, groupBy: ["date"] }} today={today} rangeOk onChange={(p) => edit(p)} />
+          <PeriodControls draft={{ ...draft, groupBy: ["date"] }} today={today} rangeOk monthsBesideMonths onChange={(p) => edit(p)} />
           <FilterEditor op="orders" value={draft.filters} onChange={(filters) => edit({ filters })} />
         </div>
         <div className="flex flex-wrap items-center gap-2">

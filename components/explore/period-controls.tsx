@@ -1,7 +1,7 @@
 "use client";
 import { useId } from "react";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
-import { COMPARE_KINDS, COMPARE_LABELS, comparisonProblem, comparisonRange, describeComparison, type CompareKind, type CompareSelection } from "@/lib/periods/compare";
+import { COMPARE_KINDS, COMPARE_LABELS, comparisonProblem, comparisonRange, describeComparison, previousAsCalendar, type CompareKind, type CompareSelection } from "@/lib/periods/compare";
 import { dayCount, GRAIN_LABELS, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import type { ExploreState } from "@/lib/report-state/explore";
 import { resolveRange } from "@/lib/report-state/range";
@@ -33,20 +33,24 @@ export function PeriodControls({
   today,
   rangeOk,
   onChange,
+  monthsBesideMonths = false,
 }: {
   draft: Pick<ExploreState, "range" | "groupBy" | "grain" | "compare">;
   today: string;
   /** The report's own range is valid (otherwise there is nothing to compare yet). */
   rangeOk: boolean;
+  /** A dashboard's: the previous period of whole months is the previous calendar months (previousAsCalendar). */
+  monthsBesideMonths?: boolean;
   onChange: (p: { grain?: TimeGrain; compare?: CompareSelection }) => void;
 }) {
   const id = useId();
   const byDate = draft.groupBy.includes("date");
   const range = rangeOk ? resolveRange(draft.range, today) : null;
   const error = compareError(draft, today, rangeOk);
-  const cmp = range && !error ? comparisonRange(range, draft.compare) : null;
+  const applied = range && monthsBesideMonths ? previousAsCalendar(range, draft.compare) : draft.compare;
+  const cmp = range && !error ? comparisonRange(range, applied) : null;
   const custom = draft.compare.kind === "custom" ? draft.compare : null;
-  const hint = range && cmp ? `Compared with ${describeComparison(range, draft.compare, cmp)}.` : undefined;
+  const hint = range && cmp ? `Compared with ${describeComparison(range, applied, cmp)}.` : undefined;
   // A custom range's problem is shown under its dates, any other under the choice.
   const kindError = custom ? undefined : (error ?? undefined);
   const customError = custom ? (error ?? undefined) : undefined;

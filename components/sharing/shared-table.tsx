@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report-table/csv";
 import { formatCount } from "@/lib/metrics/format";
 import type { SortSpec } from "@/lib/report-state/explore";
-import { sortRows, type TableModel } from "@/lib/report-table/table";
+import { rowCoverage, sortRows, type TableModel } from "@/lib/report-table/table";
+import { coverageLegend } from "@/lib/periods/coverage";
 import { MATURING_LEGEND } from "@/lib/metrics/maturity";
 import { Button } from "@/components/ui/button";
 
@@ -33,6 +34,8 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
   const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right");
   const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 ${bg} border-r border-slate-200` : "");
   const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
+  const totalsCoverage = rowCoverage(table.totals);
+  const anyCoverage = totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== "");
 
   return (
     <section aria-label="Results" className="flex flex-col gap-2">
@@ -52,6 +55,11 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
       {anyMaturing ? (
         <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="maturing-legend">
           {MATURING_LEGEND}
+        </p>
+      ) : null}
+      {anyCoverage ? (
+        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="coverage-legend">
+          {coverageLegend(totalsCoverage)}
         </p>
       ) : null}
       {overflows ? (

@@ -3,6 +3,7 @@
  * or measures with their axis units, what the x axis counts, the series split (and what was folded
  * into "Other"), the comparison and how it is drawn, partial periods and anything left out.
  */
+import { coverageWords } from "@/lib/periods/coverage";
 import { getDimension } from "@/lib/contract/dimensions";
 import { DISPLAY_CURRENCY, type ValueFormat } from "@/lib/metrics/format";
 import type { TimeGrain } from "@/lib/periods/grain";
@@ -60,6 +61,8 @@ export function describeChart(chart: ChartData): ChartCaption {
         (m2 ? `; ${m2.label} is not compared` : "") +
         ".",
     );
+    // The dashed line over days with no data would read as a collapse, not as missing data.
+    if (c.coverage) notes.push(`The compared period has ${coverageWords(c.coverage)}: its dashed line is at nothing on the days without, and no change there is called better or worse.`);
   }
   if (chart.partial.length > 0) {
     notes.push(`* Partial ${xNoun}: ${chart.partial.map((p) => `${p.label} covers only ${spanText(p.from, p.to)}`).join("; ")}.`);

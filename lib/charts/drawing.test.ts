@@ -55,8 +55,10 @@ describe("the chart's tooltip", () => {
     for (const s of chart.series) expect(first).toContain(`${s.name}:`);
     expect(first).toContain("compared with 2026-10-28");
     expect(first).toContain("$100.50");
-    // The compared day (2026-10-28) had no records: nothing was sold, and a rise is worded with "+".
-    expect(first).toContain("(+$100.50 (better), —)");
+    // The compared day (2026-10-28) had no records: no data to compare with, so the rise (worded
+    // with "+") is not called better, and the tooltip says how much of the compared days hold data.
+    expect(first).toContain("(+$100.50 (no compared data), —)");
+    expect(first).toContain("compared period: data on 0 of 1 day");
     const second = tooltipAt(chart, "2026-11-02");
     expect(second).toContain("$50.25");
     expect(second).toContain("$80.00");

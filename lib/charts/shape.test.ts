@@ -192,8 +192,14 @@ describe("comparison overlay", () => {
       ["2026-10-01 to 2026-10-31", "2025-10-01 to 2025-10-31"],
       ["2026-11-01 to 2026-11-23", "2025-11-01 to 2025-11-23"],
     ]);
-    expect(out.comparison).toEqual({ kind: "year", name: "same period last year", range: cmpRange, scope: "single" });
+    // Four of the compared period's 54 days hold records: said once for the chart and per point.
+    expect(out.comparison).toEqual({ kind: "year", name: "same period last year", range: cmpRange, scope: "single", coverage: { days: 54, covered: 4 } });
+    expect(out.data.map((d) => d.comparedCoverage)).toEqual([
+      { days: 31, covered: 3 },
+      { days: 23, covered: 1 },
+    ]);
     expect(describeChart(out).notes.join(" ")).toContain("Dashed: Revenue in the same period last year (2025-10-01 to 2025-11-23)");
+    expect(describeChart(out).notes.join(" ")).toContain("The compared period has data on 4 of 54 days");
   });
 
   it("compares a KPI as the ratio of the compared sums", () => {

@@ -25,7 +25,8 @@ import { comparedSpan } from "@/lib/periods/align";
 import { comparisonName as periodsComparisonName, type CompareSelection } from "@/lib/periods/compare";
 import { dayCount, type DayRange, type TimeGrain } from "@/lib/periods/grain";
 import { periodsIn, type Period } from "@/lib/periods/periods";
-import type { ReportView } from "@/lib/periods/view";
+import { partlyCovered, type Coverage } from "@/lib/periods/coverage";
+import { comparisonCoverage, type ReportView } from "@/lib/periods/view";
 
 export type ChartOverride = "auto" | "line" | "bar" | "none";
 
@@ -79,6 +80,8 @@ export type ChartDatum = Record<string, string | number | boolean | null> & {
   maturing: string | null;
   /** The same over the compared days beside them. */
   comparedMaturing: boolean;
+  /** The compared days beside this point hold data on only some of them (absent: all of them, or not known). */
+  comparedCoverage?: Coverage;
 };
 
 export interface ChartMeasureInfo {
@@ -112,7 +115,7 @@ export interface ChartData {
   /** The second measure, on its own right-hand axis; null: none. */
   measure2: ChartMeasureInfo | null;
   /** The comparison drawn as dashed series; scope "total" when the split series are compared only as their total. */
-  comparison: { kind: CompareSelection["kind"]; name: string; range: DayRange; scope: "single" | "total" } | null;
+  comparison: { kind: CompareSelection["kind"]; name: string; range: DayRange; scope: "single" | "total"; coverage?: Coverage } | null;
   /** Periods the range cuts (first or last), with the days of them it covers. */
   partial: { label: string; from: string; to: string }[];
   /** Points of the plotted measure that are still maturing (their x labels), and its window. */
@@ -259,7 +262,8 @@ export function buildChartData(
   let comparison: ChartData["comparison"] = null;
   if (cmpSel) {
     const name = comparisonName(cmpSel.compare, cmpSel.range);
-    comparison = { kind: cmpSel.compare.kind, name, range: cmpSel.range, scope: split ? "total" : "single" };
+    const coverage = comparisonCoverage(view);
+    comparison = { kind: cmpSel.compare.kind, name, range: cmpSel.range, scope: split ? "total" : "single", ...(partlyCovered(coverage) ? { coverage } : {}) };
     // The total beside its comparison; stacked bars show it already as the stack's height.
     if (split && !stacked) series.push({ ...base, key: "T", name: TOTAL, role: "total", index: 0, shape: plan.type });
     series.push({
@@ -317,6 +321,9 @@ export function buildChartData(
       maturing: maturingNow,
       comparedMaturing: cmpSel !== null && isMaturing(maturity, compared?.end ?? cmpSel.range.end, options.today),
     };
+    // A point's compared days: its own when it is a period, else the whole comparison's.
+    const coverage = cmpSel ? comparisonCoverage(view, compared ?? (period ? null : cmpSel.range)) : null;
+    if (partlyCovered(coverage) && (compared || !period)) datum.comparedCoverage = coverage;
     const perKey = new Map<string, Sums>();
     for (const cell of group) {
       for (const [name, sums] of cell.cur) {

@@ -236,3 +236,21 @@ describe("the look the server hands the dashboard page (issue 21)", () => {
     }
   });
 });
+
+describe("the starter dashboard on Last month", () => {
+  it("compares calendar months: October beside September, every tile that follows the dashboard", () => {
+    const s = { ...starterDashboard(), range: { preset: "lastmonth" as const } };
+    expect(s.compare).toEqual({ kind: "previous" });
+    for (const tile of s.tiles) {
+      const spec = effectiveTile(s, tile, TODAY);
+      const requests = tileRequests(spec, TODAY);
+      if (!requests?.comparison || tile.pins.compare || spec.kind === "cohort") continue;
+      expect(requests.main.request).toMatchObject({ start_date: "2026-10-01", end_date: "2026-10-31" });
+      expect(spec.state.compare).toEqual({ kind: "calendar" });
+      expect(requests.comparison.request).toMatchObject({ start_date: "2026-09-01", end_date: "2026-09-30" });
+    }
+    // The last 30 days stay beside the 30 days before them.
+    const last30 = effectiveTile(starterDashboard(), starterDashboard().tiles[0]!, TODAY);
+    expect(tileRequests(last30, TODAY)?.comparison?.request).toMatchObject({ start_date: "2026-09-26", end_date: "2026-10-25" });
+  });
+});

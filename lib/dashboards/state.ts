@@ -14,7 +14,7 @@
  */
 import { dimensionsFor, getDimension } from "@/lib/contract/dimensions";
 import { measureFor } from "@/lib/metrics/kpis";
-import { comparisonProblem, type CompareSelection } from "@/lib/periods/compare";
+import { comparisonProblem, previousAsCalendar, type CompareSelection } from "@/lib/periods/compare";
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
 import type { ReportRequestSpec } from "@/lib/report-state/request";
 import { cohortRequest, parseCohort, serializeCohort, type CohortState } from "@/lib/report-state/cohort";
@@ -335,6 +335,8 @@ export function effectiveTile(d: DashboardState, tile: Tile, today?: string): Ti
   const byDate = groupBy.includes("date");
   let grain = byDate && !tile.pins.grain ? d.grain : own.grain;
   const range = tile.pins.range ? own.range : d.range;
+  // The dashboard's previous period over whole months is the previous calendar months (a tile's own pinned choice is kept as it is).
+  if (!tile.pins.compare && today !== undefined) compare = previousAsCalendar(resolveRange(range, today), compare);
   if (byDate && today !== undefined) {
     const fit = fitGrain(resolveRange(range, today), grain);
     grain = fit.grain;

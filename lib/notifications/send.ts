@@ -13,6 +13,7 @@ import { Recipients } from "@/lib/notifications/definition";
 import type { TableModel } from "@/lib/report-table/table";
 import { formatInstant } from "@/lib/metrics/format";
 import { MATURING_LEGEND, saysMaturing } from "@/lib/metrics/maturity";
+import { comparedCoverageText, coverageLegend, saysCoverage } from "@/lib/periods/coverage";
 import { renderSavedReport, type SharedView } from "@/lib/sharing/view";
 import { inboxRepo } from "@/lib/store/inbox";
 import { savedReportsRepo, type SavedReport } from "@/lib/store/saved-reports";
@@ -117,7 +118,7 @@ export function composeReportMail(view: SharedView, link: string | null, timeZon
     for (const t of view.answer.tiles) {
       if (t.outcome.status !== "done") continue;
       const body = t.outcome.model.body;
-      if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}`]);
+      if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}${body.change?.coverage ? `; ${comparedCoverageText(body.change.coverage)}` : ""}`]);
       if (body.kind === "table") {
         const meta: [string, string][] = [
           ["Dashboard", view.title],
@@ -135,19 +136,21 @@ export function composeReportMail(view: SharedView, link: string | null, timeZon
 function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean): ReportMail {
   const lateNote = late ? "This e-mail is late: the dashboard was not running at the scheduled time." : null;
   const maturingNote = numbers.some(([, v]) => saysMaturing(v)) ? MATURING_LEGEND : null;
+  const coverageNote = numbers.some(([, v]) => saysCoverage(v)) ? coverageLegend("") : null;
   const text = [
     `${title}`,
     range,
     "",
     ...numbers.map(([k, v]) => `${k}: ${v}`),
     ...(maturingNote ? ["", maturingNote] : []),
+    ...(coverageNote ? ["", coverageNote] : []),
     "",
     attachments.length > 0 ? `The table${attachments.length > 1 ? "s are" : " is"} attached as CSV.` : "",
     link ? `Open the report: ${link}` : NO_LINK_NOTE,
     ...(lateNote ? ["", lateNote] : []),
   ].join("\n");
   const rows = numbers.map(([k, v]) => `<tr><th scope="row" style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="text-align:right;padding:4px 0">${escapeHtml(v)}</td></tr>`).join("");
-  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p><table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}${link ? `<p><a href="${escapeHtml(link)}">Open the report</a></p>` : `<p>${escapeHtml(NO_LINK_NOTE)}</p>`}${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
+  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p><table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}${coverageNote ? `<p>${escapeHtml(coverageNote)}</p>` : ""}${link ? `<p><a href="${escapeHtml(link)}">Open the report</a></p>` : `<p>${escapeHtml(NO_LINK_NOTE)}</p>`}${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
   return { subject: `${title}: ${range}`, text, html, attachments, numbers };
 }
 

@@ -79,6 +79,16 @@ export function wholeMonths(range: DayRange): { months: number; unit: CalendarUn
   return { months, unit: "month", count: months };
 }
 
+/**
+ * On a dashboard, the previous period of a range of whole calendar months is as many calendar months
+ * before it: "Last month" (October) beside September, not beside the 31 days before it (31 August to
+ * 30 September), which would put a day of August into a month's comparison. Any other comparison, and
+ * any other range, is kept.
+ */
+export function previousAsCalendar(range: DayRange, compare: CompareSelection): CompareSelection {
+  return compare.kind === "previous" && wholeMonths(range) ? { kind: "calendar" } : compare;
+}
+
 /** "1 day", "3 days". */
 const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 /** "quarter", "3 quarters": a run of units named after "previous". */

@@ -440,7 +440,8 @@ describe("buildReportView", () => {
       records,
       comparison: { compare, range: cmpRange, records: cmpRecords },
     });
-    expect(compared.comparison).toEqual({ compare, range: { start: "2026-10-02", end: "2026-10-31" } });
+    // Every compared day has records: the view knows them, and the comparison is covered whole.
+    expect(compared.comparison).toEqual({ compare, range: { start: "2026-10-02", end: "2026-10-31" }, dataDays: cmpRecords.map((r) => String(r.date)) });
     expect(compared.rows).toEqual(compareRows(records, cmpRecords, compareSpec(range, "month", compare)));
   });
 });

@@ -6,6 +6,7 @@
 import type { Operation } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { comparisonProblem, describeComparison, type CompareSelection } from "./compare";
+import { comparedCoverageText, coverageOf, daysWithData, partlyCovered, type Coverage } from "./coverage";
 import { GRAIN_LABELS, type DayRange, type TimeGrain } from "./grain";
 import { compareRows, rollUp, type ComparedRow, type PeriodRow } from "./rollup";
 
@@ -19,7 +20,11 @@ export interface ReportView {
   metrics: readonly string[];
   grain: TimeGrain;
   range: DayRange;
-  comparison: { compare: CompareSelection; range: DayRange } | null;
+  /**
+   * `dataDays`: the compared days on which the comparison's answer has data (./coverage.ts), sorted;
+   * null when the answer is not grouped by date, so its coverage is not known.
+   */
+  comparison: { compare: CompareSelection; range: DayRange; dataDays?: readonly string[] | null } | null;
   rows: ViewRow[];
 }
 
@@ -45,7 +50,7 @@ export function buildReportView(input: ViewInput): ReportView {
     metrics: input.metrics,
     grain: input.grain,
     range: input.range,
-    comparison: c ? { compare: c.compare, range: c.range } : null,
+    comparison: c ? { compare: c.compare, range: c.range, dataDays: daysWithData(c.records, c.range, input.groupBy, input.metrics) } : null,
     rows,
   };
 }
@@ -60,7 +65,10 @@ export function describePeriods(view: Pick<ReportView, "grain" | "comparison" | 
   const parts: string[] = [];
   if (view.groupBy.includes("date") && view.grain !== "day") parts.push(`Rows by ${GRAIN_LABELS[view.grain].toLowerCase()}`);
   const c = view.comparison;
-  if (c) parts.push(`compared with ${describeComparison(view.range, c.compare, c.range)}`);
+  if (c) {
+    const coverage = c.dataDays ? coverageOf(c.range, c.dataDays) : null;
+    parts.push(`compared with ${describeComparison(view.range, c.compare, c.range)}${partlyCovered(coverage) ? ` (${comparedCoverageText(coverage)})` : ""}`);
+  }
   else if (asked && asked.kind !== "none") {
     const problem = comparisonProblem(view.range, asked);
     if (problem) parts.push(`not compared: ${problem}`);
@@ -68,4 +76,14 @@ export function describePeriods(view: Pick<ReportView, "grain" | "comparison" | 
   if (parts.length === 0) return null;
   const text = parts.join("; ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * How much of a view's compared days (or of `span`, the compared days beside one row) hold data;
+ * null without a comparison, or when its answer is not grouped by date.
+ */
+export function comparisonCoverage(view: Pick<ReportView, "comparison">, span?: DayRange | null): Coverage | null {
+  const c = view.comparison;
+  if (!c?.dataDays) return null;
+  return coverageOf(span ?? c.range, c.dataDays);
 }

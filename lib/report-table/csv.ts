@@ -5,7 +5,7 @@
  * that some spreadsheets skip before one) gets a leading `'`. Only text is guarded: numbers are
  * written as numbers, so a negative net revenue stays a number.
  */
-import { MATURING_COLUMN, maturingColumn, type TableModel, type TableRow } from "./table";
+import { COVERAGE_COLUMN, MATURING_COLUMN, maturingColumn, rowCoverage, type TableModel, type TableRow } from "./table";
 import { DISPLAY_CURRENCY, exportValue } from "@/lib/metrics/format";
 
 export type CsvCell = string | number | null | undefined;
@@ -32,7 +32,7 @@ export interface CsvMeta {
   lines: readonly (readonly [string, string])[];
 }
 
-function rowCells(model: TableModel, row: TableRow): CsvCell[] {
+function rowCells(model: TableModel, row: TableRow, coverage: boolean): CsvCell[] {
   const cells: CsvCell[] = model.columns.map((c, i) => {
     const cell = row.cells[i];
     if (!cell) return null;
@@ -41,13 +41,17 @@ function rowCells(model: TableModel, row: TableRow): CsvCell[] {
   });
   // The numbers carry no "(maturing)": a last column names the row's maturing values instead.
   const maturing = maturingColumn(model);
-  return maturing ? [...cells, maturing(row)] : cells;
+  // Nor "(data on 67 of 333 days)": a compared value over days partly without data says so in its own column.
+  return [...cells, ...(maturing ? [maturing(row)] : []), ...(coverage ? [rowCoverage(row)] : [])];
 }
 
-function headerRow(model: TableModel): CsvCell[] {
+function headerRow(model: TableModel, coverage: boolean): CsvCell[] {
   const headers = model.columns.map((c) => csvHeader(c.label, c.format));
-  return maturingColumn(model) ? [...headers, MATURING_COLUMN] : headers;
+  return [...headers, ...(maturingColumn(model) ? [MATURING_COLUMN] : []), ...(coverage ? [COVERAGE_COLUMN] : [])];
 }
+
+/** Whether the file needs the coverage column: some row's (or the totals') compared days are partly without data. */
+const hasCoverage = (rows: readonly TableRow[]) => rows.some((r) => rowCoverage(r) !== "");
 
 /**
  * Header of a column in the file: its label, with "(%)" where the value is in percent units and the
@@ -66,10 +70,11 @@ export function csvHeader(label: string, format: string | null): string {
  */
 export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: CsvMeta): string {
   const out: CsvCell[][] = meta.lines.map(([k, v]) => [k, v]);
+  const coverage = hasCoverage([...rows, model.totals]);
   out.push([]);
-  out.push(headerRow(model));
-  for (const r of rows) out.push(rowCells(model, r));
-  out.push(rowCells(model, model.totals));
+  out.push(headerRow(model, coverage));
+  for (const r of rows) out.push(rowCells(model, r, coverage));
+  out.push(rowCells(model, model.totals, coverage));
   return toCsv(out);
 }
 
@@ -78,7 +83,8 @@ export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: C
  * nothing else (no meta lines, no totals row that an import would count as data).
  */
 export function tableToDataCsv(model: TableModel, rows: readonly TableRow[]): string {
-  return toCsv([headerRow(model), ...rows.map((r) => rowCells(model, r))]);
+  const coverage = hasCoverage(rows);
+  return toCsv([headerRow(model, coverage), ...rows.map((r) => rowCells(model, r, coverage))]);
 }
 
 /** Saves text as a file from the browser. */

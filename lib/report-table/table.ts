@@ -9,7 +9,8 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import { comparisonName } from "@/lib/periods/compare";
 import { GRAIN_LABELS } from "@/lib/periods/grain";
 import { partialNote } from "@/lib/periods/periods";
-import type { ReportView, ViewRow } from "@/lib/periods/view";
+import { coverageVerdictWord, coverageWords, partlyCovered, partlyCoveredNote, type Coverage } from "@/lib/periods/coverage";
+import { comparisonCoverage, type ReportView, type ViewRow } from "@/lib/periods/view";
 import { comparedId } from "@/lib/metrics/compared";
 import { TOTALS_LABEL } from "@/lib/metrics/labels";
 import { changeDirection, formatChange, formatValue, round2, type ValueFormat, formatDimensionValue } from "@/lib/metrics/format";
@@ -41,6 +42,8 @@ export interface TableCell {
   note?: string;
   /** A rate whose late events (chargebacks, refunds, alerts) are still arriving for this period. */
   maturing?: true;
+  /** A compared value, or a change, whose compared days hold data on only some of them (how many: `coverage`). */
+  coverage?: Coverage;
 }
 
 export interface TableRow {
@@ -132,10 +135,16 @@ function toneOf(m: ChangeMeasure, delta: number, shownAs: ValueFormat): TableCel
 
 /**
  * A change cell: its signed text, and the verdict in words beside the sign (never instead of it).
- * Between periods of different maturity there is no verdict: the sign stays, the note says why.
+ * Between periods of different maturity, or against a partly covered comparison, there is no
+ * verdict: the sign stays, the word and the note say why.
  */
-function changeCell(m: ChangeMeasure, value: number, format: ValueFormat, unjudged: string | null): TableCell {
-  if (unjudged) return { value, text: `${formatChange(value, format)} (${MATURING_WORD})`, note: unjudged, maturing: true };
+function changeCell(m: ChangeMeasure, value: number, format: ValueFormat, unjudged: string | null, coverage: Coverage | null): TableCell {
+  const partly = partlyCovered(coverage) ? coverage : null;
+  if (unjudged || partly) {
+    const words = [unjudged ? MATURING_WORD : null, partly ? coverageVerdictWord(partly) : null].filter((w) => w !== null).join("; ");
+    const note = [partly ? partlyCoveredNote(partly) : null, unjudged].filter((n) => n !== null).join(" ");
+    return { value, text: `${formatChange(value, format)} (${words})`, note, ...(unjudged ? { maturing: true as const } : {}), ...(partly ? { coverage: partly } : {}) };
+  }
   const tone = toneOf(m, value, format);
   const text = `${formatChange(value, format)}${tone ? ` (${VERDICT[tone]})` : ""}`;
   return tone ? { value, text, tone } : { value, text };
@@ -150,9 +159,10 @@ function unjudgedReason(m: ChangeMeasure, maturity: ChangeMaturity | undefined):
 
 /**
  * The change cells of one measure: the difference in points for a rate; for a sum (or an amount
- * ratio) the difference and the % change.
+ * ratio) the difference and the % change. `coverage`: how much of the compared days hold data (none
+ * known: judged as before).
  */
-export function changeCells(m: ChangeMeasure, now: number | null, before: number | null, maturity?: ChangeMaturity): TableCell[] {
+export function changeCells(m: ChangeMeasure, now: number | null, before: number | null, maturity?: ChangeMaturity, coverage?: Coverage | null): TableCell[] {
   if (now === null || before === null) {
     const none: TableCell = { value: null, text: formatValue(null, "count"), note: "A rate of nothing on one side: no change to show." };
     return changesInPoints(m) ? [none] : [none, none];
@@ -160,10 +170,11 @@ export function changeCells(m: ChangeMeasure, now: number | null, before: number
   // Amounts were summed in cents; their difference is rounded to cents once, here.
   const delta = m.format === "currency" ? round2(now - before) : now - before;
   const unjudged = unjudgedReason(m, maturity);
-  if (changesInPoints(m)) return [changeCell(m, delta, "points", unjudged)];
-  const diff = changeCell(m, delta, m.format, unjudged);
+  const cov = coverage ?? null;
+  if (changesInPoints(m)) return [changeCell(m, delta, "points", unjudged, cov)];
+  const diff = changeCell(m, delta, m.format, unjudged, cov);
   if (before === 0) return [diff, { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }];
-  return [diff, changeCell(m, delta / Math.abs(before), "percent", unjudged)];
+  return [diff, changeCell(m, delta / Math.abs(before), "percent", unjudged, cov)];
 }
 
 const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new Map(metrics.map((m) => [m, units(record, m)]));
@@ -200,6 +211,17 @@ interface LastDays {
   today: string | null;
   now: string | null;
   before: string | null;
+  /** How much of the compared days beside these hold data; null when not known. */
+  coverage: Coverage | null;
+}
+
+/** A compared value over days partly without data says how many hold it (a side with no rows says "(none)" already). */
+function markCoverage(cell: TableCell, coverage: Coverage | null, absent: boolean): TableCell {
+  if (!partlyCovered(coverage) || cell.value === null) return cell;
+  const note = partlyCoveredNote(coverage).replace(/^No better or worse: t/, "T");
+  return absent
+    ? { ...cell, coverage }
+    : { ...cell, text: `${cell.text} (${coverageWords(coverage)})`, note: cell.note ? `${cell.note} ${note}` : note, coverage };
 }
 
 /** A value whose late events are still arriving says so beside it, and why on hover. */
@@ -209,10 +231,12 @@ function markMaturing(cell: TableCell, maturity: Maturity | null, lastDay: strin
   return { ...cell, text: `${cell.text} (${MATURING_WORD})`, note: cell.note ? `${cell.note} ${note}` : note, maturing: true };
 }
 
-function rowCells(columns: readonly TableColumn[], row: ViewRow, metrics: readonly string[], days: LastDays): TableCell[] {
+function rowCells(columns: readonly TableColumn[], row: ViewRow, metrics: readonly string[], days: LastDays, view: Pick<ReportView, "comparison">): TableCell[] {
   const now = sumsOf(row.record, metrics);
   const before = row.comparison ? sumsOf(row.comparison, metrics) : null;
-  const rowDays: LastDays = { today: days.today, now: row.period?.to ?? days.now, before: row.compared?.end ?? days.before };
+  // A date row's coverage is its own compared days'; a row of no date holds every compared day.
+  const coverage = row.compared ? comparisonCoverage(view, row.compared) : row.period ? null : days.coverage;
+  const rowDays: LastDays = { today: days.today, now: row.period?.to ?? days.now, before: row.compared?.end ?? days.before, coverage };
   return cellsFor(columns, now, before, row.presence, (c) => dimensionCell(c.id, row), rowDays);
 }
 
@@ -235,9 +259,10 @@ function cellsFor(
     if (c.kind === "metric" || c.kind === "kpi") {
       cells.push(markMaturing(markAbsent(measureCell(c.measure, now), presence === "comparison"), maturity, days.now, days.today));
     } else if (c.kind === "comparison" && before) {
-      cells.push(markMaturing(markAbsent(measureCell(c.measure, before), presence === "current"), maturity, days.before, days.today));
+      const compared = markCoverage(markAbsent(measureCell(c.measure, before), presence === "current"), days.coverage, presence === "current");
+      cells.push(markMaturing(compared, maturity, days.before, days.today));
       const sides = { now: isMaturing(maturity, days.now, days.today), before: isMaturing(maturity, days.before, days.today) };
-      const changes = changeCells(c.measure, evaluate(c.measure, now).value, evaluate(c.measure, before).value, sides);
+      const changes = changeCells(c.measure, evaluate(c.measure, now).value, evaluate(c.measure, before).value, sides, days.coverage);
       cells.push(...changes);
       i += changes.length;
     }
@@ -269,8 +294,8 @@ export function buildViewTable(
   const measures = columns.flatMap((c) => (c.measure && c.kind !== "comparison" && c.kind !== "change" ? [c.measure] : []));
   const metrics = [...new Set(measures.flatMap(measureMetrics))];
   // Every row and the totals end no later than the range; a period row ends on its own last day.
-  const days: LastDays = { today: options.today ?? null, now: view.range?.end ?? null, before: view.comparison?.range.end ?? null };
-  const rows: TableRow[] = view.rows.map((r, i) => ({ key: String(i), cells: rowCells(columns, r, metrics, days) }));
+  const days: LastDays = { today: options.today ?? null, now: view.range?.end ?? null, before: view.comparison?.range.end ?? null, coverage: comparisonCoverage(view) };
+  const rows: TableRow[] = view.rows.map((r, i) => ({ key: String(i), cells: rowCells(columns, r, metrics, days, view) }));
   const totalNow = sumRecords(
     view.rows.map((r) => r.record),
     metrics,
@@ -330,4 +355,13 @@ function isCurrencyMetric(metric: string): boolean {
 export function maturingColumn(model: Pick<TableModel, "columns">): ((row: TableRow) => string) | null {
   if (!model.columns.some((c) => c.measure && (c.kind === "kpi" || c.kind === "metric") && measureMaturity(c.measure))) return null;
   return (row) => model.columns.flatMap((c, i) => (row.cells[i]?.maturing && c.kind !== "change" ? [c.label] : [])).join("; ");
+}
+
+/** The export's column saying, per row, how much of its compared days hold data: present when some row's are partly covered. */
+export const COVERAGE_COLUMN = "Compared period coverage";
+
+/** A row's compared coverage in words ("data on 67 of 333 days"), "" when its compared days all hold data or it is not known. */
+export function rowCoverage(row: TableRow): string {
+  const c = row.cells.find((cell) => cell.coverage)?.coverage;
+  return c ? coverageWords(c) : "";
 }
