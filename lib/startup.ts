@@ -7,6 +7,7 @@ import "server-only";
  * the background work (lib/notifications/worker.ts) unless SEPARATE_WORKER says another process runs it.
  */
 import { EnvError, serverEnv, type ServerEnv } from "./env";
+import { addressNotice } from "./http/client-address";
 import { MonitorConfigError, monitorConfig } from "./monitor/config";
 import { StoreLockedError, getStore } from "./store";
 import { startBackgroundWork } from "./notifications/worker";
@@ -33,6 +34,9 @@ export async function onServerStart(): Promise<void> {
     if (e instanceof MonitorConfigError) fail(e.message);
     throw e;
   }
+  // Said once at start: with no trusted proxy the throttles cannot tell clients apart by address.
+  const notice = addressNotice(env.TRUSTED_PROXY_HOPS);
+  if (notice) console.warn(JSON.stringify({ level: "warn", msg: notice }));
   // next-auth reads NEXTAUTH_URL from process.env itself; give it the same default we document.
   process.env.NEXTAUTH_URL ??= env.NEXTAUTH_URL;
   // Alerts, scheduled reports, mail, share warming and audit retention: here, or in `npm run worker`

@@ -3,6 +3,7 @@
  * answer: no state and no fetching, so the shared Monitor draws them on the server with no script,
  * and the Monitor page inside its client container.
  */
+import { midName as nameMid } from "@/lib/mid-name";
 import type { ReactNode } from "react";
 import { formatValue } from "@/lib/metrics/format";
 import type { MonitorAnswer, MonitorRow } from "@/lib/monitor/load";
@@ -33,7 +34,8 @@ function StatusBadge({ level, projected }: { level: StatusLevel; projected?: boo
 export const pct = (r: number | null) => formatValue(r, "percent");
 export const count = (n: number) => formatValue(Math.round(n), "count");
 export const money = (cents: number) => formatValue(cents / 100, "currency");
-export const midName = (r: { gatewayId: number; gatewayName: string | null }) => (r.gatewayName ? `${r.gatewayName} (#${r.gatewayId})` : `#${r.gatewayId}`);
+/** A MID as every surface names it (lib/mid-name.ts): "Wells 02 (#2)". */
+export const midName = (r: { gatewayId: number; gatewayName: string | null }) => nameMid(r.gatewayId, r.gatewayName);
 
 export function monthLabel(month: string): string {
   const [y, m] = month.split("-").map(Number) as [number, number];

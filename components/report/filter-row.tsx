@@ -1,6 +1,7 @@
 "use client";
 /** One filter of the filter editor: its dimension's values as checkboxes, or typed, pasted and suggested ones. */
 import { useQuery } from "@tanstack/react-query";
+import { midName } from "@/lib/mid-name";
 import { useId, useState } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
@@ -272,8 +273,15 @@ function ValueList({ dimension: d, values, onChange }: { dimension: DimensionDef
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => pick(k)}
               >
-                {formatDimensionValue(d.name, k.value)}
-                {k.label ? <span className="text-slate-600"> {k.label}</span> : null}
+                {d.name === "gateway_id" ? (
+                  // A MID reads as it does everywhere: "Wells 02 (#2)".
+                  midName(String(k.value), k.label)
+                ) : (
+                  <>
+                    {formatDimensionValue(d.name, k.value)}
+                    {k.label ? <span className="text-slate-600"> {k.label}</span> : null}
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -6,6 +6,7 @@
 import { SCOPE_NAMES } from "@/lib/contract/routing-config";
 import { groupLabel, ruleCondition, rulesInPrecedence, type RoutingConfig } from "@/lib/routing/editor";
 import { cn } from "@/components/ui/cn";
+import { useMidName } from "./use-mid-name";
 
 const th = "px-3 py-2 text-left font-medium whitespace-nowrap";
 const td = "px-3 py-1.5 align-top";
@@ -26,6 +27,7 @@ export interface GroupState {
 }
 
 export function GroupsTable({ config, state, label = "Routing groups" }: { config: RoutingConfig; state?: readonly GroupState[]; label?: string }) {
+  const mid = useMidName();
   return (
     <ScrollTable label={label}>
       <table className="w-full text-sm" aria-label={label}>
@@ -53,7 +55,7 @@ export function GroupsTable({ config, state, label = "Routing groups" }: { confi
                   <ul className="flex flex-wrap gap-x-3 gap-y-0.5">
                     {g.members.map((m) => (
                       <li key={m.gateway_id} className={cn("whitespace-nowrap", m.active ? "" : "text-slate-600 line-through")}>
-                        MID {m.gateway_id} · {m.weight}
+                        {mid(m.gateway_id)} · {m.weight}
                         {m.active ? "" : " · inactive"}
                       </li>
                     ))}
@@ -61,7 +63,7 @@ export function GroupsTable({ config, state, label = "Routing groups" }: { confi
                 </td>
                 {state ? (
                   <td className={cn(td, "whitespace-nowrap tabular-nums")}>
-                    {s ? `${s.next_gateway_id === null ? "none active" : `MID ${s.next_gateway_id}`} · ${s.total_calls.toLocaleString("en-US")}` : "—"}
+                    {s ? `${s.next_gateway_id === null ? "none active" : mid(s.next_gateway_id)} · ${s.total_calls.toLocaleString("en-US")}` : "—"}
                   </td>
                 ) : null}
               </tr>

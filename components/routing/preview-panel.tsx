@@ -13,15 +13,17 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { ScrollTable } from "./live-tables";
+import { useMidName } from "./use-mid-name";
 
 const th = "px-3 py-2 text-left font-medium whitespace-nowrap";
 const td = "px-3 py-1.5 align-top";
 
 function Decision({ d }: { d: RoutingDecision | null }) {
+  const mid = useMidName();
   if (d === null) return <span className="text-red-900">no active MID (the call would be refused)</span>;
   return (
     <span>
-      <span className="font-medium">MID {d.gateway_id}</span> · {d.group_name} (#{d.group_id}) · {d.is_fallback ? "fallback" : `rule "${d.rule_name}"`}
+      <span className="font-medium">{mid(d.gateway_id)}</span> · {d.group_name} (#{d.group_id}) · {d.is_fallback ? "fallback" : `rule "${d.rule_name}"`}
     </span>
   );
 }

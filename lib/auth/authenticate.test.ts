@@ -7,7 +7,7 @@ import type { Store } from "../store/sql";
 import { sessionsRepo } from "../store/sessions";
 import { throttleRepo } from "../store/throttle";
 import { usersRepo } from "./users";
-import { clientAddress } from "@/lib/http/client-address";
+import { addressNotice, clientAddress } from "@/lib/http/client-address";
 import { LOGIN_THROTTLE, authenticate, revalidateSession } from "./authenticate";
 import { hashPassword } from "./password";
 
@@ -164,7 +164,9 @@ describe("clientAddress", () => {
     expect(clientAddress(new Headers({ "x-real-ip": "::1" }))).toBe("::1");
     expect(clientAddress({})).toBeNull();
     expect(clientAddress(undefined)).toBeNull();
-    // No proxy in front: no header is trusted, every client shares one key.
-    expect(clientAddress({ "x-forwarded-for": "203.0.113.66" }, 0)).toBe("direct");
+    // No proxy in front: no header is trusted and no address is known (no key all clients share).
+    expect(clientAddress({ "x-forwarded-for": "203.0.113.66" }, 0)).toBeNull();
+    expect(addressNotice(0)).toMatch(/TRUSTED_PROXY_HOPS=0: client addresses cannot be seen/);
+    expect(addressNotice(1)).toBeNull();
   });
 });

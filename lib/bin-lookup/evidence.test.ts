@@ -132,7 +132,7 @@ describe("the best gateway", () => {
     const { best, reason } = chooseBest([row("1", 30, 10), row("2", 60, 20), row("3", 100, 30)], 30);
     expect(best).toBeNull();
     expect(reason).toMatchObject({ kind: "tie", tied: ["1", "2"] });
-    expect(reason.message).toBe("No single best: #1 and #2 share the best approval rate (33.33%) among gateways with ≥ 30 attempts.");
+    expect(reason.message).toBe("No single best: MID #1 and MID #2 share the best approval rate (33.33%) among gateways with ≥ 30 attempts.");
   });
 
   it("does not call a hair's difference a tie", () => {
@@ -174,7 +174,7 @@ describe("the one-line summary", () => {
       30,
     );
     expect(bestSummary(best!)).toBe("Adyen (#7): 75.00% of 40 attempts");
-    expect(bestSummary(tie!)).toBe("None (tie: #1, Two (#2) at 33.33%)");
+    expect(bestSummary(tie!)).toBe("None (tie: MID #1, Two (#2) at 33.33%)");
     expect(bestSummary(few!)).toBe("None: no gateway has ≥ 30 attempts");
     expect(bestSummary(none!)).toBe("None: no attempts in these 90 days");
   });

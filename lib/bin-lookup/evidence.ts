@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
+import { midName } from "@/lib/mid-name";
 import { evaluate, measureFor, sumRecords, type KpiId, type Measure } from "@/lib/metrics/kpis";
 import { formatValue } from "@/lib/metrics/format";
 import { MAX_BULK_BINS } from "./lookup";
@@ -167,10 +168,10 @@ function figures(records: readonly ReportRecord[]): EvidenceFigures {
 const byId = (a: string | null, b: string | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b, "en-US", { numeric: true });
 
-/** A gateway in words: "Chase East (#12)", "#12" when no report has named it. */
+/** A gateway in words, as every surface names a MID (lib/mid-name.ts): "Chase East (#12)", "MID #12" when no report has named it. */
 export function gatewayName(row: Pick<EvidenceRow, "id" | "name">): string {
   if (row.id === null) return "No gateway recorded";
-  return row.name ? `${row.name} (#${row.id})` : `#${row.id}`;
+  return midName(row.id, row.name);
 }
 
 /** "412 approvals ÷ 480 attempts": a rate's numerator and denominator, for its hover text. */

@@ -2,6 +2,7 @@
  * BIN lookup input helpers (pure): the live check of one BIN as it is typed, and the parsing of a
  * pasted or uploaded list for the bulk mode.
  */
+import { midName } from "@/lib/mid-name";
 
 export const MAX_BULK_BINS = 100;
 
@@ -155,10 +156,9 @@ export function parseBinList(text: string): BinList {
   return { bins, unused, tooMany: bins.length > MAX_BULK_BINS, cards };
 }
 
-/** A gateway as reports name it: "Chase East (#12)", or "#12" with a plain note when no report has named it. */
+/** A gateway as every surface names a MID (lib/mid-name.ts): "Chase East (#12)", or "MID #12" when no report has named it. */
 export function gatewayLabel(id: string, names: Readonly<Record<string, string>>): string {
-  const name = names[id];
-  return name ? `${name} (#${id})` : `#${id} (name not known)`;
+  return midName(id, names[id]);
 }
 
 export type LookupMode = "preview" | "route";

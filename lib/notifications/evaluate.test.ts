@@ -279,6 +279,15 @@ describe("requests and readings", () => {
     // A group with nothing before has no previous rate: no change to speak of.
     expect(byKey.New).toMatchObject({ previous: { value: null }, fires: false });
   });
+
+  it("per MID: asks for its alias too, names each MID as everywhere else, and lists them by number", () => {
+    const d = AlertDefinition.parse({ ...def, group_by: "gateway_id" });
+    const requests = alertRequests(d, "2026-03-10");
+    expect(requests.main.group_by).toEqual(["gateway_id", "gateway_alias"]);
+    const rec = (id: number, alias: string | null) => ({ gateway_id: id, gateway_alias: alias, attempts: 10, approvals: 5 });
+    const reading = readMeasure(d, requests, [rec(10, "Wells 10"), rec(2, "Wells 02"), rec(11, null), rec(1, "Chase 01"), rec(4, "Adyen 04")], null);
+    expect(reading.groups.map((g) => g.label)).toEqual(["Chase 01 (#1)", "Wells 02 (#2)", "Adyen 04 (#4)", "Wells 10 (#10)", "MID #11"]);
+  });
 });
 
 describe("a change names only what it changes", () => {

@@ -6,6 +6,7 @@
  */
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { formatValue, formatDimensionValue } from "@/lib/metrics/format";
+import { compareMidIds, midName } from "@/lib/mid-name";
 import { evaluate, measureFor, measureMetrics, sumRecords, type Evaluation, type Measure } from "@/lib/metrics/kpis";
 import { comparisonRange } from "@/lib/periods/compare";
 import { requestFilters } from "@/lib/report-state/filters";
@@ -27,7 +28,8 @@ export function alertRequests(d: AlertDefinition, today: string): AlertRequests 
   const main: ReportQuery = {
     start_date: range.start,
     end_date: range.end,
-    group_by: d.group_by ? [d.group_by] : [],
+    // Per MID: its alias comes in the same records (one alias per id, so no more rows), to name it.
+    group_by: d.group_by === "gateway_id" ? ["gateway_id", "gateway_alias"] : d.group_by ? [d.group_by] : [],
     metrics: measureMetrics(m),
     ...(filters ? { filters } : {}),
   };
@@ -87,7 +89,8 @@ function byGroup(records: readonly ReportRecord[], dim: string | null): Map<stri
     const v = dim ? r[dim] : "all";
     const key = keyOf(v);
     let g = out.get(key);
-    if (!g) out.set(key, (g = { label: dim ? formatDimensionValue(dim, v ?? null) : "All", records: [] }));
+    const label = dim === "gateway_id" && v !== null && v !== undefined ? midName(String(v), typeof r.gateway_alias === "string" ? r.gateway_alias : null) : dim ? formatDimensionValue(dim, v ?? null) : "All";
+    if (!g) out.set(key, (g = { label, records: [] }));
     g.records.push(r);
   }
   return out;
@@ -108,7 +111,8 @@ export function readMeasure(d: AlertDefinition, requests: AlertRequests, main: r
     const p = before ? evaluate(m, sumRecords(before.get(key)?.records ?? [], metrics)) : null;
     groups.push({ key, label: g.label, value: e.value, numerator: e.numerator, denominator: e.denominator, previous: p, fires: conditionHolds(d.condition, e.value, p?.value ?? null) });
   }
-  groups.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  // MIDs by number (1, 2, … 10), everything else by its words.
+  groups.sort((a, b) => (d.group_by === "gateway_id" ? compareMidIds(a.key, b.key) : 0) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   return {
     measure: { id: m.id, label: m.label, format: m.format },
     window: { start: requests.main.start_date, end: requests.main.end_date },
@@ -130,7 +134,7 @@ export function readProgramme(d: AlertDefinition, rows: readonly MonitorRow[], m
       const previous = p ? { value: p.actual.ratio, numerator: p.actual.numerator, denominator: p.actual.denominator } : null;
       return {
         key: `${r.gatewayId}|${r.cardBrand}`,
-        label: `${r.gatewayName ?? `Gateway ${r.gatewayId}`} (${r.cardBrand})`,
+        label: `${midName(r.gatewayId, r.gatewayName)} (${r.cardBrand})`,
         value: r.actual.ratio,
         numerator: r.actual.numerator,
         denominator: r.actual.denominator,
@@ -138,7 +142,7 @@ export function readProgramme(d: AlertDefinition, rows: readonly MonitorRow[], m
         fires: conditionHolds(d.condition, r.actual.ratio, previous?.value ?? null),
       };
     })
-    .sort((a, b) => (a.label < b.label ? -1 : 1));
+    .sort((a, b) => compareMidIds(a.key.split("|")[0]!, b.key.split("|")[0]!) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   return { measure: { id, label: `${programmeName} ratio`, format: "percent" }, window, previousWindow: null, groups };
 }
 

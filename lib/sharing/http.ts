@@ -3,8 +3,9 @@ import "server-only";
 import { clientAddress } from "@/lib/http/client-address";
 import { serverEnv } from "@/lib/env";
 
-export function requestAddress(headers: Headers): string {
-  return clientAddress(headers, serverEnv().TRUSTED_PROXY_HOPS) ?? "unknown";
+/** The visitor's address as the trusted proxy saw it; null when none is trusted (see clientAddress). */
+export function requestAddress(headers: Headers): string | null {
+  return clientAddress(headers, serverEnv().TRUSTED_PROXY_HOPS);
 }
 
 export function shareSecret(): string {

@@ -74,24 +74,26 @@ export type ShareResolution =
   | { kind: "throttled" };
 
 /**
- * What a visitor's token opens. Unknown tokens and wrong passwords count against the visitor's
- * address; past the limit every answer is "throttled", whether or not the link exists. A lookup
- * counts before it is made and is taken back when the token is a real link, so parallel guesses
- * cannot outrun the limit while a flood from one address leaves other visitors alone.
+ * What a visitor's token opens. A real token is never throttled: it holds 256 random bits, so no
+ * budget is needed to stop anyone guessing one, and no one's guesses can close it for others.
+ * Unknown tokens count against the visitor's address when there is one (a trusted proxy names it);
+ * past the limit an unknown token answers "throttled". With no address (TRUSTED_PROXY_HOPS=0) there
+ * is nothing the guesser alone owns to count against, and an unknown token is simply unknown.
  */
 export async function resolveShare(
   db: Sql,
   token: string,
-  address: string,
+  address: string | null,
   secret: string,
   unlockCookie: (tokenHash: string) => string | undefined,
 ): Promise<ShareResolution> {
-  const attempt = await throttleRepo(db).attempt([{ key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress }], SHARE_LIMITS.windowSeconds);
-  if (!attempt.allowed) return { kind: "throttled" };
   const tokenHash = hashToken(token);
   const link = isTokenShaped(token) ? await shareLinksRepo(db).findByTokenHash(tokenHash) : null;
-  if (!link) return { kind: "unknown" };
-  await attempt.forget();
+  if (!link) {
+    if (address === null) return { kind: "unknown" };
+    const attempt = await throttleRepo(db).attempt([{ key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress }], SHARE_LIMITS.windowSeconds);
+    return { kind: attempt.allowed ? "unknown" : "throttled" };
+  }
   if (link.revokedAt) return { kind: "revoked" };
   if (Date.parse(link.expiresAt) <= Date.now()) return { kind: "expired" };
   if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
@@ -113,19 +115,20 @@ function addressKey(address: string, secret: string): string {
 }
 
 /**
- * Checks a share password. The attempt counts against the visitor's address and against the link
- * before the password is verified; a right one is taken back. "throttled" when either limit is spent.
+ * Checks a share password. The attempt counts against the link (from everywhere) and, when there is
+ * one, the visitor's address before the password is verified; a right one is taken back. "throttled"
+ * when either limit is spent.
  */
 export async function checkSharePassword(
   db: Sql,
   link: ShareLinkWithSecrets,
   password: string,
-  address: string,
+  address: string | null,
   secret: string,
 ): Promise<"ok" | "wrong" | "throttled"> {
   const attempt = await throttleRepo(db).attempt(
     [
-      { key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress },
+      ...(address !== null ? [{ key: addressKey(address, secret), max: SHARE_LIMITS.failuresPerAddress }] : []),
       { key: `share-link:${link.id}`, max: SHARE_LIMITS.failuresPerLink },
     ],
     SHARE_LIMITS.windowSeconds,
@@ -136,6 +139,7 @@ export async function checkSharePassword(
   return "ok";
 }
 
-export async function recordShareView(db: Sql, linkId: string, address: string, secret: string): Promise<void> {
-  await shareLinksRepo(db).recordView(linkId, hashAddress(address, secret));
+/** Counts a view; visitors without an address (no trusted proxy) count as one unknown visitor. */
+export async function recordShareView(db: Sql, linkId: string, address: string | null, secret: string): Promise<void> {
+  await shareLinksRepo(db).recordView(linkId, hashAddress(address ?? "unknown", secret));
 }

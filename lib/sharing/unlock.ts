@@ -11,7 +11,7 @@ import { signUnlock, unlockCookieName } from "./tokens";
 
 const UNLOCK_HOURS = 12;
 
-export async function unlockShare(db: Sql, token: string, password: string | null, address: string, secret: string, requestUrl: string): Promise<NextResponse> {
+export async function unlockShare(db: Sql, token: string, password: string | null, address: string | null, secret: string, requestUrl: string): Promise<NextResponse> {
   const back = new URL(`/share/${encodeURIComponent(token)}`, requestUrl);
   const fail = (why: "wrong" | "throttled") => {
     back.searchParams.set("error", why);

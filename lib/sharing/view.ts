@@ -90,7 +90,7 @@ export type SharedView =
 
 export async function loadSharedView(
   token: string,
-  opts: { preset?: string | null; address: string; cookie: (name: string) => string | undefined },
+  opts: { preset?: string | null; address: string | null; cookie: (name: string) => string | undefined },
 ): Promise<SharedView> {
   const env = serverEnv();
   const db = await getStore();
