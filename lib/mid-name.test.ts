@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareMidIds, midAliases, midName } from "./mid-name";
+import { compareMidIds, midName } from "./mid-name";
 
 describe("midName", () => {
   it("names a MID by its alias and id", () => {
@@ -22,12 +22,5 @@ describe("compareMidIds", () => {
 
   it("puts ids that are not numbers after the numbers", () => {
     expect(["b", "3", "a", "20"].sort(compareMidIds)).toEqual(["3", "20", "a", "b"]);
-  });
-});
-
-describe("midAliases", () => {
-  it("reads each id's alias from records that carry both", () => {
-    const m = midAliases([{ gateway_id: 2, gateway_alias: "Wells 02" }, { gateway_id: 3, gateway_alias: null }, { gateway_id: 4 }]);
-    expect([...m]).toEqual([["2", "Wells 02"]]);
   });
 });

@@ -26,14 +26,3 @@ export function compareMidIds(a: number | string, b: number | string): number {
   if (xn || yn) return xn && yn ? String(a).localeCompare(String(b), "en-US") : xn ? 1 : -1;
   return x - y;
 }
-
-/** Alias of each MID id in records that carry both gateway_id and gateway_alias (ids as text). */
-export function midAliases(records: readonly Readonly<Record<string, unknown>>[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const r of records) {
-    const id = r.gateway_id;
-    const alias = r.gateway_alias;
-    if ((typeof id === "number" || typeof id === "string") && typeof alias === "string" && alias.trim() !== "") out.set(String(id), alias.trim());
-  }
-  return out;
-}
