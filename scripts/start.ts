@@ -11,13 +11,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ROUTING_ADMIN_SCOPE } from "../lib/contract/bin-routing";
 import { addDays, todayIn } from "../lib/contract/dates";
-import { createClient } from "../service/clients";
 import { duckDbOptions, loadDuckDbConfig } from "../service/config";
 import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { importRoutingEvidenceCase } from "../service/data/routing-evidence-case";
-import { seedDemoRouting } from "../service/routing/demo";
+import { DEMO_ROUTING_HISTORY, ensureDemoClients, seedDemoRoutingHistory, type DemoClients } from "./demo-setup";
 import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
 import { DEFAULT_MONITOR_CONFIG } from "../lib/monitor/definitions";
@@ -28,12 +27,9 @@ const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
 const DB_PATH = process.env.SERVICE_DB ?? "data/service.duckdb";
 const SECRETS_FILE = ".local/demo-secrets.json";
 
-interface DemoSecrets {
+interface DemoSecrets extends DemoClients {
   serviceTokenSecret: string;
   nextauthSecret?: string;
-  client?: { client_id: string; client_secret: string };
-  /** The routing workspace's client, with the routing-admin scope: only it may change the live routing configuration. */
-  routingClient?: { client_id: string; client_secret: string };
 }
 
 function loadSecrets(): DemoSecrets {
@@ -44,6 +40,12 @@ function saveSecrets(s: DemoSecrets): void {
   mkdirSync(".local", { recursive: true });
   writeFileSync(SECRETS_FILE, `${JSON.stringify(s, null, 2)}\n`, { mode: 0o600 });
 }
+
+const CLIENT_WORDS: Readonly<Record<keyof DemoClients, string>> = {
+  client: "demo API client (the dashboard's)",
+  routingClient: `demo routing client (scope ${ROUTING_ADMIN_SCOPE})`,
+  manualClient: "API client for manual checks",
+};
 
 async function prepareData(secrets: DemoSecrets): Promise<void> {
   mkdirSync("data", { recursive: true });
@@ -60,7 +62,6 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
       // Two BINs where one MID is truly better, and where MIDs differ only by noise, so the routing
       // workspace has a proposal to show and a case it rightly leaves alone.
       const evidence = await importRoutingEvidenceCase(db);
-      await seedDemoRouting(db);
       console.log(`start: routing evidence case: BIN ${evidence.better_bin} (MID ${evidence.better_gateway_id} truly better than ${evidence.current_gateway_id}), BIN ${evidence.noise_bin} (noise only)`);
       console.log(`start: ${s.attempts.toLocaleString("en-US")} attempts in ${s.seconds.toFixed(1)} s`);
       // The generated MIDs stay well inside every programme: one of them is made to breach
@@ -72,22 +73,13 @@ async function prepareData(secrets: DemoSecrets): Promise<void> {
       const { plan } = await importChargebackBreach(db, { month: lastMonth, cardBrand: ecp.cardBrand, ratio: excessive.ratio, minCount: excessive.minCount });
       console.log(`start: demo breach: ${plan.added} chargebacks imported for Mastercard MID #${plan.gatewayId} in ${lastMonth} (${plan.total} ÷ ${plan.sales} sales of ${plan.salesMonth})`);
     }
-    const known = secrets.client
-      ? await db.all("SELECT 1 FROM api_clients WHERE client_id = ? AND active", [secrets.client.client_id])
-      : [];
-    if (known.length === 0) {
-      secrets.client = await createClient(db, "demo dashboard");
-      saveSecrets(secrets);
-      console.log(`start: created demo API client ${secrets.client.client_id}`);
-    }
-    const knownRouting = secrets.routingClient
-      ? await db.all("SELECT 1 FROM api_clients WHERE client_id = ? AND active", [secrets.routingClient.client_id])
-      : [];
-    if (knownRouting.length === 0) {
-      secrets.routingClient = await createClient(db, "demo dashboard routing", [ROUTING_ADMIN_SCOPE]);
-      saveSecrets(secrets);
-      console.log(`start: created demo routing client ${secrets.routingClient.client_id} (scope ${ROUTING_ADMIN_SCOPE})`);
-    }
+    // The demo routing configuration, with an older version before it so that "measured after" has
+    // a change to measure from the first day (once per database: a history is kept as it is).
+    const versions = await seedDemoRoutingHistory(db, today);
+    if (versions.length > 0) console.log(`start: demo routing history: versions ${versions.join(", ")}, applied ${DEMO_ROUTING_HISTORY.olderDaysAgo} and ${DEMO_ROUTING_HISTORY.currentDaysAgo} days ago`);
+    const created = await ensureDemoClients(db, secrets);
+    if (created.length > 0) saveSecrets(secrets);
+    for (const key of created) console.log(`start: created ${CLIENT_WORDS[key]} ${secrets[key]!.client_id}`);
   } finally {
     db.close();
   }
@@ -130,6 +122,7 @@ async function main(): Promise<void> {
   const built = buildDashboard();
   await prepareData(secrets);
   const client = secrets.client!;
+  const manual = secrets.manualClient!;
   // Mail: the user's own server when SMTP_HOST is set (passed through with the rest of the
   // environment), else the sink on 127.0.0.1 (2525, or a free port when that is taken).
   let sink: MailSink | undefined;
@@ -153,6 +146,9 @@ async function main(): Promise<void> {
     UPSTREAM_CLIENT_SECRET: client.client_secret,
     UPSTREAM_ROUTING_CLIENT_ID: secrets.routingClient!.client_id,
     UPSTREAM_ROUTING_CLIENT_SECRET: secrets.routingClient!.client_secret,
+    // The routing workspace as a cautious deployment runs it: a change applies once a second editor
+    // approves it (the demo has two admins for that).
+    ROUTING_TWO_PERSON: process.env.ROUTING_TWO_PERSON ?? "true",
     // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
     TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
     ...(separateWorker ? { SEPARATE_WORKER: "true" } : {}),
@@ -226,11 +222,14 @@ ${users.map((u) => `    ${u.role.padEnd(8)} ${u.email.padEnd(22)} ${u.password}$
 
   Mail       ${sink ? `every message is kept in ${DEFAULT_SINK_DIR}/ (a local SMTP sink; set SMTP_HOST to send for real)` : `sent through ${process.env.SMTP_HOST}:${process.env.SMTP_PORT ?? "587"}`}
 
-  Call the service (demo client ${client.client_id}; its secret is in ${SECRETS_FILE}):
-    SECRET=$(node -p 'require("./${SECRETS_FILE}").client.client_secret')
+  Routing    ${dashboardEnv.ROUTING_TWO_PERSON === "true" ? "a change on the Routing page applies once a second editor approves it (ROUTING_TWO_PERSON=true): sign in as the other admin to approve" : "a change on the Routing page applies at once (ROUTING_TWO_PERSON=false)"}
+
+  Check a number by hand with the client for manual checks (${manual.client_id}; its secret is in ${SECRETS_FILE}),
+  not the dashboard's: its calls count against its own limit, never the dashboard's reports'.
+    SECRET=$(node -p 'require("./${SECRETS_FILE}").manualClient.client_secret')
     TOKEN=$(curl -s ${serviceUrl}/api/auth/token -H 'content-type: application/json' \\
-      -d "{\\"client_id\\":\\"${client.client_id}\\",\\"client_secret\\":\\"$SECRET\\"}" | node -p 'JSON.parse(require("fs").readFileSync(0)).data.access_token')
-    curl -s ${serviceUrl}/api/data -H "authorization: Bearer $TOKEN" -H 'x-client-id: ${client.client_id}' \\
+      -d "{\\"client_id\\":\\"${manual.client_id}\\",\\"client_secret\\":\\"$SECRET\\"}" | node -p 'JSON.parse(require("fs").readFileSync(0)).data.access_token')
+    curl -s ${serviceUrl}/api/data -H "authorization: Bearer $TOKEN" -H 'x-client-id: ${manual.client_id}' \\
       -H "x-client-secret: $SECRET" -H 'content-type: application/json' \\
       -d '{"start_date":"${todayIn("UTC").slice(0, 8)}01","end_date":"${todayIn("UTC")}","group_by":["date"],"metrics":["attempts","approvals","revenue"]}'
 

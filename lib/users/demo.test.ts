@@ -20,8 +20,10 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+const saved = () => JSON.parse(readFileSync(file, "utf8")) as DemoUser[];
+
 describe("ensureDemoUsers", () => {
-  it("creates the three demo users once, keeps their passwords in a 0600 file, and restores lost ones", async () => {
+  it("creates the demo users (two admins among them) once, keeps their passwords in a 0600 file, and restores lost ones", async () => {
     const first = await ensureDemoUsers({ env, file });
     expect(first.map((u) => [u.email, u.role])).toEqual(DEMO_USERS.map((u) => [u.email, u.role]));
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -31,12 +33,12 @@ describe("ensureDemoUsers", () => {
 
     unlinkSync(file);
     const reset = await ensureDemoUsers({ env, file });
-    expect(reset).toHaveLength(3);
+    expect(reset).toHaveLength(DEMO_USERS.length);
+    expect(saved().filter((u) => u.role === "admin").map((u) => u.email)).toEqual(["admin@demo.local", "admin2@demo.local"]);
 
-    const saved = JSON.parse(readFileSync(file, "utf8")) as DemoUser[];
     const store = await openStore({ kind: "pglite", dir: env.DASHBOARD_DB! }, { owner: "demo test" });
     try {
-      for (const u of saved) {
+      for (const u of saved()) {
         expect(await authenticate(store, { email: u.email, password: u.password })).toMatchObject({ ok: true, user: { role: u.role } });
       }
     } finally {

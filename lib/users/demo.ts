@@ -1,6 +1,6 @@
 /**
- * Demo mode's users (`npm start`): admin@demo.local, analyst@demo.local and viewer@demo.local with
- * generated passwords, kept in the ignored `.local/demo-users.json` (mode 0600). Outside demo mode
+ * Demo mode's users (`npm start`): admin@demo.local and admin2@demo.local, analyst@demo.local and
+ * viewer@demo.local with generated passwords, kept in the ignored `.local/demo-users.json` (mode 0600). Outside demo mode
  * nothing creates users with known passwords.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +20,8 @@ export interface DemoUser {
 
 export const DEMO_USERS: readonly { email: string; role: Role }[] = [
   { email: "admin@demo.local", role: "admin" },
+  // A second admin: the demo runs the routing workspace's two-person rule, where a change waits for another editor.
+  { email: "admin2@demo.local", role: "admin" },
   { email: "analyst@demo.local", role: "analyst" },
   { email: "viewer@demo.local", role: "viewer" },
 ];
@@ -39,7 +41,7 @@ function readFile(file: string): DemoUser[] {
 /**
  * Creates the demo users that are missing, and gives a new password to any whose password the file
  * doesn't hold (the file was deleted). Returns those it created or reset, with their passwords;
- * the file then lists all three. Opens and closes the store, so call it before the dashboard starts.
+ * the file then lists them all. Opens and closes the store, so call it before the dashboard starts.
  */
 export async function ensureDemoUsers(
   options: { env?: Record<string, string | undefined>; file?: string } = {},
