@@ -1,7 +1,9 @@
 /**
  * The routing workspace in Chromium, against the real service and dashboard (two-person rule on):
  * an admin edits a copy of the live configuration (a bad BIN prefix refused at its field, the diff
- * and a preview that advances no rotation), proposes it; a second admin approves it; the service
+ * and a preview that advances no rotation), proposes it; a second admin the proposer made after
+ * proposing (and whose password the proposer was shown) is refused; an analyst holding the routing
+ * permission from before approves it; the service
  * then really routes the BIN by the new rule, the page shows the new live version, and the audit
  * log holds the proposal, the approval and the apply; a proposed restore is rejected with a reason. An analyst without the routing permission
  * reads the workspace with no edit control; a viewer is turned away; a phone shows it without
@@ -11,6 +13,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import type { BinRoutingResponse } from "../lib/contract/bin-routing";
 import type { WorkspaceAnswer } from "../lib/routing/workspace";
 import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, screenshots, serviceCall } from "./support/helpers";
+import { e2eEnv } from "./support/env";
 
 /** An 8-digit BIN no generated rule names, so only the rule this spec adds decides where it goes. */
 const BIN = "45999901";
@@ -41,9 +44,23 @@ async function secondAdmin(browser: Browser, admin: BrowserContext): Promise<Bro
 
 const liveVersionLine = (page: Page) => page.getByTestId("routing-live-version");
 
-test("an admin proposes a change, a second admin approves it, routing follows it and the audit log has every step", async ({ browser }) => {
+/** Grants or withdraws the e2e analyst's routing permission (the Users page's API), as the admin. */
+async function analystRouting(admin: BrowserContext, routing: boolean): Promise<void> {
+  const list = await admin.request.get("/api/users");
+  expect(list.status()).toBe(200);
+  const { users } = (await list.json()) as { users: { id: string; email: string }[] };
+  const analyst = users.find((u) => u.email === e2eEnv().users.analyst.email);
+  expect(analyst, "the e2e analyst exists").toBeTruthy();
+  const res = await admin.request.patch(`/api/users/${analyst!.id}`, { data: { routing } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test("an admin proposes a change, an account the admin made cannot approve it, an independent editor does; routing follows it and the audit log has every step", async ({ browser }) => {
   test.setTimeout(180_000);
   const admin = await browser.newContext({ storageState: ".e2e/admin.json" });
+  // The analyst (made by the users CLI: the admin never saw their password) may change routing from before the proposal.
+  await analystRouting(admin, true);
+  try {
   const before = await workspace(admin);
   expect(before.two_person).toBe(true);
   expect(before.can_edit).toBe(true);
@@ -103,15 +120,31 @@ test("an admin proposes a change, a second admin approves it, routing follows it
   // The proposal changed nothing live.
   expect((await workspace(admin)).live!.version).toBe(live.version);
 
+  // One person's second account: made by the proposer after proposing, signed in with the password the proposer was shown.
   const second = await secondAdmin(browser, admin);
   const other = await second.newPage();
   await other.goto("/routing");
   const theirs = other.getByRole("list", { name: "Pending changes" }).getByRole("listitem").filter({ hasText: reason });
   await expect(theirs).toContainText(`Added BIN rule "${RULE}"`);
-  await theirs.getByRole("button", { name: "Approve and apply" }).click();
-  await expect(other.getByRole("status", { name: "Routing status" })).toContainText(`Applied: version ${live.version + 1} is live.`);
-  await expect(liveVersionLine(other)).toContainText(`Version ${live.version + 1},`);
-  await expect(other.getByRole("table", { name: "Live routing rules in precedence order" }).locator(`tr[data-rule-name="${RULE}"]`)).toContainText(`BIN ${BIN}…`);
+  // The page says why instead of offering Approve, and the API refuses it in the same words.
+  await expect(theirs.getByTestId("approval-refusal")).toContainText("under the two-person rule you may not approve it");
+  await expect(theirs.getByRole("button", { name: "Approve and apply" })).toHaveCount(0);
+  const pendingId = (await workspace(admin)).pending.find((c) => c.reason === reason)!.id;
+  const refused = await second.request.post(`/api/routing/changes/${pendingId}/approve`);
+  expect(refused.status()).toBe(403);
+  expect(await refused.text()).toContain("under the two-person rule you may not approve it");
+  expect((await workspace(admin)).live!.version).toBe(live.version);
+
+  // A second person approves it.
+  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const approver = await analyst.newPage();
+  await approver.goto("/routing");
+  const forAnalyst = approver.getByRole("list", { name: "Pending changes" }).getByRole("listitem").filter({ hasText: reason });
+  await forAnalyst.getByRole("button", { name: "Approve and apply" }).click();
+  await expect(approver.getByRole("status", { name: "Routing status" })).toContainText(`Applied: version ${live.version + 1} is live.`);
+  await expect(liveVersionLine(approver)).toContainText(`Version ${live.version + 1},`);
+  await expect(approver.getByRole("table", { name: "Live routing rules in precedence order" }).locator(`tr[data-rule-name="${RULE}"]`)).toContainText(`BIN ${BIN}…`);
+  await analyst.close();
 
   // The service itself now routes the BIN by the new rule.
   const routed = (await serviceCall("/api/bin-routing/route", { bin: BIN })) as unknown as BinRoutingResponse;
@@ -156,7 +189,10 @@ test("an admin proposes a change, a second admin approves it, routing follows it
   await expect(page.getByRole("row").filter({ hasText: restoreReason }).filter({ hasText: "Routing version proposed" })).toHaveCount(1);
   await expect(page.getByRole("row").filter({ hasText: rejectReason }).filter({ hasText: "Routing change rejected" })).toHaveCount(1);
   await second.close();
-  await admin.close();
+  } finally {
+    await analystRouting(admin, false);
+    await admin.close();
+  }
 });
 
 test("an analyst without the routing permission reads the workspace with no edit control; a viewer is turned away", async ({ browser }) => {

@@ -126,6 +126,12 @@ const serverEnvSchema = z
       .enum(["true", "false"], { error: "ROUTING_TWO_PERSON must be true or false" })
       .default("false")
       .transform((v) => v === "true"),
+    /**
+     * Calls one user may make in the service's routing bucket in any 60 s (previews, validations, BIN
+     * lookups, changes): a third of the dashboard client's ROUTING_RATE_LIMIT (600), room for a bulk
+     * lookup of 100 BINs and more, so no user's burst spends everyone's (lib/routing/allowance.ts).
+     */
+    ROUTING_CALLS_PER_USER: intInRange("ROUTING_CALLS_PER_USER", 1, 10_000, 200),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;

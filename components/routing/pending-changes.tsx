@@ -19,6 +19,7 @@ const STATUS_WORDS: Record<RoutingChange["status"], string> = {
   applied: "applied",
   rejected: "rejected",
   superseded: "superseded",
+  withdrawn: "withdrawn",
 };
 
 function RejectForm({ change, onReject }: { change: RoutingChange; onReject: (id: string, reason: string) => Promise<string | null> }) {
@@ -78,6 +79,7 @@ export function PendingChanges({
   timeZone,
   onApprove,
   onReject,
+  refusals = {},
   label = "Pending changes",
 }: {
   changes: readonly RoutingChange[];
@@ -89,6 +91,8 @@ export function PendingChanges({
   timeZone: string;
   onApprove: (id: string) => Promise<string | null>;
   onReject: (id: string, reason: string) => Promise<string | null>;
+  /** Pending changes this user may not approve under the two-person rule, with why. */
+  refusals?: Readonly<Record<string, string>>;
   label?: string;
 }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -140,6 +144,10 @@ export function PendingChanges({
               <div className="mt-2 flex flex-wrap items-start gap-2">
                 {twoPerson && own ? (
                   <p className="text-slate-700">You proposed this change: another editor approves it.</p>
+                ) : refusals[c.id] ? (
+                  <p className="text-slate-700" data-testid="approval-refusal">
+                    {refusals[c.id]}.
+                  </p>
                 ) : (
                   <Button size="sm" variant="primary" disabled={busy === c.id} onClick={() => void approve(c.id)}>
                     {busy === c.id ? "Applying…" : "Approve and apply"}

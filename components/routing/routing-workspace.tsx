@@ -61,6 +61,7 @@ function outcomeWords(c: RoutingChange): string {
   if (c.status === "applied") return `Applied: version ${c.applied_version ?? "?"} is live.`;
   if (c.status === "pending") return "Proposed: it waits for another editor to approve it.";
   if (c.status === "superseded") return `Not applied: ${c.decision_reason ?? "the live version changed since it was proposed"}.`;
+  if (c.status === "withdrawn") return `Not applied: ${c.decision_reason ?? "it was withdrawn"}.`;
   return "Rejected.";
 }
 
@@ -282,6 +283,7 @@ function Workspace({ timeZone }: { timeZone: string }) {
           timeZone={timeZone}
           onApprove={approve}
           onReject={reject}
+          refusals={view.approval_refusals}
         />
         {decided.length > 0 ? (
           <details>

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   "routing.applied",
   "routing.restored",
   "routing.rejected",
+  "routing.superseded",
+  "routing.withdrawn",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -153,7 +155,7 @@ export function changedFields(patch: object): string[] {
     .sort();
 }
 
-export type RoutingEvent = "proposed" | "approved" | "applied" | "restored" | "rejected";
+export type RoutingEvent = "proposed" | "approved" | "applied" | "restored" | "rejected" | "superseded" | "withdrawn";
 
 /**
  * The routing workspace's entry: a routing configuration version proposed, approved, applied,

@@ -125,6 +125,8 @@ const ACTION_LABELS: Record<string, string> = {
   "routing.applied": "Routing version applied",
   "routing.restored": "Routing version restored",
   "routing.rejected": "Routing change rejected",
+  "routing.superseded": "Routing change superseded",
+  "routing.withdrawn": "Routing change withdrawn",
 };
 
 export function actionLabel(action: string): string {

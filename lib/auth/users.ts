@@ -11,6 +11,10 @@ export interface User {
   disabled: boolean;
   createdAt: Date;
   lastLoginAt: Date | null;
+  /** When the password, role, routing permission or enabled state last changed (lib/routing/approval.ts). */
+  standingSince: Date;
+  /** The dashboard admin who last set the password (and so knows it); null when the CLI or the user set it. */
+  passwordSetBy: string | null;
 }
 
 /** With the secrets: only for authentication and the session re-check, never for listing. */
@@ -27,11 +31,13 @@ interface UserRow {
   disabled: boolean;
   created_at: Date;
   last_login_at: Date | null;
+  standing_since: Date;
+  password_set_by: string | null;
   password_hash: string;
   sessions_valid_after: Date | null;
 }
 
-const PUBLIC_COLUMNS = "id, email, role, routing, disabled, created_at, last_login_at";
+const PUBLIC_COLUMNS = "id, email, role, routing, disabled, created_at, last_login_at, standing_since, password_set_by";
 const ALL_COLUMNS = `${PUBLIC_COLUMNS}, password_hash, sessions_valid_after`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -47,7 +53,7 @@ export function normalizeEmail(email: string): string {
 }
 
 function toUser(r: UserRow): User {
-  return { id: r.id, email: r.email, role: r.role, routing: r.routing === true, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at };
+  return { id: r.id, email: r.email, role: r.role, routing: r.routing === true, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at, standingSince: r.standing_since, passwordSetBy: r.password_set_by };
 }
 
 function toUserWithCredentials(r: UserRow): UserWithCredentials {
@@ -56,12 +62,13 @@ function toUserWithCredentials(r: UserRow): UserWithCredentials {
 
 export function usersRepo(db: Sql) {
   return {
-    async create(input: { email: string; role: Role; passwordHash: string }): Promise<User> {
+    /** `setBy`: the dashboard admin creating the account, who is shown its password (null: the CLI or the demo seeding). */
+    async create(input: { email: string; role: Role; passwordHash: string; setBy?: string | null }): Promise<User> {
       const email = normalizeEmail(input.email);
       try {
         const rows = await db.query<UserRow>(
-          `INSERT INTO users (email, role, password_hash) VALUES ($1, $2, $3) RETURNING ${PUBLIC_COLUMNS}`,
-          [email, input.role, input.passwordHash],
+          `INSERT INTO users (email, role, password_hash, password_set_by) VALUES ($1, $2, $3, $4) RETURNING ${PUBLIC_COLUMNS}`,
+          [email, input.role, input.passwordHash, input.setBy ?? null],
         );
         return toUser(rows[0]!);
       } catch (e) {
@@ -104,7 +111,7 @@ export function usersRepo(db: Sql) {
     /** Disables the account and voids its sessions; false when there is no such user. */
     async disable(email: string, now = new Date()): Promise<boolean> {
       const rows = await db.query(
-        "UPDATE users SET disabled = true, sessions_valid_after = $2 WHERE email = $1 RETURNING id",
+        "UPDATE users SET disabled = true, sessions_valid_after = $2, standing_since = now() WHERE email = $1 RETURNING id",
         [normalizeEmail(email), now],
       );
       return rows.length > 0;
@@ -112,26 +119,29 @@ export function usersRepo(db: Sql) {
 
     /** Changes the role; sessions stay, since every request re-reads the role. False when there is no such user. */
     async setRole(id: string, role: Role): Promise<boolean> {
-      const rows = await db.query("UPDATE users SET role = $2 WHERE id = $1 RETURNING id", [id, role]);
+      const rows = await db.query("UPDATE users SET role = $2, standing_since = now() WHERE id = $1 RETURNING id", [id, role]);
       return rows.length > 0;
     },
 
     /** Grants or withdraws the routing permission; false when there is no such user. */
     async setRouting(id: string, routing: boolean): Promise<boolean> {
-      const rows = await db.query("UPDATE users SET routing = $2 WHERE id = $1 RETURNING id", [id, routing]);
+      const rows = await db.query("UPDATE users SET routing = $2, standing_since = now() WHERE id = $1 RETURNING id", [id, routing]);
       return rows.length > 0;
     },
 
     async enable(email: string): Promise<boolean> {
-      const rows = await db.query("UPDATE users SET disabled = false WHERE email = $1 RETURNING id", [normalizeEmail(email)]);
+      const rows = await db.query("UPDATE users SET disabled = false, standing_since = now() WHERE email = $1 RETURNING id", [normalizeEmail(email)]);
       return rows.length > 0;
     },
 
-    /** Replaces the password hash and voids existing sessions; false when there is no such user. */
-    async setPassword(email: string, passwordHash: string, now = new Date()): Promise<boolean> {
+    /**
+     * Replaces the password hash and voids existing sessions; false when there is no such user.
+     * `setBy`: the dashboard admin who set it and was shown it (null: the CLI or the demo seeding).
+     */
+    async setPassword(email: string, passwordHash: string, now = new Date(), setBy: string | null = null): Promise<boolean> {
       const rows = await db.query(
-        "UPDATE users SET password_hash = $2, sessions_valid_after = $3 WHERE email = $1 RETURNING id",
-        [normalizeEmail(email), passwordHash, now],
+        "UPDATE users SET password_hash = $2, sessions_valid_after = $3, password_set_by = $4, standing_since = now() WHERE email = $1 RETURNING id",
+        [normalizeEmail(email), passwordHash, now, setBy],
       );
       return rows.length > 0;
     },

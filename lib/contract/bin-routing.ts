@@ -97,6 +97,8 @@ export const RoutingValidationSchema = z.object({
   valid: z.boolean(),
   problems: z.array(z.object({ path: z.string(), message: z.string() })),
   rotation: z.array(RotationOutcomeSchema),
+  /** The live version the rotation outcomes were judged against; null when none is loaded (absent from services before it was added). */
+  live_version: z.int().min(1).nullable().optional(),
 });
 
 /** The live version as GET /api/bin-routing/config answers it: the version and each group's state now. */

@@ -22,8 +22,10 @@ import type { Role } from "@/lib/auth/roles";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
+import { PreviewRequest } from "./calls";
 import {
   approveChange,
+  ChangeRequest,
   canEditRouting,
   canReadRouting,
   loadWorkspace,
@@ -32,6 +34,7 @@ import {
   rejectChange,
   routingUser,
   validateChange,
+  ValidateRequest,
   type RoutingUser,
   type WorkspaceDeps,
 } from "./workspace";
@@ -57,7 +60,7 @@ let read: UpstreamClient;
 let write: UpstreamClient;
 const users: Record<"ada" | "bob" | "rita" | "ana" | "vic", RoutingUser> = {} as never;
 
-const deps = (over: Partial<WorkspaceDeps> = {}): WorkspaceDeps => ({ store, clients: { read, write }, twoPerson: true, ...over });
+const deps = (over: Partial<WorkspaceDeps> = {}): WorkspaceDeps => ({ store, clients: { read, write }, twoPerson: true, callsPerUser: 1_000_000, ...over });
 const clients = (): RoutingClients => ({ read, write });
 const liveVersion = async () => (await getRoutingConfig(clients())).version;
 
@@ -160,16 +163,16 @@ describe("rights", () => {
 
 describe("validation", () => {
   it("answers the service's problems with their paths and a diff against the live version", async () => {
-    const good = await validateChange(deps(), pointing(3));
+    const good = await validateChange(deps(), users.rita, pointing(3));
     expect(good).toMatchObject({ valid: true, problems: [], live_version: 1 });
     expect(good.diff?.rules).toEqual([{ rule_name: "X", type: "BIN", change: "changed", fields: [{ field: "group_id", before: 2, after: 3 }] }]);
     expect(good.diff?.affected).toEqual({ bin_prefixes: [BIN_X], banks: [] });
 
-    const bad = await validateChange(deps(), { ...configA, groups: [{ ...configA.groups[0]!, members: [{ gateway_id: 999_999 }] }, ...configA.groups.slice(1)] });
+    const bad = await validateChange(deps(), users.rita, { ...configA, groups: [{ ...configA.groups[0]!, members: [{ gateway_id: 999_999 }] }, ...configA.groups.slice(1)] });
     expect(bad.valid).toBe(false);
     expect(bad.problems).toContainEqual({ path: "groups[0].members[0].gateway_id", message: expect.stringContaining("does not exist") });
 
-    const wrongShape = await validateChange(deps(), { groups: "none" });
+    const wrongShape = await validateChange(deps(), users.rita, { groups: "none" });
     expect(wrongShape).toMatchObject({ valid: false, diff: null });
   });
 
@@ -220,7 +223,7 @@ describe("two-person rule", () => {
     ]);
   });
 
-  it("a change overtaken by another version is marked superseded on approval and nothing is applied", async () => {
+  it("a change overtaken by another version is marked superseded on approval (audited) and nothing is applied", async () => {
     const base = await liveVersion();
     const slow = await proposeChange(deps(), users.ada, { config: pointing(1), reason: "to the fallback", base_version: base });
     // Meanwhile a change applied without the rule (a second dashboard with ROUTING_TWO_PERSON=false).
@@ -235,7 +238,10 @@ describe("two-person rule", () => {
     expect(await routingChangesRepo(store).get(slow.id)).toMatchObject({ status: "superseded", applied_version: null, decided_by: { email: "bob@test.local" } });
     expect(await liveVersion()).toBe(base + 1);
     expect(await routeX()).toBe(2);
-    expect((await routingEntries()).filter((e) => e.change === slow.id).map((e) => e.action)).toEqual(["routing.proposed"]);
+    // The approval that ended superseded is in the audit log, by the approver, with why.
+    const slowEntries = (await routingEntries()).filter((e) => e.change === slow.id);
+    expect(slowEntries.map((e) => e.action)).toEqual(["routing.superseded", "routing.proposed"]);
+    expect(slowEntries[0]).toMatchObject({ actor: "bob@test.local", reason: expect.stringContaining(`became version ${base + 1}`) });
     expect((await routingEntries()).filter((e) => e.change === direct.id).map((e) => e.action)).toEqual(["routing.applied"]);
   });
 
@@ -300,5 +306,41 @@ describe("without the two-person rule or the credential", () => {
     expect(await routingChangesRepo(store).get(pending.id)).toMatchObject({ status: "pending" });
     expect((await routingChangesRepo(store).recent()).length).toBe(before + 1);
     expect(await liveVersion()).toBe(base);
+  });
+});
+
+describe("request bodies and what readers see", () => {
+  it("a config carrying the change's own fields (reason, author, expected_version) is a 400 naming each, and nothing is proposed", () => {
+    const body = { config: { ...configA, reason: "inside", author: "someone", expected_version: 3 }, reason: "outside", base_version: 1 };
+    const parsed = ChangeRequest.safeParse(body);
+    expect(parsed.success).toBe(false);
+    const paths = (parsed.error?.issues ?? []).map((i) => i.path.join("."));
+    expect(paths.sort()).toEqual(["config.author", "config.expected_version", "config.reason"]);
+    expect(parsed.error?.issues[0]?.message).toContain("the change's own field");
+    expect(ValidateRequest.safeParse({ config: body.config }).success).toBe(false);
+    expect(ChangeRequest.safeParse({ ...body, config: configA }).success).toBe(true);
+  });
+
+  it("a config nested 32,000 deep is a 400 for validate, changes and preview, found without recursion", () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 32_000; i++) deep = { a: deep };
+    for (const parsed of [
+      ValidateRequest.safeParse({ config: deep }),
+      ChangeRequest.safeParse({ config: deep, reason: "deep", base_version: 1 }),
+      PreviewRequest.safeParse({ config: deep, bins: [BIN_X] }),
+    ]) {
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toContain("nested deeper than 16 levels");
+    }
+    expect(PreviewRequest.safeParse({ config: configA, bins: [BIN_X] }).success).toBe(true);
+  });
+
+  it("the routing-admin client's id on each version is shown to editors only", async () => {
+    const forAda = await loadWorkspace(deps(), users.ada);
+    expect(forAda.versions.some((v) => v.client_id !== null)).toBe(true);
+    const forAna = await loadWorkspace(deps(), users.ana);
+    expect(forAna.versions.length).toBe(forAda.versions.length);
+    expect(forAna.versions.every((v) => v.client_id === null)).toBe(true);
+    expect(forAna.live?.client_id ?? null).toBeNull();
   });
 });

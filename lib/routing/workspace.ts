@@ -35,6 +35,8 @@ import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
+import { takeRoutingCall, type RoutingCall } from "./allowance";
+import { approvalRefusal, requireApprover, withdrawForProposer, isEditor } from "./approval";
 import { diffConfigs, normalizeConfig, type ConfigDiff } from "./diff";
 import { buildEffects, EFFECT_MIN_ATTEMPTS, EFFECT_WINDOW_MAX_DAYS, planEffects, type EffectsPending, type RoutingEffectsAnswer } from "./effects";
 
@@ -46,6 +48,10 @@ export interface WorkspaceDeps {
   clients: RoutingClients;
   /** ROUTING_TWO_PERSON: a change is applied only once another editor approves it. */
   twoPerson: boolean;
+  /** ROUTING_CALLS_PER_USER: each user's share of the dashboard's routing bucket at the service. */
+  callsPerUser: number;
+  /** The allowance's clock (tests move it; the default is the real one). */
+  now?: () => Date;
 }
 
 export interface RoutingUser {
@@ -88,7 +94,13 @@ export async function routingUser(store: Store, session: { id: string; email: st
 export async function workspaceFor(session: SessionUser): Promise<{ deps: WorkspaceDeps; user: RoutingUser }> {
   const store = await getStore();
   const user = await routingUser(store, session);
-  return { deps: { store, clients: routingClients(), twoPerson: serverEnv().ROUTING_TWO_PERSON }, user };
+  const env = serverEnv();
+  return { deps: { store, clients: routingClients(), twoPerson: env.ROUTING_TWO_PERSON, callsPerUser: env.ROUTING_CALLS_PER_USER }, user };
+}
+
+/** Counts `call` against the user's share of the routing bucket (lib/routing/allowance.ts); a 429 naming their own use past it. */
+export function takeCall(deps: WorkspaceDeps, user: { id: string }, call: RoutingCall): Promise<void> {
+  return takeRoutingCall(deps.store, user.id, call, { perUser: deps.callsPerUser, ...(deps.now ? { now: deps.now() } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,7 +111,43 @@ const reasonField = z
   .trim()
   .min(1, { error: "reason must not be empty: say why" })
   .max(1000, { error: "reason must be at most 1000 characters" });
-const configField = z.unknown().refine((v) => v !== undefined, { error: "config is required (the configuration in the file format)" });
+/** Deeper than any configuration in the file format can be (groups → members → a member's fields is 4). */
+export const MAX_CONFIG_DEPTH = 16;
+
+/** Whether `v` nests objects or arrays deeper than `max`, found without recursion (a hostile body may be thousands deep). */
+export function deeperThan(v: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A change's own fields, which the dashboard sends beside the configuration and never takes from inside it. */
+const CHANGE_FIELDS = ["reason", "author", "expected_version"] as const;
+
+export const configField = z
+  .unknown()
+  .refine((v) => v !== undefined, { error: "config is required (the configuration in the file format)" })
+  .superRefine((v, ctx) => {
+    if (deeperThan(v, MAX_CONFIG_DEPTH)) {
+      ctx.addIssue({ code: "custom", message: `config is nested deeper than ${MAX_CONFIG_DEPTH} levels; a routing configuration is never that deep` });
+      return;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return;
+    for (const field of CHANGE_FIELDS) {
+      if (field in v) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `config must not carry ${field}: it is the change's own field${field === "reason" ? " (give it beside config)" : ", which the dashboard sets"}`,
+        });
+      }
+    }
+  });
 
 export const ValidateRequest = z.strictObject({ config: configField });
 export const ChangeRequest = z.strictObject({
@@ -128,7 +176,9 @@ const isMissing = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** The live version, or null when the service has no configuration loaded. */
 async function liveOrNull(deps: WorkspaceDeps): Promise<RoutingLiveConfig | null> {
   try {
-    return await getRoutingConfig(deps.clients);
+    const live = await getRoutingConfig(deps.clients);
+    remember(live.version, live.config);
+    return live;
   } catch (e) {
     if (isMissing(e)) return null;
     throw e;
@@ -162,9 +212,32 @@ export interface WorkspaceAnswer {
   read_only_reason: string | null;
   /** The signed-in user's id, so the page knows which pending changes are their own. */
   user_id: string;
+  /** Under the two-person rule: pending changes of others this user may not approve (docs/routing.md "Who may approve"), with why. */
+  approval_refusals: Record<string, string>;
 }
 
+/** Why `user` may not approve each of `pending` (their own aside), read now. */
+async function approvalRefusals(deps: WorkspaceDeps, user: RoutingUser, pending: readonly RoutingChange[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const others = pending.filter((c) => c.proposed_by.id !== user.id);
+  if (!deps.twoPerson || !canEditRouting(user) || others.length === 0) return out;
+  const users = usersRepo(deps.store);
+  const me = await users.findById(user.id);
+  if (!me) return out;
+  for (const c of others) {
+    const proposer = c.proposed_by.id ? await users.findById(c.proposed_by.id) : null;
+    const why = approvalRefusal(c, proposer, me);
+    if (why) out[c.id] = why;
+  }
+  return out;
+}
+
+/**
+ * The workspace as `user` may see it. The routing-admin client's id on each version is for those who
+ * change routing (it names the credential that applied it); readers get null in its place.
+ */
 export async function loadWorkspace(deps: WorkspaceDeps, user: RoutingUser): Promise<WorkspaceAnswer> {
+  await takeCall(deps, user, { kind: "read", calls: 2 });
   const changes = routingChangesRepo(deps.store);
   const [live, versions, pending, recent] = await Promise.all([
     liveOrNull(deps),
@@ -176,17 +249,19 @@ export async function loadWorkspace(deps: WorkspaceDeps, user: RoutingUser): Pro
     changes.recent(20),
   ]);
   const writeCredential = deps.clients.write !== null;
+  const editor = canEditRouting(user);
   return {
-    live,
-    versions,
+    live: live && !editor ? { ...live, client_id: null } : live,
+    versions: editor ? versions : versions.map((v) => ({ ...v, client_id: null })),
     pending,
     stale_pending: live ? pending.filter((c) => c.base_version !== live.version).map((c) => c.id) : [],
     recent,
-    can_edit: canEditRouting(user),
+    can_edit: editor,
     two_person: deps.twoPerson,
     write_credential: writeCredential,
     read_only_reason: readOnlyReason(user, writeCredential),
     user_id: user.id,
+    approval_refusals: await approvalRefusals(deps, user, pending),
   };
 }
 
@@ -200,12 +275,42 @@ export interface ValidateAnswer extends RoutingValidation {
   live_version: number | null;
 }
 
-/** The service's dry run of `config` (every problem with its path) and its diff against the live version. */
-export async function validateChange(deps: WorkspaceDeps, config: unknown): Promise<ValidateAnswer> {
-  const [validation, live] = await Promise.all([validateRoutingConfig(config, deps.clients), liveOrNull(deps)]);
+/**
+ * Configurations of versions this process has seen, by version number. A version never changes, so
+ * the one the service names as live is diffed from here without asking for it again.
+ */
+const versionConfigs = new Map<number, unknown>();
+const VERSION_CONFIGS_KEPT = 8;
+
+function remember(version: number, config: unknown): void {
+  versionConfigs.delete(version);
+  versionConfigs.set(version, config);
+  for (const old of versionConfigs.keys()) {
+    if (versionConfigs.size <= VERSION_CONFIGS_KEPT) break;
+    versionConfigs.delete(old);
+  }
+}
+
+/**
+ * The service's dry run of `config` (every problem with its path) and its diff against the live
+ * version: ONE call to the service, which names the live version it checked against; that
+ * version's configuration comes from this process's memory (the workspace's reads fill it) and is
+ * asked for only when it has not been seen yet. Counted against the user's share of the bucket.
+ */
+export async function validateChange(deps: WorkspaceDeps, user: { id: string }, config: unknown): Promise<ValidateAnswer> {
+  await takeCall(deps, user, { kind: "validate" });
+  const validation = await validateRoutingConfig(config, deps.clients);
+  let liveVersion = validation.live_version;
+  let current: unknown = liveVersion ? versionConfigs.get(liveVersion) : undefined;
+  if (liveVersion === undefined || (liveVersion !== null && current === undefined)) {
+    // A service that does not name the live version, or one not seen here yet: one more call.
+    const live = await liveOrNull(deps);
+    liveVersion = live?.version ?? null;
+    current = live?.config;
+  }
   const proposed = normalizeConfig(config);
-  const current = live ? normalizeConfig(live.config) : null;
-  return { ...validation, diff: proposed && current ? diffConfigs(current, proposed) : null, live_version: live?.version ?? null };
+  const currentConfig = current === undefined ? null : normalizeConfig(current);
+  return { ...validation, diff: proposed && currentConfig ? diffConfigs(currentConfig, proposed) : null, live_version: liveVersion ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,6 +343,8 @@ function authorOf(change: RoutingChange, approver: RoutingUser): string {
 export async function proposeChange(deps: WorkspaceDeps, user: RoutingUser, input: ChangeInput): Promise<RoutingChange> {
   requireEdit(user);
   if (!deps.twoPerson) requireCredential(deps);
+  // Reading the live version and validating (applying goes with the routing credential's own bucket).
+  await takeCall(deps, user, { kind: "change", calls: 2 });
   const live = await requireLive(deps);
   if (live.version !== input.base_version) throw staleBase(live.version, input.base_version);
   const validation = await validateRoutingConfig(input.config, deps.clients);
@@ -284,6 +391,7 @@ export async function proposeChange(deps: WorkspaceDeps, user: RoutingUser, inpu
 export async function proposeRestore(deps: WorkspaceDeps, user: RoutingUser, input: { reason: string; version?: number | undefined }): Promise<RoutingChange> {
   requireEdit(user);
   if (!deps.twoPerson) requireCredential(deps);
+  await takeCall(deps, user, { kind: "change", calls: 2 });
   const live = await requireLive(deps);
   const target = input.version ?? live.version - 1;
   if (target < 1) throw ApiError.badRequest(`Version ${live.version} is the first version; there is no earlier one to restore`);
@@ -341,11 +449,17 @@ export async function approveChange(deps: WorkspaceDeps, user: RoutingUser, id: 
   requireEdit(user);
   requireCredential(deps);
   const change = await pendingChange(deps, id);
-  if (deps.twoPerson && change.proposed_by.id === user.id) {
-    throw new ApiError(403, "You proposed this change; under the two-person rule another editor must approve it");
-  }
   const actor = { id: user.id, email: user.email };
   const repo = routingChangesRepo(deps.store);
+  if (deps.twoPerson) {
+    const proposer = change.proposed_by.id ? await usersRepo(deps.store).findById(change.proposed_by.id) : null;
+    if (!proposer || !isEditor(proposer)) {
+      // The users CLI changed the proposer (the Users page would have withdrawn it already).
+      const withdrawn = await deps.store.transaction((tx) => withdrawForProposer(tx, change, user, change.proposed_by.email));
+      throw new ApiError(409, `${withdrawn?.decision_reason ?? "This change was withdrawn"}; nothing was applied`, undefined, {}, withdrawn ? { change: withdrawn } : {});
+    }
+    await requireApprover(deps.store, change, user.id);
+  }
   if (!(await repo.claim(id, actor))) throw new ApiError(409, "Another editor is deciding this change right now, or has just decided it; reload to see the outcome");
 
   let version: RoutingConfigVersion;
@@ -361,7 +475,19 @@ export async function approveChange(deps: WorkspaceDeps, user: RoutingUser, id: 
     if (e instanceof ApiError && e.status === 409) {
       const live = await liveOrNull(deps).catch(() => null);
       const why = `Superseded: the live configuration became version ${live?.version ?? "(unknown)"} after this change was made against version ${change.base_version}`;
-      const superseded = await repo.superseded(id, actor, why);
+      const superseded = await deps.store.transaction(async (tx) => {
+        const marked = await routingChangesRepo(tx).superseded(id, actor, why);
+        if (marked) {
+          await appendRoutingAudit(tx, {
+            event: "superseded",
+            actor: userActor(user),
+            version: String(change.base_version),
+            reason: why,
+            detail: { change_id: id, base_version: change.base_version, proposed_by: change.proposed_by.email, live_version: live?.version ?? null },
+          });
+        }
+        return marked;
+      });
       throw supersededError(superseded ?? { ...change, status: "superseded", decision_reason: why });
     }
     // Nothing was applied (a refusal or an outage): the change stays pending for another try.

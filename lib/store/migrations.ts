@@ -438,6 +438,47 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX report_days_used ON report_days (used_at);
     `,
   },
+  {
+    version: 15,
+    name: "routing approvers' standing, withdrawn changes, routing calls per user",
+    up: `
+      -- What makes an account a second person for the two-person rule (lib/routing/approval.ts):
+      -- standing_since is when its password, role, routing permission or enabled state last changed
+      -- (an approver's must predate the change it approves); password_set_by is the dashboard admin
+      -- who last set its password (creating the account or resetting it), who therefore knows it;
+      -- NULL when the users CLI or the demo seeding set it. Accounts made before start from what the
+      -- audit log says of them.
+      ALTER TABLE users ADD COLUMN standing_since timestamptz NOT NULL DEFAULT now();
+      ALTER TABLE users ADD COLUMN password_set_by uuid REFERENCES users(id) ON DELETE SET NULL;
+      UPDATE users u SET standing_since = greatest(u.created_at, coalesce(
+        (SELECT max(a.at) FROM audit_log a
+          WHERE a.subject_kind = 'user' AND a.subject_id = u.id::text
+            AND a.action IN ('user.created', 'user.role_changed', 'user.disabled', 'user.enabled', 'user.password_reset')),
+        u.created_at));
+      UPDATE users u SET password_set_by = (
+        SELECT a.actor_id FROM audit_log a
+         WHERE a.subject_kind = 'user' AND a.subject_id = u.id::text AND a.actor_kind = 'user'
+           AND a.action IN ('user.created', 'user.password_reset')
+           AND EXISTS (SELECT 1 FROM users s WHERE s.id = a.actor_id)
+         ORDER BY a.at DESC, a.id DESC LIMIT 1);
+      -- A pending change whose possible approvers changed (or whose proposer may no longer change
+      -- routing) is withdrawn, with the reason, rather than left approvable.
+      ALTER TABLE routing_changes DROP CONSTRAINT routing_changes_status_check;
+      ALTER TABLE routing_changes ADD CONSTRAINT routing_changes_status_check
+        CHECK (status IN ('pending', 'applied', 'rejected', 'superseded', 'withdrawn'));
+      -- Each user's calls to the service's routing bucket (reads, previews, validations, BIN lookups, changes),
+      -- counted over a sliding window so one user's burst cannot spend the dashboard's whole bucket
+      -- (lib/routing/allowance.ts). Rows older than the window are deleted as calls are counted.
+      CREATE TABLE routing_calls (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('preview', 'validate', 'lookup', 'change', 'read')),
+        bins integer NOT NULL DEFAULT 0 CHECK (bins >= 0),
+        at timestamptz NOT NULL
+      );
+      CREATE INDEX routing_calls_user_at ON routing_calls (user_id, at);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

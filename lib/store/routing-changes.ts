@@ -1,13 +1,13 @@
 /**
- * Routing configuration changes as the workspace records them (migration 13): proposed, then applied,
- * rejected or superseded. Every decision is a conditional update on a pending row, so a change is
+ * Routing configuration changes as the workspace records them (migrations 13 and 15): proposed, then
+ * applied, rejected, superseded, or withdrawn when who may approve it changed. Every decision is a conditional update on a pending row, so a change is
  * decided once however many people press a button at the same moment; `claim` reserves a pending
  * change for the one decider who may send it to the service.
  */
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { fromJson, type Sql } from "./sql";
 
-export const ROUTING_CHANGE_STATUSES = ["pending", "applied", "rejected", "superseded"] as const;
+export const ROUTING_CHANGE_STATUSES = ["pending", "applied", "rejected", "superseded", "withdrawn"] as const;
 export type RoutingChangeStatus = (typeof ROUTING_CHANGE_STATUSES)[number];
 
 export interface RoutingChange {
@@ -24,7 +24,7 @@ export interface RoutingChange {
   status: RoutingChangeStatus;
   decided_by: { id: string | null; email: string } | null;
   decided_at: string | null;
-  /** Why it was rejected, or what superseded it. */
+  /** Why it was rejected or withdrawn, or what superseded it. */
   decision_reason: string | null;
   applied_version: number | null;
 }
@@ -172,6 +172,8 @@ export function routingChangesRepo(db: Sql) {
     applied: (id: string, by: Actor, version: number) => decide(id, "applied", by, { applied_version: version }),
     rejected: (id: string, by: Actor, reason: string) => decide(id, "rejected", by, { decision_reason: reason }, true),
     superseded: (id: string, by: Actor, why: string) => decide(id, "superseded", by, { decision_reason: why }),
+    /** Withdraws a pending change nobody is sending to the service right now (one being sent completes). */
+    withdrawn: (id: string, by: Actor, why: string) => decide(id, "withdrawn", by, { decision_reason: why.slice(0, 1000) }, true),
   };
 }
 

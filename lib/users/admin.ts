@@ -68,7 +68,8 @@ export async function createUser(store: Store, actor: ActingUser, input: z.infer
   const passwordHash = await hashPassword(password);
   try {
     const user = await store.transaction(async (tx) => {
-      const created = await usersRepo(tx).create({ email: input.email, role: input.role, passwordHash });
+      // The admin is shown the password, so the account counts as theirs until someone else sets one (lib/routing/approval.ts).
+      const created = await usersRepo(tx).create({ email: input.email, role: input.role, passwordHash, setBy: actor.id });
       await appendAudit(tx, { action: "user.created", actor: userActor(actor), subject: { kind: "user", id: created.id, label: created.email }, detail: { role: created.role } });
       return created;
     });
@@ -86,12 +87,32 @@ async function otherUser(store: Store, actor: SessionUser, id: string, what: str
   return target;
 }
 
+/** A change to a user's rights or credentials as the features that follow it see it. */
+export interface RightsChange {
+  /** The admin who made it. */
+  actor: ActingUser;
+  /** The user as they were before it. */
+  before: User;
+  /** What changed, in words ("routing permission granted", "password reset", …); empty when nothing did. */
+  what: string;
+}
+
 /**
- * What follows a change to a user's role or state in the same transaction, from the features that
- * act with the user's rights (their alert rules and scheduled reports stopping where they may no
- * longer run them), which depend on users and so are handed in by the caller.
+ * What follows a change to a user's role, state or password in the same transaction, from the
+ * features that act with the user's rights (their alert rules and scheduled reports stopping where
+ * they may no longer run them; routing changes they could approve being withdrawn), which depend on
+ * users and so are handed in by the caller.
  */
-export type AfterRightsChange = (tx: Sql, userId: string) => Promise<unknown>;
+export type AfterRightsChange = (tx: Sql, userId: string, change: RightsChange) => Promise<unknown>;
+
+function changedWords(target: User, patch: z.infer<typeof UserPatch>): string {
+  const words: string[] = [];
+  if (patch.role !== undefined && patch.role !== target.role) words.push(`role changed from ${target.role} to ${patch.role}`);
+  if (patch.routing !== undefined && patch.routing !== target.routing) words.push(`routing permission ${patch.routing ? "granted" : "withdrawn"}`);
+  if (patch.disabled === true && !target.disabled) words.push("account disabled");
+  if (patch.disabled === false && target.disabled) words.push("account enabled");
+  return words.join(", ");
+}
 
 /** Role, routing permission and enabled state in one transaction. Disabling ends the user's sessions at once. */
 export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>, afterRightsChange?: AfterRightsChange): Promise<UserView> {
@@ -122,19 +143,20 @@ export async function updateUser(store: Store, actor: ActingUser, id: string, pa
       await users.enable(target.email);
       await appendAudit(tx, { action: "user.enabled", actor: userActor(actor), subject });
     }
-    await afterRightsChange?.(tx, id);
+    await afterRightsChange?.(tx, id, { actor, before: target, what: changedWords(target, patch) });
     return userView((await users.findById(id))!);
   });
 }
 
-/** A new generated password; the user's sessions end. */
-export async function resetPassword(store: Store, actor: ActingUser, id: string): Promise<{ user: UserView; password: string }> {
+/** A new generated password, shown to the admin who asked (who therefore knows it); the user's sessions end. */
+export async function resetPassword(store: Store, actor: ActingUser, id: string, afterRightsChange?: AfterRightsChange): Promise<{ user: UserView; password: string }> {
   const target = await otherUser(store, actor, id, "reset the password of");
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   await store.transaction(async (tx) => {
-    await usersRepo(tx).setPassword(target.email, passwordHash);
+    await usersRepo(tx).setPassword(target.email, passwordHash, new Date(), actor.id);
     await appendAudit(tx, { action: "user.password_reset", actor: userActor(actor), subject: { kind: "user", id: target.id, label: target.email } });
+    await afterRightsChange?.(tx, id, { actor, before: target, what: "password reset" });
   });
   return { user: userView(target), password };
 }

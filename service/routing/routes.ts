@@ -159,6 +159,9 @@ export function routingConfigRoutes(engine: RoutingEngine, clients: ClientRegist
               valid,
               problems,
               rotation: result.rotation,
+              // The version this was checked against, so a caller holding that version's
+              // configuration (versions never change) can diff without another call.
+              live_version: engine.liveVersion?.version ?? null,
             }),
           };
         },

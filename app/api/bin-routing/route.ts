@@ -1,7 +1,6 @@
-// POST /api/bin-routing: route a BIN as a real order through the upstream (SPEC.md §4), validated first; analysts only.
+// POST /api/bin-routing: route a BIN as a real order through the upstream (SPEC.md §4), validated first; analysts only, within each user's share of routing calls.
 import { apiRoute } from "@/lib/api/handler";
 import { BinRoutingRequestSchema } from "@/lib/contract";
-import { getGateway } from "@/lib/upstream";
-import { lookUpBin } from "@/lib/upstream/bin-routing";
+import { lookUpBinFor } from "@/lib/routing/calls";
 
-export const POST = apiRoute({ role: "analyst", schema: BinRoutingRequestSchema }, async ({ body }) => lookUpBin(getGateway(), body, "route"));
+export const POST = apiRoute({ role: "analyst", schema: BinRoutingRequestSchema }, async ({ user, body }) => lookUpBinFor(user, body, "route"));

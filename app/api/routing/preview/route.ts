@@ -1,10 +1,9 @@
-// POST /api/routing/preview: for a list of BINs, the live and a proposed configuration's decisions; no rotation advances (analysts and up).
+// POST /api/routing/preview: for a list of BINs, the live and a proposed configuration's decisions; no rotation advances (analysts and up, within each user's share of routing calls).
 import { apiRoute } from "@/lib/api/handler";
-import { RoutingPreviewRequestSchema } from "@/lib/contract/bin-routing";
+import { PreviewRequest, previewFor } from "@/lib/routing/calls";
 import { workspaceFor } from "@/lib/routing/workspace";
-import { previewRouting } from "@/lib/upstream/bin-routing";
 
-export const POST = apiRoute({ role: "analyst", schema: RoutingPreviewRequestSchema }, async ({ user: session, body }) => {
-  const { deps } = await workspaceFor(session);
-  return previewRouting(body, deps.clients);
+export const POST = apiRoute({ role: "analyst", schema: PreviewRequest }, async ({ user: session, body }) => {
+  const { deps, user } = await workspaceFor(session);
+  return previewFor(deps, user, body);
 });
