@@ -32,6 +32,7 @@ describe("parseServerEnv", () => {
       REPORT_JOBS_PER_USER: 20,
       REPORT_JOBS_MAX: 200,
       CACHE_MAX_MB: 256,
+      DAY_STORE_MAX_MB: 1024,
       CACHE_TTL_PAST_SECONDS: 86_400,
       CACHE_TTL_TODAY_SECONDS: 300,
       REPORT_TIMEZONE: "UTC",

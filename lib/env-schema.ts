@@ -68,6 +68,8 @@ const serverEnvSchema = z
     REPORT_JOBS_PER_USER: positiveInt("REPORT_JOBS_PER_USER", 20),
     REPORT_JOBS_MAX: positiveInt("REPORT_JOBS_MAX", 200),
     CACHE_MAX_MB: positiveInt("CACHE_MAX_MB", 256),
+    /** The day store's bound (the records' JSON size), least recently used days out first past it. */
+    DAY_STORE_MAX_MB: positiveInt("DAY_STORE_MAX_MB", 1024),
     CACHE_TTL_PAST_SECONDS: positiveInt("CACHE_TTL_PAST_SECONDS", 86_400),
     CACHE_TTL_TODAY_SECONDS: positiveInt("CACHE_TTL_TODAY_SECONDS", 300),
     REPORT_TIMEZONE: z

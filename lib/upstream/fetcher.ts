@@ -46,10 +46,14 @@ export class ReportFetcher {
     return rangePieces(query, this.config.maxPieceDays);
   }
 
-  /** Every record of the report, pieces merged, and the upstream calls it took; its progress goes to `onProgress` as it goes. */
-  async fetch(request: FetchRequest, onProgress: (progress: FetchProgress) => void): Promise<FetchedReport> {
+  /**
+   * Every record of the report, pieces merged, and the upstream calls it took; its progress goes to
+   * `onProgress` as it goes. With `ranges`, only those days of the query's range are fetched (the
+   * days the day store does not keep), each split into pieces as a whole range would be.
+   */
+  async fetch(request: FetchRequest, onProgress: (progress: FetchProgress) => void, ranges?: readonly DateRange[]): Promise<FetchedReport> {
     const { op, query } = request;
-    const pieces = this.pieces(query);
+    const pieces = ranges ? ranges.flatMap((r) => rangePieces(r, this.config.maxPieceDays)) : this.pieces(query);
     let calls = 0;
     const all: ReportRecord[] = [];
     // Pages each date-range part needs: known once its first page answers (at least 1 before).

@@ -10,17 +10,20 @@ import "server-only";
  * calls, and ./quota.ts decides when each call may go.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
+import { OPERATION_SCHEMAS, getDimension, toUnits, type Operation, type ReportRecord } from "@/lib/contract";
+import { addDays, daysBetween } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
+import { dayGrain, settleDays, withRange, type KeptDays, type Shape } from "./day-store";
+import { fetchRanges } from "./range-pieces";
 import type { SharedState } from "./shared";
 import { CancelledError } from "./quota";
 import { ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
 import { JobRegistry, type JobResult, type JobRun, type JobView, type JobsConfig } from "./jobs";
-import { QuotaQueue } from "./quota";
-import { canonicalQuery, queryKey, type ReportQuery } from "./records";
+import { BACKGROUND_OWNER, QuotaQueue } from "./quota";
+import { aggregate, canonicalQuery, effectiveMetrics, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
 
 export type { LatestAnswer, SerializedAnswer } from "./cache";
@@ -73,6 +76,8 @@ export class JobHandles {
 
 /** Queue owner of everything share-link visitors ask for. */
 export const SHARE_OWNER = "share-links";
+
+const minDay = (a: string, b: string) => (a < b ? a : b);
 
 function logShared(msg: string, e: unknown): void {
   console.error(JSON.stringify({ level: "warn", msg, error: e instanceof Error ? e.message : String(e) }));
@@ -288,20 +293,105 @@ export class ReportGateway {
     return this.fetcher.pieces(query);
   }
 
-  /** A job's work: an answer another instance has (or is fetching), else fetch, note the values seen, keep the answer. */
+  /**
+   * A job's work: an answer another instance has (or is fetching), else the kept days and a fetch of
+   * the others (or, for a question not kept by day, a fetch of it all); note the values seen, keep
+   * the answer.
+   */
   private async execute(run: JobRun): Promise<JobResult> {
+    const shape = this.shared.days ? this.dayShape(run.op, run.query) : null;
     // Alone (no shared state) the fetch starts at once, its first call queued before submit returns.
-    const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(run) : null;
+    const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(run, shape === null) : null;
     if (fromOthers) return fromOthers;
-    const { data, calls } = await this.fetcher.fetch(run, run.progress);
-    this.seen.add(data);
+    const result = shape ? await this.fromDays(run, shape) : await this.fetchWhole(run);
+    this.seen.add(result.data);
     const fetchedAt = Date.now();
-    const expiresAt = this.cache.store(run.op, run.query, data, calls, fetchedAt);
-    await this.shared.cache?.put(run.op, run.query, data, fetchedAt, expiresAt).catch((e: unknown) =>
+    const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt);
+    await this.shared.cache?.put(run.op, run.query, result.data, fetchedAt, expiresAt).catch((e: unknown) =>
       // A shared cache that cannot take the answer costs the other instances a call, not this report.
       logShared("shared cache put failed", e),
     );
-    return { source: "upstream", fetched_at: new Date(fetchedAt).toISOString(), upstream_calls: calls, total: data.length, data };
+    return result;
+  }
+
+  private async fetchWhole(run: JobRun): Promise<JobResult> {
+    const { data, calls } = await this.fetcher.fetch(run, run.progress);
+    return { source: "upstream", fetched_at: new Date().toISOString(), upstream_calls: calls, total: data.length, data };
+  }
+
+  /**
+   * The day grain the gateway keeps a query at, or null when it is not kept by day. A breakdown is
+   * asked per day only by dimensions of a known, small set of values (the catalog's enumerations),
+   * where a 101-day piece surely stays one page.
+   */
+  dayShape(op: Operation, query: ReportQuery): Shape | null {
+    return dayGrain(
+      op,
+      query,
+      (dims) => {
+        let rows = 1;
+        for (const d of dims) {
+          const values = getDimension(d)?.values;
+          if (!values) return undefined;
+          rows *= values.length + 1; // + null, where the dimension does not apply
+        }
+        return rows;
+      },
+      this.config.maxPieceDays,
+    );
+  }
+
+  /**
+   * The kept days of the query's range, read from the day store, and the days it does not keep
+   * current, fetched at the day grain and kept. Calls for the missing runs are made only where they
+   * cost no more than the whole span between them (kept days in the middle are then asked again).
+   */
+  private async fromDays(run: JobRun, shape: Shape): Promise<JobResult> {
+    const days = this.shared.days!;
+    const { start_date: start, end_date: end } = run.query;
+    let kept: KeptDays;
+    try {
+      kept = await days.read(run.op, shape, start, end);
+    } catch (e) {
+      // A store that cannot be read costs this report its calls, not its answer.
+      logShared("kept days not read", e);
+      return this.fetchWhole(run);
+    }
+    const toFetch = fetchRanges(kept.missing, this.config.maxPieceDays);
+    let calls = 0;
+    let fetchedAt = days.now();
+    const fetched: ReportRecord[] = [];
+    if (toFetch.length > 0) {
+      const res = await this.fetcher.fetch({ ...run, query: withRange(shape, start, end) }, run.progress, toFetch);
+      calls = res.calls;
+      fetched.push(...res.data);
+      fetchedAt = days.now();
+      for (const r of toFetch) {
+        const inRange = res.data.filter((rec) => String(rec.date) >= r.start_date && String(rec.date) <= r.end_date);
+        await days.write(run.op, shape, r.start_date, r.end_date, inRange, fetchedAt).catch((e: unknown) => logShared("kept days not written", e));
+      }
+    }
+    const refetched = new Set<string>();
+    for (const r of toFetch) for (let d = r.start_date; d <= r.end_date; d = addDays(d, 1)) refetched.add(d);
+    const records = [...fetched];
+    let oldest = toFetch.length > 0 ? fetchedAt : Number.POSITIVE_INFINITY;
+    let keptDays = 0;
+    for (const [day, k] of kept.days) {
+      if (refetched.has(day)) continue;
+      records.push(...k.records);
+      oldest = Math.min(oldest, k.fetchedAt);
+      keptDays++;
+    }
+    const data = derive(run.op, run.query, records);
+    const totalDays = daysBetween(start, end) + 1;
+    return {
+      source: calls > 0 ? "upstream" : "cache",
+      fetched_at: new Date(Number.isFinite(oldest) ? oldest : fetchedAt).toISOString(),
+      upstream_calls: calls,
+      total: data.length,
+      data,
+      days: { kept: keptDays, fetched: totalDays - keptDays },
+    };
   }
 
   /**
@@ -325,27 +415,71 @@ export class ReportGateway {
     };
   }
 
-  /** What another instance fetched (or is fetching) that answers the job, or null to fetch here. */
-  private async fromOtherInstances(run: JobRun): Promise<JobResult | null> {
+  /**
+   * What another instance fetched (or is fetching) that answers the job, or null to fetch here. A
+   * question kept by day (`answers` false) is not looked up among whole answers, whose freshness is
+   * coarser than its days': once another instance's job for it ends, its days are in the store.
+   */
+  private async fromOtherInstances(run: JobRun, answers: boolean): Promise<JobResult | null> {
     // Another instance may have fetched it (or a finer answer): that costs no call here either.
-    const elsewhere = await this.sharedAnswer(run.op, run.query);
+    const elsewhere = answers ? await this.sharedAnswer(run.op, run.query) : null;
     if (elsewhere) return elsewhere;
     // Another instance is fetching the same report: wait for it rather than spend the calls twice.
     const other = await this.shared.jobs?.live(run.key);
-    return other ? this.settleElsewhere(other.view.id, run) : null;
+    return other ? this.settleElsewhere(other.view.id, run, answers) : null;
   }
 
-  /** Follows another instance's job to its end; its answer (from the shared cache), or null to fetch here. */
-  private async settleElsewhere(id: string, run: JobRun): Promise<JobResult | null> {
+  /** Follows another instance's job to its end; its answer (from the shared cache), or null to fetch (or read kept days) here. */
+  private async settleElsewhere(id: string, run: JobRun, answers: boolean): Promise<JobResult | null> {
     const rows = this.shared.jobs!;
     for (;;) {
       if (run.signal.aborted) throw new CancelledError();
       const other = await rows.waitFor(id, 2_000);
       if (!other || other.abandoned) return null;
       if (!other.finished) continue;
-      if (other.view.status.state !== "done") return null;
+      if (other.view.status.state !== "done" || !answers) return null;
       return this.sharedAnswer(run.op, run.query);
     }
+  }
+
+  /**
+   * Compares the settled days the day store keeps for shapes used since `usedSince` with the
+   * upstream's daily totals of the same metrics and filters (one call per 101 days of a shape, as
+   * background work), and forgets the days whose totals moved, so they are fetched again. A shape is
+   * checked at most once per `everyMs`. Returns what it looked at, found and spent.
+   */
+  async checkKeptDays(opts: { usedSince: number; everyMs: number; signal?: AbortSignal }): Promise<{ shapes: number; moved: number; calls: number }> {
+    const days = this.shared.days;
+    const out = { shapes: 0, moved: 0, calls: 0 };
+    if (!days) return out;
+    const now = days.now();
+    const today = days.today();
+    for (const kept of await days.shapesUsedSince(opts.usedSince)) {
+      if (opts.signal?.aborted) break;
+      if (kept.checkedAt !== null && kept.checkedAt > now - opts.everyMs) continue;
+      const end = minDay(kept.lastDay, addDays(today, -settleDays(kept.op, kept.shape)));
+      if (end >= kept.firstDay) {
+        const metrics = effectiveMetrics(kept.op, withRange(kept.shape, kept.firstDay, end));
+        const totals = canonicalQuery(kept.op, { start_date: kept.firstDay, end_date: end, group_by: ["date"], metrics, filters: kept.shape.filters });
+        const res = await this.fetcher.fetch(
+          { op: kept.op, query: totals, owner: () => BACKGROUND_OWNER, signal: opts.signal ?? new AbortController().signal },
+          () => undefined,
+        );
+        out.calls += res.calls;
+        const upstream = new Map(res.data.map((r) => [String(r.date), r]));
+        const moved: string[] = [];
+        for (const day of await days.keptDays(kept.key, kept.firstDay, end)) {
+          const sums = aggregate(day.records, [], metrics)[0];
+          const theirs = upstream.get(day.day);
+          if (metrics.some((m) => toUnits(m, Number(sums?.[m] ?? 0)) !== toUnits(m, Number(theirs?.[m] ?? 0)))) moved.push(day.day);
+        }
+        await days.forget(kept.key, moved);
+        out.moved += moved.length;
+      }
+      await days.markChecked(kept.key, now);
+      out.shapes++;
+    }
+    return out;
   }
 
   status() {

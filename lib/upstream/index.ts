@@ -6,6 +6,7 @@ import "server-only";
  */
 import { serverEnv } from "@/lib/env";
 import { lazyStore } from "@/lib/store/lazy";
+import { DayStore } from "./day-store";
 import { ReportGateway, type GatewayConfig } from "./gateway";
 import { pgSharedState } from "./pg-shared";
 
@@ -34,7 +35,16 @@ export function getGateway(): ReportGateway {
     };
     // Several instances on one PostgreSQL database share the quota, the answers and the jobs; with
     // the embedded store (one process) everything stays in this process's memory.
-    g[globalKey] = new ReportGateway(config, env.DATABASE_URL ? pgSharedState(lazyStore("postgres"), config) : {});
+    // The day store is in the dashboard's store either way: PGlite keeps it across restarts of this
+    // process, PostgreSQL for every instance.
+    const store = lazyStore(env.DATABASE_URL ? "postgres" : "pglite");
+    const days = new DayStore(store, {
+      timeZone: env.REPORT_TIMEZONE,
+      ttlTodaySeconds: env.CACHE_TTL_TODAY_SECONDS,
+      ttlPastSeconds: env.CACHE_TTL_PAST_SECONDS,
+      maxBytes: env.DAY_STORE_MAX_MB * 1024 * 1024,
+    });
+    g[globalKey] = new ReportGateway(config, { ...(env.DATABASE_URL ? pgSharedState(store, config) : {}), days });
   }
   return g[globalKey];
 }

@@ -38,6 +38,7 @@ export interface JobResult {
   upstream_calls: number;
   total: number;
   data: ReportRecord[];
+  days?: { kept: number; fetched: number };
 }
 
 export type JobStatus =

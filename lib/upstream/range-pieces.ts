@@ -24,3 +24,17 @@ export function rangePieces(range: DateRange, maxPieceDays: number = LIMITS.maxR
   }
   return out;
 }
+
+/**
+ * What to fetch for the runs of days a store lacks: the runs themselves, or the one span from the
+ * first to the last when that takes fewer pieces (fewer calls), so that kept days in the middle of
+ * a range never make it cost more than asking it whole.
+ */
+export function fetchRanges(missing: readonly DateRange[], maxPieceDays: number = LIMITS.maxRangeDays): DateRange[] {
+  const first = missing[0];
+  const last = missing.at(-1);
+  if (!first || !last) return [];
+  const runs = missing.reduce((n, r) => n + rangePieces(r, maxPieceDays).length, 0);
+  const span = { start_date: first.start_date, end_date: last.end_date };
+  return rangePieces(span, maxPieceDays).length < runs ? [span] : missing.map((r) => ({ ...r }));
+}

@@ -5,6 +5,7 @@
  * ./pg-cache.ts, ./pg-jobs.ts.
  */
 import type { Operation, ReportRecord } from "@/lib/contract";
+import type { DayStore } from "./day-store";
 import type { PgJobs } from "./pg-jobs";
 import type { ReportQuery } from "./records";
 
@@ -36,6 +37,11 @@ export interface SharedCache {
 }
 
 export interface SharedState {
+  /**
+   * Answers kept per day in the dashboard's store (./day-store.ts): with PGlite this process's, with
+   * PostgreSQL every instance's.
+   */
+  days?: DayStore;
   quota?: SharedQuota;
   cache?: SharedCache;
   /** Job rows (./pg-jobs.ts); needs `cache` too, where a done job's records are read from. */

@@ -1,8 +1,9 @@
 /** Tests' report gateway in front of the test service (service/testing/harness.ts): generous limits unless overridden. */
 import { ReportGateway, type GatewayConfig } from "@/lib/upstream/gateway";
+import type { SharedState } from "@/lib/upstream/shared";
 import type { TestService } from "./harness";
 
-export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}): ReportGateway {
+export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}, shared: SharedState = {}): ReportGateway {
   return new ReportGateway({
     baseUrl: svc.url,
     clientId: svc.client.client_id,
@@ -17,5 +18,5 @@ export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> =
     maxJobsPerOwner: 1000,
     maxJobs: 10_000,
     ...overrides,
-  });
+  }, shared);
 }
