@@ -10,6 +10,7 @@ import { formatChange, formatValue } from "@/lib/metrics/format";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { ScrollTable } from "./live-tables";
+import { useMidName } from "./use-mid-name";
 
 const th = "px-3 py-2 text-left font-medium whitespace-nowrap";
 const num = "px-3 py-1.5 text-right tabular-nums whitespace-nowrap align-top";
@@ -35,6 +36,9 @@ export function ProposalsTable({
   /** Puts a proposal into the editor; absent for readers. */
   onUse?: (p: Proposal) => void;
 }) {
+  const mid = useMidName();
+  // The figures after the summary's "route … to MID n": kept, with the MIDs named as everywhere.
+  const figures = (summary: string) => (summary.includes(":") ? summary.slice(summary.indexOf(":")) : "");
   const rule = `another active MID is proposed when both have at least ${formatValue(thresholds.minAttempts, "count")} attempts, its approval rate is higher by at least ${thresholds.marginPp} pp, and a one-sided two-proportion z-test gives p below ${thresholds.alpha} (split among the MIDs tested)`;
   if (proposals.length === 0) {
     return (
@@ -67,7 +71,7 @@ export function ProposalsTable({
             {proposals.map((p) => (
               <tr key={`${p.kind}-${p.key}`} className="border-t border-slate-200" data-proposal-key={p.key}>
                 <th scope="row" className={cn(td, "text-left font-normal")}>
-                  {p.summary}
+                  {`route ${p.kind} ${p.key} from ${mid(p.current.gateway_id)} to ${mid(p.proposed.gateway_id)}${figures(p.summary)}`}
                 </th>
                 <td className={num}>{formatChange(p.difference_pp / 100, "points")}</td>
                 <td className={num} title={`z = ${p.z.toFixed(2)}; held to p < ${p.threshold.toPrecision(2)}`}>
