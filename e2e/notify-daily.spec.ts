@@ -51,6 +51,8 @@ test.beforeAll(async () => {
       SMTP_HOST: sink.host,
       SMTP_PORT: String(sink.port),
       SMTP_TLS: "none",
+      SMTP_USER: sink.auth.user,
+      SMTP_PASSWORD: sink.auth.pass,
       MAIL_FROM: "alerts@demo.local",
       MAIL_SINK_DIR: sink.dir,
     },

@@ -132,8 +132,10 @@ async function main(): Promise<void> {
     });
   }
   const mailEnv = sink
-    ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/mail/sink-viewer.ts).
-      { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }
+    ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/mail/sink-viewer.ts). SMTP_USER and
+      // SMTP_PASSWORD: the sign-in the sink generated, given to the dashboard (and worker) only, so no
+      // other local process can put mail in the admins' /mail.
+      { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", SMTP_USER: sink.auth.user, SMTP_PASSWORD: sink.auth.pass, MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }
     : {};
   const separateWorker = Boolean(process.env.DATABASE_URL?.trim()) && process.env.SEPARATE_WORKER !== "false";
   const dashboardEnv = {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "sink-viewer-"));
   dir = join(root, "mail");
   sink = await startMailSink({ dir, port: 0 });
-  const transport = nodemailer.createTransport({ host: sink.host, port: sink.port, secure: false, ignoreTLS: true });
+  const transport = nodemailer.createTransport({ host: sink.host, port: sink.port, secure: false, ignoreTLS: true, auth: sink.auth });
   await transport.sendMail({ from: "alerts@demo.local", to: "first@demo.local", subject: "First", text: "one" });
   await transport.sendMail({
     from: "alerts@demo.local",

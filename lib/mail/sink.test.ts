@@ -31,7 +31,7 @@ describe("startMailSink", () => {
     const seen: string[][] = [];
     const s = await sink({ dir, port: 0, onMessage: (m) => seen.push(m.to) });
     expect(s.host).toBe("127.0.0.1");
-    const transport = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true, auth: s.auth });
     await transport.sendMail({ from: "alerts@demo.local", to: "analyst@demo.local", subject: "Gateways — daily", text: "hello", attachments: [{ filename: "r.csv", content: "a,b\n1,2\n", contentType: "text/csv" }] });
     await transport.sendMail({ from: "alerts@demo.local", to: "admin@demo.local", subject: "second", text: "again" });
     transport.close();
@@ -45,6 +45,29 @@ describe("startMailSink", () => {
     expect(first.subject).toBe("Gateways — daily");
     expect(first.attachments[0]!.content.toString()).toBe("a,b\n1,2\n");
     expect(seen).toEqual([["analyst@demo.local"], ["admin@demo.local"]]);
+  });
+
+  it("takes mail only from the client that signs in with its generated password: another local process cannot add any", async () => {
+    const dir = tempDir();
+    const s = await sink({ dir, port: 0 });
+    expect(s.auth.pass.length).toBeGreaterThanOrEqual(32);
+    const message = { from: "alerts@demo.local", to: "admin@demo.local", subject: "Injected", text: "click here" };
+    const anonymous = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true });
+    await expect(anonymous.sendMail(message)).rejects.toThrow(/auth/i);
+    anonymous.close();
+    const guessing = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true, auth: { user: s.auth.user, pass: "not-the-password" } });
+    await expect(guessing.sendMail(message)).rejects.toThrow(/535|Invalid/);
+    guessing.close();
+    // Another sink's credentials do not open this one.
+    const other = await sink({ dir: tempDir(), port: 0 });
+    const crossed = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true, auth: other.auth });
+    await expect(crossed.sendMail(message)).rejects.toThrow(/535|Invalid/);
+    crossed.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith(".eml"))).toEqual([]);
+    const dashboard = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true, auth: s.auth });
+    await dashboard.sendMail(message);
+    dashboard.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
   });
 
   it("takes a free port when the one it prefers is in use", async () => {
@@ -61,10 +84,11 @@ describe("startMailSink", () => {
     const errors: Error[] = [];
     const s = await sink({ dir: tempDir(), port: 0, onError: (e) => errors.push(e) });
     const { connect } = await import("node:net");
-    // Dropped in the middle of a message (after MAIL FROM), which smtp-server reports as an error.
+    // Signed in, then dropped in the middle of a message (after MAIL FROM), which smtp-server reports as an error.
     await new Promise<void>((resolve) => {
       const socket = connect(s.port, s.host);
-      const script = ["EHLO client.test\r\n", "MAIL FROM:<a@demo.local>\r\n"];
+      const plain = Buffer.from(`\0${s.auth.user}\0${s.auth.pass}`).toString("base64");
+      const script = ["EHLO client.test\r\n", `AUTH PLAIN ${plain}\r\n`, "MAIL FROM:<a@demo.local>\r\n"];
       let heard = "";
       socket.on("data", (chunk: Buffer) => {
         heard += chunk.toString();
@@ -79,7 +103,7 @@ describe("startMailSink", () => {
     });
     for (let i = 0; i < 50 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(["ECONNRESET"]);
-    const transport = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: s.host, port: s.port, secure: false, ignoreTLS: true, auth: s.auth });
     await expect(transport.sendMail({ from: "a@demo.local", to: "b@demo.local", subject: "still here", text: "x" })).resolves.toBeTruthy();
     transport.close();
   });

@@ -8,9 +8,12 @@
  * (envelope, subject, date, text, HTML, the attachments' names): the admins' viewer in the dashboard
  * (lib/mail/sink-viewer.ts, /mail) reads those, so the dashboard itself needs no MIME parser.
  *
- * Not `server-only`: scripts/start.ts runs it outside Next. It listens on loopback only, because it
- * takes mail from anyone who can reach it.
+ * Not `server-only`: scripts/start.ts runs it outside Next. It listens on loopback only, and takes
+ * mail only from a client that signs in with the user name and password it generated when it started
+ * (`auth`), which the launcher hands to the dashboard alone (SMTP_USER, SMTP_PASSWORD): another local
+ * process cannot put a message in front of the admins at /mail.
  */
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { basename, join } from "node:path";
@@ -37,7 +40,15 @@ export interface MailSink {
   host: "127.0.0.1";
   port: number;
   dir: string;
+  /** The only sign-in the sink accepts: generated at start, known to whoever started it. */
+  auth: { user: string; pass: string };
   close(): Promise<void>;
+}
+
+function sameSecret(given: string | null | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? "", "utf8");
+  const b = Buffer.from(expected, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 // smtp-server re-emits its listening socket's errors on itself, so a listen error arrives there.
@@ -93,11 +104,19 @@ export async function startMailSink(options: SinkOptions = {}): Promise<MailSink
   mkdirSync(dir, { recursive: true });
   mkdirSync(viewFolder(dir), { recursive: true, mode: 0o700 });
   let n = 0;
+  const auth = { user: `sink-${randomBytes(6).toString("hex")}`, pass: randomBytes(24).toString("base64url") };
   const make = () =>
     new SMTPServer({
       secure: false,
-      authOptional: true,
-      disabledCommands: ["AUTH", "STARTTLS"],
+      // Every message needs the sign-in; in clear text, as the sink listens on loopback only.
+      authOptional: false,
+      allowInsecureAuth: true,
+      authMethods: ["PLAIN", "LOGIN"],
+      disabledCommands: ["STARTTLS"],
+      onAuth(a, _session, callback) {
+        if (sameSecret(a.username, auth.user) && sameSecret(a.password, auth.pass)) callback(null, { user: a.username });
+        else callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
+      },
       banner: "payments-analytics demo mail sink (messages are kept, not delivered)",
       size: MAX_MESSAGE_BYTES,
       logger: false,
@@ -149,6 +168,7 @@ export async function startMailSink(options: SinkOptions = {}): Promise<MailSink
     host: "127.0.0.1",
     port,
     dir,
+    auth,
     close: () => new Promise<void>((resolve) => running.close(() => resolve())),
   };
 }
