@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   "share_link.created",
   "share_link.rotated",
   "share_link.revoked",
+  "saved_report.shared",
+  "saved_report.unshared",
   "alert_rule.created",
   "alert_rule.changed",
   "alert_rule.deleted",
@@ -38,13 +40,14 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The kinds the page filters by: the part of an action before the dot. */
-export const AUDIT_KINDS = ["sign_in", "user", "share_link", "alert_rule", "subscription", "routing"] as const;
+export const AUDIT_KINDS = ["sign_in", "user", "share_link", "saved_report", "alert_rule", "subscription", "routing"] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   sign_in: "Sign-ins",
   user: "Users",
   share_link: "Share links",
+  saved_report: "Team sharing",
   alert_rule: "Alert rules",
   subscription: "Scheduled reports",
   routing: "Routing",

@@ -113,6 +113,8 @@ const ACTION_LABELS: Record<string, string> = {
   "share_link.created": "Share link created",
   "share_link.rotated": "Share link rotated",
   "share_link.revoked": "Share link revoked",
+  "saved_report.shared": "Shared with the team",
+  "saved_report.unshared": "No longer shared with the team",
   "alert_rule.created": "Alert rule created",
   "alert_rule.changed": "Alert rule changed",
   "alert_rule.deleted": "Alert rule deleted",

@@ -3,6 +3,7 @@
  * routes and the /reports page. The store keeps the rows; this module decides who may do what.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
+import { appendAudit, inTransaction, userActor } from "@/lib/audit/log";
 import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/store/saved-reports";
 import type { Sql } from "@/lib/store/sql";
 import { canonicalParams, type SavedReportInput, type SavedReportPatch } from "./input";
@@ -29,21 +30,38 @@ export async function savedReportItems(db: Sql, user: SessionUser): Promise<Save
 }
 
 export async function createSavedReport(db: Sql, user: SessionUser, input: SavedReportInput, timeZone: string): Promise<SavedReport> {
-  return savedReportsRepo(db).create({
-    ownerId: user.id,
-    name: input.name,
-    page: input.page,
-    params: canonicalParams(input.page, input.params, timeZone),
-    sharedWithTeam: input.shared_with_team ?? false,
+  const params = canonicalParams(input.page, input.params, timeZone);
+  return inTransaction(db, async (tx) => {
+    const report = await savedReportsRepo(tx).create({ ownerId: user.id, name: input.name, page: input.page, params, sharedWithTeam: input.shared_with_team ?? false });
+    if (report.sharedWithTeam) await auditTeamSharing(tx, user, report);
+    return report;
   });
 }
 
 export async function updateSavedReport(db: Sql, user: SessionUser, id: string, patch: SavedReportPatch, timeZone: string): Promise<SavedReport | null> {
   const report = await getEditableReport(db, user, id);
-  return savedReportsRepo(db).update(report.id, {
-    ...(patch.name !== undefined ? { name: patch.name } : {}),
-    ...(patch.params !== undefined ? { params: canonicalParams(report.page, patch.params, timeZone) } : {}),
-    ...(patch.shared_with_team !== undefined ? { sharedWithTeam: patch.shared_with_team } : {}),
+  const params = patch.params !== undefined ? canonicalParams(report.page, patch.params, timeZone) : undefined;
+  return inTransaction(db, async (tx) => {
+    const updated = await savedReportsRepo(tx).update(report.id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(params !== undefined ? { params } : {}),
+      ...(patch.shared_with_team !== undefined ? { sharedWithTeam: patch.shared_with_team } : {}),
+    });
+    if (updated && updated.sharedWithTeam !== report.sharedWithTeam) await auditTeamSharing(tx, user, updated);
+    return updated;
+  });
+}
+
+/**
+ * Sharing with the whole team opens the report (or dashboard) to every user, so turning it on or off
+ * is one audit entry: who, which report, whose, and what kind of page.
+ */
+async function auditTeamSharing(tx: Sql, user: SessionUser, report: SavedReport): Promise<void> {
+  await appendAudit(tx, {
+    action: report.sharedWithTeam ? "saved_report.shared" : "saved_report.unshared",
+    actor: userActor(user),
+    subject: { kind: "saved_report", id: report.id, label: report.name },
+    detail: { page: report.page, owner: report.ownerEmail },
   });
 }
 
