@@ -1,5 +1,5 @@
 /**
- * The queue under load, against the real service: fair turns between users, caps on waiting jobs,
+ * The queue under load, against the real service: first come first served, caps on waiting jobs,
  * jobs nobody waits for, the wait estimate of a several-call report checked against the real queue,
  * and the cache's size bound.
  */
@@ -7,26 +7,40 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { startTestService, type TestService } from "@/service/testing/harness";
-import { QuotaQueue } from "./quota";
+import { QuotaQueue, type QueueTicket } from "./quota";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { BACKGROUND_OWNER } from "./gateway";
 
 const END = "2025-07-31";
+/**
+ * Awaits `p`, calling `look` at every turn of the event loop until it settles: the queue's own
+ * state seen as it changes, so tests assert order and counts rather than time on the clock.
+ */
+async function watch<T>(p: Promise<T>, look: () => void): Promise<T> {
+  let settled = false;
+  const done = p.finally(() => (settled = true));
+  while (!settled) {
+    look();
+    await new Promise((r) => setImmediate(r));
+  }
+  return done;
+}
+
 /** The i-th of many distinct small reports. */
 const body = (i: number) => ({ start_date: addDays(END, -(i % 100)), end_date: END, group_by: [i < 100 ? "date" : "gateway_id"], metrics: ["revenue"] });
 
-describe("the quota queue's turns", () => {
-  it("serves owners in turn: one call of a newcomer goes after at most one of each owner already waiting", async () => {
+describe("the quota queue's order", () => {
+  it("serves calls in the order they came, whoever's they are: a newcomer goes behind every call waiting, and nobody's position rises", () => {
     const q = new QuotaQueue(1, 60_000);
-    const started: string[] = [];
     const hold = new Promise<void>(() => {}); // the first call never ends; the slot stays spent
     void q.run(() => hold, undefined, "a");
-    const positions: number[] = [];
-    for (let i = 0; i < 5; i++) void q.run(async () => void started.push(`a${i}`), undefined, "a").catch(() => undefined);
-    void q.run(async () => void started.push("b0"), (t) => positions.push(t.position()), "b").catch(() => undefined);
-    void q.run(async () => void started.push("c0"), (t) => positions.push(t.position()), "c").catch(() => undefined);
-    // a0 is first (a's turn), then b0, then c0, then the rest of a's.
-    expect(positions).toEqual([1, 2]);
+    const tickets: QueueTicket[] = [];
+    for (let i = 0; i < 5; i++) void q.run(async () => undefined, (t) => tickets.push(t), "a").catch(() => undefined);
+    const before = tickets.map((t) => t.position());
+    void q.run(async () => undefined, (t) => tickets.push(t), "b").catch(() => undefined);
+    void q.run(async () => undefined, (t) => tickets.push(t), "c").catch(() => undefined);
+    expect(before).toEqual([0, 1, 2, 3, 4]);
+    expect(tickets.map((t) => t.position())).toEqual([...before, 5, 6]);
     expect(q.status().queueLength).toBe(7);
   });
 });
@@ -38,7 +52,7 @@ describe("the gateway under a flood", () => {
   }, 120_000);
   afterAll(async () => svc.stop());
 
-  it("refuses one user's reports past their cap, and another user's report still starts within one quota window", async () => {
+  it("refuses one user's reports past their cap, and another user's report waits behind what was there before it, its position only falling", async () => {
     const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: 2, maxJobsPerOwner: 20 });
     const accepted: string[] = [];
     const refused: string[] = [];
@@ -57,16 +71,22 @@ describe("the gateway under a flood", () => {
     expect(refused[0]).toMatch(/most one person may have at once \(20\)/);
 
     try {
-      const submittedAt = Date.now();
       const other = g.submit("orders", g.parse("orders", { start_date: END, end_date: END, group_by: ["gateway_id"] }), "someone-else");
-      expect("job" in other).toBe(true);
+      expect("job" in other, "someone else's report was refused or answered from cache").toBe(true);
       const id = "job" in other ? other.job.id : "";
-      // Never more than one call of the flooder's ahead of it.
-      const first = g.get(id)!.status;
-      if (first.state === "queued") expect(first.position).toBeLessThanOrEqual(1);
-      const result = await g.wait(id);
+      // Behind the flooder's calls that were waiting when it came (at most their capped 20), never
+      // ahead of them: a queue that let a newcomer cut in would move everyone behind it back. Its
+      // position only falls, and no call that came after it starts before it.
+      const waitingAtArrival = g.status().queue_length - 1;
+      const positions: number[] = [];
+      const result = await watch(g.wait(id), () => {
+        const s = g.get(id)?.status;
+        if (s?.state === "queued") positions.push(s.position);
+      });
       expect(result.source).toBe("upstream");
-      expect(Date.now() - submittedAt).toBeLessThan(2_000 + 1_500);
+      expect(positions[0]).toBe(waitingAtArrival);
+      expect(waitingAtArrival).toBeLessThanOrEqual(20);
+      expect(positions.filter((p, i) => i > 0 && p > positions[i - 1]!), `someone else's queue positions while waiting (${positions.length} looks)`).toEqual([]);
     } finally {
       // The flooder gives up: their jobs stop (and stop spending the service's quota), also when an
       // assertion above failed, so the next test's count of calls is its own.

@@ -11,7 +11,7 @@ import type { Operation, ReportRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { translateUpstream } from "./errors";
 import type { CallProgress, FetchProgress, FetchRequest } from "./fetch-progress";
-import { BACKGROUND_OWNER, CancelledError, type QuotaQueue, type QueueTicket } from "./quota";
+import { BACKGROUND_OWNER, CancelledError, type QueueHold, type QuotaQueue, type QueueTicket } from "./quota";
 import type { ReportQuery } from "./records";
 
 /** The jobs' part of the gateway's configuration. */
@@ -38,6 +38,10 @@ export interface JobResult {
   upstream_calls: number;
   total: number;
   data: ReportRecord[];
+  /**
+   * For a question kept by day: how many of its days came from the day store and how many were
+   * fetched now. `fetched_at` is then when its oldest day was fetched.
+   */
   days?: { kept: number; fetched: number };
 }
 
@@ -49,9 +53,21 @@ export type JobStatus =
       estimated_start: string;
       /** When the report's last call should start, counting every call it still needs. */
       estimated_done: string;
+      /** Calls that start before the report's last one (everyone's, its own included): only falls. */
+      last_position?: number;
       waiting_for_rate_limit_until?: string;
     } & CallProgress)
-  | ({ state: "fetching"; page: number; pages: number | null; piece: number; pieces: number } & CallProgress)
+  | ({
+      state: "fetching";
+      page: number;
+      pages: number | null;
+      piece: number;
+      pieces: number;
+      /** When the report's last call should start, while it has calls still to make after this one. */
+      estimated_done?: string;
+      /** Calls that start before the report's last one, while it has calls still to make. */
+      last_position?: number;
+    } & CallProgress)
   | { state: "done"; result: JobResult }
   | { state: "failed"; error: { status: number; message: string; action: string } }
   | { state: "cancelled" };
@@ -84,6 +100,11 @@ export interface Job {
   createdAt: number;
   status: JobStatus;
   ticket: QueueTicket | null;
+  /**
+   * The job's place in line, kept for the calls it has said it will still make: its next call takes
+   * it again, so its position never goes back to the end between calls (./quota.ts).
+   */
+  hold: QueueHold | null;
   /** Who waits for it: each owner's subscriptions (an owner submitting the same report again is one more). */
   handles: Map<string, number>;
   /** Owners who cancelled their handle: to them the job reads as cancelled, whoever else still waits. */
@@ -108,6 +129,7 @@ const JOB_RETENTION_MS = 15 * 60_000;
 function cancelJob(job: Job): void {
   job.cancelled = true;
   job.ticket?.cancel();
+  job.hold?.release();
   job.abort.abort(new CancelledError());
 }
 
@@ -169,7 +191,9 @@ export class JobRegistry {
     running.seenAt = Date.now();
     if (running.owner === BACKGROUND_OWNER) {
       running.owner = owner; // the fetcher reads it before each further call
-      running.ticket?.moveTo(owner);
+      // Its waiting call and the place kept for the rest move to the end of people's line together.
+      if (running.hold) running.hold.moveTo(owner);
+      else running.ticket?.moveTo(owner);
     }
     return this.view(running, owner);
   }
@@ -222,6 +246,7 @@ export class JobRegistry {
       createdAt: Date.now(),
       status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: 1, calls_exact: false },
       ticket: null,
+      hold: null,
       handles: new Map([[owner, 1]]),
       left: new Set(),
       cancelled: false,
@@ -256,6 +281,7 @@ export class JobRegistry {
     job.promise
       .catch(() => undefined)
       .finally(() => {
+        job.hold?.release();
         job.finishedAt = Date.now();
         this.inflight.delete(job.key);
         this.sweep();
@@ -335,15 +361,18 @@ export class JobRegistry {
       return { id: job.id, operation: job.op, query: job.query, created_at: new Date(job.createdAt).toISOString(), status: { state: "cancelled" } };
     }
     let status = job.status;
-    if (status.state === "queued" && job.ticket) {
+    if (status.state === "fetching" && job.hold && job.hold.count > 0) {
+      status = { ...status, estimated_done: new Date(job.hold.estimatedLast()).toISOString(), last_position: job.hold.lastPosition() };
+    } else if (status.state === "queued" && job.ticket) {
       const q = this.queue.status();
-      // Every call the report still needs after this one queues behind it, in the owner's turn.
+      // Every call the report still needs after this one: those kept at its place follow it.
       const later = Math.max(0, job.calls.calls - job.calls.call);
       status = {
         state: "queued",
         position: Math.max(0, job.ticket.position()),
         estimated_start: new Date(job.ticket.estimatedStart()).toISOString(),
         estimated_done: new Date(job.ticket.estimatedStart(later)).toISOString(),
+        ...(job.hold ? { last_position: job.hold.lastPosition() } : {}),
         ...job.calls,
         ...(q.pausedUntil ? { waiting_for_rate_limit_until: new Date(q.pausedUntil).toISOString() } : {}),
       };
@@ -362,6 +391,15 @@ export class JobRegistry {
 function applyProgress(job: Job, progress: FetchProgress): void {
   if (progress.state === "ticket") {
     job.ticket = progress.ticket;
+    const t = progress.ticket;
+    if (t) {
+      // The calls it still says it needs after this one (it learns more once a piece's pages are known).
+      const later = Math.max(0, job.calls.calls - job.calls.call);
+      if (job.hold) {
+        t.join(job.hold);
+        job.hold.keep(later);
+      } else job.hold = t.hold(later);
+    }
   } else if (progress.state === "queued") {
     const now = new Date().toISOString();
     job.calls = progress.calls;

@@ -4,7 +4,7 @@
  * that has not started, and their positions and estimates never count one.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BACKGROUND_OWNER, CancelledError, QuotaQueue, type QueueTicket } from "./quota";
+import { BACKGROUND_OWNER, CancelledError, QuotaQueue, type QueueHold, type QueueTicket } from "./quota";
 
 const BASE = 1_000_000;
 const W = 1000;
@@ -146,5 +146,146 @@ describe("background calls in the quota queue", () => {
     expect(ticket("bg0").position()).toBe(2);
     at(W + 10);
     expect(started.map(([n]) => n)).toEqual(["a0", "a1", "c0", "bg1"]);
+  });
+});
+
+/**
+ * Reports of several calls on fake time, as the fetcher makes them: one call at a time, each
+ * queued when the one before has answered, joining the place the report holds.
+ */
+function reports(limit: number) {
+  const q = new QuotaQueue(limit, W, 0);
+  const started: [string, number][] = [];
+  /** Every position each report was told while a call of it waited. */
+  const told = new Map<string, number[]>();
+  const holds = new Map<string, QueueHold>();
+  const tickets = new Map<string, QueueTicket>();
+  const owners = new Map<string, string>();
+  const done = new Set<string>();
+  const look = () => {
+    for (const [name, t] of tickets) {
+      const p = t.position();
+      if (p >= 0) told.get(name)!.push(p);
+    }
+  };
+  /** A report `name` of `calls` calls for `owner`, each answered `answerMs` after it starts; it says `known` calls until its first answer. */
+  const report = (name: string, owner: string, calls: number, answerMs = 50, known = calls) => {
+    told.set(name, []);
+    owners.set(name, owner);
+    const call = (i: number) => {
+      const p = q.run(
+        () => {
+          started.push([`${name}${i}`, Date.now() - BASE]);
+          tickets.delete(name);
+          return new Promise<void>((r) => setTimeout(r, answerMs));
+        },
+        (t) => {
+          tickets.set(name, t);
+          // Like the fetcher: what it says at first, and the exact count once its first answer is in.
+          const later = Math.max(0, i === 0 ? known - 1 : calls - i - 1);
+          const h = holds.get(name);
+          if (h) {
+            t.join(h);
+            h.keep(later);
+          } else holds.set(name, t.hold(later));
+        },
+        owners.get(name)!,
+      );
+      void p.then(() => {
+        if (i + 1 < calls) call(i + 1);
+        else {
+          holds.get(name)!.release();
+          done.add(name);
+        }
+        look();
+      });
+    };
+    call(0);
+    look();
+  };
+  const at = async (ms: number) => {
+    // In small steps, looking at every position on the way (and letting each answer queue the next call).
+    while (Date.now() < BASE + ms) {
+      await vi.advanceTimersByTimeAsync(Math.min(7, BASE + ms - Date.now()));
+      look();
+    }
+  };
+  const takeOver = (name: string, owner: string) => {
+    owners.set(name, owner);
+    holds.get(name)!.moveTo(owner);
+    look();
+  };
+  return { q, started, told, holds, report, at, done, takeOver, tickets };
+}
+
+const neverRises = (xs: number[]) => xs.every((x, i) => i === 0 || x <= xs[i - 1]!);
+
+describe("reports in the quota queue", async () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(BASE);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("keep their place between calls: a report's later calls go before those who came after it", async () => {
+    const { report, at, started } = reports(2);
+    report("a", "u1", 4);
+    report("b", "u2", 1);
+    await at(5 * W);
+    // a0 and b0 fill the first window (b0 does not wait for a1, which is not asked yet); then a's rest.
+    expect(started.map(([n]) => n)).toEqual(["a0", "b0", "a1", "a2", "a3"]);
+  });
+
+  it("never tell anyone a higher position than before: newcomers, more reports of one owner, background work and a takeover", async () => {
+    const { report, at, told, takeOver, done } = reports(5);
+    report("dash1", "share", 6);
+    report("dash2", "share", 3);
+    report("warm1", BACKGROUND_OWNER, 4);
+    report("dash3", "share", 2);
+    await at(300);
+    report("alice", "alice", 5);
+    report("bob", "bob", 1);
+    await at(900);
+    report("dash4", "share", 4);
+    report("warm2", BACKGROUND_OWNER, 2);
+    await at(1_500);
+    takeOver("warm1", "carol");
+    report("bob2", "bob", 2);
+    await at(30 * W);
+    expect([...done].sort()).toEqual(["alice", "bob", "bob2", "dash1", "dash2", "dash3", "dash4", "warm1", "warm2"]);
+    // People's reports: never a higher position than the one they were told before.
+    for (const name of ["dash1", "dash2", "dash3", "dash4", "alice", "bob", "bob2"]) expect(told.get(name), name).toSatisfy(neverRises);
+    // They did wait, and were told where: the checks above were not of empty lists.
+    for (const name of ["dash4", "alice", "bob2"]) expect(Math.max(...told.get(name)!), name).toBeGreaterThan(0);
+  });
+
+  it("that need more calls than they said go behind those waiting, and hold more only while nobody is behind", async () => {
+    const { report, at, started, told } = reports(1);
+    // a says 1 call, then learns it needs 3; nobody waits behind it: it keeps them at its place.
+    report("a", "u1", 3, 50, 1);
+    await at(4 * W);
+    expect(started.map(([n]) => n)).toEqual(["a0", "a1", "a2"]);
+    // c says 1 and needs 2, with d queued behind it: c's second call goes after d's.
+    report("c", "u1", 2, 50, 1);
+    report("d", "u2", 1);
+    await at(8 * W);
+    expect(started.slice(3).map(([n]) => n)).toEqual(["c0", "d0", "c1"]);
+    expect(told.get("d")).toSatisfy(neverRises);
+  });
+
+  it("estimate the start of a report's last call from its place and the calls it holds, as the queue then starts them", async () => {
+    const { report, holds, started, at, q } = reports(5);
+    report("other", "u0", 3);
+    report("ytd", "u1", 12);
+    const hold = holds.get("ytd")!;
+    expect(hold.count).toBe(11);
+    // 15 calls: 5 at once, 5 once the first window ends, 5 after the second.
+    const estimate = hold.estimatedLast();
+    expect(estimate).toBe(BASE + 2 * W);
+    expect(q.status().queueLength).toBe(11 + 2); // the calls ytd and other hold; their first calls have started
+    await at(4 * W);
+    const last = started.find(([n]) => n === "ytd11")!;
+    expect(last[1]).toBeGreaterThanOrEqual(estimate - BASE);
+    expect(last[1] - (estimate - BASE)).toBeLessThanOrEqual(0.2 * 2 * W);
   });
 });

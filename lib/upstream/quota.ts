@@ -1,17 +1,23 @@
 /**
  * The quota-aware queue: at most `limit` reporting calls start in any rolling window, shared by every
- * user of this dashboard process. Waiting calls are served fairly: round-robin between owners (a
- * user, or all share-link visitors together), first come first served within one owner, so one
- * analyst with many tabs cannot hold everyone else behind them. A 429 from upstream pauses the whole
- * queue for its Retry-After. Positions and estimated start times are exposed so users see what is
- * happening; a position counts calls, never names whose they are.
+ * user of this dashboard process. Waiting calls are served first come, first served: each call takes
+ * a place at the end of the line when it arrives, and nothing that arrives later is put ahead of it,
+ * so a call's position (the calls ahead of it) only ever falls. A report of several calls keeps its
+ * place for its later calls (`hold`): the calls it has said it will make are counted where it stands
+ * while one of them is under way, and its next call takes that place again instead of going to the
+ * end. Nobody is kept out for long by a flood: the job registry caps how many reports one owner (a
+ * user, or all share-link visitors together) may have waiting (./jobs.ts). A 429 from upstream pauses
+ * the whole queue for its Retry-After. Positions and estimated start times are exposed so users see
+ * what is happening; a position counts calls, never names whose they are.
  *
  * One owner is different: BACKGROUND_OWNER (the cache warmer, alert rules' and scheduled reports'
- * slots). Its calls are not in the round-robin at all; they start only when no other owner has a call
- * waiting, only while a slot of the window stays free for whoever comes next, so warming caches never
- * makes a person wait (see `backgroundCap` for the one exception, a limit of 1), and only while
- * background calls hold less than BACKGROUND_SHARE of the window (`backgroundShareCap`), however
- * much background work is waiting: the rest of the quota stays for people.
+ * slots). Its calls wait in a line of their own behind every person's: they start only when no person
+ * has a call waiting or held, only while a slot of the window stays free for whoever comes next, so
+ * warming caches never makes a person wait (see `backgroundCap` for the one exception, a limit of 1),
+ * and only while background calls hold less than BACKGROUND_SHARE of the window
+ * (`backgroundShareCap`), however much background work is waiting: the rest of the quota stays for
+ * people. A background call's position is therefore only a lower bound (a person who queues later
+ * still goes first); a person who joins a background job takes it over into people's line, at its end.
  */
 
 /**
@@ -25,39 +31,85 @@ export const BACKGROUND_SHARE = 0.4;
 
 export interface QueueTicket {
   /**
-   * 0-based position among waiting calls (in the order they will start), or -1 once started. An
-   * interactive call's position never counts background calls (they never start before it); a
-   * background call's counts every waiting call, since all of them go first.
+   * 0-based position among the calls that start before it (waiting ones, and those a report holding
+   * an earlier place has said it will make), or -1 once started. It never rises: later arrivals go
+   * behind it. An interactive call's position never counts background calls (they never start
+   * before it); a background call's counts every person's call, since all of them go first.
    */
   position(): number;
   /**
    * Estimated start (ms since epoch) from the window and the calls ahead; with `later` > 0, of a
-   * call this ticket's owner would queue `later` places behind this one (the rest of a job). For a
-   * background call it is a lower bound: people who queue later still go first.
+   * call this ticket's report would make `later` calls after this one (the rest of a job, counted
+   * where the job holds its place). For a background call it is a lower bound: people who queue
+   * later still go first.
    */
   estimatedStart(later?: number): number;
   cancel(): void;
   /**
-   * Moves a waiting call to another owner's queue, at its end (as if it arrived now): a person who
+   * Moves a waiting call to another owner's line, at its end (as if it arrived now): a person who
    * joins a background job must not wait at background priority. No-op once started or cancelled.
    */
   moveTo(owner: string): void;
+  /**
+   * Keeps this call's place for `later` more calls of the same report: they are counted there, by
+   * everyone behind, and each takes the place back when it is queued (`QueueTicket.join`).
+   */
+  hold(later: number): QueueHold;
+  /** Takes the place `hold` keeps, when it still keeps one for a call; otherwise stays at the end. */
+  join(hold: QueueHold): void;
+}
+
+/** A place in line kept for a report's later calls. */
+export interface QueueHold {
+  /** Calls still kept (not yet queued). */
+  readonly count: number;
+  /**
+   * Keeps `later` calls from now on. It may always shrink; it grows only while nobody waits behind
+   * the place (nobody's position may rise), and otherwise stays as it is: the calls past it queue at
+   * the end when they come. Returns the count kept.
+   */
+  keep(later: number): number;
+  /** Moves the place to another owner's line, at its end (a person taking over a background job). */
+  moveTo(owner: string): void;
+  /** Estimated start (ms since epoch) of the last call kept (of the waiting one, when none is kept). */
+  estimatedLast(): number;
+  /**
+   * Position of the last call kept: the calls that start before the report's last one. It only
+   * falls, unless the report keeps more calls (which it may only while nobody is behind it).
+   */
+  lastPosition(): number;
+  /** No further call: the place is let go, and everyone behind moves up. */
+  release(): void;
 }
 
 interface Waiting {
   owner: string;
   run: () => void;
   cancelled: boolean;
+  /** Its place in line: arrival order, or the place of the report's hold it joined. */
+  place: number;
 }
+
+interface Hold {
+  owner: string;
+  place: number;
+  count: number;
+  released: boolean;
+}
+
+const isBackground = (owner: string) => owner === BACKGROUND_OWNER;
 
 export class QuotaQueue {
   private readonly sent: number[] = []; // start times within the window, ascending
-  /** Per interactive owner, their waiting calls in arrival order. */
-  private readonly queues = new Map<string, Waiting[]>();
-  /** Interactive owners with waiting calls, in the order they are served next (round-robin). */
-  private readonly turn: string[] = [];
-  /** BACKGROUND_OWNER's waiting calls, first come first served, outside the round-robin. */
+  /** People's waiting calls, by place. */
+  private readonly line: Waiting[] = [];
+  /** BACKGROUND_OWNER's waiting calls, by place, behind every person's. */
   private readonly background: Waiting[] = [];
+  /** Places kept for reports' later calls, people's and background's. */
+  private readonly holds = new Set<Hold>();
+  private readonly holdState = new WeakMap<QueueHold, Hold>();
+  /** The next place handed out: arrival order. */
+  private nextPlace = 0;
   /** Start times of background calls within the window, ascending (a subset of `sent`). */
   private readonly backgroundSent: number[] = [];
   private pausedUntil = 0;
@@ -108,11 +160,16 @@ export class QuotaQueue {
     this.schedule();
   }
 
-  /** Interactive calls waiting (background ones are not counted: nobody waits behind them). */
-  private get waitingCount(): number {
+  /** Calls kept by holds in one line (people's or background's), before `place` when given. */
+  private held(background: boolean, before = Infinity): number {
     let n = 0;
-    for (const q of this.queues.values()) n += q.length;
+    for (const h of this.holds) if (isBackground(h.owner) === background && h.place < before) n += h.count;
     return n;
+  }
+
+  /** People's calls waiting or held: what a person's report may wait behind (background ones never go first). */
+  private get peopleAhead(): number {
+    return this.line.length + this.held(false);
   }
 
   /** Calls in the window, queue length and when slots free, for the status endpoint. */
@@ -122,10 +179,10 @@ export class QuotaQueue {
       limit: this.limit,
       windowSeconds: Math.round(this.configuredWindowMs / 1000),
       callsInWindow: this.sent.length,
-      /** Interactive calls waiting: what a person's report may wait behind. */
-      queueLength: this.waitingCount,
-      /** Background calls waiting; they start only once queueLength is 0. */
-      backgroundQueueLength: this.background.length,
+      /** People's calls waiting, and those their reports hold a place for: what a person's report may wait behind. */
+      queueLength: this.peopleAhead,
+      /** Background calls waiting or held; they start only once queueLength is 0. */
+      backgroundQueueLength: this.background.length + this.held(true),
       /** Background calls in the window; at most backgroundShareCap. */
       backgroundInWindow: this.backgroundSent.length,
       nextSlotAt: this.sent.length < this.limit ? Math.max(now, this.pausedUntil) : Math.max(this.sent[0]! + this.windowMs, this.pausedUntil),
@@ -135,12 +192,13 @@ export class QuotaQueue {
     };
   }
 
-  /** Runs `fn` when a slot is free and it is `owner`'s turn; resolves with its result. */
+  /** Runs `fn` when a slot is free and its turn has come; resolves with its result. */
   run<T>(fn: () => Promise<T>, onTicket?: (t: QueueTicket) => void, owner = ""): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const w: Waiting = {
         owner,
         cancelled: false,
+        place: this.nextPlace++,
         run: () => {
           fn().then(resolve, reject);
         },
@@ -149,8 +207,8 @@ export class QuotaQueue {
       onTicket?.({
         position: () => this.positionOf(w),
         estimatedStart: (later = 0) => {
-          const p = this.positionOf(w, later);
-          return p < 0 ? Date.now() : this.estimate(p, w.owner === BACKGROUND_OWNER);
+          const p = this.positionOf(w);
+          return p < 0 ? Date.now() : this.estimate(p + later, isBackground(w.owner));
         },
         cancel: () => {
           if (!w.cancelled && this.dequeue(w)) {
@@ -161,6 +219,16 @@ export class QuotaQueue {
         moveTo: (to: string) => {
           if (w.cancelled || to === w.owner || !this.dequeue(w)) return;
           w.owner = to;
+          w.place = this.nextPlace++;
+          this.enqueue(w);
+          this.drain();
+        },
+        hold: (later: number) => this.hold(w, later),
+        join: (hold: QueueHold) => {
+          const s = this.holdState.get(hold);
+          if (!s || s.released || s.count <= 0 || isBackground(s.owner) !== isBackground(w.owner) || !this.dequeue(w)) return;
+          s.count--;
+          w.place = s.place;
           this.enqueue(w);
           this.drain();
         },
@@ -169,69 +237,104 @@ export class QuotaQueue {
     });
   }
 
-  private enqueue(w: Waiting): void {
-    if (w.owner === BACKGROUND_OWNER) {
-      this.background.push(w);
-      return;
-    }
-    let q = this.queues.get(w.owner);
-    if (!q) {
-      this.queues.set(w.owner, (q = []));
-      this.turn.push(w.owner);
-    }
-    q.push(w);
+  private hold(w: Waiting, later: number): QueueHold {
+    const s: Hold = { owner: w.owner, place: w.place, count: Math.max(0, Math.floor(later)), released: false };
+    this.holds.add(s);
+    const lastPosition = () => {
+      const ahead = this.aheadOf(s.place, isBackground(s.owner));
+      const own = [...this.line, ...this.background].some((x) => x.place === s.place) ? 1 : 0;
+      return Math.max(0, ahead + own + s.count - 1);
+    };
+    const hold: QueueHold = {
+      get count() {
+        return s.count;
+      },
+      keep: (n: number) => {
+        if (s.released) return 0;
+        const want = Math.max(0, Math.floor(n));
+        if (want <= s.count || !this.anyBehind(s)) s.count = want;
+        if (s.count === 0) this.holds.delete(s);
+        else this.holds.add(s);
+        this.drain();
+        return s.count;
+      },
+      moveTo: (to: string) => {
+        if (s.released || to === s.owner) return;
+        const waiting = [...this.line, ...this.background].find((x) => x.place === s.place && x.owner === s.owner);
+        s.owner = to;
+        s.place = this.nextPlace++;
+        if (waiting && this.dequeue(waiting)) {
+          waiting.owner = to;
+          waiting.place = s.place;
+          this.enqueue(waiting);
+        }
+        this.drain();
+      },
+      estimatedLast: () => this.estimate(lastPosition(), isBackground(s.owner)),
+      lastPosition: () => lastPosition(),
+      release: () => {
+        s.released = true;
+        s.count = 0;
+        this.holds.delete(s);
+        this.drain();
+      },
+    };
+    this.holdState.set(hold, s);
+    return hold;
   }
 
-  /** Takes a waiting call out of its queue; false when it is not waiting (started or gone). */
+  /** Whether any call waits, or is held, behind the hold's place in its own line. */
+  private anyBehind(s: Hold): boolean {
+    // Background calls are behind every person's anyway: a person's hold growing moves them back,
+    // which their lower-bound positions allow.
+    const bg = isBackground(s.owner);
+    const line = bg ? this.background : this.line;
+    if (line.some((x) => x.place > s.place)) return true;
+    for (const h of this.holds) if (h !== s && isBackground(h.owner) === bg && h.place > s.place && h.count > 0) return true;
+    return false;
+  }
+
+  private enqueue(w: Waiting): void {
+    const line = isBackground(w.owner) ? this.background : this.line;
+    let i = line.length;
+    while (i > 0 && line[i - 1]!.place > w.place) i--;
+    line.splice(i, 0, w);
+  }
+
+  /** Takes a waiting call out of its line; false when it is not waiting (started or gone). */
   private dequeue(w: Waiting): boolean {
-    const own = w.owner === BACKGROUND_OWNER ? this.background : this.queues.get(w.owner);
-    const i = own ? own.indexOf(w) : -1;
+    const line = isBackground(w.owner) ? this.background : this.line;
+    const i = line.indexOf(w);
     if (i < 0) return false;
-    own!.splice(i, 1);
-    if (own!.length === 0 && w.owner !== BACKGROUND_OWNER) this.forget(w.owner);
+    line.splice(i, 1);
     return true;
   }
 
-  private forget(owner: string): void {
-    this.queues.delete(owner);
-    const t = this.turn.indexOf(owner);
-    if (t >= 0) this.turn.splice(t, 1);
+  /** Calls, waiting or held, that go before `place` in its line; a background place has every person's ahead too. */
+  private aheadOf(place: number, background: boolean): number {
+    const line = background ? this.background : this.line;
+    let n = 0;
+    for (const x of line) if (x.place < place) n++;
+    n += this.held(background, place);
+    return background ? this.peopleAhead + n : n;
   }
 
-  /**
-   * Where a waiting call (or one `later` places behind it in its owner's queue) starts in the
-   * round-robin order: before it go, from each owner, as many calls as rounds pass before its own,
-   * plus one more from each owner served earlier in the round. A background call goes after every
-   * interactive call waiting and the background calls ahead of it. -1 when it is not waiting.
-   */
-  private positionOf(w: Waiting, later = 0): number {
-    if (w.owner === BACKGROUND_OWNER) {
-      const at = this.background.indexOf(w);
-      return at < 0 ? -1 : this.waitingCount + at + later;
-    }
-    const own = this.queues.get(w.owner);
-    const at = own ? own.indexOf(w) : -1;
-    if (at < 0) return -1;
-    const round = at + later;
-    const rank = this.turn.indexOf(w.owner);
-    let ahead = round;
-    for (const [i, owner] of this.turn.entries()) {
-      if (owner === w.owner) continue;
-      const n = this.queues.get(owner)?.length ?? 0;
-      ahead += Math.min(n, round) + (i < rank && n > round ? 1 : 0);
-    }
-    return ahead;
+  /** Where a waiting call starts among the calls ahead of it; -1 when it is not waiting. */
+  private positionOf(w: Waiting): number {
+    const line = isBackground(w.owner) ? this.background : this.line;
+    if (!line.includes(w)) return -1;
+    return this.aheadOf(w.place, isBackground(w.owner));
   }
 
   /**
    * When the call at `position` starts, by playing the queue forward: each call in turn starts at the
    * earliest moment (not before the pause ends, nor before the call ahead of it) when fewer calls than
    * its cap are in the window. Interactive calls have the whole limit; for a background call, the
-   * interactive calls waiting go first at the whole limit, then the background ones at backgroundCap.
+   * people's calls go first at the whole limit, then the background ones at backgroundCap.
    */
   private estimate(position: number, background: boolean, now = Date.now()): number {
     this.prune(now);
-    const interactiveAhead = background ? Math.min(position, this.waitingCount) : position + 1;
+    const interactiveAhead = background ? Math.min(position, this.peopleAhead) : position + 1;
     const starts = [...this.sent];
     let first = 0; // index of the oldest start still in the window at `t`
     let t = Math.max(now, this.pausedUntil);
@@ -252,16 +355,15 @@ export class QuotaQueue {
     const now = Date.now();
     this.prune(now);
     if (now >= this.pausedUntil) {
-      while (this.turn.length > 0 && this.sent.length < this.limit) {
-        const owner = this.turn.shift()!;
-        const q = this.queues.get(owner)!;
-        const w = q.shift()!;
-        if (q.length > 0) this.turn.push(owner);
-        else this.queues.delete(owner);
-        this.start(w, now);
-      }
-      // Background only when no person has a call waiting, and never into the window's last slot.
-      while (this.turn.length === 0 && this.background.length > 0 && this.sent.length < this.backgroundCap && this.backgroundSent.length < this.backgroundShareCap) {
+      // In order of place; a place held for a call not queued yet does not keep the slot idle.
+      while (this.line.length > 0 && this.sent.length < this.limit) this.start(this.line.shift()!, now);
+      // Background only when no person has a call waiting or held, and never into the window's last slot.
+      while (
+        this.peopleAhead === 0 &&
+        this.background.length > 0 &&
+        this.sent.length < this.backgroundCap &&
+        this.backgroundSent.length < this.backgroundShareCap
+      ) {
         this.backgroundSent.push(now);
         this.start(this.background.shift()!, now);
       }
@@ -279,9 +381,9 @@ export class QuotaQueue {
     const now = Date.now();
     this.prune(now);
     let at: number;
-    if (this.turn.length > 0) {
+    if (this.line.length > 0) {
       at = this.sent.length < this.limit ? this.pausedUntil : Math.max(this.pausedUntil, this.sent[0]! + this.windowMs);
-    } else if (this.background.length > 0) {
+    } else if (this.background.length > 0 && this.peopleAhead === 0) {
       const cap = this.backgroundCap;
       const share = this.backgroundShareCap;
       const roomAt = this.sent.length < cap ? 0 : this.sent[this.sent.length - cap]! + this.windowMs;
