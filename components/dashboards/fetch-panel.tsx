@@ -48,8 +48,10 @@ function statusText(s: QueryState, timeZone: string): string {
 function callsText(step: PlanStep): string {
   if (step.status.state === "cached") return "from cache";
   if (step.status.state === "failed") return step.calls > 0 ? plural(step.calls, "upstream call") : "no calls";
-  const estimate = step.status.state === "queued" || step.status.state === "fetching";
-  return `${estimate ? "about " : ""}${plural(step.calls, "upstream call")}`;
+  if (!step.callsKnown) return `about ${plural(step.calls, "upstream call")}`;
+  // Planned from a model of how many records the query has; the service's own count has the last word.
+  const changed = step.plannedCalls > 0 && step.plannedCalls !== step.calls ? ` (planned ${step.plannedCalls.toLocaleString("en-US")}: the service said how many records each part holds)` : "";
+  return `${plural(step.calls, "upstream call")}${changed}`;
 }
 
 /**

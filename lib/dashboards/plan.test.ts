@@ -273,7 +273,7 @@ describe("planQueries", () => {
     // By BIN the hull needs a row per BIN per day: far more calls than the two totals.
     const bin = planQueries(pair(["bin"]), { pageCap: 50 });
     expect(bin.queries).toHaveLength(2);
-    expect(bin.queries.map((q) => q.estimatedCalls)).toEqual([5, 5]);
+    expect(bin.queries.map((q) => q.estimatedCalls)).toEqual([2, 2]);
     checkPlan(pair(["bin"]), bin, 50);
   });
 

@@ -7,27 +7,43 @@ import "server-only";
  * dashboard join the same jobs because the planner is deterministic.
  */
 import type { Operation, ReportRecord } from "@/lib/contract";
+import { dimensionsFor } from "@/lib/contract/catalog";
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { canDerive, derive } from "@/lib/upstream/derive";
 import { canonicalQuery, queryKey } from "@/lib/upstream/records";
 import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
-import { planQueries, type PlanRequest } from "./plan";
+import { planQueries, type PlanOptions, type PlanRequest } from "./plan";
 import { effectiveTile, tileRequests, tileTitle, type DashboardState, type TileSpec } from "./state";
 import { buildTileModel, type TileModel } from "./tiles";
 
 /** Where one upstream query of the plan stands. */
 export type QueryState =
   | { state: "cached"; fetched_at: string }
-  | { state: "queued"; position: number; estimated_start: string }
-  | { state: "fetching" }
+  | {
+      state: "queued";
+      position: number;
+      estimated_start: string;
+      /** When its last call should start. */
+      estimated_done: string;
+      /** Calls that start before its last one (everyone's, its own included); null when not known. */
+      last_position: number | null;
+    }
+  | { state: "fetching"; estimated_done: string | null; last_position: number | null }
   | { state: "done"; fetched_at: string }
   | { state: "failed"; message: string };
 
 export interface PlanStep {
   op: Operation;
   query: ReportQuery;
-  /** Upstream calls it needs (0 from cache); an estimate until it has run. */
+  /**
+   * Upstream calls it needs (0 from cache): the planner's estimate until the service has said how
+   * many records each part holds, then the count the fetch makes.
+   */
   calls: number;
+  /** Whether `calls` is the count the fetch makes (known, or made) rather than an estimate. */
+  callsKnown: boolean;
+  /** The planner's estimate for the query, before anything was fetched (0 from cache). */
+  plannedCalls: number;
   /** The tiles it answers, by their 1-based place and title. */
   tiles: { index: number; title: string }[];
   status: QueryState;
@@ -77,6 +93,88 @@ export interface RunOptions {
   frozen?: { op: Operation; query: ReportQuery; fetched_at: string; data: ReportRecord[] }[];
 }
 
+/**
+ * Distinct values of each dimension in the answers this gateway's dashboards have drawn: what the
+ * planner counts pages with instead of its defaults once it has seen the data (a default errs high,
+ * 5,000 BINs where a merchant may have 2,000, and a plan of 48 calls then takes 26). The most seen in
+ * any one answer, so a longer range than any seen may still hold more: the fetch then says so, as the
+ * service tells each part's record count, and the step's calls change to the count it makes.
+ */
+interface Observed {
+  distinct: Map<string, number>;
+  /** Answers already counted, by query and fetch time (a poll sees the same answers again). */
+  counted: Set<string>;
+}
+const observedBy = new WeakMap<ReportGateway, Observed>();
+const COUNTED_MAX = 2_000;
+
+function observedOf(gateway: ReportGateway): Observed {
+  let o = observedBy.get(gateway);
+  if (!o) observedBy.set(gateway, (o = { distinct: new Map(), counted: new Set() }));
+  return o;
+}
+
+function observe(gateway: ReportGateway, op: Operation, source: ReportQuery, answer: JobResult): void {
+  const o = observedOf(gateway);
+  const key = `${queryKey(op, source)}@${answer.fetched_at}`;
+  if (o.counted.has(key) || answer.data.length === 0) return;
+  if (o.counted.size >= COUNTED_MAX) o.counted.clear();
+  o.counted.add(key);
+  const first = answer.data[0]!;
+  for (const d of dimensionsFor(op)) {
+    if (d.name === "date" || !(d.name in first)) continue;
+    const values = new Set<unknown>();
+    for (const r of answer.data) values.add(r[d.name]);
+    // A filtered answer holds fewer values than the dimension has: the largest answer says most.
+    if (values.size > (o.distinct.get(d.name) ?? 0)) o.distinct.set(d.name, values.size);
+  }
+}
+
+/**
+ * The planner's estimate for a query when its job started, by query and start: later looks (whose
+ * planner may know more by then) show the count the job was planned with, and then the count it makes.
+ */
+const plannedBy = new WeakMap<ReportGateway, Map<string, number>>();
+
+function plannedMemo(gateway: ReportGateway): Map<string, number> {
+  let m = plannedBy.get(gateway);
+  if (!m) plannedBy.set(gateway, (m = new Map()));
+  return m;
+}
+
+/** What a finished answer had been planned at, if this process planned it (0 when it came from elsewhere). */
+function plannedFor(gateway: ReportGateway, op: Operation, query: ReportQuery): number | undefined {
+  return plannedMemo(gateway).get(queryKey(op, query));
+}
+
+/**
+ * A job step's calls: the count it makes once the service has said how many records each part
+ * holds (or once done), before that the planner's estimate (never fewer than the job already knows
+ * it needs); and the estimate it was planned with, kept from the look that started it.
+ */
+function jobCalls(gateway: ReportGateway, job: JobView, estimate: number | undefined, opts: PlanOptions): { calls: number; callsKnown: boolean; plannedCalls: number } {
+  const memo = plannedMemo(gateway);
+  const key = queryKey(job.operation, job.query);
+  let planned = memo.get(key);
+  if (planned === undefined) {
+    planned = estimate ?? planQueries([{ key: "q", op: job.operation, query: job.query }], opts).queries[0]?.estimatedCalls ?? 1;
+    if (memo.size >= COUNTED_MAX) memo.clear();
+    memo.set(key, planned);
+  }
+  const s = job.status;
+  if (s.state === "done") return { calls: s.result.upstream_calls, callsKnown: true, plannedCalls: planned };
+  if (s.state === "queued" || s.state === "fetching") {
+    return s.calls_exact ? { calls: s.calls, callsKnown: true, plannedCalls: planned } : { calls: Math.max(planned, s.calls), callsKnown: false, plannedCalls: planned };
+  }
+  return { calls: 0, callsKnown: true, plannedCalls: planned };
+}
+
+/** The planner's options for this gateway: its page cap, and what its answers showed of each dimension. */
+function planOptionsFor(gateway: ReportGateway): PlanOptions {
+  const o = observedOf(gateway);
+  return { pageCap: gateway.config.pageCap, cardinality: (d) => o.distinct.get(d) };
+}
+
 function tileNeeds(state: DashboardState, today: string) {
   return state.tiles.map((tile, i) => {
     const spec = effectiveTile(state, tile, today);
@@ -107,7 +205,7 @@ export function dashboardQueries(gateway: ReportGateway, state: DashboardState, 
   const needs = needsOf(tileNeeds(state, today));
   const plan = planQueries(
     needs.map((n) => ({ key: needKey(n), op: n.op, query: n.query })),
-    { pageCap: gateway.config.pageCap },
+    planOptionsFor(gateway),
   );
   return plan.queries.map((q) => ({ op: q.op, query: q.query }));
 }
@@ -116,9 +214,9 @@ function statusOf(job: JobView): QueryState {
   const s = job.status;
   switch (s.state) {
     case "queued":
-      return { state: "queued", position: s.position, estimated_start: s.estimated_start };
+      return { state: "queued", position: s.position, estimated_start: s.estimated_start, estimated_done: s.estimated_done, last_position: s.last_position ?? null };
     case "fetching":
-      return { state: "fetching" };
+      return { state: "fetching", estimated_done: s.estimated_done ?? null, last_position: s.last_position ?? null };
     case "done":
       return { state: "done", fetched_at: s.result.fetched_at };
     case "failed":
@@ -194,7 +292,8 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
     }
   }
   const requests: PlanRequest[] = toPlan.map((n) => ({ key: needKey(n), op: n.op, query: n.query }));
-  const plan = planQueries(requests, { pageCap: gateway.config.pageCap });
+  const planOpts = planOptionsFor(gateway);
+  const plan = planQueries(requests, planOpts);
   const queries = [...plan.queries, ...alone.map((n) => ({ op: n.op, query: n.query, estimatedCalls: 1, serves: [needKey(n)] }))];
   for (const q of queries) {
     let view: JobView | null = null;
@@ -228,6 +327,14 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
     }
   }
 
+  // What the answers show of each dimension, for the next plan's page counts.
+  if (!opts.frozen) {
+    for (const n of needs) {
+      const a = answers.get(needKey(n));
+      if (a) observe(gateway, n.op, a.derived_from?.query ?? n.query, a);
+    }
+  }
+
   // The plan as shown: one step per answer source.
   const addStep = (key: string, make: () => PlanStep): number => {
     let i = stepOf.get(key);
@@ -251,14 +358,16 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
         op: n.op,
         query: src,
         calls: a.source === "upstream" ? a.upstream_calls : 0,
+        callsKnown: true,
+        plannedCalls: a.source === "upstream" ? (plannedFor(gateway, n.op, src) ?? a.upstream_calls) : 0,
         tiles: [],
         status: a.source === "upstream" ? { state: "done", fetched_at: a.fetched_at } : { state: "cached", fetched_at: a.fetched_at },
       }));
     } else if (job) {
       const planned = queries.find((q) => q.serves.includes(key));
-      i = addStep(`j:${job.id}`, () => ({ op: job.operation, query: job.query, calls: planned?.estimatedCalls ?? 1, tiles: [], status: statusOf(job) }));
+      i = addStep(`j:${job.id}`, () => ({ op: job.operation, query: job.query, ...jobCalls(gateway, job, planned?.estimatedCalls, planOpts), tiles: [], status: statusOf(job) }));
     } else {
-      i = addStep(`f:${key}`, () => ({ op: n.op, query: n.query, calls: 0, tiles: [], status: { state: "failed", message: failures.get(key) ?? (opts.frozen ? "This snapshot holds no answer for this tile." : "Not answered.") } }));
+      i = addStep(`f:${key}`, () => ({ op: n.op, query: n.query, calls: 0, callsKnown: true, plannedCalls: 0, tiles: [], status: { state: "failed", message: failures.get(key) ?? (opts.frozen ? "This snapshot holds no answer for this tile." : "Not answered.") } }));
     }
     stepFor.set(key, i);
     const step = steps[i]!;
@@ -303,7 +412,7 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
       today,
       tiles: out,
       plan: steps,
-      naiveCalls: planQueries(needs.map((n) => ({ key: needKey(n), op: n.op, query: n.query })), { pageCap: gateway.config.pageCap }).naiveCalls,
+      naiveCalls: planQueries(needs.map((n) => ({ key: needKey(n), op: n.op, query: n.query })), planOpts).naiveCalls,
       plannedCalls: steps.reduce((s, x) => s + (x.status.state === "cached" ? 0 : x.calls), 0),
       asOf,
     } satisfies DashboardAnswer,
