@@ -326,3 +326,58 @@ test("a shared dashboard downloads its table tile as CSV, the rows the tile show
   await visitor.close();
   await context.close();
 });
+
+test("a link whose maker is made a viewer is paused, with a page that says so, and an admin revokes it from the report's list", async ({ browser }) => {
+  const admin = await browser.newContext({ storageState: ".e2e/admin.json", timezoneId: "UTC" });
+  const email = `sharer.${Date.now()}@e2e.test`;
+  const made = await admin.request.post("/api/users", { data: { email, role: "analyst" } });
+  expect(made.status(), await made.text()).toBe(201);
+  const { user, password } = (await made.json()) as { user: { id: string }; password: string };
+
+  const sharer = await browser.newContext();
+  const signIn = await sharer.newPage();
+  await signIn.goto("/login");
+  await signIn.getByLabel("E-mail").fill(email);
+  await signIn.getByLabel("Password").fill(password);
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await expect(signIn).not.toHaveURL(/\/login/);
+  const name = `Paused when demoted ${Date.now()}`;
+  const reportId = await saveItem(sharer.request, name, "explore", "op=orders&range=last7&by=gateway_id&m=attempts");
+  const issued = await sharer.request.post(`/api/saved-reports/${reportId}/links`, { data: { mode: "live", label: "For the partner" } });
+  expect(issued.status(), await issued.text()).toBe(201);
+  const { url, link } = (await issued.json()) as { url: string; link: { id: string } };
+  const token = url.slice(url.lastIndexOf("/") + 1);
+
+  const visitor = await (await browser.newContext()).newPage();
+  await expect(await openShare(visitor, url)).toHaveText(name);
+
+  // Made a viewer: the link stops serving at once, its page says why, and its API answers 403.
+  const demoted = await admin.request.patch(`/api/users/${user.id}`, { data: { role: "viewer" } });
+  expect(demoted.status(), await demoted.text()).toBe(200);
+  await expect(await openShare(visitor, url)).toHaveText("This link is paused");
+  await expect(visitor.getByText("may no longer share it")).toBeVisible();
+  await expect(visitor.getByRole("row", { name: "Totals" })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(visitor);
+  const api = await visitor.request.get(`/api/share/${token}`);
+  expect(api.status()).toBe(403);
+  expect(((await api.json()) as { kind: string }).kind).toBe("paused");
+  // The former sharer can no longer manage the link.
+  expect((await sharer.request.delete(`/api/saved-reports/${reportId}/links/${link.id}`)).status()).toBe(403);
+
+  // An admin finds it paused in the report's list (no Rotate offered) and revokes it.
+  const page = await admin.newPage();
+  await page.goto("/reports");
+  const item = page.getByRole("listitem").filter({ hasText: name });
+  await item.getByRole("button", { name: "Share links" }).click();
+  const row = item.locator(`tr[data-link-id="${link.id}"]`);
+  await expect(row.getByRole("cell", { name: "paused: its maker may no longer share" })).toBeVisible();
+  await expect(row.getByRole("button", { name: /^Rotate/ })).toHaveCount(0);
+  await row.getByRole("button", { name: /^Revoke/ }).click();
+  await page.getByRole("dialog", { name: "Revoke this share link?" }).getByRole("button", { name: "Revoke link" }).click();
+  await expect(row.getByRole("cell", { name: "revoked" })).toBeVisible();
+  expect((await listLinks(admin.request, reportId)).find((l) => l.id === link.id)?.revokedAt).toEqual(expect.any(String));
+  await expect(await openShare(visitor, url)).toHaveText("This link has been revoked");
+
+  await sharer.close();
+  await admin.close();
+});

@@ -28,6 +28,8 @@ interface LinkView {
   allowedPresets: string[];
   viewCount: number;
   lastViewedAt: string | null;
+  /** Made by a user who may no longer share the report: not served; the owner or an admin revokes it. */
+  paused?: boolean;
 }
 
 interface FormLimits {
@@ -275,16 +277,18 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
                     {l.hasPassword ? ", password" : ""}
                   </td>
                   <td className="pr-2 whitespace-nowrap tabular-nums">
-                    {l.revokedAt ? "revoked" : Date.parse(l.expiresAt) <= now ? `expired ${at(l.expiresAt)}` : at(l.expiresAt)}
+                    {l.revokedAt ? "revoked" : l.paused ? "paused: its maker may no longer share" : Date.parse(l.expiresAt) <= now ? `expired ${at(l.expiresAt)}` : at(l.expiresAt)}
                   </td>
                   <td className="pr-2 tabular-nums">{l.viewCount}</td>
                   <td className="pr-2 whitespace-nowrap tabular-nums">{l.lastViewedAt ? at(l.lastViewedAt) : "never"}</td>
                   <td className="space-x-2 py-1 text-right whitespace-nowrap">
                     {l.revokedAt ? null : (
                       <>
-                        <Button size="sm" disabled={busy} aria-label={`Rotate ${shortName(l)}`} onClick={() => setPending({ kind: "rotate", link: l })}>
-                          Rotate
-                        </Button>
+                        {l.paused ? null : (
+                          <Button size="sm" disabled={busy} aria-label={`Rotate ${shortName(l)}`} onClick={() => setPending({ kind: "rotate", link: l })}>
+                            Rotate
+                          </Button>
+                        )}
                         <Button size="sm" variant="danger" disabled={busy} aria-label={`Revoke ${shortName(l)}`} onClick={() => setPending({ kind: "revoke", link: l })}>
                           Revoke
                         </Button>

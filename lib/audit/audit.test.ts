@@ -82,7 +82,7 @@ describe("the audit log as the product writes it", () => {
 
     const report = await savedReportsRepo(store).create({ ownerId: admin.id, name: "Approvals by gateway", page: "explore", params: "range=last7&by=date&m=attempts,approvals", sharedWithTeam: false });
     const issued = await issueShareLink(store, gateway, "UTC", acting, report.id, ShareLinkInput.parse({ mode: "snapshot", label: "Board pack", password: LINK_PASSWORD }), "http://dash.test/");
-    const rotated = await rotateShareLink(store, acting, report.id, issued.link.id, "http://dash.test/");
+    const rotated = await rotateShareLink(store, acting, report.id, issued.link.id, "http://dash.test/", "audit-test-secret");
     await revokeShareLink(store, acting, report.id, issued.link.id);
     await revokeShareLink(store, acting, report.id, issued.link.id); // already revoked: nothing changes, nothing recorded
     const stored = (await shareLinksRepo(store).get(issued.link.id))!;

@@ -9,13 +9,16 @@ import { appendAudit, inTransaction, userActor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { isRangePreset } from "@/lib/report-state";
-import { getEditableReport } from "@/lib/auth/saved-report-access";
+import { canEdit, getEditableReport } from "@/lib/auth/saved-report-access";
+import { usersRepo } from "@/lib/auth/users";
 import type { SavedReport } from "@/lib/store/saved-reports";
 import { publicLink, shareLinksRepo, type ShareLink, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/store/share-links";
 import type { Sql } from "@/lib/store/sql";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import { reportQuery, runThroughGateway, SHARE_LIMITS } from "./service";
+import { subscriptionsRepo } from "@/lib/store/subscriptions";
 import { hashToken, newShareToken } from "./tokens";
+import { seal } from "./seal";
 import { snapshotDashboard } from "./dashboard";
 import { expiresAt, expiryHours, LABEL_MAX, LinkLabel, MAX_EXPIRY, tokenTail, type ShareLinkInput } from "./link-input";
 
@@ -35,9 +38,25 @@ function shareUrl(token: string, base: string): string {
   return new URL(`/share/${token}`, base).toString();
 }
 
-export async function listShareLinks(db: Sql, user: SessionUser, reportId: string): Promise<{ links: ShareLink[]; limits: typeof LINK_FORM_LIMITS }> {
+/**
+ * A link as the report's list shows it: `paused` when the user who made it may no longer share the
+ * report (their role changed), so it is not served and they cannot revoke it: the owner or an admin can.
+ */
+type ListedLink = ShareLink & { paused: boolean };
+
+export async function listShareLinks(db: Sql, user: SessionUser, reportId: string): Promise<{ links: ListedLink[]; limits: typeof LINK_FORM_LIMITS }> {
   const report = await getEditableReport(db, user, reportId);
-  return { links: (await shareLinksRepo(db).listForReport(report.id)).map(publicLink), limits: LINK_FORM_LIMITS };
+  const sharers = new Map<string, boolean>();
+  const mayShare = async (id: string) => {
+    if (!sharers.has(id)) {
+      const u = await usersRepo(db).findById(id);
+      sharers.set(id, u !== null && canEdit({ id: u.id, email: u.email, role: u.role }, report));
+    }
+    return sharers.get(id)!;
+  };
+  const links: ListedLink[] = [];
+  for (const l of await shareLinksRepo(db).listForReport(report.id)) links.push({ ...publicLink(l), paused: l.revokedAt === null && !(await mayShare(l.createdBy)) });
+  return { links, limits: LINK_FORM_LIMITS };
 }
 
 /** Creates a link from the API's input; `base` is the dashboard's URL the link's page lives under. */
@@ -75,15 +94,29 @@ function linkSubject(link: Pick<ShareLinkWithSecrets, "id" | "label" | "tokenTai
   return { kind: "share_link", id: link.id, label: link.label ?? (link.tokenTail ? `…${link.tokenTail}` : null) };
 }
 
-/** A new token for the link; the old one stops working at once. */
-export async function rotateShareLink(db: Sql, user: SessionUser, reportId: string, linkId: string, base: string): Promise<IssuedLink> {
+/**
+ * A new token for the link; the old one stops working at once. A scheduled report that mails the link
+ * follows it: its token is sealed again (under `secret`) in the same transaction, so its next e-mail
+ * carries the new link and never the dead one. Rotating cuts off copies forwarded beyond the
+ * subscription's recipients, not the recipients: to stop mailing them, change or delete the
+ * subscription (revoking its link pauses it).
+ */
+export async function rotateShareLink(db: Sql, user: SessionUser, reportId: string, linkId: string, base: string, secret: string): Promise<IssuedLink> {
   const link = await editableLink(db, user, reportId, linkId);
   if (link.revokedAt) throw new ApiError(400, "A revoked link cannot be rotated; create a new one");
   const token = newShareToken();
   const links = shareLinksRepo(db);
   await inTransaction(db, async (tx) => {
     await shareLinksRepo(tx).rotate(link.id, hashToken(token), tokenTail(token));
-    await appendAudit(tx, { action: "share_link.rotated", actor: userActor(user), subject: linkSubject(link), detail: { report_id: reportId } });
+    const subscriptions = subscriptionsRepo(tx);
+    const following = await subscriptions.idsUsingLink(link.id);
+    for (const id of following) await subscriptions.setSealedToken(id, seal(token, secret));
+    await appendAudit(tx, {
+      action: "share_link.rotated",
+      actor: userActor(user),
+      subject: linkSubject(link),
+      detail: { report_id: reportId, ...(following.length > 0 ? { subscriptions_following: following } : {}) },
+    });
   });
   return { link: publicLink((await links.get(link.id))!), token, url: shareUrl(token, base) };
 }

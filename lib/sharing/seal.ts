@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * A subscription's share token, kept so that every e-mail can carry the same link, but sealed
+ * A share token a scheduled report keeps, so that every e-mail can carry the same link, but sealed
  * (AES-256-GCM under a key derived from the server secret): the store alone does not give the link.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";

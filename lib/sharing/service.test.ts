@@ -115,7 +115,7 @@ describe("share links", () => {
     expect(hoursLeft).toBeLessThan(6.1);
     await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInHours: 365 * 24 + 1 })).rejects.toThrow(/1 to 8760/);
     await expect(createShareLink(store, gateway, "UTC", analyst, report, { mode: "live", expiresInHours: 2, expiresInDays: 1 })).rejects.toThrow(/not both/);
-    const rotated = await rotateShareLink(store, analyst, report.id, link.id, "http://localhost");
+    const rotated = await rotateShareLink(store, analyst, report.id, link.id, "http://localhost", SECRET);
     expect(rotated.link.tokenTail).toBe(rotated.token.slice(-6));
     expect(rotated.link.label).toBe("For the bank");
   });

@@ -20,6 +20,7 @@ import { shareLinksRepo, type ShareLinkWithSecrets } from "@/lib/store/share-lin
 import type { Sql } from "@/lib/store/sql";
 import { throttleRepo } from "@/lib/store/throttle";
 import { usersRepo } from "@/lib/auth/users";
+import { canEdit } from "@/lib/auth/saved-report-access";
 import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
 import { hashAddress, hashToken, isTokenShaped, verifyUnlock } from "./tokens";
 
@@ -70,6 +71,8 @@ export type ShareResolution =
   | { kind: "ok"; link: ShareLinkWithSecrets; report: SavedReport; tokenHash: string }
   | { kind: "locked"; link: ShareLinkWithSecrets; tokenHash: string }
   | { kind: "expired" | "revoked" }
+  /** The sharer's role may no longer share the report: not served until an admin revokes it or the role is given back. */
+  | { kind: "paused" }
   | { kind: "unknown" }
   | { kind: "throttled" };
 
@@ -96,12 +99,17 @@ export async function resolveShare(
   }
   if (link.revokedAt) return { kind: "revoked" };
   if (Date.parse(link.expiresAt) <= Date.now()) return { kind: "expired" };
-  if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
   const report = await savedReportsRepo(db).get(link.reportId);
   if (!report) return { kind: "revoked" };
   // A link speaks for the user who made it (and the report for its owner): once either is disabled
   // or removed, it stops serving, as their own sessions did. Enabling them again revives it.
-  if (!(await isActiveUser(db, link.createdBy)) || !(await isActiveUser(db, report.ownerId))) return { kind: "revoked" };
+  const sharer = await usersRepo(db).findById(link.createdBy);
+  if (!sharer || sharer.disabled || !(await isActiveUser(db, report.ownerId))) return { kind: "revoked" };
+  // A sharer whose role may no longer share the report (an analyst made a viewer, an admin made an
+  // analyst of someone else's report) cannot revoke the link any more: it is paused, not served, until
+  // an admin revokes it or the role is given back. Checked before the password: a paused link asks for none.
+  if (!canEdit({ id: sharer.id, email: sharer.email, role: sharer.role }, report)) return { kind: "paused" };
+  if (link.passwordHash && !verifyUnlock(unlockCookie(tokenHash), tokenHash, secret)) return { kind: "locked", link, tokenHash };
   return { kind: "ok", link, report, tokenHash };
 }
 

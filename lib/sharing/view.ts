@@ -86,7 +86,7 @@ export type SharedView =
   // `queue`: where the report waits for the shared quota, when it waits in the queue.
   | { kind: "pending"; title: string; retryAfterSeconds: number; rangeLabel: string; checkedAt: string; queue: QueuePlace | null }
   | { kind: "locked" }
-  | { kind: "expired" | "revoked" | "unknown" | "throttled" };
+  | { kind: "expired" | "revoked" | "paused" | "unknown" | "throttled" };
 
 export async function loadSharedView(
   token: string,

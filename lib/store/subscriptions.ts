@@ -54,6 +54,15 @@ export function subscriptionsRepo(db: Sql) {
       ]);
       return items.get(id);
     },
+    /** The subscriptions whose e-mails carry this share link. */
+    async idsUsingLink(linkId: string): Promise<string[]> {
+      const rows = await db.query<{ id: string }>("SELECT id FROM subscriptions WHERE share_link_id = $1 ORDER BY id", [linkId]);
+      return rows.map((r) => r.id);
+    },
+    /** The link's token as the subscription keeps it (sealed), after the link was given a new one. */
+    async setSealedToken(id: string, sealed: string): Promise<void> {
+      await db.query("UPDATE subscriptions SET share_token_sealed = $2, updated_at = now() WHERE id = $1", [id, sealed]);
+    },
     /** Gives it to another user with the link made under their rights (or none); it stays paused until resumed. */
     async reassign(id: string, ownerId: string, link: { id: string; sealed: string } | null): Promise<void> {
       await db.query("UPDATE subscriptions SET owner_id = $2, share_link_id = $3, share_token_sealed = $4, paused_reason = NULL, updated_at = now() WHERE id = $1", [

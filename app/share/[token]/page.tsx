@@ -66,6 +66,11 @@ function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeo
       return box("This link has expired", <p>Ask whoever sent it for a new one.</p>);
     case "revoked":
       return box("This link has been revoked", <p>Ask whoever sent it for a new one.</p>);
+    case "paused":
+      return box(
+        "This link is paused",
+        <p>The person who shared this report may no longer share it, so the link does not open for now. Ask whoever sent it for a new one.</p>,
+      );
     case "throttled":
       return box("Too many attempts", <p>Try again in 15 minutes.</p>);
 

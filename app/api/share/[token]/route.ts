@@ -5,7 +5,8 @@ import { apiRoute } from "@/lib/api/handler";
 import { requestAddress } from "@/lib/sharing/http";
 import { loadSharedView } from "@/lib/sharing/view";
 
-const STATUS = { ok: 200, monitor: 200, dashboard: 200, pending: 202, locked: 401, expired: 410, revoked: 410, unknown: 404, throttled: 429 } as const;
+// A paused link exists and may serve again (its sharer given back the right to share): refused, not gone.
+const STATUS = { ok: 200, monitor: 200, dashboard: 200, pending: 202, locked: 401, expired: 410, revoked: 410, paused: 403, unknown: 404, throttled: 429 } as const;
 
 export const GET = apiRoute({ role: "public", params: ["token"] }, async ({ params, request }) => {
   const jar = await cookies();
