@@ -57,7 +57,9 @@ describe("niceScale", () => {
         const low = Math.min(a, b);
         const high = Math.max(a, b);
         const s = niceScale(low, high, n);
-        if (s.ticks.length > n || s.ticks.length < 2) return false;
+        // Values either side of 0 need three ticks (below, 0, above) however few were asked for.
+        const most = low < 0 && high > 0 ? Math.max(n, 3) : n;
+        if (s.ticks.length > most || s.ticks.length < 2) return false;
         if (!isNice(s.step)) return false;
         // Within a billionth of a step (float noise) or a millionth of a unit (read as 0): never a visible cut.
         const slack = Math.max(1e-6, 1e-9 * s.step);
@@ -65,6 +67,7 @@ describe("niceScale", () => {
         const labels = s.ticks.map((t) => formatTick(t, "currency"));
         return new Set(labels).size === labels.length && s.ticks.includes(0);
       }),
+      { numRuns: 5000 },
     );
   });
 
@@ -74,6 +77,8 @@ describe("niceScale", () => {
     expect(niceScale(0, 987, 6).ticks.map((t) => formatTick(t, "count"))).toEqual(["0", "200", "400", "600", "800", "1K"]);
     expect(niceScale(-0.021, 0.013, 5).ticks.map((t) => formatTick(t, "points"))).toEqual(["\u22124 pp", "\u22122 pp", "0 pp", "+2 pp"]);
     expect(niceScale(-5, 7, 2).ticks).toEqual([-10, 0, 10]);
+    // Just above a millionth: steps no finer than a millionth, each label distinct.
+    expect(niceScale(0, 0.0000010000000000000031, 7).ticks.map((t) => formatTick(t, "currency"))).toEqual(["$0", "$0.000001"]);
   });
 });
 

@@ -57,8 +57,8 @@ export function niceScale(low: number, high: number, maxTicks: number, opts: { w
   if (lo === hi) hi = opts.wholeSteps ? asked : 1;
   // Values on both sides of 0 need a tick below it, 0 and one above it, however few were asked for.
   const intervals = Math.max(lo < 0 && hi > 0 ? 2 : 1, asked);
-  let step = niceStep((hi - lo) / intervals);
-  if (opts.wholeSteps && step < 1) step = 1;
+  // No step below a millionth (what is read as 0 above), nor below 1 for counts.
+  let step = Math.max(niceStep((hi - lo) / intervals), opts.wholeSteps ? 1 : 1e-6);
   // The rounded ends can need one interval more than the rough step allowed: take the next step up
   // (a few times at most: each next step is at least 2 × 10^n / 1 × 10^n larger).
   for (;;) {
