@@ -213,6 +213,14 @@ describe("the routing two-person rule", () => {
   });
 });
 
+describe("each user's share of the routing bucket", () => {
+  it("is 200 calls by default, 1 to 10,000, and refuses anything else by name", () => {
+    expect(parseServerEnv(valid).ROUTING_CALLS_PER_USER).toBe(200);
+    expect(parseServerEnv({ ...valid, ROUTING_CALLS_PER_USER: "50" }).ROUTING_CALLS_PER_USER).toBe(50);
+    for (const bad of ["0", "10001", "many"]) expect(errorOf({ ...valid, ROUTING_CALLS_PER_USER: bad }).variables, bad).toEqual(["ROUTING_CALLS_PER_USER"]);
+  });
+});
+
 describe("parseStoreEnv", () => {
   it("needs no upstream configuration", () => {
     expect(parseStoreEnv({})).toEqual({ DASHBOARD_DB: "data/dashboard" });
