@@ -156,7 +156,9 @@ export interface AuditEntryView {
 }
 
 function detailText(detail: AuditEntry["detail"]): string {
+  // A count's sentence first ("31 failed sign-ins for 24 e-mail addresses from …"), then its numbers.
   return Object.entries(detail)
+    .sort(([a], [b]) => Number(b === "summary") - Number(a === "summary"))
     .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(", ") : v === null ? "none" : String(v)}`)
     .join("; ");
 }

@@ -7,6 +7,7 @@ import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./password
 import { appendAudit, inTransaction } from "../audit/log";
 import type { SessionUser } from "./roles";
 import type { Sql } from "../store/sql";
+import { auditRepo, type SignInFailure } from "../store/audit";
 import { throttleRepo, type AttemptLimit } from "../store/throttle";
 import { normalizeEmail, usersRepo } from "./users";
 
@@ -54,17 +55,12 @@ export async function authenticate(
   const email = typeof credentials.email === "string" ? normalizeEmail(credentials.email) : "";
   const password = typeof credentials.password === "string" ? credentials.password : "";
   const address = credentials.address ?? null;
-  // The audit log (admins only) says why a sign-in failed; the caller never learns more than "invalid".
-  // Whoever failed proved no identity: the actor is the e-mail as typed, the account (when there is
-  // one) the subject.
-  const failed = async (why: "malformed" | "throttled" | "unknown_account" | "wrong_password" | "disabled", account: { id: string; email: string } | null = null) => {
-    await appendAudit(db, {
-      action: "sign_in.failed",
-      actor: { kind: "anonymous", id: null, email: email === "" ? null : email, address },
-      subject: account ? { kind: "user", id: account.id, label: account.email } : null,
-      detail: { failure: why },
-    });
-  };
+  // The audit log (admins only) says why sign-ins failed; the caller never learns more than "invalid".
+  // Anyone can fail a sign-in, so failures are counted per address and window, each reason apart,
+  // with the e-mails typed, and become one entry per address and window (lib/store/audit.ts): the
+  // log's growth is bounded however many arrive, malformed and throttled ones included.
+  const failed = (why: SignInFailure) =>
+    auditRepo(db).countFailedSignIn({ address, email: email === "" ? null : email.slice(0, MAX_EMAIL), why, now, windowSeconds: policy.windowSeconds });
   if (email === "" || email.length > MAX_EMAIL || password === "" || password.length > MAX_PASSWORD) {
     await failed("malformed");
     return { ok: false, reason: "invalid" };
@@ -88,7 +84,7 @@ export async function authenticate(
   const user = await users.findByEmail(email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !valid || user.disabled) {
-    await failed(!user ? "unknown_account" : !valid ? "wrong_password" : "disabled", user);
+    await failed(!user ? "unknown_account" : !valid ? "wrong_password" : "disabled");
     return { ok: false, reason: "invalid" };
   }
 

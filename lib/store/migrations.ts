@@ -479,6 +479,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX routing_calls_user_at ON routing_calls (user_id, at);
     `,
   },
+  {
+    version: 16,
+    name: "failed sign-ins counted per address",
+    up: `
+      -- Failed sign-ins counted per address and window (lib/store/audit.ts): anyone can send them, so
+      -- each open tally becomes one audit entry when its window closes or the log is read, and the
+      -- log grows by at most one entry per address and window. address '' is no known address (no
+      -- trusted proxy), '*' every address past the first hundred in the window.
+      CREATE TABLE audit_failure_tallies (
+        address text PRIMARY KEY CHECK (length(address) <= 100),
+        window_start timestamptz NOT NULL,
+        last_at timestamptz NOT NULL,
+        malformed integer NOT NULL DEFAULT 0,
+        throttled integer NOT NULL DEFAULT 0,
+        unknown_account integer NOT NULL DEFAULT 0,
+        wrong_password integer NOT NULL DEFAULT 0,
+        disabled integer NOT NULL DEFAULT 0,
+        emails text[] NOT NULL DEFAULT '{}',
+        more_emails boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX audit_failure_tallies_window ON audit_failure_tallies (window_start);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.
