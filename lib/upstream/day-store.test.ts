@@ -25,7 +25,7 @@ import {
   settleDays,
   type DayStoreConfig,
 } from "./day-store";
-import type { JobResult, ReportGateway } from "./gateway";
+import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
 import { pgSharedState } from "./pg-shared";
 import { fetchRanges } from "./range-pieces";
 
@@ -99,7 +99,7 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     let close: () => Promise<void>;
     let now = NOON;
     const clock = () => now;
-    /** A dashboard process: a gateway of its own (empty memory cache) on one of the two connections. */
+    /** A dashboard process: a gateway of its own (empty memory cache, its own token) on one of the two connections. */
     const instance = (i: 0 | 1, config: Partial<DayStoreConfig> = {}) => {
       const days = new DayStore(stores[i], { ...CONFIG, ...config }, clock);
       const base = { reportRateLimit: 1000, rateWindowSeconds: 60 };
@@ -109,7 +109,7 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     const truth = (op: Operation, body: unknown) => ask(gatewayFor(svc), op, body).then((r) => r.data);
 
     beforeAll(async () => {
-      svc = await startTestService({ data: { days: 150, ordersPerDay: 12, seed: 21, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
+      svc = await startTestService({ data: { days: 150, ordersPerDay: 12, seed: 21, endDate: END }, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
       ({ stores, close } = await open());
     }, 120_000);
     afterAll(async () => {
@@ -206,6 +206,26 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect((await g.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
     });
 
+    it("names what was used recently for the background to keep current: the next morning's look costs no call", async () => {
+      now = NOON + 100 * 24 * HOUR;
+      const today = addDays(END, 100);
+      const look = (day: string) => ({ start_date: addDays(day, -9), end_date: day, group_by: ["date"], metrics: ["initial_attempt"] });
+      svc.logLines.length = 0;
+      await ask(instance(0), "orders", look(today));
+      now += 24 * HOUR;
+      const tomorrow = addDays(today, 1);
+      const g = instance(1);
+      const warm = await g.recentShapeQueries(0);
+      // Only the shape looked at lately, over the days fetched before they settled and the new one.
+      expect(warm.map((w) => [w.query.start_date, w.query.end_date, w.query.metrics])).toEqual([[addDays(today, -1), tomorrow, ["initial_attempt"]]]);
+      const out = g.submit(warm[0]!.op, warm[0]!.query, BACKGROUND_OWNER);
+      if ("job" in out) await g.wait(out.job.id);
+      expect(reportCalls(svc)).toBe(2);
+      const morning = await ask(instance(0), "orders", look(tomorrow));
+      expect(morning.upstream_calls).toBe(0);
+      expect(reportCalls(svc)).toBe(2);
+    });
+
     it("keeps cohorts per initial day until they are a year old, asked again daily", async () => {
       now = NOON;
       const q = { start_date: addDays(END, -40), end_date: addDays(END, -10), group_by: ["date", "billing_cycle"], metrics: ["revenue_by_initial_date", "approvals_by_initial_date"] };
@@ -220,7 +240,7 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     });
 
     it("keeps within its bound, least recently used days out first", async () => {
-      now = NOON + 60 * 24 * HOUR;
+      now = NOON + 300 * 24 * HOUR;
       const a = { start_date: "2025-04-01", end_date: "2025-04-30", group_by: ["date", "card_type"], metrics: ["attempts"] };
       const b = { ...a, group_by: ["date", "card_brand"] };
       const c = { start_date: "2025-04-01", end_date: "2025-04-01", group_by: ["date"], metrics: ["approvals"] };

@@ -321,8 +321,3 @@ export class DayStore {
     await this.db.query("DELETE FROM report_shapes s WHERE NOT EXISTS (SELECT 1 FROM report_days d WHERE d.shape_key = s.key)");
   }
 }
-
-/** The first day of the window that a shape's recent days are asked again in: today − its settle window. */
-export function unsettledFrom(op: Operation, shape: Shape, today: string): string {
-  return addDays(today, -settleDays(op, shape) + 1);
-}

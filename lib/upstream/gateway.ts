@@ -443,6 +443,24 @@ export class ReportGateway {
   }
 
   /**
+   * The questions that keep what people looked at recently current: each kept shape used since
+   * `usedSince` whose days reach into its settle window, over its days from the day before that
+   * window (or its first kept day) to today. Asked as background work, they fetch only the new and unsettled
+   * days, so the first look of the morning is answered from the store.
+   */
+  async recentShapeQueries(usedSince: number): Promise<{ op: Operation; query: ReportQuery }[]> {
+    const days = this.shared.days;
+    if (!days) return [];
+    const today = days.today();
+    return (await days.shapesUsedSince(usedSince)).flatMap((k) => {
+      // A day before the window too: yesterday's look fetched it while it was still unsettled.
+      const from = addDays(today, -settleDays(k.op, k.shape));
+      if (k.lastDay < from) return [];
+      return [{ op: k.op, query: canonicalQuery(k.op, withRange(k.shape, k.firstDay > from ? k.firstDay : from, today)) }];
+    });
+  }
+
+  /**
    * Compares the settled days the day store keeps for shapes used since `usedSince` with the
    * upstream's daily totals of the same metrics and filters (one call per 101 days of a shape, as
    * background work), and forgets the days whose totals moved, so they are fetched again. A shape is
