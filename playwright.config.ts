@@ -39,7 +39,8 @@ export default defineConfig({
   reporter: [["list"]],
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  use: { baseURL: env.dashboardUrl, trace: "retain-on-failure", launchOptions: chromium },
+  // Every failure keeps its trace (steps, network, DOM) and a screenshot of the page as it failed.
+  use: { baseURL: env.dashboardUrl, trace: "retain-on-failure", screenshot: "only-on-failure", launchOptions: chromium },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
