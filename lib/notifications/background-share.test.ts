@@ -4,7 +4,8 @@
  * (5 calls a window) in front of the real service, while an analyst asks for a report that takes
  * three calls. Every reporting call is recorded as it reaches the service: in no window do the
  * rules' calls exceed the background share of the quota (BACKGROUND_SHARE of 5, rounded up: 2), and
- * the analyst's report is answered within one window of asking.
+ * the analyst's calls are never queued behind a rule's: each waits at most for the next free slot,
+ * which the share keeps within one window.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,7 +56,7 @@ beforeAll(async () => {
     });
     await store.query("UPDATE alert_rules SET created_at = now() - interval '2 hours', updated_at = now() - interval '2 hours' WHERE id = $1", [rule.id]);
   }
-}, 120_000);
+}, 300_000); // fifty rules in PGlite and a generated service: minutes on a busy two-core machine
 
 afterAll(async () => {
   await proxy?.close();
@@ -65,7 +66,7 @@ afterAll(async () => {
 });
 
 describe("50 rules due at once and a person's report", () => {
-  it("keeps the rules' calls within the background share of every window, and answers the person within one window", async () => {
+  it("keeps the rules' calls within the background share of every window, and puts the person's calls ahead of every rule's", async () => {
     const gateway = gatewayFor(svc, { baseUrl: proxy.url, tokenUrl: `${proxy.url}/api/auth/token`, reportRateLimit: LIMIT, rateWindowSeconds: WINDOW_MS / 1000 });
     const deps = {
       db: store,
@@ -77,29 +78,65 @@ describe("50 rules due at once and a person's report", () => {
       monitor: DEFAULT_MONITOR_CONFIG,
     };
     const scheduler = new Scheduler({ db: store, workerId: "share-test", timeZone: "UTC", items: () => scheduledItems(store), run: (item, slot, ctx) => runSlot(deps, item, ctx.late, slot), log: () => {} });
-    const tick = scheduler.tick();
+    const share = Math.ceil(LIMIT * BACKGROUND_SHARE);
+    // The quota's own count of the rules' calls in its current window, looked at every few
+    // milliseconds for the whole run: a count the quota holds for a window, so a look cannot miss
+    // it, and the quota's clock, not the arrival times at the service, which a busy machine skews.
+    let ticked = false;
+    let mostInWindow = 0;
+    const look = () => (mostInWindow = Math.max(mostInWindow, gateway.queue.status().backgroundInWindow));
+    const tick = scheduler.tick().finally(() => (ticked = true));
+    const watching = (async () => {
+      while (!ticked) {
+        look();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
 
-    // Once the rules hold the quota, an analyst asks for 300 days by week: three pieces, three calls.
-    await new Promise((r) => setTimeout(r, 2_500));
-    const asked = Date.now();
+    // Once the rules hold the quota (their share spent, more of theirs waiting), an analyst asks
+    // for 300 days by week: three pieces, three calls.
+    while (!(gateway.queue.status().backgroundInWindow >= share && gateway.status().background_queue_length > 0)) {
+      if (ticked) throw new Error("the rules finished before any of them waited for the quota");
+      look();
+      await new Promise((r) => setTimeout(r, 2));
+    }
     const out = gateway.submit("orders", gateway.parse("orders", { start_date: addDays(today, -299), end_date: today, group_by: ["sales_type"], metrics: ["attempts"] }), "analyst-1");
     if (!("job" in out)) throw new Error("the analyst's report was cached");
-    const answer = await gateway.wait(out.job.id);
-    const answeredIn = Date.now() - asked;
-    expect(answer.upstream_calls).toBe(3);
+    // Watched until answered: while one of the analyst's calls waits for the quota it is next in
+    // line (position 0: the rules' calls are not counted ahead of it) and no rule's call leaves the
+    // queue before it, so it waits at most for the next free slot, which the rules' share keeps
+    // within one window. Order and counts, not a stopwatch.
+    const id = out.job.id;
+    let settled = false;
+    const answered = gateway.wait(id).finally(() => (settled = true));
+    const positions: number[] = [];
+    let waits = 0;
+    let rulesStartedAhead = 0;
+    let before: { queued: boolean; rulesWaiting: number } | null = null;
+    while (!settled) {
+      const status = gateway.get(id)?.status;
+      const now = { queued: status?.state === "queued", rulesWaiting: gateway.status().background_queue_length };
+      if (status?.state === "queued") positions.push(status.position);
+      if (now.queued && !before?.queued) waits++;
+      if (before?.queued && now.queued && now.rulesWaiting < before.rulesWaiting) rulesStartedAhead += before.rulesWaiting - now.rulesWaiting;
+      before = now;
+      await new Promise((r) => setImmediate(r));
+    }
+    const answer = await answered;
+    expect(answer.upstream_calls, "the analyst's report: calls it took").toBe(3);
+    expect(positions.filter((p) => p !== 0), `the analyst's queue positions while waiting (${waits} waits, ${positions.length} looks)`).toEqual([]);
+    expect(rulesStartedAhead, "rules' calls that started while the analyst's call waited for the quota").toBe(0);
 
     const ran = await tick;
+    await watching;
+    look();
     expect(ran).toHaveLength(RULES);
     expect(ran.filter((r) => r.error !== null)).toEqual([]);
 
     const calls = proxy.arrivals.filter((a) => a.path === "/api/data");
-    const background = calls.filter((a) => a.body?.filters && "gateway_id" in a.body.filters).map((a) => a.at);
-    expect(background).toHaveLength(RULES);
-    const share = Math.ceil(LIMIT * BACKGROUND_SHARE);
-    let most = 0;
-    for (const t of background) most = Math.max(most, background.filter((u) => u > t - WINDOW_MS && u <= t).length);
-    expect(most, `background calls in one ${WINDOW_MS} ms window`).toBeLessThanOrEqual(share);
-    // Within one window (and the queue's small margin) of asking, however many rules are waiting.
-    expect(answeredIn).toBeLessThanOrEqual(WINDOW_MS + 500);
+    const background = calls.filter((a) => a.body?.filters && "gateway_id" in a.body.filters);
+    expect(background, "the rules' calls that reached the service").toHaveLength(RULES);
+    expect(mostInWindow, `the rules' calls the quota started in one ${WINDOW_MS} ms window (share ${share} of ${LIMIT})`).toBeLessThanOrEqual(share);
+    expect(mostInWindow, "the rules' calls in a window at their busiest: the share is used, not just not exceeded").toBe(share);
   }, 120_000);
 });

@@ -3,6 +3,7 @@
  * jobs nobody waits for, the wait estimate of a several-call report checked against the real queue,
  * and the cache's size bound.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
@@ -121,8 +122,16 @@ describe("the gateway under a flood", () => {
     if (s.state !== "queued") return;
     expect(s).toMatchObject({ call: 1, calls: 4, calls_exact: false });
     const estimate = Date.parse(s.estimated_done);
+    // The machine's own lateness, measured in this run: every window the report waits through starts
+    // when a timer fires, late by the event loop's delay on a busy machine, and the estimate cannot
+    // know that. Allowed once per window turn and once for the call's way to the service.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     await g.wait(id);
     await Promise.all(others.map((o) => ("job" in o ? g.wait(o.job.id) : null)));
+    delay.disable();
+    const lateMs = delay.max / 1e6;
+    const turns = Math.ceil(7 / 2) - 1; // 7 calls, 2 a window: the last starts after 3 turns
     // The service's own log: when each reporting call arrived. The report's 4th call is the last.
     const arrivals = svc.logLines
       .map((l) => JSON.parse(l) as { msg: string; path: string; ts: string; duration_ms: number })
@@ -130,7 +139,10 @@ describe("the gateway under a flood", () => {
       .map((l) => Date.parse(l.ts) - l.duration_ms)
       .sort((a, b) => a - b);
     expect(arrivals).toHaveLength(7);
-    expect(Math.abs(arrivals.at(-1)! - estimate)).toBeLessThan(300);
+    const off = arrivals.at(-1)! - estimate;
+    expect(Math.abs(off), `the 4th call reached the service ${Math.round(off)} ms from its estimate (event loop late by up to ${Math.round(lateMs)} ms)`).toBeLessThan(
+      300 + (turns + 1) * lateMs,
+    );
   }, 60_000);
 
   it("starts an analyst's report before a background one submitted earlier, and keeps a slot from it", async () => {
@@ -148,16 +160,20 @@ describe("the gateway under a flood", () => {
     expect(g.get(analystId)!.status).toMatchObject({ state: "queued", position: 0 });
     expect(g.get(bgId)!.status).toMatchObject({ state: "queued", position: 1 });
     expect(g.status()).toMatchObject({ queue_length: 1, background_queue_length: 1 });
-    await Promise.all(ids.map((id) => g.wait(id)));
+    // With a limit of 2 the background call waits until it would leave one slot free: until the
+    // analyst's call has left the window too. Seen in the quota's own count of its window the
+    // moment the background call leaves the queue, so a slow machine's late arrivals cannot blur it.
+    let inWindowAsBackgroundStarted: number | null = null;
+    await watch(Promise.all(ids.map((id) => g.wait(id))), () => {
+      if (inWindowAsBackgroundStarted === null && g.status().background_queue_length === 0) inWindowAsBackgroundStarted = g.queue.status().callsInWindow;
+    });
     const calls = svc.logLines
       .map((l) => JSON.parse(l) as { msg: string; path: string; ts: string; duration_ms: number })
       .filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort"))
       .map((l) => ({ path: l.path, at: Date.parse(l.ts) - l.duration_ms }))
       .sort((a, b) => a.at - b.at);
     expect(calls.map((c) => c.path)).toEqual(["/api/data", "/api/data", "/api/data", "/api/data/cohort"]);
-    // With a limit of 2 the background call waits until it would leave one slot free: until the
-    // analyst's call has left the window too.
-    expect(calls[3]!.at - calls[2]!.at).toBeGreaterThanOrEqual(2_000);
+    expect(inWindowAsBackgroundStarted, "calls in the quota's window once the background call had started (itself included)").toBe(1);
   }, 30_000);
 
   it("bounds the cache by size as well as entries", async () => {
