@@ -5,8 +5,8 @@
  *
  * Failed sign-ins are not one row each: anyone can send them, so they are counted per address in
  * `audit_failure_tallies` (one row per address, at most TALLY_ADDRESSES of them, then one for all
- * further addresses) and each tally becomes one entry when its window closes or the log is read
- * (`closeTallies`). Anonymous traffic adds at most TALLY_ADDRESSES + 1 entries per window.
+ * further addresses) and each tally becomes one entry at the first failure after its window has
+ * passed or when the log is read, whichever comes first (`closeTallies`). Anonymous traffic adds at most TALLY_ADDRESSES + 1 entries per window.
  */
 import { fromJson, type Sql } from "./sql";
 
