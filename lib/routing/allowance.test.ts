@@ -16,13 +16,14 @@ import { ApiError } from "@/lib/contract/errors";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { UpstreamClient } from "@/lib/upstream/client";
+import { getRoutingConfig } from "@/lib/upstream/bin-routing";
 import { ReportGateway } from "@/lib/upstream/gateway";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { describeUse } from "./allowance";
 import { lookUpBinWithin, previewFor } from "./calls";
-import { loadWorkspace, routingUser, validateChange, type WorkspaceDeps } from "./workspace";
+import { countedClients, loadWorkspace, routingUser, validateChange, type WorkspaceDeps } from "./workspace";
 
 const BIN_X = "999999";
 const configA = {
@@ -147,6 +148,22 @@ describe("each user's share of the routing bucket", () => {
     const again = await burst(deps, analyst, 1);
     expect(again).toEqual([]);
     expect(read.sent).toBe(2 + SHARE + 1);
+  });
+
+  it("work whose calls depend on its data (proposals, effects) spends the user's share call by call", async () => {
+    const { read } = await dashboard("dashboard counting reads");
+    const now = new Date("2026-03-02T10:00:00Z");
+    const deps: WorkspaceDeps = { store, clients: { read, write: null }, twoPerson: false, callsPerUser: 3, now: () => now };
+    const reader = await routingUser(store, await user("rae@test.local", "analyst"));
+    const counted = countedClients(deps, reader);
+    for (let i = 0; i < 3; i++) await getRoutingConfig(counted);
+    const refused = await getRoutingConfig(counted).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toContain("You have read the live routing 3 times this minute");
+    expect(read.sent).toBe(3);
   });
 
   it("says what the user did in their own words", () => {

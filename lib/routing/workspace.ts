@@ -35,6 +35,7 @@ import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { JobResult, ReportGateway } from "@/lib/upstream/gateway";
+import type { UpstreamClient } from "@/lib/upstream/client";
 import { takeRoutingCall, type RoutingCall } from "./allowance";
 import { approvalRefusal, requireApprover, withdrawForProposer, isEditor } from "./approval";
 import { diffConfigs, normalizeConfig, type ConfigDiff } from "./diff";
@@ -101,6 +102,28 @@ export async function workspaceFor(session: SessionUser): Promise<{ deps: Worksp
 /** Counts `call` against the user's share of the routing bucket (lib/routing/allowance.ts); a 429 naming their own use past it. */
 export function takeCall(deps: WorkspaceDeps, user: { id: string }, call: RoutingCall): Promise<void> {
   return takeRoutingCall(deps.store, user.id, call, { perUser: deps.callsPerUser, ...(deps.now ? { now: deps.now() } : {}) });
+}
+
+/**
+ * The routing clients for work whose number of calls depends on its data (the proposals' previews,
+ * the effects' versions): each call the reading client sends is counted against `user` first, as a
+ * read, so such work spends the user's share call by call and stops at it.
+ */
+export function countedClients(deps: WorkspaceDeps, user: { id: string }): RoutingClients {
+  const read = deps.clients.read;
+  const counted = new Proxy(read, {
+    get(target, prop) {
+      if (prop === "extension") {
+        return async (...args: Parameters<UpstreamClient["extension"]>) => {
+          await takeCall(deps, user, { kind: "read" });
+          return target.extension(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { read: counted, write: deps.clients.write };
 }
 
 // ---------------------------------------------------------------------------------------------
