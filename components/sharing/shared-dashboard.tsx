@@ -1,5 +1,6 @@
 import type { SharedDashboard } from "@/lib/sharing/dashboard";
-import { formatInstant } from "@/lib/metrics/format";
+import { formatInstant, formatWait } from "@/lib/metrics/format";
+import { dashboardWait } from "@/lib/dashboards/wait";
 import { tileCsvSource } from "@/lib/dashboards/tile-csv";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
 import { TileDownload } from "@/components/dashboards/tile-download";
@@ -17,7 +18,8 @@ import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
 export function SharedDashboardView({ view, base }: { view: SharedDashboard; base: string }) {
   const a = view.answer;
   const waiting = a.tiles.some((t) => t.outcome.status === "pending" || (t.outcome.status === "done" && t.outcome.stale));
-  const queued = a.plan.filter((s) => s.status.state === "queued" || s.status.state === "fetching").length;
+  const checkedAt = new Date();
+  const wait = dashboardWait(a);
   const download = (i: number) => {
     const t = a.tiles[i];
     const source = t
@@ -50,12 +52,41 @@ export function SharedDashboardView({ view, base }: { view: SharedDashboard; bas
       </header>
       {waiting && view.mode === "live" ? (
         <div className="rounded border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800 print:hidden">
-          <PendingRefresh seconds={Math.min(30, Math.max(3, queued * 6))} />
+          <PendingRefresh seconds={lookAgainIn(wait.nextStart, checkedAt.getTime())} checkedAt={checkedAt.toISOString()}>
+            <WaitWords wait={wait} at={checkedAt.getTime()} timeZone={view.timeZone} />
+          </PendingRefresh>
         </div>
       ) : null}
       <div className="print:[&_article]:break-inside-avoid">
         <DashboardGrid answer={a} widths={view.widths} timeZone={view.timeZone} idPrefix="shared-tile" footer={download} />
       </div>
     </main>
+  );
+}
+
+/**
+ * Seconds until the page looks again: when the next queued query should start, between 2 and 10 s
+ * (each look is also held on the server for a few seconds while an answer is due).
+ */
+function lookAgainIn(nextStart: string | null, at: number): number {
+  const until = nextStart === null ? 3_000 : Date.parse(nextStart) - at;
+  return Math.min(10, Math.max(2, Math.ceil(until / 1000)));
+}
+
+/** Where the dashboard's fetching stands: calls to go before its last, and when it should be ready. */
+function WaitWords({ wait, at, timeZone }: { wait: ReturnType<typeof dashboardWait>; at: number; timeZone: string }) {
+  const ready = wait.readyAt ? ` It should be ready ${formatWait(Date.parse(wait.readyAt) - at)} (its last call at ${formatInstant(wait.readyAt, timeZone)}).` : "";
+  const togo =
+    wait.callsToGo === null ? null : (
+      <>
+        Queued: <span data-testid="calls-to-go">{wait.callsToGo.toLocaleString("en-US")}</span> {wait.callsToGo === 1 ? "call" : "calls"} to the reporting service before this
+        dashboard&apos;s last one, its own included.{" "}
+      </>
+    );
+  return (
+    <p>
+      {togo}
+      The data is being fetched from the reporting service ({wait.running} {wait.running === 1 ? "query" : "queries"} under way or waiting).{ready}
+    </p>
   );
 }

@@ -1,0 +1,38 @@
+/**
+ * How long a dashboard still waits, from one look's plan, for the words every waiting screen shows:
+ * how many calls go before the dashboard's last one (everyone's, its own included: a number that only
+ * falls while nobody's report learns it needs more), and when its last call should start, the
+ * latest of its queries' estimates (each played forward through the shared quota by the queue).
+ * Pure and browser-safe: the shared page draws it on the server, the signed-in page in the browser.
+ */
+import type { DashboardAnswer } from "./run";
+
+export interface DashboardWait {
+  /** Queries still queued or fetching. */
+  running: number;
+  /** Calls that start before the dashboard's last one, or null when no query has said. */
+  callsToGo: number | null;
+  /** When the dashboard's last call should start (ISO), or null when none is queued or held. */
+  readyAt: string | null;
+  /** When the first queued query should start (ISO), or null when none is queued: when to look again. */
+  nextStart: string | null;
+}
+
+export function dashboardWait(answer: Pick<DashboardAnswer, "plan">): DashboardWait {
+  let running = 0;
+  let callsToGo: number | null = null;
+  let readyAt: string | null = null;
+  let nextStart: string | null = null;
+  const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
+  for (const step of answer.plan) {
+    const s = step.status;
+    if (s.state !== "queued" && s.state !== "fetching") continue;
+    running++;
+    const last = s.last_position ?? (s.state === "queued" ? s.position : null);
+    if (last !== null) callsToGo = Math.max(callsToGo ?? 0, last + 1);
+    const done = s.estimated_done ?? (s.state === "queued" ? s.estimated_start : null);
+    if (done !== null) readyAt = later(readyAt, done);
+    if (s.state === "queued" && (nextStart === null || s.estimated_start < nextStart)) nextStart = s.estimated_start;
+  }
+  return { running, callsToGo, readyAt, nextStart };
+}
