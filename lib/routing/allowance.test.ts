@@ -110,7 +110,7 @@ describe("each user's share of the routing bucket", () => {
     const deps: WorkspaceDeps = { store, clients: { read, write: null }, twoPerson: false, callsPerUser: 1_000_000 };
     const refused = await burst(deps, await user("ana@test.local", "analyst"), BUCKET + 10);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused.every((e) => e.status === 429)).toBe(true);
+    expect(refused.map((e) => e.status).filter((st) => st !== 429), "refusals that were not 429").toEqual([]);
     const lookup = await lookUpBinWithin({ store, callsPerUser: 1_000_000, gateway }, admin, { bin: BIN_X }, "preview").then(
       () => null,
       (e: unknown) => e,

@@ -105,7 +105,7 @@ describe("routing proposals from evidence", () => {
   it("proposes nothing for the BIN whose MIDs differ only by noise, though both have plenty of attempts", async () => {
     expect(answer.proposals.filter((p) => p.key === evidence.noise_bin)).toEqual([]);
     const counts = await direct(evidence.noise_bin);
-    expect([...counts.values()].every((c) => c.attempts >= 1_500)).toBe(true);
+    expect([...counts.values()].map((c) => c.attempts).filter((n) => n < 1_500), "attempt counts under 1,500").toEqual([]);
     const rates = [...counts.values()].map((c) => c.approvals / c.attempts);
     expect(rates).toHaveLength(2);
     // Noise: the rates are within the margin of each other.

@@ -49,7 +49,7 @@ describe("quota", () => {
     svc.logLines.length = 0;
     const jobs = Array.from({ length: 30 }, (_, i) => run(g, "orders", { start_date: addDays(END, -i), end_date: END, group_by: ["date"], metrics: ["revenue"] }));
     const results = await Promise.all(jobs);
-    expect(results.every((r) => r.source === "upstream")).toBe(true);
+    expect(results.map((r) => r.source).filter((s) => s !== "upstream"), "answers that did not come from the upstream").toEqual([]);
     const arrivals = reportingArrivals(svc);
     expect(arrivals.length).toBe(30); // no 429 retries were needed either
     for (let i = 0; i + 5 < arrivals.length; i++) expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThanOrEqual(2000);
