@@ -12,7 +12,7 @@ import type { ReportQuery } from "@/lib/contract/schemas";
 import { canDerive, derive } from "@/lib/upstream/derive";
 import { canonicalQuery, queryKey } from "@/lib/upstream/records";
 import type { JobResult, JobView, ReportGateway } from "@/lib/upstream/gateway";
-import { planQueries, type PlanOptions, type PlanRequest } from "./plan";
+import { planQueries, type PlanOptions, type PlannedQuery, type PlanRequest } from "./plan";
 import { effectiveTile, tileRequests, tileTitle, type DashboardState, type TileSpec } from "./state";
 import { buildTileModel, type TileModel } from "./tiles";
 
@@ -233,7 +233,7 @@ function statusOf(job: JobView): QueryState {
 export async function runDashboard(gateway: ReportGateway, state: DashboardState, today: string, opts: RunOptions): Promise<DashboardAnswer> {
   const tiles = tileNeeds(state, today);
   const needs = needsOf(tiles);
-  let look = lookOnce(gateway, tiles, needs, today, opts);
+  let look = await lookOnce(gateway, tiles, needs, today, opts);
   if (opts.waitMs > 0 && look.pendingJobs.length > 0) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -241,7 +241,7 @@ export async function runDashboard(gateway: ReportGateway, state: DashboardState
       new Promise((r) => (timer = setTimeout(r, opts.waitMs))),
     ]);
     clearTimeout(timer);
-    look = lookOnce(gateway, tiles, needs, today, opts);
+    look = await lookOnce(gateway, tiles, needs, today, opts);
   }
   return look.answer;
 }
@@ -254,7 +254,27 @@ function fromFrozen(n: Need, frozen: NonNullable<RunOptions["frozen"]>): JobResu
   return { source: "cache", fetched_at: f.fetched_at, upstream_calls: 0, total: data.length, data };
 }
 
-function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, needs: Need[], today: string, opts: RunOptions) {
+/**
+ * The plan's queries with their calls counted for the days the gateway's day store does not keep
+ * current (what their jobs will fetch), not for their whole ranges; days asked again are counted
+ * by the records they held.
+ */
+async function withKeptDays(gateway: ReportGateway, queries: readonly PlannedQuery[], opts: PlanOptions): Promise<PlannedQuery[]> {
+  return Promise.all(
+    queries.map(async (q) => {
+      if (q.problem !== undefined) return q;
+      const pieces = await gateway.piecesToFetch(q.op, q.query);
+      if (!pieces) return q;
+      const estimatedCalls = pieces.reduce(
+        (n, p) => n + (p.calls ?? planQueries([{ key: "p", op: q.op, query: { ...q.query, ...p.range } }], opts).queries[0]?.estimatedCalls ?? 1),
+        0,
+      );
+      return { ...q, estimatedCalls };
+    }),
+  );
+}
+
+async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, needs: Need[], today: string, opts: RunOptions) {
   // 1. What is answered already: frozen answers, the cache (exact or derived), or (shares) a stale one.
   const answers = new Map<string, JobResult & { stale: boolean }>();
   const steps: PlanStep[] = [];
@@ -294,7 +314,7 @@ function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, n
   const requests: PlanRequest[] = toPlan.map((n) => ({ key: needKey(n), op: n.op, query: n.query }));
   const planOpts = planOptionsFor(gateway);
   const plan = planQueries(requests, planOpts);
-  const queries = [...plan.queries, ...alone.map((n) => ({ op: n.op, query: n.query, estimatedCalls: 1, serves: [needKey(n)] }))];
+  const queries = [...(await withKeptDays(gateway, plan.queries, planOpts)), ...alone.map((n) => ({ op: n.op, query: n.query, estimatedCalls: 1, serves: [needKey(n)] }))];
   for (const q of queries) {
     let view: JobView | null = null;
     let failed: string | null = null;

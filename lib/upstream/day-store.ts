@@ -179,28 +179,7 @@ export class DayStore {
   async read(op: Operation, shape: Shape, start: string, end: string): Promise<KeptDays> {
     const now = this.clock();
     const key = shapeKey(op, shape);
-    const wanted = withRange(shape, start, end);
-    const shapes = await this.db.query<ShapeRow>("SELECT key, shape FROM report_shapes WHERE op = $1", [op]);
-    const candidates = shapes
-      .map((r) => ({ key: r.key, shape: fromJson<Shape>(r.shape) }))
-      .filter((c) => c.key === key || canDerive(op, wanted, withRange(c.shape, start, end)))
-      .sort((a, b) => (a.key === key ? -1 : b.key === key ? 1 : a.key < b.key ? -1 : 1));
-    const chosen = new Map<string, { key: string; fetchedAt: number }>();
-    if (candidates.length > 0) {
-      const meta = await this.db.query<DayMetaRow>(
-        "SELECT shape_key, day, fetched_at FROM report_days WHERE shape_key = ANY($1::text[]) AND day >= $2 AND day <= $3",
-        [candidates.map((c) => c.key), start, end],
-      );
-      const settleOf = new Map(candidates.map((c) => [c.key, settleDays(op, c.shape)]));
-      const rank = new Map(candidates.map((c, i) => [c.key, i]));
-      for (const m of meta) {
-        const fetchedAt = new Date(m.fetched_at).getTime();
-        if (freshUntil(m.day, fetchedAt, settleOf.get(m.shape_key)!, this.config) <= now) continue;
-        const held = chosen.get(m.day);
-        if (held && rank.get(held.key)! <= rank.get(m.shape_key)!) continue;
-        chosen.set(m.day, { key: m.shape_key, fetchedAt });
-      }
-    }
+    const { chosen, known } = await this.choose(op, shape, start, end, now);
     const days = new Map<string, KeptDay>();
     if (chosen.size > 0) {
       const picks = [...chosen.entries()];
@@ -215,8 +194,53 @@ export class DayStore {
         days.set(r.day, { records: fromJson<ReportRecord[]>(r.records), fetchedAt: new Date(r.fetched_at).getTime(), shapeKey: r.shape_key, exact: r.shape_key === key });
       }
     }
-    if (shapes.some((s) => s.key === key)) await this.db.query("UPDATE report_shapes SET used_at = $2 WHERE key = $1", [key, new Date(now)]);
+    if (known) await this.db.query("UPDATE report_shapes SET used_at = $2 WHERE key = $1", [key, new Date(now)]);
     return { days, missing: missingRuns(start, end, (d) => days.has(d)) };
+  }
+
+  /**
+   * The runs of days `read` would find missing now, without reading or touching the kept ones, and
+   * the record counts of those days that are kept at the shape but no longer current (what asking
+   * them again will likely return, to count its pages by).
+   */
+  async missing(op: Operation, shape: Shape, start: string, end: string): Promise<{ runs: DateRange[]; staleRows: Map<string, number> }> {
+    const { chosen, staleRows } = await this.choose(op, shape, start, end, this.clock());
+    return { runs: missingRuns(start, end, (d) => chosen.has(d)), staleRows };
+  }
+
+  /**
+   * For each day of the range kept current, the shape to read it from: the one asked, else the
+   * first finer kept shape that derives it; and whether the asked shape is kept at all.
+   */
+  private async choose(op: Operation, shape: Shape, start: string, end: string, now: number) {
+    const key = shapeKey(op, shape);
+    const wanted = withRange(shape, start, end);
+    const shapes = await this.db.query<ShapeRow>("SELECT key, shape FROM report_shapes WHERE op = $1", [op]);
+    const candidates = shapes
+      .map((r) => ({ key: r.key, shape: fromJson<Shape>(r.shape) }))
+      .filter((c) => c.key === key || canDerive(op, wanted, withRange(c.shape, start, end)))
+      .sort((a, b) => (a.key === key ? -1 : b.key === key ? 1 : a.key < b.key ? -1 : 1));
+    const chosen = new Map<string, { key: string; fetchedAt: number }>();
+    const staleRows = new Map<string, number>();
+    if (candidates.length > 0) {
+      const meta = await this.db.query<DayMetaRow & { rows: number }>(
+        "SELECT shape_key, day, fetched_at, json_array_length(records) AS rows FROM report_days WHERE shape_key = ANY($1::text[]) AND day >= $2 AND day <= $3",
+        [candidates.map((c) => c.key), start, end],
+      );
+      const settleOf = new Map(candidates.map((c) => [c.key, settleDays(op, c.shape)]));
+      const rank = new Map(candidates.map((c, i) => [c.key, i]));
+      for (const m of meta) {
+        const fetchedAt = new Date(m.fetched_at).getTime();
+        if (freshUntil(m.day, fetchedAt, settleOf.get(m.shape_key)!, this.config) <= now) {
+          if (m.shape_key === key) staleRows.set(m.day, Number(m.rows));
+          continue;
+        }
+        const held = chosen.get(m.day);
+        if (held && rank.get(held.key)! <= rank.get(m.shape_key)!) continue;
+        chosen.set(m.day, { key: m.shape_key, fetchedAt });
+      }
+    }
+    return { chosen, staleRows, known: shapes.some((s) => s.key === key) };
   }
 
   /**

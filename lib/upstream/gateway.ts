@@ -10,12 +10,12 @@ import "server-only";
  * calls, and ./quota.ts decides when each call may go.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { OPERATION_SCHEMAS, getDimension, toUnits, type Operation, type ReportRecord } from "@/lib/contract";
+import { LIMITS, OPERATION_SCHEMAS, getDimension, toUnits, type Operation, type ReportRecord } from "@/lib/contract";
 import { addDays, daysBetween } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
 import { dayGrain, settleDays, withRange, type KeptDays, type Shape } from "./day-store";
-import { fetchRanges } from "./range-pieces";
+import { fetchRanges, type DateRange } from "./range-pieces";
 import type { SharedState } from "./shared";
 import { CancelledError } from "./quota";
 import { ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
@@ -339,6 +339,34 @@ export class ReportGateway {
       },
       this.config.maxPieceDays,
     );
+  }
+
+  /**
+   * The pieces a job for the query would fetch now, each with its calls when the day store knows
+   * them (every day of it kept but no longer current: its pages counted from the records it held);
+   * none when every day is kept current; null when the question is not kept by day (the whole range
+   * is fetched). What planners count calls from; reads no records.
+   */
+  async piecesToFetch(op: Operation, query: ReportQuery): Promise<{ range: DateRange; calls: number | null }[] | null> {
+    const shape = this.shared.days ? this.dayShape(op, query) : null;
+    if (!shape) return null;
+    try {
+      const { runs, staleRows } = await this.shared.days!.missing(op, shape, query.start_date, query.end_date);
+      return fetchRanges(runs, this.config.maxPieceDays)
+        .flatMap((r) => this.fetcher.pieces({ ...query, ...r }))
+        .map((range) => {
+          let rows = 0;
+          for (let d = range.start_date; d <= range.end_date; d = addDays(d, 1)) {
+            const n = staleRows.get(d);
+            if (n === undefined) return { range, calls: null };
+            rows += n;
+          }
+          return { range, calls: Math.max(1, Math.ceil(rows / LIMITS.maxPageSize)) };
+        });
+    } catch (e) {
+      logShared("kept days not read", e);
+      return null;
+    }
   }
 
   /**
