@@ -92,6 +92,11 @@ test("a decrease carries its minus sign in the table, the CSV, a KPI tile and th
   expect(await totalsCell(phone, shared, "Chargebacks change")).toBe(cbChange);
   expect(await totalsCell(phone, shared, "Revenue change")).toBe(revenueChange);
   expect(await totalsCell(phone, shared, "Chargeback rate (count) change")).toBe(rateChange);
+  // The headline figures above the chart say the same.
+  const figures = phone.getByRole("region", { name: "Headline figures" });
+  await expect(figures.locator('[data-figure="cb_count"]')).toContainText(cbChange);
+  await expect(figures.locator('[data-figure="revenue"]')).toContainText(revenueChange);
+  await expect(figures.locator('[data-figure="cb_rate_count"]')).toContainText(rateChange);
   await expectNoSeriousA11yViolations(phone);
 
   await analyst.close();
