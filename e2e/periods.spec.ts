@@ -95,6 +95,23 @@ test("a monthly report against the previous period: deltas, partial months, the 
   await screenshots(page, "explore-compared");
 });
 
+test("a KPI tile compared with days partly before the data begins says how many it covers, with no verdict", async ({ page }) => {
+  const env = e2eEnv();
+  const start = addDays(env.endDate, -29);
+  // Thirty days that straddle the data's first day (the generated data holds 150 days).
+  const cmp = { start: addDays(env.endDate, -169), end: addDays(env.endDate, -140) };
+  const byDay = await serviceCall("/api/data", { start_date: cmp.start, end_date: cmp.end, group_by: ["date"], metrics: ["revenue"] });
+  const covered = new Set(byDay.data.map((x) => String(x.date))).size;
+  expect(covered, "the compared days straddle the data's first day").toBeGreaterThan(0);
+  expect(covered).toBeLessThan(30);
+  const tile = "kpi.1|op=orders&range=last30&by=date&m=revenue|";
+  await page.goto(`/dashboards/new?range=${start}..${env.endDate}&cmp=${cmp.start}..${cmp.end}&t=${encodeURIComponent(tile)}`);
+  const kpi = page.getByRole("article").first();
+  await expect(kpi.getByText(`(data on ${covered} of 30 days)`)).toBeVisible({ timeout: 60_000 });
+  await expect(kpi.getByText(/% \(partly covered\)$/)).toBeVisible();
+  await expect(kpi.getByText(/\((better|worse)\)/)).toHaveCount(0);
+});
+
 test("the pivot's totals equal the rows table's, and the layout is in the URL", async ({ page }) => {
   const env = e2eEnv();
   const start = addDays(env.endDate, -59);
@@ -177,7 +194,21 @@ test("last quarter against the previous calendar period: month beside month, the
   const reportDays = days(first(report[0]!), last(report[2]!));
   const comparedDays = days(first(compared[0]!), last(compared[2]!));
   const lengths = reportDays === comparedDays ? "" : ` (${comparedDays} days against the report's ${reportDays}; month beside month)`;
-  expect(csv.meta.find((m) => m[0] === "Periods")?.[1]).toBe(`Rows by month; compared with the previous quarter (previous calendar period), ${first(compared[0]!)} to ${last(compared[2]!)}${lengths}`);
+  // The data's 150 days reach at most part of the quarter before last: the service's own days with
+  // data in it are what the page says the comparison covers.
+  const byDay = await serviceCall("/api/data", { start_date: first(compared[0]!), end_date: last(compared[2]!), group_by: ["date"], metrics: ["revenue", "approvals"] });
+  const covered = new Set(byDay.data.map((x) => String(x.date))).size;
+  expect(covered, "the generated data starts inside or after the compared quarter").toBeLessThan(comparedDays);
+  const coverage = ` (compared period: data on ${covered} of ${comparedDays} days)`;
+  expect(csv.meta.find((m) => m[0] === "Periods")?.[1]).toBe(
+    `Rows by month; compared with the previous quarter (previous calendar period), ${first(compared[0]!)} to ${last(compared[2]!)}${lengths}${coverage}`,
+  );
+  // A comparison its data covers only in part is not called better or worse; the compared total says how much it covers.
+  const totals = page.getByRole("row", { name: "Totals" });
+  await expect(totals.getByText(/\((better|worse)\)/)).toHaveCount(0);
+  await expect(totals.getByText(`(data on ${covered} of ${comparedDays} days)`).first()).toBeVisible();
+  expect(csv.header.at(-1)).toBe("Compared period coverage");
+  expect(csv.totals.at(-1)).toBe(`data on ${covered} of ${comparedDays} days`);
   const iRevCmp = csv.header.indexOf("Revenue (previous quarter) (USD)");
   const iApprCmp = csv.header.indexOf("Approvals (previous quarter)");
   expect(iRevCmp).toBeGreaterThan(0);

@@ -13,9 +13,9 @@ const day = (date: string, revenue: number, attempts = 10): ReportRecord => ({ d
 const current = ["2026-11-06", "2026-11-07", "2026-11-08", "2026-11-09", "2026-11-10"].map((d) => day(d, 100));
 
 describe("what a comparison's data covers", () => {
-  it("counts the compared days on which the date-grouped answer has something to count", () => {
-    const records = [day("2026-11-04", 5), day("2026-11-05", 7), day("2026-11-05", 1), day("2026-11-03", 0, 0), day("2026-10-31", 9)];
-    // 3 November's record counts nothing; 31 October is outside the compared days.
+  it("counts the compared days on which the date-grouped answer has a record", () => {
+    const records = [day("2026-11-04", 5), day("2026-11-05", 7), day("2026-11-05", 1), day("2026-10-31", 9)];
+    // 31 October is outside the compared days.
     expect(daysWithData(records, cmpRange, ["date"], ["revenue", "attempts"])).toEqual(["2026-11-04", "2026-11-05"]);
     expect(coverageOf(cmpRange, ["2026-11-04", "2026-11-05"])).toEqual({ days: 5, covered: 2 });
     expect(coverageOf({ start: "2026-11-05", end: "2026-11-05" }, ["2026-11-04", "2026-11-05"])).toEqual({ days: 1, covered: 1 });
@@ -23,6 +23,8 @@ describe("what a comparison's data covers", () => {
 
   it("is not known from an answer without dates, and claims nothing then", () => {
     expect(daysWithData([{ gateway_alias: "A", revenue: 5 }], cmpRange, ["gateway_alias"], ["revenue"])).toBeNull();
+    // Chargebacks alone: the service leaves out every day without one, so a missing day says nothing.
+    expect(daysWithData([{ date: "2026-11-02", cb_count: 1 }], cmpRange, ["date"], ["cb_count"])).toBeNull();
     // A KPI totals its trend: the view groups by nothing, its records still carry their dates.
     expect(daysWithData([day("2026-11-02", 5)], cmpRange, [], ["revenue"])).toEqual(["2026-11-02"]);
     // An empty answer by date holds no data on any day.

@@ -7,8 +7,11 @@
  *
  * Coverage is read from the comparison's own answer, with no call of its own: when it is grouped by
  * date (every KPI, every trend, any report by date), a compared day holds data when the answer has a
- * record on it with something to count. Without the date the answer cannot tell, and coverage is not
- * known (null): nothing is claimed either way.
+ * record on it. The service leaves out a record whose asked metrics are all 0 (SPEC.md §2.1), so a
+ * missing day means "no sales" only when the answer asks for a measure every day with sales has:
+ * attempts, approvals or revenue (a KPI's denominator mostly is one). An answer of chargebacks alone
+ * misses every day without a chargeback, and one not by date cannot tell at all: their coverage is
+ * not known (null), and nothing is claimed either way.
  */
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { dayCount, type DayRange } from "./grain";
@@ -20,25 +23,21 @@ export interface Coverage {
   covered: number;
 }
 
-/** A record with something to count: a non-zero metric (a group the service returns with only zeros counts nothing). */
-function counts(record: ReportRecord, metrics: readonly string[]): boolean {
-  return metrics.some((m) => {
-    const v = record[m];
-    return typeof v === "number" && v !== 0;
-  });
-}
+/** Measures that every day with sales has non-zero (SPEC.md §2.3): a day missing from an answer asking for one had none. */
+const SALES_METRICS: ReadonlySet<string> = new Set(["attempts", "approvals", "net_approvals", "revenue"]);
 
 /**
  * The days of `range` on which the comparison's answer has data, sorted; null when the answer is not
- * by date (its coverage cannot be known from it). A view may total an answer by date (a KPI's
+ * by date or asks for no sales measure (its coverage cannot be known from it). A view may total an answer by date (a KPI's
  * number is the sum of its trend's days), so the records' dates are read, whatever the view groups by.
  */
 export function daysWithData(records: readonly ReportRecord[], range: DayRange, groupBy: readonly string[], metrics: readonly string[]): string[] | null {
+  if (!metrics.some((m) => SALES_METRICS.has(m))) return null;
   if (!groupBy.includes("date") && !records.some((r) => typeof r.date === "string")) return null;
   const days = new Set<string>();
   for (const r of records) {
     const d = r.date;
-    if (typeof d === "string" && d >= range.start && d <= range.end && counts(r, metrics)) days.add(d);
+    if (typeof d === "string" && d >= range.start && d <= range.end) days.add(d);
   }
   return [...days].sort();
 }
@@ -69,7 +68,7 @@ export function partlyCoveredNote(c: Coverage): string {
   const missing = c.days - c.covered;
   return (
     `No better or worse: the compared period has ${coverageWords(c)}; on the other ${missing} there is no data ` +
-    `(before the data begins, or nothing to count), so its sums are over fewer days than it names.`
+    `(before the data begins, or no sales that day), so its sums are over fewer days than it names.`
   );
 }
 
@@ -79,7 +78,7 @@ export function partlyCoveredNote(c: Coverage): string {
  */
 export function coverageLegend(totals: string): string {
   const what = totals ? `The compared period has ${totals}` : "Some compared days hold no data";
-  return `${what} (before the data begins, or nothing to count): a compared value over such days says how many hold data, and its change is not called better or worse.`;
+  return `${what} (before the data begins, or no sales): a compared value over such days says how many hold data, and its change is not called better or worse.`;
 }
 
 /** Whether a text carries a compared value's coverage words or a change's (an e-mail's numbers). */
