@@ -26,6 +26,7 @@ import {
   type DayStoreConfig,
 } from "./day-store";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
+import { PgCache } from "./pg-cache";
 import { pgSharedState } from "./pg-shared";
 import { fetchRanges } from "./range-pieces";
 
@@ -103,7 +104,8 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     const instance = (i: 0 | 1, config: Partial<DayStoreConfig> = {}) => {
       const days = new DayStore(stores[i], { ...CONFIG, ...config }, clock);
       const base = { reportRateLimit: 1000, rateWindowSeconds: 60 };
-      return gatewayFor(svc, base, { ...(shared === "postgres" ? pgSharedState(stores[i], base, `instance-${i}`) : {}), days });
+      // As lib/upstream/index.ts wires a process: whole answers kept in the store beside the days.
+      return gatewayFor(svc, base, { ...(shared === "postgres" ? pgSharedState(stores[i], base, `instance-${i}`) : { cache: new PgCache({ db: stores[i], maxBytes: 64 * 1024 * 1024 }) }), days });
     };
     /** The service's own answer, through a gateway that keeps nothing. */
     const truth = (op: Operation, body: unknown) => ask(gatewayFor(svc), op, body).then((r) => r.data);
@@ -137,6 +139,17 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
         expect(again.days).toEqual({ kept: 30, fetched: 0 });
       }
       expect(reportCalls(svc), "a second look at kept days costs no call").toBe(0);
+    });
+
+    it("keeps a question it cannot keep by day whole, so a restarted instance answers it with no call too", async () => {
+      now = NOON;
+      const byBin = { start_date: addDays(END, -29), end_date: addDays(END, -1), group_by: ["bin"], metrics: ["revenue"] };
+      svc.logLines.length = 0;
+      const first = await ask(instance(0), "orders", byBin);
+      expect(first.days).toBeUndefined();
+      const again = await ask(instance(1), "orders", byBin);
+      expect(reportCalls(svc)).toBe(1);
+      expect(again.data).toEqual(first.data);
     });
 
     it("answers a coarser question from kept days, and a longer range with a call for its new days only", async () => {

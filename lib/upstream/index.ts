@@ -2,12 +2,16 @@ import "server-only";
 /**
  * The process-wide report gateway, built from the validated server environment. One instance per
  * dashboard process (kept on globalThis so dev reloads don't create a second queue); with
- * DATABASE_URL it shares its quota, cache and jobs with the other instances (./pg-shared.ts).
+ * DATABASE_URL it shares its quota, cache and jobs with the other instances (./pg-shared.ts). Either
+ * way the answers it fetched are kept in the dashboard's store: per day (./day-store.ts), or whole
+ * (./pg-cache.ts) for questions not kept by day.
  */
 import { serverEnv } from "@/lib/env";
 import { lazyStore } from "@/lib/store/lazy";
+import { CACHE_DEFAULTS } from "./cache";
 import { DayStore } from "./day-store";
 import { ReportGateway, type GatewayConfig } from "./gateway";
+import { PgCache } from "./pg-cache";
 import { pgSharedState } from "./pg-shared";
 
 const globalKey = Symbol.for("payments-analytics.report-gateway");
@@ -44,7 +48,9 @@ export function getGateway(): ReportGateway {
       ttlPastSeconds: env.CACHE_TTL_PAST_SECONDS,
       maxBytes: env.DAY_STORE_MAX_MB * 1024 * 1024,
     });
-    g[globalKey] = new ReportGateway(config, { ...(env.DATABASE_URL ? pgSharedState(store, config) : {}), days });
+    // Whole answers (those not kept by day) are kept in the store too, so a restart keeps them.
+    const kept = env.DATABASE_URL ? pgSharedState(store, config) : { cache: new PgCache({ db: store, maxBytes: config.cacheMaxBytes ?? CACHE_DEFAULTS.cacheMaxBytes }) };
+    g[globalKey] = new ReportGateway(config, { ...kept, days });
   }
   return g[globalKey];
 }
