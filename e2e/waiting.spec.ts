@@ -76,3 +76,63 @@ test("a BIN's last 90 days say where their report waits in the queue and when it
   await expect(line).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId("bin-evidence")).toContainText(`these figures are for ${bin}`);
 });
+
+test("a shared dashboard on a phone, switched through its presets, reaches each answer without a reload, its count of calls to go never rising", async ({ page, browser }) => {
+  // Tiles no other spec asks for (by card type and by bank), so every preset's answers are fetched.
+  const tiles = ["kpi.1|op=orders&range=last30&by=date&m=refund_amount|Refund amount", "table.2|op=orders&range=last30&by=card_type,bank&m=revenue,refund_amount&sort=-revenue|By card type and bank"];
+  const params = `range=last30&${tiles.map((t) => `t=${encodeURIComponent(t)}`).join("&")}`;
+  const saved = await page.request.post("/api/saved-reports", { data: { name: `Waiting on a phone ${Date.now()}`, page: "dashboard", params } });
+  expect(saved.status()).toBe(201);
+  const { report } = (await saved.json()) as { report: { id: string } };
+  const chips = [
+    { id: "lastmonth", label: "Last month" },
+    { id: "lastquarter", label: "Last quarter" },
+    { id: "last7", label: "Last 7 days" },
+  ];
+  const link = await page.request.post(`/api/saved-reports/${report.id}/links`, { data: { mode: "live", allowed_presets: chips.map((p) => p.id) } });
+  expect(link.status()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+
+  const visitor = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const v = await visitor.newPage();
+  let loads = 0;
+  v.on("load", () => loads++);
+  // The quota spent, so the first preset's queries must wait in the queue.
+  await spendWindow(page, 60);
+  await v.goto(url);
+  // As shared first, then each preset in turn.
+  const presets = [{ id: "shared", label: "As shared" }, ...chips];
+  for (const [i, preset] of presets.entries()) {
+    if (i > 0) {
+      // Switched by its chip, as a visitor does: a navigation to the preset, never a reload.
+      await v.getByRole("navigation", { name: "Date range" }).getByRole("link", { name: preset.label }).click();
+      await expect(v.getByRole("navigation", { name: "Date range" }).getByRole("link", { name: preset.label })).toHaveAttribute("aria-current", "page");
+      await v.waitForLoadState("load");
+    }
+    const loadsBefore = loads;
+    const told: number[] = [];
+    // Each look at the page: the count of calls it says are still to go, while it says one.
+    await expect
+      .poll(
+        async () => {
+          const togo = v.getByTestId("calls-to-go");
+          if ((await togo.count()) > 0) {
+            const n = Number((await togo.first().innerText().catch(() => "")).replace(/,/g, ""));
+            if (Number.isFinite(n) && n > 0) told.push(n);
+          }
+          const statuses = await v.locator("article[data-status]").evaluateAll((as) => as.map((a) => a.getAttribute("data-status")));
+          const waiting = await v.getByTestId("pending-refresh").count();
+          return statuses.length === 2 && statuses.every((s) => s === "done") && waiting === 0;
+        },
+        { timeout: 180_000, intervals: [250] },
+      )
+      .toBe(true);
+    // Nobody reloaded: the page asked the server again by itself (a refresh is not a page load).
+    expect(loads, `${preset.id}: page loads while waiting`).toBe(loadsBefore);
+    expect(told.filter((n, k) => k > 0 && n > told[k - 1]!), `${preset.id}: calls to go as told, in order: ${told.join(", ")}`).toEqual([]);
+    if (i === 0) expect(told.length, "the first preset waited behind the spent window").toBeGreaterThan(0);
+    await expect(v.getByRole("status").filter({ hasText: "stopped checking" })).toHaveCount(0);
+  }
+  await screenshots(v, "share-dashboard-phone-presets");
+  await visitor.close();
+});
