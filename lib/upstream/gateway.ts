@@ -344,12 +344,16 @@ export class ReportGateway {
   /**
    * The pieces a job for the query would fetch now, each with its calls when the day store knows
    * them (every day of it kept but no longer current: its pages counted from the records it held);
-   * none when every day is kept current; null when the question is not kept by day (the whole range
-   * is fetched). What planners count calls from; reads no records.
+   * none when every day is kept current, or a whole answer is kept; null when the question is not
+   * kept by day and no answer is kept (the whole range is fetched). What planners count calls from.
    */
   async piecesToFetch(op: Operation, query: ReportQuery): Promise<{ range: DateRange; calls: number | null }[] | null> {
     const shape = this.shared.days ? this.dayShape(op, query) : null;
-    if (!shape) return null;
+    if (!shape) {
+      // A whole answer kept in the store (another instance's, or this one's before a restart) costs nothing.
+      const kept = await this.shared.cache?.find(op, query).catch(() => null);
+      return kept ? [] : null;
+    }
     try {
       const { runs, staleRows } = await this.shared.days!.missing(op, shape, query.start_date, query.end_date);
       return fetchRanges(runs, this.config.maxPieceDays)
