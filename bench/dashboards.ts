@@ -1,5 +1,5 @@
 // Dashboards benchmark: `npm run bench:dashboards` after `npx next build`.
-// The issue's six-tile dashboard over the last 30 days compared with the previous period: a revenue
+// A finance team's six-tile dashboard over the last 30 days compared with the previous period: a revenue
 // KPI, a revenue and approvals trend by date, a breakdown by gateway, a month × card brand pivot
 // (pinned to 90 days by month, as in the starter), the top BINs and a cohort grid. Saved, and opened
 // as the dashboards list links it (/dashboards/<id>), in headless Chromium.
@@ -33,7 +33,7 @@ const WARM_UPS = 2;
 const COLD_CALL_TARGET = 3;
 const WARM_MS_TARGET = 500;
 
-/** The issue's dashboard, in the URL form the page and the API take. */
+/** That dashboard, in the URL form the page and the API take. */
 function issueDashboard(): DashboardState {
   const raw = [
     "kpi.1|op=orders&range=last30&by=date&m=revenue|Revenue",

@@ -1,5 +1,5 @@
 /**
- * Alerts and scheduled reports (issue 19) against the real service, with e-mail off (no SMTP_HOST in
+ * Alerts and scheduled reports against the real service, with e-mail off (no SMTP_HOST in
  * e2e): the page says so, and alerts reach the inbox only. An analyst creates a rule through the form
  * that is sure to fire on the e2e data (revenue above $1 per card brand over the last 7 days), reads
  * it back in words, evaluates it now and sees what fired with its numbers (the service's own); the

@@ -1,5 +1,5 @@
 /**
- * Dashboards (issue 18) against the real service: an analyst builds a small dashboard with the
+ * Dashboards against the real service: an analyst builds a small dashboard with the
  * keyboard alone (edit mode, add a tile and apply its editor, move, widen, remove), every step
  * visible in the URL's `t` parameters and in the grid's order; saves it and finds it listed as theirs;
  * shares it, and a manager without an account opens the link on a phone and sees every tile, the same

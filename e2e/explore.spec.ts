@@ -82,7 +82,7 @@ test("a report by date and gateway: chart series, totals, rates, and the service
 });
 
 test("the metrics picker: opened by keyboard, searched, checked, closed by Escape and by a click outside, reset", async ({ page }) => {
-  // Its panel comes when first wanted (issue 21): pressing the button before that still opens it.
+  // Its panel comes when first wanted: pressing the button before that still opens it.
   await page.goto("/explore");
   const form = page.getByRole("form", { name: "Report settings" });
   const open = form.getByRole("button", { name: "Choose metrics…" });

@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 14) against the running dashboard: security headers, framing, cross-site writes,
+ * Hardening against the running dashboard: security headers, framing, cross-site writes,
  * signed-out cookies, the sign-in redirect, and throttles under parallel guesses.
  */
 import { createServer, type Server } from "node:http";

@@ -1,5 +1,5 @@
 /**
- * The screen never changes the question (issue 13): typed filter lists, report URLs the page cannot
+ * The screen never changes the question: typed filter lists, report URLs the page cannot
  * apply, custom ranges, sorting after a new grouping, long free text, cohort settings, suggestions,
  * "is not" and the data-only CSV; against the real service and the built dashboard.
  */

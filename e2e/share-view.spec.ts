@@ -1,5 +1,5 @@
 /**
- * Shared links show what was saved (issue 13): the cohort grid as saved, a header that states the
+ * Shared links show what was saved: the cohort grid as saved, a header that states the
  * range shown, a phone-width table that says it scrolls and keeps its totals whole, sorting and CSV,
  * a live link that refreshes itself while its data is fetched, and 404 for an unknown token.
  */

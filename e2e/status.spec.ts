@@ -1,5 +1,5 @@
 /**
- * Status the user can believe (issue 13): the quota line is the server's own count, follows calls
+ * Status the user can believe: the quota line is the server's own count, follows calls
  * spent and the window freeing them without a reload; a report of several calls says which part it
  * is on. The e2e dashboard allows 5 calls per 10 s.
  */

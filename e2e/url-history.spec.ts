@@ -1,6 +1,6 @@
 /**
  * Back and forward through what a page wrote to its URL, on the pages whose server hands them the
- * look at the URL they open with and whose URL code comes later (issue 21): the form follows the URL,
+ * look at the URL they open with and whose URL code comes later: the form follows the URL,
  * edits not yet run are flagged, view settings amend the URL, and a dashboard opened bare writes the
  * one it shows.
  */

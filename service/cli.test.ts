@@ -1,5 +1,5 @@
 /**
- * The operator commands exactly as operators and outside checks type them (issue 3), each run as its
+ * The operator commands exactly as operators and outside checks type them, each run as its
  * own process on a real DuckDB file: generate, import, create-client, and the service (service/main.ts,
  * the entry point of `npm run service`).
  */

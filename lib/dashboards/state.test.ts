@@ -208,7 +208,7 @@ describe("editing", () => {
   });
 });
 
-describe("the look the server hands the dashboard page (issue 21)", () => {
+describe("the look the server hands the dashboard page", () => {
   it("is the page's parse of its URL", () => {
     const qs = `${serializeDashboard(starterDashboard())}&f.card_brand=VISA`;
     const search = new URLSearchParams(qs);

@@ -35,7 +35,7 @@ describe("the KPI registry", () => {
     for (const id of ids) expect(taken.has(id)).toBe(false);
   });
 
-  it("offers the issue's KPIs on the order summary", () => {
+  it("offers a finance team's KPIs on the order summary", () => {
     expect(kpisFor("orders").map((k) => k.id)).toEqual([
       "approval_rate",
       "cb_rate_count",

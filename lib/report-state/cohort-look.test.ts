@@ -3,7 +3,7 @@ import { cohortQueryString, parseCohort, cohortLook, cohortRequest } from "./coh
 
 const TODAY = "2026-11-24";
 
-describe("Cohorts' look at a URL (what its server render hands the page, issue 21)", () => {
+describe("Cohorts' look at a URL (what its server render hands the page)", () => {
   it("is the page's parse, its request and its form parameters, as the page computed them itself", () => {
     for (const qs of ["", "range=last90", "range=2026-06-01..2026-09-30&f.card_brand=VISA&rows=month&cell=ltv&cycles=6&trial=7&period=30"]) {
       const parsed = parseCohort(qs, TODAY);

@@ -4,7 +4,7 @@ import { comparisonRequest, defaultExploreState, exploreQueryString, exploreRequ
 
 const TODAY = "2026-11-24";
 
-describe("Explore's look at a URL (what its server render hands the page, issue 21)", () => {
+describe("Explore's look at a URL (what its server render hands the page)", () => {
   it("is the page's parse, its requests and its form parameters, as the page computed them itself", () => {
     for (const qs of [
       "",

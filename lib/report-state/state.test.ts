@@ -87,7 +87,7 @@ describe("Explore URLs", () => {
       chartMeasure: "approval_rate",
       chartMeasure2: "revenue",
     };
-    // Metrics and KPIs keep the order the user chose them in (issue 16).
+    // Metrics and KPIs keep the order the user chose them in.
     expect(serializeExplore(s)).toBe(
       "op=orders&range=2025-01-01..2025-03-31&by=date,card_brand&grain=month&cmp=prev&m=revenue,approvals&kpi=net_revenue,approval_rate" +
         "&f.product_id=903,904&f.campaign_name=Summer%252C+2025+%26+more&f.card_brand=MASTERCARD,VISA&sort=-revenue&table=pivot&pm=revenue&chart=bar&cm=approval_rate&cm2=revenue",
