@@ -305,7 +305,9 @@ export class ReportGateway {
     if (fromOthers) return fromOthers;
     const result = shape ? await this.fromDays(run, shape) : await this.fetchWhole(run);
     this.seen.add(result.data);
-    const fetchedAt = Date.now();
+    // A whole answer is kept as of its fetch, so the cache tells the same time; one put together from
+    // kept days is kept from now (its oldest day may be long past any lifetime).
+    const fetchedAt = shape ? Date.now() : Date.parse(result.fetched_at);
     const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt);
     await this.shared.cache?.put(run.op, run.query, result.data, fetchedAt, expiresAt).catch((e: unknown) =>
       // A shared cache that cannot take the answer costs the other instances a call, not this report.
