@@ -1,0 +1,140 @@
+// Kept days benchmark: `npm run bench:days`.
+// The starter dashboard and a year-to-date dashboard, run through the dashboard's own code
+// (lib/dashboards/run.ts, the gateway, the quota queue) against the real service at the contract's
+// 5 reporting calls per window, as a dashboard process would on three occasions:
+//   cold        nothing kept;
+//   restarted   a new process (empty memory) opening it again the same day;
+//   next day    a new process the next day (the store's clock a day on).
+// Before: the gateway without the store (what a restart keeps: nothing). After: as the dashboard
+// is wired, with the day store and whole answers kept in a PGlite store. Upstream calls are counted at the service; the wall time of each open is from the
+// first look to every tile done. The window is 10 s instead of 60 s so that a run takes minutes, not
+// quarter hours: calls are what the quota costs, and the times scale with the window.
+// Also: the store's size per million attempts kept, and its growth per day of data.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addDays } from "../lib/contract/dates";
+import { openStore } from "../lib/store/open";
+import { runDashboard } from "../lib/dashboards/run";
+import { parseDashboard, starterDashboard, type DashboardState } from "../lib/dashboards/state";
+import type { Store } from "../lib/store/sql";
+import { DayStore } from "../lib/upstream/day-store";
+import { PgCache } from "../lib/upstream/pg-cache";
+import { startTestService, type TestService } from "../service/testing/harness";
+import { gatewayFor } from "../service/testing/test-gateway";
+import { machine, median } from "./lib";
+
+const DAYS = 400;
+const ORDERS_PER_DAY = 200;
+const END = new Date().toISOString().slice(0, 10);
+const WINDOW_S = 10;
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+
+const reportCalls = (svc: TestService) =>
+  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort")).length;
+
+const YTD = new URLSearchParams([
+  ["range", "ytd"],
+  ["t", "kpi.1|op=orders&range=ytd&by=date&m=revenue|Revenue"],
+  ["t", "kpi.1|op=orders&range=ytd&by=date&m=approvals|Approvals"],
+  ["t", "chart.4|op=orders&range=ytd&by=date&m=revenue,approvals&chart=line|"],
+  ["t", "pivot.2.rg|op=orders&range=ytd&by=date,card_brand&grain=month&m=revenue&table=pivot|Brands by month"],
+]).toString();
+
+const dashboards: [string, () => DashboardState][] = [
+  ["starter dashboard", () => starterDashboard()],
+  ["year to date", () => parseDashboard(YTD, END).state],
+];
+
+interface Open {
+  calls: number;
+  predicted: number;
+  ms: number;
+}
+
+async function openDashboard(svc: TestService, state: DashboardState, days: DayStore | null, store: Store | null, today: string): Promise<Open> {
+  // As the dashboard process is wired (lib/upstream/index.ts): whole answers in the store beside the days.
+  const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: WINDOW_S }, days && store ? { days, cache: new PgCache({ db: store, maxBytes: 256 * 1024 * 1024 }) } : {});
+  const before = reportCalls(svc);
+  const t0 = performance.now();
+  const first = await runDashboard(g, state, today, { owner: "bench", waitMs: 0 });
+  let last = first;
+  for (let looks = 0; looks < 500 && last.tiles.some((t) => t.outcome.status === "pending"); looks++) {
+    last = await runDashboard(g, state, today, { owner: "bench", waitMs: 5_000 });
+  }
+  const failed = last.tiles.find((t) => t.outcome.status !== "done");
+  if (failed) throw new Error(`${failed.title}: ${JSON.stringify(failed.outcome).slice(0, 300)}`);
+  return { calls: reportCalls(svc) - before, predicted: first.plan.reduce((n, s) => n + s.plannedCalls, 0), ms: performance.now() - t0 };
+}
+
+async function main() {
+  const svc = await startTestService({
+    data: { days: DAYS, ordersPerDay: ORDERS_PER_DAY, seed: 7, endDate: END },
+    env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S), TOKEN_RATE_LIMIT: "10000", TOKEN_ADDRESS_RATE_LIMIT: "10000" },
+  });
+  const rows: string[] = [];
+  const sizes: string[] = [];
+  try {
+    for (const [name, state] of dashboards) {
+      const result: Record<string, Record<string, Open[]>> = { before: {}, after: {} };
+      let bytes = 0;
+      let keptDays = 0;
+      let span: { first: string; last: string } | null = null;
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const variant of ["before", "after"] as const) {
+          const dir = mkdtempSync(join(tmpdir(), "bench-days-"));
+          const store = variant === "after" ? await openStore({ kind: "pglite", dir }, { owner: "bench days" }) : null;
+          let now = Date.now();
+          const days = store ? new DayStore(store, { timeZone: "UTC", ttlTodaySeconds: 300, ttlPastSeconds: 86_400, maxBytes: 1024 * 1024 * 1024 }, () => now) : null;
+          // Each occasion waits out the window first, so no run inherits the last one's calls.
+          const occasion = async (label: string, today: string) => {
+            await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
+            ((result[variant]![label] ??= []) as Open[]).push(await openDashboard(svc, state(), days, store, today));
+          };
+          await occasion("cold", END);
+          await occasion("restarted", END);
+          now += 86_400_000;
+          await occasion("next day", addDays(END, 1));
+          if (store && days) {
+            const s = await days.stats();
+            bytes = s.bytes;
+            keptDays = s.days;
+            const [r] = await store.query<{ first: string; last: string }>("SELECT min(day) AS first, max(day) AS last FROM report_days WHERE records::text <> '[]'");
+            span = r ?? null;
+            await store.close();
+          }
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+      for (const label of ["cold", "restarted", "next day"]) {
+        const b = result.before![label]!;
+        const a = result.after![label]!;
+        const mb = median(b.map((o) => o.ms));
+        const ma = median(a.map((o) => o.ms));
+        rows.push(
+          `| ${name} | ${label} | ${median(b.map((o) => o.calls))} | ${median(a.map((o) => o.calls))} (predicted ${median(a.map((o) => o.predicted))}) | ${(mb / 1000).toFixed(1)} s | ${(ma / 1000).toFixed(1)} s | ${ma > 0 ? (mb / ma).toFixed(1) : "∞"}× |`,
+        );
+      }
+      // Attempts in the days kept (the service's own count over their span), for the size per million.
+      let attempts = 0;
+      if (span) {
+        await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
+        const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: WINDOW_S });
+        const out = g.submit("orders", g.parse("orders", { start_date: span.first, end_date: span.last, group_by: [], metrics: ["attempts"] }));
+        const res = "cached" in out ? out.cached : await g.wait(out.job.id);
+        attempts = Number(res.data[0]?.attempts ?? 0);
+      }
+      const perMillion = attempts > 0 ? `${((bytes / attempts) * 1e6 / 1024 / 1024).toFixed(1)} MiB` : "—";
+      sizes.push(`| ${name} | ${keptDays} | ${(bytes / 1024).toFixed(0)} KiB | ${keptDays > 0 ? (bytes / keptDays / 1024).toFixed(2) : "—"} KiB | ${attempts.toLocaleString("en-US")} | ${perMillion} |`);
+    }
+  } finally {
+    await svc.stop();
+  }
+  console.log(`Machine: ${machine()}. Data: ${DAYS} days × ${ORDERS_PER_DAY} orders a day ending ${END}. Quota: 5 calls per ${WINDOW_S} s. ${REPS} runs, medians.\n`);
+  console.log("| dashboard | occasion | calls before | calls after | time before | time after | before ÷ after |\n|---|---|---|---|---|---|---|");
+  console.log(rows.join("\n"));
+  console.log("\n| dashboard | shape-days kept | store size | per shape-day | attempts in the kept days | per million attempts |\n|---|---|---|---|---|---|");
+  console.log(sizes.join("\n"));
+}
+
+await main();
