@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "../lib/contract/dates";
+import { OPERATION_ROWS } from "../lib/contract/operations";
 import { openStore } from "../lib/store/open";
 import { runDashboard } from "../lib/dashboards/run";
 import { parseDashboard, starterDashboard, type DashboardState } from "../lib/dashboards/state";
@@ -30,8 +31,8 @@ const END = new Date().toISOString().slice(0, 10);
 const WINDOW_S = 10;
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort")).length;
+const REPORTING = new Set(OPERATION_ROWS.map((o) => o.servicePath));
+const reportCalls = (svc: TestService) => svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING.has(l.path)).length;
 
 const YTD = new URLSearchParams([
   ["range", "ytd"],

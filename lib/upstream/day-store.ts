@@ -81,6 +81,12 @@ export function dayGrain(
   return { ...shape, group_by: ["date", ...shape.group_by] };
 }
 
+/**
+ * What a kept day costs besides its records (its keys and the row itself), counted in the bound so
+ * that days without records, cheap to ask for, cannot grow the store without bound.
+ */
+const ROW_OVERHEAD_BYTES = 64;
+
 export interface DayStoreConfig {
   /** The reporting time zone: what "today" is. */
   timeZone: string;
@@ -253,10 +259,7 @@ export class DayStore {
     const byDay = new Map<string, ReportRecord[]>();
     for (let d = start; d <= end; d = addDays(d, 1)) byDay.set(d, []);
     for (const r of records) byDay.get(String(r.date))?.push(r);
-    const rows = [...byDay].map(([day, list]) => {
-      const json = JSON.stringify(list);
-      return { day, records: list, bytes: json.length };
-    });
+    const rows = [...byDay].map(([day, list]) => ({ day, records: list, bytes: JSON.stringify(list).length + ROW_OVERHEAD_BYTES }));
     const at = new Date(fetchedAt);
     const { start_date: _s, end_date: _e, ...canonical } = canonicalQuery(op, withRange(shape, "", ""));
     await this.db.query(
