@@ -14,14 +14,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "../lib/contract/dates";
-import { OPERATION_ROWS } from "../lib/contract/operations";
 import { openStore } from "../lib/store/open";
 import { runDashboard } from "../lib/dashboards/run";
 import { parseDashboard, starterDashboard, type DashboardState } from "../lib/dashboards/state";
 import type { Store } from "../lib/store/sql";
 import { DayStore } from "../lib/upstream/day-store";
 import { PgCache } from "../lib/upstream/pg-cache";
-import { startTestService, type TestService } from "../service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "../service/testing/harness";
 import { gatewayFor } from "../service/testing/test-gateway";
 import { machine, median } from "./lib";
 
@@ -31,8 +30,6 @@ const END = new Date().toISOString().slice(0, 10);
 const WINDOW_S = 10;
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 
-const REPORTING = new Set(OPERATION_ROWS.map((o) => o.servicePath));
-const reportCalls = (svc: TestService) => svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING.has(l.path)).length;
 
 const YTD = new URLSearchParams([
   ["range", "ytd"],

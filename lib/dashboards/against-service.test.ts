@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/contract";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { startTestService, type TestService } from "@/service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { runDashboard, type DashboardAnswer } from "./run";
 import { effectiveTile, parseDashboard, serializeDashboard, tileRequests, type DashboardState } from "./state";
@@ -17,10 +17,6 @@ import { buildTileModel } from "./tiles";
 const END = "2025-07-31";
 const TODAY = END;
 
-const REPORTING = new Set(["/api/data", "/api/data/cohort"]);
-/** The service's reporting calls since its log was last cleared. */
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING.has(l.path)).length;
 
 const pathOf = (op: Operation) => (op === "orders" ? "/api/data" : "/api/data/cohort");
 

@@ -11,7 +11,7 @@ import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { DayStore } from "@/lib/upstream/day-store";
 import type { ReportGateway } from "@/lib/upstream/gateway";
-import { startTestService, type TestService } from "@/service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { runDashboard, type DashboardAnswer } from "./run";
 import { parseDashboard } from "./state";
@@ -20,8 +20,6 @@ const END = "2025-07-31";
 const NOON = Date.parse(`${END}T12:00:00Z`);
 const DAY = 86_400_000;
 
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort")).length;
 
 // A finance team's year to date and last month side by side: a KPI compared with the period before,
 // the trend, brands by month and the cohorts.

@@ -8,17 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReportGateway } from "@/lib/upstream/gateway";
 import type { RangePreset } from "@/lib/report-state/range";
-import { startTestService, type TestService } from "@/service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { runDashboard, type DashboardAnswer } from "./run";
 import { starterDashboard, type DashboardState } from "./state";
 
 // Late in a year, so the year to date spans four of the fetcher's 101-day pieces, as in October.
 const END = "2025-10-20";
-const REPORTING = new Set(["/api/data", "/api/data/cohort"]);
-/** The service's reporting calls since its log was last cleared. */
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING.has(l.path)).length;
 
 /** Looks until no tile is pending, keeping every look's plan. */
 async function runToEnd(g: ReportGateway, state: DashboardState): Promise<DashboardAnswer[]> {

@@ -13,7 +13,7 @@ import { addDays, type Operation } from "@/lib/contract";
 import { openStore } from "@/lib/store/open";
 import type { Store } from "@/lib/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/store/testing/postgres";
-import { startTestService, type TestService } from "@/service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import {
   COHORT_SETTLE_DAYS,
@@ -84,9 +84,6 @@ describe("settle windows, freshness and runs", () => {
   });
 });
 
-/** The service's reporting calls since its log was last cleared, with the ranges they asked. */
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort")).length;
 
 async function ask(g: ReportGateway, op: Operation, body: unknown): Promise<JobResult> {
   const out = g.submit(op, g.parse(op, body), "analyst");

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, type Operation } from "@/lib/contract";
-import { startTestService, type TestService } from "@/service/testing/harness";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { BACKGROUND_OWNER, type ReportGateway } from "./gateway";
 import type { ReportQuery } from "./records";
@@ -14,9 +14,6 @@ import { Warmer, type WarmQuery } from "./warmer";
 const END = "2025-07-31";
 const TTL = 86_400; // gatewayFor's ttlPastSeconds: every range here ended before today
 
-/** The service's reporting calls since its log was last cleared. */
-const reportCalls = (svc: TestService) =>
-  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort")).length;
 
 const query = (g: ReportGateway, op: Operation, body: unknown): WarmQuery => ({ op, query: g.parse(op, body) });
 

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OPERATION_ROWS } from "../../lib/contract/operations";
 import { createService, type Service } from "../app";
 import { createClient } from "../clients";
 import { loadServiceConfig, type ServiceConfig } from "../config";
@@ -159,4 +160,11 @@ export async function startTestService(opts: {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const REPORTING_PATHS = new Set(OPERATION_ROWS.map((o) => o.servicePath));
+
+/** The service's reporting calls (order and cohort summaries) since its log was last cleared. */
+export function reportCalls(svc: Pick<TestService, "logLines">): number {
+  return svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING_PATHS.has(l.path)).length;
 }
