@@ -43,9 +43,9 @@ const config = [
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-imports": ["error", { patterns: [notTheService] }] },
   },
-  // The store sits beneath sign-in: lib/auth reads users and throttles from it, never the reverse.
+  // The store sits beneath sign-in: lib/core/auth reads users and throttles from it, never the reverse.
   {
-    files: ["lib/store/**/*.ts"],
+    files: ["lib/core/store/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
@@ -54,8 +54,8 @@ const config = [
           patterns: [
             notTheService,
             {
-              regex: "^(@/|(\\.\\./)+)(lib/)?auth(/|$)",
-              message: "The dashboard store does not import lib/auth (auth builds on the store); shared types live in lib/users.",
+              regex: "^(@/|(\\.\\./)+)(lib/core/)?auth(/|$)",
+              message: "The dashboard store does not import lib/core/auth (auth builds on the store).",
             },
           ],
         },

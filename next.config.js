@@ -10,10 +10,10 @@
 import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 import { tsImport } from "tsx/esm/api";
 
-/** @type {typeof import("./lib/env-schema")} */
-const { parseServerEnv } = await tsImport("./lib/env-schema.ts", import.meta.url);
-/** @type {typeof import("./lib/security-headers")} */
-const { staticSecurityHeaders } = await tsImport("./lib/security-headers.ts", import.meta.url);
+/** @type {typeof import("./lib/core/env/env-schema")} */
+const { parseServerEnv } = await tsImport("./lib/core/env/env-schema.ts", import.meta.url);
+/** @type {typeof import("./lib/core/http/security-headers")} */
+const { staticSecurityHeaders } = await tsImport("./lib/core/http/security-headers.ts", import.meta.url);
 
 /**
  * @param {string} phase

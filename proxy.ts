@@ -1,9 +1,9 @@
 // Page requests without a valid session cookie go to /login?callbackUrl=…; everything else passes.
-// API routes are not redirected: they answer 401/403 JSON themselves (lib/auth/session requireUser),
+// API routes are not redirected: they answer 401/403 JSON themselves (lib/core/auth/session requireUser),
 // and pages check the session again server-side, so this is a convenience, not the gate.
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
-import { pagePolicy } from "./lib/security-headers";
+import { pagePolicy } from "./lib/core/http/security-headers";
 
 const PUBLIC_PAGES = [/^\/login\/?$/, /^\/share(\/|$)/];
 

@@ -2,8 +2,8 @@ import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import { KeyboardShortcuts } from "@/components/nav/keyboard-shortcuts";
 import { TopBar } from "@/components/nav/top-bar";
-import { getSessionUser } from "@/lib/auth/session";
-import { THEME_SCRIPT } from "@/lib/theme/theme";
+import { getSessionUser } from "@/lib/core/auth/session";
+import { THEME_SCRIPT } from "@/lib/core/theme/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {

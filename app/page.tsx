@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/session";
-import { hasRole } from "@/lib/auth/roles";
-import { SECTIONS, deniedNotice } from "@/lib/nav/sections";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { hasRole } from "@/lib/core/auth/roles";
+import { SECTIONS, deniedNotice } from "@/lib/core/nav/sections";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;

@@ -17,10 +17,10 @@
 import { loadavg } from "node:os";
 import { chromium, type BrowserContext } from "@playwright/test";
 import { OPERATION_TABLE } from "../lib/contract/operations";
-import { planQueries } from "../lib/dashboards/plan";
-import { canonicalQuery } from "../lib/upstream/records";
-import { effectiveTile, parseDashboard, parseTile, serializeDashboard, tileRequests, type DashboardState } from "../lib/dashboards/state";
-import type { DashboardAnswer } from "../lib/dashboards/run";
+import { planQueries } from "../lib/features/dashboards/plan";
+import { canonicalQuery } from "../lib/core/upstream/records";
+import { effectiveTile, parseDashboard, parseTile, serializeDashboard, tileRequests, type DashboardState } from "@/lib/report/state/dashboard";
+import type { DashboardAnswer } from "../lib/features/dashboards/run";
 import { machine, median, percentile } from "./lib";
 import { startStack, type Stack } from "./stack";
 

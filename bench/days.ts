@@ -1,6 +1,6 @@
 // Kept days benchmark: `npm run bench:days`.
 // The starter dashboard and a year-to-date dashboard, run through the dashboard's own code
-// (lib/dashboards/run.ts, the gateway, the quota queue) against the real service at the contract's
+// (lib/features/dashboards/run.ts, the gateway, the quota queue) against the real service at the contract's
 // 5 reporting calls per window, as a dashboard process would on three occasions:
 //   cold        nothing kept;
 //   restarted   a new process (empty memory) opening it again the same day;
@@ -14,12 +14,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "../lib/contract/dates";
-import { openStore } from "../lib/store/open";
-import { runDashboard } from "../lib/dashboards/run";
-import { parseDashboard, starterDashboard, type DashboardState } from "../lib/dashboards/state";
-import type { Store } from "../lib/store/sql";
-import { DayStore } from "../lib/upstream/day-store";
-import { PgCache } from "../lib/upstream/pg-cache";
+import { openStore } from "../lib/core/store/open";
+import { runDashboard } from "../lib/features/dashboards/run";
+import { parseDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
+import type { Store } from "../lib/core/store/sql";
+import { DayStore } from "../lib/core/upstream/day-store";
+import { PgCache } from "../lib/core/upstream/pg-cache";
 import { reportCalls, startTestService, type TestService } from "../service/testing/harness";
 import { gatewayFor } from "../service/testing/test-gateway";
 import { machine, median } from "./lib";
@@ -51,7 +51,7 @@ interface Open {
 }
 
 async function openDashboard(svc: TestService, state: DashboardState, days: DayStore | null, store: Store | null, today: string): Promise<Open> {
-  // As the dashboard process is wired (lib/upstream/index.ts): whole answers in the store beside the days.
+  // As the dashboard process is wired (lib/core/upstream/index.ts): whole answers in the store beside the days.
   const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: WINDOW_S }, days && store ? { days, cache: new PgCache({ db: store, maxBytes: 256 * 1024 * 1024 }) } : {});
   const before = reportCalls(svc);
   const t0 = performance.now();

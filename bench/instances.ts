@@ -1,5 +1,5 @@
 // Dashboard instances on PostgreSQL: `npm run bench:instances` after `npx next build`.
-// One throwaway PostgreSQL cluster (lib/store/testing/postgres.ts), the real service with generated
+// One throwaway PostgreSQL cluster (lib/core/store/testing/postgres.ts), the real service with generated
 // data (150 days × 60 orders/day, its request log captured, 5 reporting calls per 10 s per client),
 // three `next start` processes on that PostgreSQL with the same secret, and beside them one dashboard
 // on its embedded PGlite store (its own API client, so its calls never count in the others' window).
@@ -23,7 +23,7 @@ import { createInterface } from "node:readline";
 import pg from "pg";
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
-import { startTestPostgres, type TestPostgres } from "../lib/store/testing/postgres";
+import { startTestPostgres, type TestPostgres } from "../lib/core/store/testing/postgres";
 import { dashboardEnvFor } from "../e2e/support/env";
 import type { E2EEnv } from "../e2e/support/prepare";
 import { machine, median, percentile } from "./lib";
@@ -35,7 +35,7 @@ const INSTANCE_PORTS = [4911, 4912, 4913] as const;
 const PGLITE_PORT = 3910;
 const LIMIT = 5;
 const WINDOW_S = 10;
-/** JOB_LEASE_SECONDS in lib/upstream/pg-jobs.ts (not imported: that module is server-only). */
+/** JOB_LEASE_SECONDS in lib/core/upstream/pg-jobs.ts (not imported: that module is server-only). */
 const LEASE_S = 15;
 const TAKEOVER_MARGIN_S = 5;
 const SESSION_REPORTS = 30;

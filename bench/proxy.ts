@@ -16,10 +16,10 @@
 //     pass-through that forwards each interaction (every page of it) to the upstream.
 import { addDays } from "../lib/contract/dates";
 import { OPERATION_TABLE } from "../lib/contract/operations";
-import { parseServerTiming } from "../lib/http/server-timing";
+import { parseServerTiming } from "../lib/core/http/server-timing";
 import { spawn } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
-import { freePort } from "../lib/testing/free-port";
+import { freePort } from "../lib/core/testing/free-port";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
 

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { freePort } from "../lib/testing/free-port";
+import { freePort } from "../lib/core/testing/free-port";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "../service/clients";

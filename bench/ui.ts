@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
-import { encodeTile, newTile } from "../lib/dashboards/state";
+import { encodeTile, newTile } from "@/lib/report/state/dashboard";
 import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
 

@@ -1,7 +1,7 @@
 "use client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { getQueryClient } from "@/lib/report-client/query-client";
+import { getQueryClient } from "@/lib/core/api-client/query-client";
 
 export function Providers({ children }: { children: ReactNode }) {
   const client = getQueryClient();

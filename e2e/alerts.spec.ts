@@ -15,7 +15,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { e2eEnv } from "./support/env";
-import { formatValue } from "../lib/metrics/format";
+import { formatValue } from "../lib/report/metrics/format";
 import { cents, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
 test.use({ storageState: ".e2e/analyst.json" });

@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
-import { serializeDashboard, starterDashboard } from "../lib/dashboards/state";
+import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 
 /** Each page.tsx of app/, as its route pattern ("/dashboards/[id]"). */
 function appRoutes(dir = "app"): string[] {

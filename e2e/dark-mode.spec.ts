@@ -9,7 +9,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
-import { serializeDashboard, starterDashboard } from "../lib/dashboards/state";
+import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 import { e2eEnv } from "./support/env";
 
 type Scheme = "light" | "dark";

@@ -11,7 +11,7 @@
  * same one through the API when they run alone.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { encodeTile, newTile } from "../lib/dashboards/state";
+import { encodeTile, newTile } from "@/lib/report/state/dashboard";
 import { e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 

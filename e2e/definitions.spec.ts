@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DIMENSIONS, METRICS } from "../lib/contract/catalog";
-import { KPIS } from "../lib/metrics/kpis";
+import { KPIS } from "../lib/report/metrics/kpis";
 import { screenshots } from "./support/helpers";
 
 test.use({ storageState: ".e2e/viewer.json" });

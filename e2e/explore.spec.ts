@@ -4,7 +4,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
-import { periodsIn } from "../lib/periods/periods";
+import { periodsIn } from "../lib/report/periods/periods";
 import { e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 

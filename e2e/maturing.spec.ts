@@ -7,7 +7,7 @@
  */
 import { expect, test, type Locator } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
-import { formatChange, formatValue } from "../lib/metrics/format";
+import { formatChange, formatValue } from "../lib/report/metrics/format";
 import { e2eEnv } from "./support/env";
 import { downloadCsv, expectNoSeriousA11yViolations, serviceCall } from "./support/helpers";
 

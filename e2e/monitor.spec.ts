@@ -8,7 +8,7 @@
  * upstream calls from cold, none warm; accessible and screenshotted; a viewer sees the same.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { formatValue } from "../lib/metrics/format";
+import { formatValue } from "../lib/report/metrics/format";
 import { e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 

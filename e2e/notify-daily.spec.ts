@@ -13,7 +13,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import { startMailSink, type MailSink } from "../lib/mail/sink";
+import { startMailSink, type MailSink } from "../lib/core/mail/sink";
 import { dashboardEnvFor, e2eEnv } from "./support/env";
 
 const PORT = Number(process.env.E2E_NOTIFY_DASHBOARD_PORT ?? 3117);

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
-import { formatChange, formatValue } from "../lib/metrics/format";
+import { formatChange, formatValue } from "../lib/report/metrics/format";
 import { e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, serviceCall } from "./support/helpers";
 

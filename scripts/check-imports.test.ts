@@ -17,7 +17,10 @@ function write(file: string, text: string): void {
 
 describe("check-imports", () => {
   it("names a file's feature folder", () => {
-    expect(featureFolder("lib/alerts/run.ts")).toBe("lib/alerts");
+    expect(featureFolder("lib/features/alerts/run.ts")).toBe("lib/features/alerts");
+    expect(featureFolder("lib/core/store/sql.ts")).toBe("lib/core/store");
+    expect(featureFolder("lib/report/route.ts")).toBe("lib/report/route");
+    expect(featureFolder("lib/contract/catalog.ts")).toBe("lib/contract");
     expect(featureFolder("lib/csv.ts")).toBe("lib/csv");
     expect(featureFolder("app/api/alerts/[id]/route.ts")).toBe("app/api/alerts");
     expect(featureFolder("components/ui/dialog.tsx")).toBe("components/ui");
@@ -53,5 +56,28 @@ describe("check-imports", () => {
     ] as [string, string][];
     expect(checkGraph(around)).toEqual(["feature folders import each other: lib/a ↔ lib/b ↔ lib/c"]);
     expect(checkGraph(around.slice(0, 2))).toEqual([]);
+  });
+
+  it("fails when a kind of lib/ imports a kind above it, and passes imports downwards", () => {
+    expect(
+      checkGraph([
+        ["lib/core/upstream/day-store.ts", "lib/report/metrics/maturity.ts"],
+        ["lib/report/table/csv.ts", "lib/features/dashboards/run.ts"],
+        ["lib/contract/catalog.ts", "lib/core/env/env.ts"],
+      ]),
+    ).toEqual([
+      "lib/contract imports lib/core: lib/contract/catalog.ts → lib/core/env/env.ts",
+      "lib/core imports lib/report: lib/core/upstream/day-store.ts → lib/report/metrics/maturity.ts",
+      "lib/report imports lib/features: lib/report/table/csv.ts → lib/features/dashboards/run.ts",
+    ]);
+    expect(
+      checkGraph([
+        ["lib/features/dashboards/run.ts", "lib/report/metrics/maturity.ts"],
+        ["lib/features/dashboards/run.ts", "lib/features/sharing/links.ts"],
+        ["lib/report/table/csv.ts", "lib/core/env/env.ts"],
+        ["lib/core/env/env.ts", "lib/contract/catalog.ts"],
+        ["components/x/y.tsx", "lib/features/dashboards/run.ts"],
+      ]),
+    ).toEqual([]);
   });
 });

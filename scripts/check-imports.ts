@@ -3,9 +3,12 @@
  *
  * - no two source files import each other, directly or around a longer loop, counting type-only
  *   imports too (a file that needs another's types and is needed by it is one module cut in two);
- * - no loop between feature folders (`lib/alerts`, `components/explore`, `service/routing`, ...;
- *   a file directly under `lib/` is a folder of its own): a feature depends on the ones beneath it,
- *   never back up.
+ * - no loop between feature folders (`lib/features/dashboards`, `lib/core/store`, `components/explore`,
+ *   `service/routing`, ...; a file directly under `lib/` or a kind of `lib/` is a folder of its own):
+ *   a feature depends on the ones beneath it, never back up;
+ * - `lib/`'s kinds in one direction: `lib/contract` (the wire contract) imports only itself;
+ *   `lib/core` (mechanisms) the contract and core; `lib/report` (the report machinery every page
+ *   shares) those and itself; `lib/features/<name>` any of them and other features.
  *
  * The imports are read by dependency-cruiser (TypeScript's own resolution, the tsconfig's paths).
  */
@@ -19,12 +22,27 @@ import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
 export const SOURCE_DIRS = ["app", "components", "lib", "service", "scripts", "bench"] as const;
 const NOT_SOURCE = "(^|/)node_modules/|(^|/)\\.next/|\\.test\\.tsx?$|(^|/)testing/";
 
-/** The feature folder a source file belongs to: `lib/alerts/run.ts` → `lib/alerts`, `lib/csv.ts` → `lib/csv`, `app/api/alerts/route.ts` → `app/api/alerts`. */
+/** `lib/`'s kinds, lowest first: a file may import its own kind and the ones before it. */
+export const LIB_KINDS = ["lib/contract", "lib/core", "lib/report", "lib/features"] as const;
+const KIND_PARENTS = new Set(["lib/core", "lib/report", "lib/features"]);
+
+/**
+ * The feature folder a source file belongs to: `lib/features/alerts/run.ts` → `lib/features/alerts`,
+ * `lib/report/route.ts` → `lib/report/route`, `lib/startup.ts` → `lib/startup`,
+ * `app/api/alerts/route.ts` → `app/api/alerts`.
+ */
 export function featureFolder(file: string): string {
   const parts = file.split("/");
-  const depth = parts[0] === "app" && parts[1] === "api" ? 3 : 2;
+  const nested = (parts[0] === "app" && parts[1] === "api") || KIND_PARENTS.has(parts.slice(0, 2).join("/"));
+  const depth = nested ? 3 : 2;
   if (parts.length > depth) return parts.slice(0, depth).join("/");
   return file.replace(/\.(tsx?|mjs|cjs|js)$/, "");
+}
+
+/** The rank of a file's kind in `LIB_KINDS`, or null outside them (app/, components/, lib/startup.ts, ...). */
+export function libKind(file: string): number | null {
+  const at = LIB_KINDS.findIndex((k) => file.startsWith(`${k}/`));
+  return at === -1 ? null : at;
 }
 
 /** Strongly connected groups of more than one node (or a node importing itself), each sorted. */
@@ -88,9 +106,15 @@ export function checkGraph(edges: Iterable<[string, string]>): string[] {
     if (!folders.has(a)) folders.set(a, new Set());
     folders.get(a)!.add(b);
   }
+  const upwards = new Set<string>();
+  for (const [from, to] of edges) {
+    const [a, b] = [libKind(from), libKind(to)];
+    if (a !== null && b !== null && b > a) upwards.add(`${LIB_KINDS[a]} imports ${LIB_KINDS[b]}: ${from} → ${to}`);
+  }
   return [
     ...loops(files).map((group) => `files import each other: ${group.join(" ↔ ")}`),
     ...loops(folders).map((group) => `feature folders import each other: ${group.join(" ↔ ")}`),
+    ...[...upwards].sort(),
   ];
 }
 
@@ -132,7 +156,7 @@ async function main(): Promise<void> {
     for (const p of problems) console.error(`check-imports: ${p}`);
     process.exit(1);
   }
-  console.log("check-imports: no file imports another that imports it back; no loop between feature folders");
+  console.log("check-imports: no file imports another that imports it back; no loop between feature folders; lib's kinds import only downwards");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) void main();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTING_ADMIN_SCOPE } from "../lib/contract/bin-routing";
 import { addDays } from "../lib/contract/dates";
-import { planEffects } from "../lib/routing/effects";
+import { planEffects } from "../lib/features/routing/effects";
 import { Database } from "../service/db";
 import { generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";

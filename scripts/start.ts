@@ -18,9 +18,9 @@ import { migrate } from "../service/data/schema";
 import { importRoutingEvidenceCase } from "../service/data/routing-evidence-case";
 import { DEMO_ROUTING_HISTORY, ensureDemoClients, seedDemoRoutingHistory, type DemoClients } from "./demo-setup";
 import { importChargebackBreach } from "../service/testing/monitor-breach";
-import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/users/demo";
-import { DEFAULT_MONITOR_CONFIG } from "../lib/monitor/definitions";
-import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/mail/sink";
+import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/features/users/demo";
+import { DEFAULT_MONITOR_CONFIG } from "../lib/features/monitor/definitions";
+import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/core/mail/sink";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     });
   }
   const mailEnv = sink
-    ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/mail/sink-viewer.ts). SMTP_USER and
+    ? // MAIL_SINK_DIR: admins read what the sink kept at /mail (lib/core/mail/sink-viewer.ts). SMTP_USER and
       // SMTP_PASSWORD: the sign-in the sink generated, given to the dashboard (and worker) only, so no
       // other local process can put mail in the admins' /mail.
       { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", SMTP_USER: sink.auth.user, SMTP_PASSWORD: sink.auth.pass, MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticate } from "../lib/auth/authenticate";
-import { openStore } from "../lib/store/open";
+import { authenticate } from "../lib/core/auth/authenticate";
+import { openStore } from "../lib/core/store/open";
 
 let dir: string;
 

@@ -4,16 +4,16 @@
 // printed once and stored only as scrypt hashes.
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { appendAudit, type AuditActor } from "../lib/audit/log";
-import { generatePassword, hashPassword } from "../lib/auth/password";
-import { ROLES, isRole } from "../lib/auth/roles";
-import { EnvError, parseStoreEnv } from "../lib/env-schema";
-import { storeConfigFrom } from "../lib/store/config";
-import { StoreLockedError } from "../lib/store/lock";
-import { openStore } from "../lib/store/open";
-import type { Store } from "../lib/store/sql";
-import { normalizeEmail, usersRepo } from "../lib/auth/users";
-import { listUsers } from "../lib/users/admin";
+import { appendAudit, type AuditActor } from "../lib/core/audit/log";
+import { generatePassword, hashPassword } from "../lib/core/auth/password";
+import { ROLES, isRole } from "../lib/core/auth/roles";
+import { EnvError, parseStoreEnv } from "../lib/core/env/env-schema";
+import { storeConfigFrom } from "../lib/core/store/config";
+import { StoreLockedError } from "../lib/core/store/lock";
+import { openStore } from "../lib/core/store/open";
+import type { Store } from "../lib/core/store/sql";
+import { normalizeEmail, usersRepo } from "../lib/core/auth/users";
+import { listUsers } from "../lib/features/users/admin";
 
 const USAGE = `usage: npm run users -- <command> [options]
   create --email E --role ${ROLES.join("|")}   create a user; prints its generated password

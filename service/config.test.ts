@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EnvError } from "@/lib/contract/env";
-import { parseServerEnv } from "@/lib/env-schema";
+import { parseServerEnv } from "@/lib/core/env/env-schema";
 import { duckDbOptions, loadDuckDbConfig, loadServiceConfig } from "./config";
 
 const secret = "s".repeat(40);

@@ -10,7 +10,7 @@ import { connect, type Socket } from "node:net";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATION_TABLE } from "@/lib/contract";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/lib/core/testing/free-port";
 import { clickhouseServerBinary } from "./testing/clickhouse";
 import { startTestService, TEST_TOKEN_SECRET, type TestService } from "./testing/harness";
 

@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BinRoutingResponseSchema, OPERATION_TABLE } from "@/lib/contract";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/lib/core/testing/free-port";
 import { loadServiceConfig, type ServiceConfig } from "./config";
 import { jsonLogger } from "./http/log";
 import { ADMIT_PATH, instanceKey } from "./http/owner";

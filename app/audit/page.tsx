@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageUser } from "@/lib/core/auth/session";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/env";
-import { auditFormValues, parseAuditQuery, readAuditLog, type AuditListing } from "@/lib/audit/query";
-import { getStore } from "@/lib/store";
+import { serverEnv } from "@/lib/core/env/env";
+import { auditFormValues, parseAuditQuery, readAuditLog, type AuditListing } from "@/lib/features/audit/query";
+import { getStore } from "@/lib/core/store";
 import { AuditLog } from "@/components/audit/audit-log";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

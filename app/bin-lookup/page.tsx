@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
-import { pathWithQuery } from "@/lib/report-state/encoding";
-import { reportTimeZone } from "@/lib/report-timezone";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { pathWithQuery } from "@/lib/report/state/encoding";
+import { reportTimeZone } from "@/lib/report/timezone";
 import { BinLookup } from "@/components/bin-lookup/bin-lookup";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { cohortLook } from "@/lib/report-state/cohort";
-import { searchParamsOf } from "@/lib/report-state/encoding";
+import { cohortLook } from "@/lib/report/state/cohort";
+import { searchParamsOf } from "@/lib/report/state/encoding";
 import { CohortReport } from "@/components/cohorts/cohort-report";
 import { ReportPage } from "@/components/report/report-page";
 

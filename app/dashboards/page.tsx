@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/session";
-import { savedReportItems } from "@/lib/saved-reports";
-import { getStore } from "@/lib/store";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { savedReportItems } from "@/lib/features/saved-reports";
+import { getStore } from "@/lib/core/store";
 import { SavedReportList } from "@/components/saved-reports/saved-report-list";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

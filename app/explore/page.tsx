@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { exploreLook } from "@/lib/report-state/explore";
-import { searchParamsOf } from "@/lib/report-state/encoding";
+import { exploreLook } from "@/lib/report/state/explore";
+import { searchParamsOf } from "@/lib/report/state/encoding";
 import { columnOptions } from "@/components/explore/column-options";
 import { ExploreReport } from "@/components/explore/explore-report";
 import { ReportPage } from "@/components/report/report-page";

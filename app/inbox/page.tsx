@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
-import { reportTimeZone } from "@/lib/report-timezone";
-import { getStore } from "@/lib/store";
-import { inboxRepo } from "@/lib/store/inbox";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { reportTimeZone } from "@/lib/report/timezone";
+import { getStore } from "@/lib/core/store";
+import { inboxRepo } from "@/lib/features/notifications/inbox-store";
 import { InboxList } from "@/components/notifications/inbox-list";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
-import { signInErrorMessage, safeCallbackPath } from "@/lib/auth/messages";
-import { getSessionUser } from "@/lib/auth/session";
-import { serverEnv } from "@/lib/env";
+import { signInErrorMessage, safeCallbackPath } from "@/lib/core/auth/messages";
+import { getSessionUser } from "@/lib/core/auth/session";
+import { serverEnv } from "@/lib/core/env/env";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/session";
-import { serverEnv } from "@/lib/env";
-import { listSinkMessages, readSinkMessage, sinkFolder } from "@/lib/mail/sink-viewer";
-import { formatInstant } from "@/lib/metrics/format";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { serverEnv } from "@/lib/core/env/env";
+import { listSinkMessages, readSinkMessage, sinkFolder } from "@/lib/core/mail/sink-viewer";
+import { formatInstant } from "@/lib/report/metrics/format";
 import { MailFrame } from "@/components/notifications/mail-frame";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
-import { CELL_DEFINITIONS } from "@/lib/cohorts/grid";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { CELL_DEFINITIONS } from "@/lib/features/cohorts/grid";
 import { DIMENSIONS, METRICS, METRIC_DESCRIPTIONS, dimensionDescription, type Operation } from "@/lib/contract/catalog";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { COHORT_CELLS } from "@/lib/report-state/cohort";
-import { KPIS, describeTerms, measureFor } from "@/lib/metrics/kpis";
-import { KPI_DESCRIPTIONS } from "@/lib/metrics/kpi-descriptions";
+import { COHORT_CELLS } from "@/lib/report/state/cohort";
+import { KPIS, describeTerms, measureFor } from "@/lib/report/metrics/kpis";
+import { KPI_DESCRIPTIONS } from "@/lib/report/metrics/kpi-descriptions";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Definitions" };

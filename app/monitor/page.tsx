@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { requirePageUser } from "@/lib/auth/session";
-import { reportTimeZone } from "@/lib/report-timezone";
-import { hasRole } from "@/lib/auth/roles";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { reportTimeZone } from "@/lib/report/timezone";
+import { hasRole } from "@/lib/core/auth/roles";
 import { MonitorReport } from "@/components/monitor/monitor-report";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
-import { reportTimeZone } from "@/lib/report-timezone";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { reportTimeZone } from "@/lib/report/timezone";
 import { RoutingWorkspace } from "@/components/routing/routing-workspace";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

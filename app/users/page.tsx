@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/session";
-import { getStore } from "@/lib/store";
-import { listUsers } from "@/lib/users/admin";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { getStore } from "@/lib/core/store";
+import { listUsers } from "@/lib/features/users/admin";
 import { UserAdmin } from "@/components/users/user-admin";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -2,8 +2,8 @@
  * The audit log page's body: the filter form (a plain GET form, so the filters are the URL and work
  * without script), the CSV link for the same filters, and the entries, newest first, a page at a time.
  */
-import { AUDIT_KIND_OPTIONS, auditQueryString, type AuditFormValues, type AuditListing } from "@/lib/audit/query";
-import { formatInstant } from "@/lib/metrics/format";
+import { AUDIT_KIND_OPTIONS, auditQueryString, type AuditFormValues, type AuditListing } from "@/lib/features/audit/query";
+import { formatInstant } from "@/lib/report/metrics/format";
 import { inputClass } from "@/components/ui/field";
 
 const th = "border-b border-slate-300 px-2 py-2 text-left font-semibold";

@@ -2,7 +2,7 @@
 /** E-mail and password form; errors are announced (role="alert") and tied to the fields. */
 import { signIn } from "next-auth/react";
 import { useRef, useState, type FormEvent } from "react";
-import { safeCallbackPath, signInErrorMessage } from "@/lib/auth/messages";
+import { safeCallbackPath, signInErrorMessage } from "@/lib/core/auth/messages";
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError: string | null }) {
   const [error, setError] = useState<string | null>(initialError);

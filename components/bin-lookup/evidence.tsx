@@ -13,10 +13,10 @@ import {
   type EvidenceDone,
   type EvidenceRange,
   type EvidenceRow,
-} from "@/lib/bin-lookup/evidence";
-import { formatInstant, formatValue } from "@/lib/metrics/format";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
-import { queuePosition, queueWords } from "@/lib/report-client/queue-words";
+} from "@/lib/features/bin-lookup/evidence";
+import { formatInstant, formatValue } from "@/lib/report/metrics/format";
+import { apiFetch, RequestError } from "@/lib/core/api-client/fetch";
+import { queuePosition, queueWords } from "@/lib/report/client/queue-words";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { StatusBanner } from "@/components/ui/status-banner";

@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { LOOKUP_MODES, type LookupMode } from "@/lib/bin-lookup/lookup";
+import { LOOKUP_MODES, type LookupMode } from "@/lib/features/bin-lookup/lookup";
 import { RotationNote } from "./rotation-note";
 
 /** Preview (the default, moves nothing) or a real routing call (an explicit choice, with its warning). */

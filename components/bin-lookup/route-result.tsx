@@ -1,6 +1,6 @@
-import { gatewayLabel, LOOKUP_MODES } from "@/lib/bin-lookup/lookup";
-import { formatInstant } from "@/lib/metrics/format";
-import type { BinAnswer } from "@/lib/report-client/fetch";
+import { gatewayLabel, LOOKUP_MODES } from "@/lib/features/bin-lookup/lookup";
+import { formatInstant } from "@/lib/report/metrics/format";
+import type { BinAnswer } from "@/lib/features/bin-lookup/upstream";
 
 function Item({ id, label, children }: { id: string; label: string; children: React.ReactNode }) {
   return (

@@ -1,9 +1,9 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useId, useState } from "react";
-import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/bin-lookup/lookup";
+import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/features/bin-lookup/lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
-import { RequestError } from "@/lib/report-client/fetch";
+import { RequestError } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { describedBy, Field, inputClass } from "@/components/ui/field";

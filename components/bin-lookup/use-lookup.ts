@@ -6,9 +6,9 @@
  * first load; the fields are named as useMutation names them.
  */
 import { useRef, useState } from "react";
-import type { LookupMode } from "@/lib/bin-lookup/lookup";
-import type { BinAnswer } from "@/lib/report-client/fetch";
-import { routeBin } from "@/lib/report-client/route-bin";
+import type { LookupMode } from "@/lib/features/bin-lookup/lookup";
+import type { BinAnswer } from "@/lib/features/bin-lookup/upstream";
+import { routeBin } from "@/lib/features/bin-lookup/route-bin";
 
 /**
  * The contract's routing request schema, which checks the form before anything is sent. Loaded (with

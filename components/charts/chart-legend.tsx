@@ -1,4 +1,4 @@
-import type { ChartData } from "@/lib/charts/shape";
+import type { ChartData } from "@/lib/report/charts/shape";
 import { chartSeriesColor } from "./series-colors";
 
 /**

@@ -2,21 +2,21 @@
 /**
  * The chart of a report's results, drawn with recharts: Explore's, a shared report's and a dashboard
  * chart tile's, each loading it lazily so the library is in no page's first load. It measures its
- * own width and lays the category axis out as lib/charts/labels.ts decides (level, slanted, bars on
+ * own width and lays the category axis out as lib/report/charts/labels.ts decides (level, slanted, bars on
  * their side, cut or thinned labels, always with a note when a label is not shown whole); what is
- * dashed, stacked or marked as maturing is lib/charts/drawing.ts's.
+ * dashed, stacked or marked as maturing is lib/report/charts/drawing.ts's.
  */
 import { useMemo, type ReactNode } from "react";
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { describeChart } from "@/lib/charts/caption";
-import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/charts/drawing";
-import { labelLayout, shorten, type LabelLayout } from "@/lib/charts/labels";
-import { chartScale, formatTick } from "@/lib/charts/ticks";
-import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/charts/shape";
-import { changeCells } from "@/lib/report-table/table";
-import { comparedCoverageText, type Coverage } from "@/lib/periods/coverage";
-import { formatValue } from "@/lib/metrics/format";
-import { MATURING_WORD } from "@/lib/metrics/maturity";
+import { describeChart } from "@/lib/report/charts/caption";
+import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/report/charts/drawing";
+import { labelLayout, shorten, type LabelLayout } from "@/lib/report/charts/labels";
+import { chartScale, formatTick } from "@/lib/report/charts/ticks";
+import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/report/charts/shape";
+import { changeCells } from "@/lib/report/table/table";
+import { comparedCoverageText, type Coverage } from "@/lib/report/periods/coverage";
+import { formatValue } from "@/lib/report/metrics/format";
+import { MATURING_WORD } from "@/lib/report/metrics/maturity";
 import { chartSeriesColor } from "./series-colors";
 import { useBoxWidth } from "./use-box-width";
 
@@ -180,7 +180,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
     const ids = (axis: "left" | "right") => (horizontal ? { xAxisId: axis, yAxisId: "cat" } : { xAxisId: "cat", yAxisId: axis });
     const valueAxis = (axis: "left" | "right") => {
       const f = axis === "left" ? chart.measure.format : (chart.measure2?.format ?? chart.measure.format);
-      // Round ticks (1, 2, 2.5 or 5 × 10^n apart) from lib/charts/ticks.ts, not recharts' own, which
+      // Round ticks (1, 2, 2.5 or 5 × 10^n apart) from lib/report/charts/ticks.ts, not recharts' own, which
       // divides the data's range evenly and labels "$950K / $1.9M / $2.9M".
       const scale = chartScale(chart, axis, f, layout.valueTicks);
       const common = {

@@ -1,4 +1,4 @@
-import type { ChartSeries } from "@/lib/charts/shape";
+import type { ChartSeries } from "@/lib/report/charts/shape";
 
 /** Ten distinguishable series colours and grey for "Other"; their values, per colour scheme, are in app/globals.css. */
 export const SERIES_COLORS = [

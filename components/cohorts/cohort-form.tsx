@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
-import type { CohortState } from "@/lib/report-state/cohort";
-import { COHORT_PRESETS } from "@/lib/report-state/range";
+import type { CohortState } from "@/lib/report/state/cohort";
+import { COHORT_PRESETS } from "@/lib/report/state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { FilterEditor } from "@/components/report/filter-editor";

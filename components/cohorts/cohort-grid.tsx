@@ -1,6 +1,6 @@
-import type { CohortGrid, GridCell, GridRow } from "@/lib/cohorts/grid";
-import { colourFor, legendSteps } from "@/lib/cohorts/color";
-import { formatCompact, formatValue } from "@/lib/metrics/format";
+import type { CohortGrid, GridCell, GridRow } from "@/lib/features/cohorts/grid";
+import { colourFor, legendSteps } from "@/lib/features/cohorts/color";
+import { formatCompact, formatValue } from "@/lib/report/metrics/format";
 import { cn } from "@/components/ui/cn";
 
 const MASK_STYLE = {

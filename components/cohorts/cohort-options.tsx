@@ -1,8 +1,8 @@
 "use client";
 import { useId, useState } from "react";
-import { type CohortState, COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "@/lib/report-state/cohort";
-import { CELL_LABELS, ROW_LABELS } from "@/lib/cohorts/labels";
-import { quote } from "@/lib/report-state/words";
+import { type CohortState, COHORT_CELLS, COHORT_LIMITS, COHORT_ROWS, type CohortCell, type CohortRows } from "@/lib/report/state/cohort";
+import { CELL_LABELS, ROW_LABELS } from "@/lib/features/cohorts/labels";
+import { quote } from "@/lib/report/state/words";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 

@@ -2,8 +2,8 @@
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
-import { cohortCaption, cycleOffsetDays } from "@/lib/cohorts/labels";
-import type { CohortState, CohortLook } from "@/lib/report-state/cohort";
+import { cohortCaption, cycleOffsetDays } from "@/lib/features/cohorts/labels";
+import type { CohortState, CohortLook } from "@/lib/report/state/cohort";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -31,9 +31,9 @@ const loadCohortResults = () => import("./cohort-results");
 // the page its URL's look, computed by that same code, and the page loads the code when it first
 // needs it: with the form's first edit, to run a report or change the grid's settings, or for a URL
 // the server did not look at (back and forward, a new day).
-type StateCode = typeof import("@/lib/report-state/cohort");
+type StateCode = typeof import("@/lib/report/state/cohort");
 let stateCode: Promise<StateCode> | null = null;
-const loadStateCode = () => (stateCode ??= import("@/lib/report-state/cohort"));
+const loadStateCode = () => (stateCode ??= import("@/lib/report/state/cohort"));
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({
@@ -43,7 +43,7 @@ export function CohortReport({
 }: {
   timeZone: string;
   today: string;
-  /** The server's look at the page's URL (cohortLook in lib/report-state/cohort.ts), as of `today`. */
+  /** The server's look at the page's URL (cohortLook in lib/report/state/cohort.ts), as of `today`. */
   looks: UrlLooks<CohortLook>;
 }) {
   const [today, setToday] = useState(serverToday);

@@ -2,13 +2,13 @@
  * The Cohorts page's grid from an answer, and its CSV: loaded when a report is first requested
  * (beside the grid's code), not with the page, which opens with a form and an empty grid.
  */
-import { gridToCsv, gridUnit } from "@/lib/cohorts/csv";
-import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/cohorts/grid";
-import { downloadText } from "@/lib/report-table/csv";
-import { formatInstant } from "@/lib/metrics/format";
-import type { ReportData } from "@/lib/report-client/queries";
-import type { CohortState } from "@/lib/report-state/cohort";
-import { describeFilters } from "@/lib/report-state/describe-filters";
+import { gridToCsv, gridUnit } from "@/lib/features/cohorts/csv";
+import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/features/cohorts/grid";
+import { downloadText } from "@/lib/report/table/csv";
+import { formatInstant } from "@/lib/report/metrics/format";
+import type { ReportData } from "@/lib/report/client/queries";
+import type { CohortState } from "@/lib/report/state/cohort";
+import { describeFilters } from "@/lib/report/state/describe-filters";
 
 export function cohortGrid(data: ReportData, today: string, s: Pick<CohortState, "rows" | "cell" | "cycles" | "trialDays" | "periodDays">): CohortGrid {
   return buildCohortGrid({

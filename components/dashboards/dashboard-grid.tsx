@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { DashboardAnswer } from "@/lib/dashboards/run";
-import type { TileWidth } from "@/lib/dashboards/state";
+import type { DashboardAnswer } from "@/lib/features/dashboards/run";
+import type { TileWidth } from "@/lib/report/state/dashboard";
 import { TileFrame } from "./tile-frame";
 
 /**

@@ -8,17 +8,17 @@
 import { useRouter } from "next/navigation";
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentProps } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { getQueryClient } from "@/lib/report-client/query-client";
-import { apiFetch } from "@/lib/report-client/fetch";
-import { dashboardQuery } from "@/lib/report-client/queries";
-import { COHORT_PRESETS, isValidCustomRange, resolveRange } from "@/lib/report-state/range";
-import type { DashboardLook, DashboardSettings, DashboardState, Tile, TileKind } from "@/lib/dashboards/state";
-import type { DashboardAnswer } from "@/lib/dashboards/run";
-import { formatInstant } from "@/lib/metrics/format";
+import { getQueryClient } from "@/lib/core/api-client/query-client";
+import { apiFetch } from "@/lib/core/api-client/fetch";
+import { dashboardQuery } from "@/lib/features/dashboards/look-query";
+import { COHORT_PRESETS, isValidCustomRange, resolveRange } from "@/lib/report/state/range";
+import type { DashboardLook, DashboardSettings, DashboardState, Tile, TileKind } from "@/lib/report/state/dashboard";
+import type { DashboardAnswer } from "@/lib/features/dashboards/run";
+import { formatInstant } from "@/lib/report/metrics/format";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { Dialog } from "@/components/ui/dialog";
-import { fitGrain } from "@/lib/dashboards/grain-fit";
+import { fitGrain } from "@/lib/report/state/grain-fit";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
@@ -59,11 +59,11 @@ function TileEditor(props: ComponentProps<typeof LazyTileEditor>) {
 // load: the server hands the page its URL's look, parsed by that same code, and the page
 // loads the code when it first needs it: to edit, to apply settings, or for a URL the server did not
 // look at (one written by this page, or read back by back and forward).
-type StateLib = typeof import("@/lib/dashboards/state");
+type StateLib = typeof import("@/lib/report/state/dashboard");
 let stateLib: Promise<StateLib> | null = null;
-const loadStateLib = () => (stateLib ??= import("@/lib/dashboards/state"));
+const loadStateLib = () => (stateLib ??= import("@/lib/report/state/dashboard"));
 
-/** The server's look at the URL the page opens with (lib/dashboards/state.ts, dashboardLook). */
+/** The server's look at the URL the page opens with (lib/report/state/dashboard.ts, dashboardLook). */
 export type DashboardLooks = UrlLooks<DashboardLook>;
 
 export interface SavedDashboard {
@@ -90,7 +90,7 @@ function useDashboardAnswer(params: string | null, savedId: string | null, first
   return useQuery(dashboardQuery(params, savedId, first !== null && first.params === params ? first.answer : undefined), getQueryClient());
 }
 
-/** The server's first look at the dashboard the page opens with (lib/dashboards/service.ts). */
+/** The server's first look at the dashboard the page opens with (lib/features/dashboards/service.ts). */
 export interface FirstLook {
   params: string;
   answer: DashboardAnswer;
@@ -120,7 +120,7 @@ export function DashboardPage({
   const lookAt = useCallback((l: StateLib, search: string) => l.dashboardLook(search, today, savedParams), [today, savedParams]);
   const { look, write, code: lib, withCode: withLib } = useUrlLook(looks, loadStateLib, lookAt);
   // A URL naming no dashboard was redirected by the server to the saved (or starter) one's
-  // (lib/dashboards/state.ts, starterQuery), so the page never writes its URL on its own.
+  // (lib/report/state/dashboard.ts, starterQuery), so the page never writes its URL on its own.
   const { problems, state, params, settingsKey: stateKey } = look;
 
   const answer = useDashboardAnswer(params, saved?.id ?? null, first);
@@ -235,7 +235,7 @@ export function DashboardPage({
 
   const [draft, setDraft] = useState<DashboardSettings>(state);
   const [draftKey, setDraftKey] = useState(stateKey);
-  // Date rows of a range shorter than one period of the grain are read finer (lib/dashboards/grain-fit.ts).
+  // Date rows of a range shorter than one period of the grain are read finer (lib/report/state/grain-fit.ts).
   const grainNote = "preset" in draft.range || isValidCustomRange(draft.range.start, draft.range.end) ? fitGrain(resolveRange(draft.range, today), draft.grain).note : null;
   if (draftKey !== stateKey) {
     // The URL moved (back, forward, a link): the form shows what is on screen.

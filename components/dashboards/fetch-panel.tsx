@@ -1,8 +1,8 @@
 import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog";
 import type { ReportQuery } from "@/lib/contract/requests";
-import type { DashboardAnswer, PlanStep, QueryState } from "@/lib/dashboards/run";
-import { formatInstant } from "@/lib/metrics/format";
-import { queueWordsAt } from "@/lib/report-client/queue-words";
+import type { DashboardAnswer, PlanStep, QueryState } from "@/lib/features/dashboards/run";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { queueWordsAt } from "@/lib/report/client/queue-words";
 import { cn } from "@/components/ui/cn";
 
 const OPERATION_LABELS: Record<Operation, string> = { orders: "Order summary", cohort: "Cohort summary" };

@@ -1,8 +1,8 @@
 "use client";
 import { useId } from "react";
-import { describeChart } from "@/lib/charts/caption";
-import { hasValues } from "@/lib/charts/drawing";
-import type { ChartData } from "@/lib/charts/shape";
+import { describeChart } from "@/lib/report/charts/caption";
+import { hasValues } from "@/lib/report/charts/drawing";
+import type { ChartData } from "@/lib/report/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
 import ResultsChart from "@/components/charts/results-chart";
 

@@ -1,12 +1,12 @@
 "use client";
-import { downloadText } from "@/lib/report-table/csv";
-import { tileCsv, tileCsvSource, type TileCsvContext, type TileCsvSource } from "@/lib/dashboards/tile-csv";
-import type { TileAnswer } from "@/lib/dashboards/run";
-import type { Filters } from "@/lib/report-state/filters";
-import { describeFilters } from "@/lib/report-state/describe-filters";
+import { downloadText } from "@/lib/report/table/csv";
+import { tileCsv, tileCsvSource, type TileCsvContext, type TileCsvSource } from "@/lib/features/dashboards/tile-csv";
+import type { TileAnswer } from "@/lib/features/dashboards/run";
+import type { Filters } from "@/lib/report/state/filters";
+import { describeFilters } from "@/lib/report/state/describe-filters";
 import { Button } from "@/components/ui/button";
 
-/** A table or pivot tile's CSV download, named after the tile (lib/dashboards/tile-csv.ts). */
+/** A table or pivot tile's CSV download, named after the tile (lib/features/dashboards/tile-csv.ts). */
 export function TileDownload({ source }: { source: TileCsvSource }) {
   return (
     <div className="print:hidden">

@@ -12,7 +12,7 @@ import { Select } from "@/components/ui/select";
 import { ColumnsPicker, type ColumnOptions } from "@/components/explore/columns-picker";
 import { GroupByPicker } from "@/components/explore/group-by-picker";
 import { FilterEditor } from "@/components/report/filter-editor";
-import { parseExplore, serializeExplore, type ExploreState, CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore";
+import { parseExplore, serializeExplore, type ExploreState, CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report/state/explore";
 import {
   MAX_TITLE_LENGTH,
   TILE_KINDS,
@@ -23,7 +23,7 @@ import {
   type Tile,
   type TileKind,
   type TilePins,
-} from "@/lib/dashboards/state";
+} from "@/lib/report/state/dashboard";
 
 const PIN_LABELS: Record<keyof TilePins, string> = {
   range: "its own date range",

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import type { TileAnswer } from "@/lib/dashboards/run";
-import type { TileWidth } from "@/lib/dashboards/state";
-import { formatInstant } from "@/lib/metrics/format";
-import { queuePosition, queueWordsAt } from "@/lib/report-client/queue-words";
+import type { TileAnswer } from "@/lib/features/dashboards/run";
+import type { TileWidth } from "@/lib/report/state/dashboard";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { queuePosition, queueWordsAt } from "@/lib/report/client/queue-words";
 import { cn } from "@/components/ui/cn";
 import { TileBodyView } from "./tile-view";
 

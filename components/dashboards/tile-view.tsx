@@ -1,9 +1,9 @@
-import type { PivotCell, PivotModel } from "@/lib/report-table/pivot";
-import { formatCount, formatValue } from "@/lib/metrics/format";
-import { MATURING_WORD } from "@/lib/metrics/maturity";
-import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/metrics/labels";
-import type { TableCell, TableModel } from "@/lib/report-table/table";
-import type { KpiModel, TileBody } from "@/lib/dashboards/tiles";
+import type { PivotCell, PivotModel } from "@/lib/report/table/pivot";
+import { formatCount, formatValue } from "@/lib/report/metrics/format";
+import { MATURING_WORD } from "@/lib/report/metrics/maturity";
+import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/report/metrics/labels";
+import type { TableCell, TableModel } from "@/lib/report/table/table";
+import type { KpiModel, TileBody } from "@/lib/features/dashboards/tiles";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { cn } from "@/components/ui/cn";
 import { TileChart } from "./lazy-tile-chart";
@@ -234,7 +234,7 @@ function PivotView({ pivot, label }: { pivot: PivotModel | { error: string }; la
 // ---------------------------------------------------------------------------------------------
 
 /**
- * What a tile shows, from its serializable TileBody (lib/dashboards/tiles.ts): a KPI number with its
+ * What a tile shows, from its serializable TileBody (lib/features/dashboards/tiles.ts): a KPI number with its
  * change and trend, a chart, the top rows of a table, a pivot or a retention grid. No hooks of its
  * own (the chart is a client component), so a server page can render it too.
  */

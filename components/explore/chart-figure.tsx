@@ -1,10 +1,10 @@
 "use client";
 import { lazy, Suspense, useId, useMemo } from "react";
-import { describeChart } from "@/lib/charts/caption";
-import { buildChartData, chooseChart } from "@/lib/charts/shape";
-import type { Measure } from "@/lib/metrics/kpis";
-import type { ReportView } from "@/lib/periods/view";
-import type { ChartKind } from "@/lib/report-state/explore";
+import { describeChart } from "@/lib/report/charts/caption";
+import { buildChartData, chooseChart } from "@/lib/report/charts/shape";
+import type { Measure } from "@/lib/report/metrics/kpis";
+import type { ReportView } from "@/lib/report/periods/view";
+import type { ChartKind } from "@/lib/report/state/explore";
 import { ChartLegend } from "@/components/charts/chart-legend";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";

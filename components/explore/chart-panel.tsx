@@ -1,9 +1,9 @@
 "use client";
 import { useId, useMemo } from "react";
 import type { Operation } from "@/lib/contract/operations";
-import type { Measure } from "@/lib/metrics/kpis";
-import type { ReportView } from "@/lib/periods/view";
-import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report-state/explore";
+import type { Measure } from "@/lib/report/metrics/kpis";
+import type { ReportView } from "@/lib/report/periods/view";
+import { CHART_KINDS, CHART_LABELS, type ChartKind } from "@/lib/report/state/explore";
 import { Select } from "@/components/ui/select";
 import { ChartFigure } from "./chart-figure";
 import { ChartFrame } from "./chart-frame";

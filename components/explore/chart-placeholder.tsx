@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { CHART_LABELS, type ChartKind } from "@/lib/report-state/explore";
+import { CHART_LABELS, type ChartKind } from "@/lib/report/state/explore";
 import { Select } from "@/components/ui/select";
 import { ChartFrame } from "./chart-frame";
 

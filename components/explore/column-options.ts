@@ -1,7 +1,7 @@
 import "server-only";
 import { metricDescription, metricsFor, type Operation } from "@/lib/contract/catalog";
-import { kpiDescription } from "@/lib/metrics/kpi-descriptions";
-import { kpisFor } from "@/lib/metrics/kpis";
+import { kpiDescription } from "@/lib/report/metrics/kpi-descriptions";
+import { kpisFor } from "@/lib/report/metrics/kpis";
 import type { MultiSelectOption } from "@/components/ui/multi-select";
 import { KPI_GROUP, type ColumnOptions } from "./columns-picker";
 

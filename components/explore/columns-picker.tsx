@@ -1,6 +1,6 @@
 "use client";
 import type { Operation } from "@/lib/contract/operations";
-import { defaultColumns } from "@/lib/report-state/explore";
+import { defaultColumns } from "@/lib/report/state/explore";
 import { Button } from "@/components/ui/button";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
 

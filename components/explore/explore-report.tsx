@@ -2,9 +2,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
-import { formatCount } from "@/lib/metrics/format";
-import type { ReportView } from "@/lib/periods/view";
-import { type ExploreState, type ExploreLook, TABLE_LAYOUTS } from "@/lib/report-state/explore";
+import { formatCount } from "@/lib/report/metrics/format";
+import type { ReportView } from "@/lib/report/periods/view";
+import { type ExploreState, type ExploreLook, TABLE_LAYOUTS } from "@/lib/report/state/explore";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -25,9 +25,9 @@ const loadResultsModel = () => import("./results-model");
 // KPI registry) are not in the page's first load: the server hands the page its URL's look,
 // computed by that same code, and the page loads the code when it first needs it: with the form's
 // first edit, to run a report or change the view, or for a URL the server did not look at.
-type StateCode = typeof import("@/lib/report-state/explore");
+type StateCode = typeof import("@/lib/report/state/explore");
 let stateCode: Promise<StateCode> | null = null;
-const loadStateCode = () => (stateCode ??= import("@/lib/report-state/explore"));
+const loadStateCode = () => (stateCode ??= import("@/lib/report/state/explore"));
 
 /**
  * Explore: the container. It reads the report from the URL, runs it, and lays out the form, the
@@ -41,7 +41,7 @@ export function ExploreReport({
 }: {
   timeZone: string;
   today: string;
-  /** The server's look at the page's URL (exploreLook in lib/report-state/explore.ts), as of `today`. */
+  /** The server's look at the page's URL (exploreLook in lib/report/state/explore.ts), as of `today`. */
   looks: UrlLooks<ExploreLook>;
   columns: ColumnOptions;
 }) {

@@ -1,11 +1,11 @@
 "use client";
 import { useId } from "react";
 import { addDays, isCalendarDate } from "@/lib/contract/dates";
-import { COMPARE_KINDS, COMPARE_LABELS, comparisonProblem, comparisonRange, describeComparison, previousAsCalendar, type CompareKind, type CompareSelection } from "@/lib/periods/compare";
-import { dayCount, GRAIN_LABELS, TIME_GRAINS, type TimeGrain } from "@/lib/periods/grain";
-import type { ExploreState } from "@/lib/report-state/explore";
-import { resolveRange } from "@/lib/report-state/range";
-import { quote } from "@/lib/report-state/words";
+import { COMPARE_KINDS, COMPARE_LABELS, comparisonProblem, comparisonRange, describeComparison, previousAsCalendar, type CompareKind, type CompareSelection } from "@/lib/report/periods/compare";
+import { dayCount, GRAIN_LABELS, TIME_GRAINS, type TimeGrain } from "@/lib/report/periods/grain";
+import type { ExploreState } from "@/lib/report/state/explore";
+import { resolveRange } from "@/lib/report/state/range";
+import { quote } from "@/lib/report/state/words";
 import { describedBy, Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 

@@ -1,9 +1,9 @@
 "use client";
 import { useCallback, useId, useMemo, useState } from "react";
-import { measureFor } from "@/lib/metrics/kpis";
-import { buildPivot, isPivotError, TOTAL_LABEL, type PivotCell, type PivotModel } from "@/lib/report-table/pivot";
-import { TOTALS_LABEL } from "@/lib/report-table/table";
-import type { ReportView } from "@/lib/periods/view";
+import { measureFor } from "@/lib/report/metrics/kpis";
+import { buildPivot, isPivotError, TOTAL_LABEL, type PivotCell, type PivotModel } from "@/lib/report/table/pivot";
+import { TOTALS_LABEL } from "@/lib/report/table/table";
+import type { ReportView } from "@/lib/report/periods/view";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";

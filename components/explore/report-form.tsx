@@ -2,8 +2,8 @@
 import { useId, useState } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
 import { OPERATION_ROWS, type Operation } from "@/lib/contract/operations";
-import { type ExploreState, defaultColumns } from "@/lib/report-state/explore";
-import { EXPLORE_PRESETS } from "@/lib/report-state/range";
+import { type ExploreState, defaultColumns } from "@/lib/report/state/explore";
+import { EXPLORE_PRESETS } from "@/lib/report/state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { Select } from "@/components/ui/select";

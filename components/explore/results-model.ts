@@ -5,18 +5,18 @@
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report-table/csv";
-import { formatInstant } from "@/lib/metrics/format";
-import { measureFor, measureMetrics } from "@/lib/metrics/kpis";
-import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/report-table/table";
-import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/metrics/maturity";
-import { buildReportView, describePeriods, type ReportView } from "@/lib/periods/view";
-import type { ReportData } from "@/lib/report-client/queries";
-import { describeStatus } from "@/lib/report-client/status";
-import { effectiveSort, visibleMeasures, type ExploreState, type SortSpec } from "@/lib/report-state/explore";
-import { describeFilters } from "@/lib/report-state/describe-filters";
-import type { Filters } from "@/lib/report-state/filters";
-import { presetLabel, resolveRange } from "@/lib/report-state/range";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { measureFor, measureMetrics } from "@/lib/report/metrics/kpis";
+import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
+import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/report/metrics/maturity";
+import { buildReportView, describePeriods, type ReportView } from "@/lib/report/periods/view";
+import type { ReportData } from "@/lib/report/client/queries";
+import { describeStatus } from "@/lib/report/client/status";
+import { effectiveSort, visibleMeasures, type ExploreState, type SortSpec } from "@/lib/report/state/explore";
+import { describeFilters } from "@/lib/report/state/describe-filters";
+import type { Filters } from "@/lib/report/state/filters";
+import { presetLabel, resolveRange } from "@/lib/report/state/range";
 
 // The chart panel's lookup of a measure's label and terms, which comes with the results.
 export { measureFor };
@@ -138,7 +138,7 @@ export async function exportCsv({
   const status = describeStatus({ kind: "done", result: data.result }, timeZone);
   const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
   // The pivot's code is loaded already when the pivot is on screen.
-  const pivots = view && pivotMeasure ? await import("@/lib/report-table/pivot") : null;
+  const pivots = view && pivotMeasure ? await import("@/lib/report/table/pivot") : null;
   const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
   const lines: [string, string][] = [
     ["Report", OPERATION_TABLE[data.op].label],

@@ -1,7 +1,7 @@
 "use client";
-import { cellTip, type TableModel, type TableRow } from "@/lib/report-table/table";
+import { cellTip, type TableModel, type TableRow } from "@/lib/report/table/table";
 import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
-import type { SortSpec } from "@/lib/report-state/explore";
+import type { SortSpec } from "@/lib/report/state/explore";
 
 function width(c: TableModel["columns"][number]): number {
   if (c.kind === "dimension") return c.id === "_compared" ? 220 : c.id === "date" ? 156 : 150;

@@ -3,13 +3,13 @@
  * answer: no state and no fetching, so the shared Monitor draws them on the server with no script,
  * and the Monitor page inside its client container.
  */
-import { midName as nameMid } from "@/lib/mid-name";
+import { midName as nameMid } from "@/lib/report/mid-name";
 import type { ReactNode } from "react";
-import { formatValue } from "@/lib/metrics/format";
-import type { MonitorAnswer, MonitorRow } from "@/lib/monitor/load";
-import type { Program } from "@/lib/monitor/definitions";
-import { STATUS_LABELS, type StatusLevel } from "@/lib/monitor/status";
-import type { DisputeRow, Measured } from "@/lib/monitor/evaluate";
+import { formatValue } from "@/lib/report/metrics/format";
+import type { MonitorAnswer, MonitorRow } from "@/lib/features/monitor/load";
+import type { Program } from "@/lib/features/monitor/definitions";
+import { STATUS_LABELS, type StatusLevel } from "@/lib/features/monitor/status";
+import type { DisputeRow, Measured } from "@/lib/features/monitor/evaluate";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { cn } from "@/components/ui/cn";
 
@@ -34,7 +34,7 @@ function StatusBadge({ level, projected }: { level: StatusLevel; projected?: boo
 export const pct = (r: number | null) => formatValue(r, "percent");
 export const count = (n: number) => formatValue(Math.round(n), "count");
 export const money = (cents: number) => formatValue(cents / 100, "currency");
-/** A MID as every surface names it (lib/mid-name.ts): "Wells 02 (#2)". */
+/** A MID as every surface names it (lib/report/mid-name.ts): "Wells 02 (#2)". */
 export const midName = (r: { gatewayId: number; gatewayName: string | null }) => nameMid(r.gatewayId, r.gatewayName);
 
 export function monthLabel(month: string): string {

@@ -1,8 +1,8 @@
 "use client";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import type { MonitorRow, MonthStatus } from "@/lib/monitor/load";
-import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
+import type { MonitorRow, MonthStatus } from "@/lib/features/monitor/load";
+import { describeStatus, type ReportPhase } from "@/lib/report/client/status";
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBanner } from "@/components/ui/status-banner";

@@ -1,17 +1,17 @@
 "use client";
 /** The daily trend of a programme's ratio for one MID, with the thresholds in force drawn as lines. */
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { niceScale, formatTick } from "@/lib/charts/ticks";
-import { formatValue } from "@/lib/metrics/format";
-import type { DrillAnswer } from "@/lib/monitor/drill";
-import { labelOffsets, TREND_CHART_HEIGHT as HEIGHT } from "@/lib/monitor/chart-labels";
-import { thresholdLabel } from "@/lib/monitor/words";
+import { niceScale, formatTick } from "@/lib/report/charts/ticks";
+import { formatValue } from "@/lib/report/metrics/format";
+import type { DrillAnswer } from "@/lib/features/monitor/drill";
+import { labelOffsets, TREND_CHART_HEIGHT as HEIGHT } from "@/lib/features/monitor/chart-labels";
+import { thresholdLabel } from "@/lib/features/monitor/words";
 
 type Ok = Extract<DrillAnswer, { kind: "ok" }>;
 
 /** `noun`: what the programme counts ("chargebacks"), named beside each threshold's minimum count. */
 export default function TrendChart({ trend, thresholds, noun, width }: { trend: Ok["trend"]; thresholds: Ok["thresholds"]; noun: string; width: number }) {
-  // Room above the highest line for its label, then up to a round tick (lib/charts/ticks.ts).
+  // Room above the highest line for its label, then up to a round tick (lib/report/charts/ticks.ts).
   const scale = niceScale(0, Math.max(...thresholds.map((t) => t.ratio), ...trend.map((t) => t.ratio ?? 0)) * 1.15, 6);
   const top = scale.domain[1];
   const lines = [...thresholds].sort((a, b) => a.ratio - b.ratio);

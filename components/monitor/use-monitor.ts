@@ -7,8 +7,8 @@
  * answer reused for a minute (the app's staleTime) when the page is opened again in this tab.
  */
 import { useEffect, useState } from "react";
-import type { MonitorAnswer } from "@/lib/monitor/load";
-import { apiFetch } from "@/lib/report-client/fetch";
+import type { MonitorAnswer } from "@/lib/features/monitor/load";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 
 /** How long one request waits on the server for the months still being fetched. */
 export const WAIT_MS = 8_000;

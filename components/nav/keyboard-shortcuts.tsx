@@ -1,12 +1,12 @@
 "use client";
 /**
- * The page-wide keyboard shortcuts (lib/nav/shortcuts.ts) and their help, a native modal dialog (it
+ * The page-wide keyboard shortcuts (lib/core/nav/shortcuts.ts) and their help, a native modal dialog (it
  * traps focus, closes on Escape and gives focus back). Targets are found by what the user sees: the
  * fieldset whose legend is "Filters", and the form the focus is in (else the page's Run or Apply
  * button), so pages need no wiring of their own.
  */
 import { useEffect, useRef } from "react";
-import { SHORTCUTS, shortcutFor } from "@/lib/nav/shortcuts";
+import { SHORTCUTS, shortcutFor } from "@/lib/core/nav/shortcuts";
 import { Button } from "@/components/ui/button";
 
 const FOCUSABLE = "input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])";

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { SessionUser } from "@/lib/auth/authenticate";
-import { hasRole } from "@/lib/auth/roles";
+import type { SessionUser } from "@/lib/core/auth/authenticate";
+import { hasRole } from "@/lib/core/auth/roles";
 import { PAGE_WIDTH } from "@/components/ui/page";
-import { SECTIONS } from "@/lib/nav/sections";
+import { SECTIONS } from "@/lib/core/nav/sections";
 import { InboxLink } from "@/components/notifications/inbox-link";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SignOutButton } from "./sign-out-button";

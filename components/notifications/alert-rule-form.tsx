@@ -6,7 +6,7 @@
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
 import { lazy, Suspense, useId, useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";

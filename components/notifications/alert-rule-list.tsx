@@ -5,8 +5,8 @@
  * not be evaluated), and Evaluate now, Pause/Resume, Edit and Delete.
  */
 import { lazy, Suspense } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
-import { describeSchedule } from "@/lib/notifications/spec";
+import { apiFetch } from "@/lib/core/api-client/fetch";
+import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./lazy-forms";
 import { AutomationList, type AutomationKind } from "./automation-list";

@@ -5,7 +5,7 @@
  * render) and are fetched again after every change.
  */
 import { useState } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { refreshInbox } from "@/components/notifications/inbox-query";
 import { AlertRuleForm } from "./lazy-forms";
 import { AlertRuleList } from "./alert-rule-list";

@@ -6,7 +6,7 @@
  * what became of it (through `onChanged`) or, on failure, which item failed and why.
  */
 import { Fragment, useState, type ReactNode } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
 import { pausedLabel, type DirectoryUser } from "./model";
 import { ReassignControl, reassignable } from "./reassign";

@@ -5,8 +5,8 @@
  * (after a change), so the schemas and zod (≈ 31 KB gzipped) are not part of the page's first load.
  * No React, no "use client": both sides import it.
  */
-import { AlertDefinition, Recipients } from "@/lib/notifications/definition";
-import { ScheduleSpec } from "@/lib/notifications/spec";
+import { AlertDefinition, Recipients } from "@/lib/features/notifications/definition";
+import { ScheduleSpec } from "@/lib/features/notifications/spec";
 import type { AlertsAnswer, CheckedAlerts, CheckedRule, CheckedSubscription, RuleView, SubscriptionView } from "./model";
 
 function parseDefinition(raw: unknown): AlertDefinition | null {

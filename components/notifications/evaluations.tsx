@@ -3,8 +3,8 @@
  * A rule's last evaluations (the latest, the earlier ones behind a disclosure). Display only: the
  * list loads it lazily, so the page's first load hydrates it after the rest (the server drew it).
  */
-import { formatInstant } from "@/lib/metrics/format";
-import type { EvaluationRow } from "@/lib/store/alerts";
+import { formatInstant } from "@/lib/report/metrics/format";
+import type { EvaluationRow } from "@/lib/features/notifications/alerts-store";
 import { evaluationRecord } from "./model";
 
 function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {

@@ -6,9 +6,9 @@
  * addresses one per line), and the Save and Cancel buttons.
  */
 import { useState, type ReactNode } from "react";
-import type { Recipients } from "@/lib/notifications/definition";
-import { describeSchedule } from "@/lib/notifications/spec";
-import { RequestError } from "@/lib/report-client/fetch";
+import type { Recipients } from "@/lib/features/notifications/definition";
+import { describeSchedule } from "@/lib/features/notifications/spec";
+import { RequestError } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";

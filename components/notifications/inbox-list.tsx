@@ -5,8 +5,8 @@
  * follows (the same store).
  */
 import { useEffect, useState } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
-import { formatInstant } from "@/lib/metrics/format";
+import { apiFetch } from "@/lib/core/api-client/fetch";
+import { formatInstant } from "@/lib/report/metrics/format";
 import { Button } from "@/components/ui/button";
 import { refreshInbox, seedInbox, setInboxReader, updateInbox, useInbox, type InboxAnswer, type InboxMessage } from "./inbox-query";
 

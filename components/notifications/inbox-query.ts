@@ -5,7 +5,7 @@
  * page: the top bar is on every page, and most pages need neither before the user does something.
  */
 import { useSyncExternalStore } from "react";
-import type { InboxMessage } from "@/lib/store/inbox";
+import type { InboxMessage } from "@/lib/features/notifications/inbox-store";
 
 export type { InboxMessage };
 export interface InboxAnswer {
@@ -20,7 +20,7 @@ type Reader = () => Promise<InboxAnswer>;
 
 /**
  * The top bar's read: it shows the count and never an error, so a bare GET will do. (The browser's
- * API client, lib/report-client/api.ts, brings the operation table and the catalog with it: about
+ * API client, lib/report/client/api.ts, brings the operation table and the catalog with it: about
  * 9 KB gzipped on every page.)
  */
 const countReader: Reader = async () => {

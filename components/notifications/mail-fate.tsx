@@ -3,7 +3,7 @@
  * What became of a rule's or subscription's e-mail: addresses the mail server refused for good and
  * sends that failed or wait for a retry, said first; the latest sends behind a disclosure.
  */
-import { formatInstant } from "@/lib/metrics/format";
+import { formatInstant } from "@/lib/report/metrics/format";
 import type { MailFate, MailView } from "./model";
 
 function line(m: MailView, timeZone: string): string {

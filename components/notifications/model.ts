@@ -4,22 +4,22 @@
  * person reads: percent, dollars, a count), the rule in words, and the server's error details
  * mapped back onto the forms' fields. Pure: no React.
  */
-import type { EvaluationRecord } from "@/lib/notifications/run";
+import type { EvaluationRecord } from "@/lib/features/notifications/run";
 // Types only from the schemas' modules: their values (and zod) reach the browser through
 // ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
-import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/notifications/definition";
-import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/notifications/definition";
+import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/features/notifications/definition";
+import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/features/notifications/definition";
 import type { Direction } from "@/lib/contract/catalog";
 // The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
 import type { DimensionDef } from "@/lib/contract/dimensions";
-import type { ValueFormat } from "@/lib/metrics/format";
-import type { Filters } from "@/lib/report-state/filters";
-import { describeFiltersBy } from "@/lib/report-state/filter-words";
-import type { ScheduleSpec } from "@/lib/notifications/spec";
-import type { AlertRuleRow, EvaluationRow } from "@/lib/store/alerts";
-import type { SubscriptionRow } from "@/lib/store/subscriptions";
-import type { SavedPage } from "@/lib/store/saved-reports";
-import type { Role } from "@/lib/auth/roles";
+import type { ValueFormat } from "@/lib/report/metrics/format";
+import type { Filters } from "@/lib/report/state/filters";
+import { describeFiltersBy } from "@/lib/report/state/filter-words";
+import type { ScheduleSpec } from "@/lib/features/notifications/spec";
+import type { AlertRuleRow, EvaluationRow } from "@/lib/features/notifications/alerts-store";
+import type { SubscriptionRow } from "@/lib/features/notifications/subscriptions-store";
+import type { SavedPage } from "@/lib/features/saved-reports/store";
+import type { Role } from "@/lib/core/auth/roles";
 import type { SelectGroup } from "@/components/ui/select";
 
 export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow };
@@ -27,7 +27,7 @@ export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow };
 // ---------------------------------------------------------------------------------------------
 // What the API answers with
 
-/** One of the latest e-mails of a rule or subscription (lib/mail/outbox MailStatus, as JSON). */
+/** One of the latest e-mails of a rule or subscription (lib/core/mail/outbox MailStatus, as JSON). */
 export interface MailView {
   id: number;
   recipient: string;
@@ -88,7 +88,7 @@ export interface SavedChoice {
   ownerEmail: string;
 }
 
-/** "Paused", or why it was paused when its owner did not pause it (lib/notifications/rights.ts). */
+/** "Paused", or why it was paused when its owner did not pause it (lib/features/notifications/rights.ts). */
 export function pausedLabel(reason: string | null | undefined): string {
   switch (reason) {
     case "owner_disabled":

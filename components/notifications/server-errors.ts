@@ -2,7 +2,7 @@
  * The server's 400 details, back onto the alert forms' fields, in words a person can act on.
  * Loaded when a form's submission is refused, not with the page.
  */
-import type { Recipients } from "@/lib/notifications/definition";
+import type { Recipients } from "@/lib/features/notifications/definition";
 import type { DirectoryUser, FieldErrors, RuleField, SubscriptionField } from "./model";
 
 

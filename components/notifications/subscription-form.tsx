@@ -5,7 +5,7 @@
  * and in an announced summary; nothing chosen is cleared by them.
  */
 import { useId, useState, type FormEvent } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
 import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
 import {

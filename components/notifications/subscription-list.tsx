@@ -5,8 +5,8 @@
  * Delete (which revokes its link).
  */
 import { lazy, Suspense, useState } from "react";
-import { apiFetch } from "@/lib/report-client/fetch";
-import { describeSchedule } from "@/lib/notifications/spec";
+import { apiFetch } from "@/lib/core/api-client/fetch";
+import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import { SubscriptionForm } from "./lazy-forms";

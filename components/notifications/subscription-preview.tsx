@@ -6,8 +6,8 @@
  * waiting screen does, and asks again.
  */
 import { useEffect, useState } from "react";
-import { send, errorFrom } from "@/lib/report-client/fetch";
-import { queueWords, type QueuePlace } from "@/lib/report-client/queue-words";
+import { send, errorFrom } from "@/lib/core/api-client/fetch";
+import { queueWords, type QueuePlace } from "@/lib/report/client/queue-words";
 import { MailFrame } from "./mail-frame";
 
 interface PreviewMail {

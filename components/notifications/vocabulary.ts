@@ -5,7 +5,7 @@
  * summary's dimensions.
  */
 import { dimensionsFor, metricsFor } from "@/lib/contract/catalog";
-import { kpisFor, measureFor } from "@/lib/metrics/kpis";
+import { kpisFor, measureFor } from "@/lib/report/metrics/kpis";
 import type { SelectGroup } from "@/components/ui/select";
 import type { AlertVocabulary } from "./model";
 

@@ -2,7 +2,7 @@
 import { lazy, Suspense } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
 import type { Operation } from "@/lib/contract/operations";
-import type { Filters } from "@/lib/report-state/filters";
+import type { Filters } from "@/lib/report/state/filters";
 import type { SelectGroup } from "@/components/ui/select";
 import { FilterFields, FilterRowLoading, groupsOf } from "./filter-fields";
 import type { FilterRowProps } from "./filter-row";

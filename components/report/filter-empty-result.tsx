@@ -1,8 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
-import { emptyResultWords } from "@/lib/report-state/describe-filters";
-import type { KnownValues } from "@/lib/report-state/filter-input";
-import { SUGGESTED_DIMENSIONS, type Filters } from "@/lib/report-state/filters";
+import { emptyResultWords } from "@/lib/report/state/describe-filters";
+import type { KnownValues } from "@/lib/report/state/filter-input";
+import { SUGGESTED_DIMENSIONS } from "@/lib/contract/dimensions";
+import type { Filters } from "@/lib/report/state/filters";
 import { fetchKnownValues } from "./filter-known";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 import { useId, type ComponentType } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
-import type { FilterValue, Filters } from "@/lib/report-state/filters";
+import type { FilterValue, Filters } from "@/lib/report/state/filters";
 import { Select, type SelectGroup } from "@/components/ui/select";
 import type { FilterRowProps } from "./filter-row";
 

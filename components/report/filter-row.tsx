@@ -1,12 +1,13 @@
 "use client";
 /** One filter of the filter editor: its dimension's values as checkboxes, or typed, pasted and suggested ones. */
 import { useQuery } from "@tanstack/react-query";
-import { midName } from "@/lib/mid-name";
+import { midName } from "@/lib/report/mid-name";
 import { useId, useState } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import { LIMITS } from "@/lib/contract/limits";
-import { formatDimensionValue } from "@/lib/metrics/format";
-import { SUGGESTED_DIMENSIONS, filterValueHint, type FilterValue } from "@/lib/report-state/filters";
+import { formatDimensionValue } from "@/lib/report/metrics/format";
+import { SUGGESTED_DIMENSIONS } from "@/lib/contract/dimensions";
+import { filterValueHint, type FilterValue } from "@/lib/report/state/filters";
 import {
   lastReports,
   parseFilterInput,
@@ -17,8 +18,8 @@ import {
   type FilterInput,
   type KnownValue,
   type KnownValues,
-} from "@/lib/report-state/filter-input";
-import { quote } from "@/lib/report-state/words";
+} from "@/lib/report/state/filter-input";
+import { quote } from "@/lib/report/state/words";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";

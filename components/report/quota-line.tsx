@@ -1,8 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { getQueryClient } from "@/lib/report-client/query-client";
-import { upstreamStatusQuery } from "@/lib/report-client/queries";
+import { getQueryClient } from "@/lib/core/api-client/query-client";
+import { upstreamStatusQuery } from "@/lib/report/client/queries";
 
 const QUOTA = upstreamStatusQuery(10_000);
 

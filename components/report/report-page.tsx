@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Suspense } from "react";
 import { todayIn } from "@/lib/contract/dates";
-import { requirePageUser } from "@/lib/auth/session";
-import { pathWithQuery } from "@/lib/report-state/encoding";
-import { reportTimeZone } from "@/lib/report-timezone";
+import { requirePageUser } from "@/lib/core/auth/session";
+import { pathWithQuery } from "@/lib/report/state/encoding";
+import { reportTimeZone } from "@/lib/report/timezone";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";
 

@@ -1,6 +1,6 @@
 "use client";
 import { lazy, Suspense } from "react";
-import { describeStatus, type ReportPhase } from "@/lib/report-client/status";
+import { describeStatus, type ReportPhase } from "@/lib/report/client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
 

@@ -1,5 +1,5 @@
 "use client";
-import type { UrlProblem } from "@/lib/report-state/url-check";
+import type { UrlProblem } from "@/lib/report/state/url-check";
 import { Button } from "@/components/ui/button";
 
 /**

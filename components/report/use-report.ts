@@ -1,10 +1,10 @@
 "use client";
 import { hashKey, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { getQueryClient } from "@/lib/report-client/query-client";
-import { cancelReport, reportProgressQuery, reportQuery, type ReportData } from "@/lib/report-client/queries";
-import type { ReportPhase } from "@/lib/report-client/status";
-import type { ReportRequestSpec } from "@/lib/report-state/request";
+import { getQueryClient } from "@/lib/core/api-client/query-client";
+import { cancelReport, reportProgressQuery, reportQuery, type ReportData } from "@/lib/report/client/queries";
+import type { ReportPhase } from "@/lib/report/client/status";
+import type { ReportRequestSpec } from "@/lib/report/state/request";
 
 export interface UseReport {
   phase: ReportPhase;

@@ -2,7 +2,7 @@
 /**
  * The configuration editor: the groups and the rules as form tables, each field with the problem the
  * validate endpoint names at its path (the service's own checks), add and remove members, groups and
- * rules. Edits go through lib/routing/editor.ts; this only draws them.
+ * rules. Edits go through lib/features/routing/editor.ts; this only draws them.
  */
 import { useId, useState } from "react";
 import { SCOPE_NAMES, CYCLE_SCOPES, type CycleScope } from "@/lib/contract/routing-config";
@@ -22,7 +22,7 @@ import {
   updateRule,
   type PathProblem,
   type RoutingConfig,
-} from "@/lib/routing/editor";
+} from "@/lib/features/routing/editor";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";

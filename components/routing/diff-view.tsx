@@ -1,9 +1,9 @@
 /**
  * A configuration change against the live version, field by field: groups and rules added, removed
  * or changed, each changed field as before → after, and the BIN prefixes and banks whose routing the
- * change touches. The diff itself is lib/routing/diff.ts's.
+ * change touches. The diff itself is lib/features/routing/diff.ts's.
  */
-import type { ConfigDiff, DiffValue, FieldChange } from "@/lib/routing/diff";
+import type { ConfigDiff, DiffValue, FieldChange } from "@/lib/features/routing/diff";
 import { cn } from "@/components/ui/cn";
 
 const CHANGE_WORDS = { added: "Added", removed: "Removed", changed: "Changed" } as const;

@@ -1,12 +1,12 @@
 "use client";
 /**
- * Measured after each applied version (lib/routing/effects.ts): the BINs and banks its rules changed,
+ * Measured after each applied version (lib/features/routing/effects.ts): the BINs and banks its rules changed,
  * and their approval and chargeback rates in equal windows of full days before and after the apply
  * day, as ratios of sums with their counts; "not enough data" with the counts when a window is short.
  * Asked for on demand (./on-demand-report.tsx): the figures come from reports that spend the shared quota.
  */
-import { formatChange, formatValue } from "@/lib/metrics/format";
-import type { EffectsPending, KindEffect, RoutingEffectsAnswer, VersionEffect, WindowFigures } from "@/lib/routing/effects";
+import { formatChange, formatValue } from "@/lib/report/metrics/format";
+import type { EffectsPending, KindEffect, RoutingEffectsAnswer, VersionEffect, WindowFigures } from "@/lib/features/routing/effects";
 import { cn } from "@/components/ui/cn";
 import { ScrollTable } from "./live-tables";
 import { OnDemandReport, type OnDemandWords } from "./on-demand-report";

@@ -4,7 +4,7 @@
  * live version and for any version or pending change shown read-only.
  */
 import { SCOPE_NAMES } from "@/lib/contract/routing-config";
-import { groupLabel, ruleCondition, rulesInPrecedence, type RoutingConfig } from "@/lib/routing/editor";
+import { groupLabel, ruleCondition, rulesInPrecedence, type RoutingConfig } from "@/lib/features/routing/editor";
 import { cn } from "@/components/ui/cn";
 import { useMidName } from "./use-mid-name";
 

@@ -7,9 +7,9 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { pendingDelay } from "@/lib/bin-lookup/evidence";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
-import { queuePosition, queueWords } from "@/lib/report-client/queue-words";
+import { pendingDelay } from "@/lib/features/bin-lookup/evidence";
+import { apiFetch, RequestError } from "@/lib/core/api-client/fetch";
+import { queuePosition, queueWords } from "@/lib/report/client/queue-words";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
 

@@ -6,9 +6,9 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
-import { formatInstant } from "@/lib/metrics/format";
-import { diffConfigs, normalizeConfig } from "@/lib/routing/diff";
-import type { RoutingChange } from "@/lib/store/routing-changes";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { diffConfigs, normalizeConfig } from "@/lib/features/routing/diff";
+import type { RoutingChange } from "@/lib/features/routing/changes-store";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";

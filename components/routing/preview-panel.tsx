@@ -6,9 +6,9 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { MAX_PREVIEW_BINS, type RoutingDecision, type RoutingPreview } from "@/lib/contract/bin-routing";
-import { parseBinList } from "@/lib/bin-lookup/lookup";
-import type { RoutingConfig } from "@/lib/routing/editor";
-import { apiFetch, RequestError } from "@/lib/report-client/fetch";
+import { parseBinList } from "@/lib/features/bin-lookup/lookup";
+import type { RoutingConfig } from "@/lib/features/routing/editor";
+import { apiFetch, RequestError } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";

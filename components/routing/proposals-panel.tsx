@@ -3,9 +3,9 @@
  * Proposals from evidence, asked for on demand (./on-demand-report.tsx): they come from an
  * order-summary report of the last 90 days, which spends the shared reporting quota.
  */
-import type { RoutingProposalsAnswer, RoutingProposalsPending } from "@/lib/routing/evidence";
-import type { Proposal } from "@/lib/routing/proposals";
-import { formatInstant } from "@/lib/metrics/format";
+import type { RoutingProposalsAnswer, RoutingProposalsPending } from "@/lib/features/routing/evidence";
+import type { Proposal } from "@/lib/features/routing/proposals";
+import { formatInstant } from "@/lib/report/metrics/format";
 import { OnDemandReport, type OnDemandWords } from "./on-demand-report";
 import { ProposalsTable } from "./proposals-table";
 

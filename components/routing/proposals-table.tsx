@@ -1,12 +1,12 @@
 "use client";
 /**
- * Proposals from evidence (lib/routing/proposals.ts): for a BIN or bank, another active MID whose
+ * Proposals from evidence (lib/features/routing/proposals.ts): for a BIN or bank, another active MID whose
  * approval rate over the window is better by the margin and significantly so. Both rates and counts,
  * the p-value against the level it was held to, both chargeback rates, a worse chargeback rate said
  * in words, and a button that puts the proposal into the editor as a rule.
  */
-import type { Proposal, ProposalOptions } from "@/lib/routing/proposals";
-import { formatChange, formatValue } from "@/lib/metrics/format";
+import type { Proposal, ProposalOptions } from "@/lib/features/routing/proposals";
+import { formatChange, formatValue } from "@/lib/report/metrics/format";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { ScrollTable } from "./live-tables";

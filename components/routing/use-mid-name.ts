@@ -1,12 +1,12 @@
 "use client";
 /**
- * A MID's name in Routing, as every other surface gives it ("Wells 02 (#2)", lib/mid-name.ts): the
+ * A MID's name in Routing, as every other surface gives it ("Wells 02 (#2)", lib/report/mid-name.ts): the
  * aliases are those the dashboard has already seen in report answers (the filter suggestions' list,
  * no upstream call), so a MID no answer has named yet reads "MID #2" until one does.
  */
 import { useCallback, useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { midName } from "@/lib/mid-name";
+import { midName } from "@/lib/report/mid-name";
 import { fetchKnownValues } from "@/components/report/filter-known";
 
 export function useMidName(): (id: number | string) => string {

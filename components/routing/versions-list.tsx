@@ -6,8 +6,8 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import type { RoutingConfigVersion } from "@/lib/contract/bin-routing";
-import { formatInstant } from "@/lib/metrics/format";
-import { normalizeConfig } from "@/lib/routing/diff";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { normalizeConfig } from "@/lib/features/routing/diff";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";

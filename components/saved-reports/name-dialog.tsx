@@ -8,9 +8,9 @@
 import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { apiFetch } from "@/lib/report-client/fetch";
-import { itemNoun, sameNamed, type NamedItem } from "@/lib/saved-reports/names";
-import type { SavedPage } from "@/lib/store/saved-reports";
+import { apiFetch } from "@/lib/core/api-client/fetch";
+import { itemNoun, sameNamed, type NamedItem } from "@/lib/features/saved-reports/names";
+import type { SavedPage } from "@/lib/features/saved-reports/store";
 
 const NAME_MAX = 200;
 

@@ -1,10 +1,10 @@
 "use client";
 /** Saves the report on screen (its page and URL state, the whole definition) under a name asked in a dialog. */
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import type { SavedPage } from "@/lib/store/saved-reports";
+import type { SavedPage } from "@/lib/features/saved-reports/store";
 import { NameDialog } from "./name-dialog";
 
 export function SaveReportButton({ page, disabled }: { page: SavedPage; disabled?: boolean }) {

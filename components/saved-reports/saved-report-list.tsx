@@ -1,11 +1,11 @@
 "use client";
 /** The saved reports a user can open; owners (and admins) rename, delete and share them. */
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { LazyShareLinks } from "./lazy-share-links";
 import { NameDialog } from "./name-dialog";
-import type { SavedReportItem } from "@/lib/saved-reports/view-model";
+import type { SavedReportItem } from "@/lib/features/saved-reports/view-model";
 
 
 const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor", dashboard: "Dashboard" };

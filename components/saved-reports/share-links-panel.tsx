@@ -5,15 +5,15 @@
  * The whole URL is shown once, when made, with a button to copy it; the list names each link by its
  * label, the token's last characters and when it was made.
  */
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import { formatInstant } from "@/lib/metrics/format";
-import { describeLink, tailText } from "@/lib/sharing/link-view";
-import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report-state/range";
-import type { SavedPage } from "@/lib/store/saved-reports";
+import { formatInstant } from "@/lib/report/metrics/format";
+import { describeLink, tailText } from "@/lib/features/sharing/link-view";
+import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report/state/range";
+import type { SavedPage } from "@/lib/features/saved-reports/store";
 import { Providers } from "@/components/providers";
 
 interface LinkView {

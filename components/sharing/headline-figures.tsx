@@ -1,5 +1,5 @@
-import { headlineFigures } from "@/lib/report-table/headline";
-import type { TableModel } from "@/lib/report-table/table";
+import { headlineFigures } from "@/lib/report/table/headline";
+import type { TableModel } from "@/lib/report/table/table";
 import { cn } from "@/components/ui/cn";
 
 /**

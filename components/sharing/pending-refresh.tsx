@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { startTransition, useEffect, useRef, useState } from "react";
-import { queueWords, type QueuePlace } from "@/lib/report-client/queue-words";
+import { queueWords, type QueuePlace } from "@/lib/report/client/queue-words";
 
 /** Looks in a row that brought no newer answer from the server before the page says it stopped. */
 const MAX_SILENT_LOOKS = 4;

@@ -1,4 +1,4 @@
-import type { RangePreset } from "@/lib/report-state/range";
+import type { RangePreset } from "@/lib/report/state/range";
 
 function chip(active: boolean): string {
   return `rounded-full border px-3 py-1 text-sm ${active ? "border-blue-700 bg-blue-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`;

@@ -1,5 +1,5 @@
-import { formatInstant } from "@/lib/metrics/format";
-import type { SharedView } from "@/lib/sharing/view";
+import { formatInstant } from "@/lib/report/metrics/format";
+import type { SharedView } from "@/lib/features/sharing/view";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedGridDownloads, SharedTable } from "./lazy";

@@ -1,11 +1,11 @@
-import { describeChart } from "@/lib/charts/caption";
-import type { ChartData } from "@/lib/charts/shape";
+import { describeChart } from "@/lib/report/charts/caption";
+import type { ChartData } from "@/lib/report/charts/shape";
 import { ChartLegend } from "@/components/charts/chart-legend";
 import { SharedChartDrawing } from "./lazy";
 
 /**
  * The shared report's chart, drawn as Explore draws it. The data is computed on the server
- * (lib/sharing/view.ts) by the same buildChartData, from the share's records made into a day-grain
+ * (lib/features/sharing/view.ts) by the same buildChartData, from the share's records made into a day-grain
  * ReportView with buildReportView (a share carries no comparison); the caption names what is drawn
  * and the legend each series. Caption and legend are drawn on the server; only the drawing is the
  * browser's (recharts, loaded after the page).

@@ -1,7 +1,7 @@
-import type { SharedDashboard } from "@/lib/sharing/dashboard";
-import { formatInstant, formatWait } from "@/lib/metrics/format";
-import { dashboardWait } from "@/lib/dashboards/wait";
-import { tileCsvSource } from "@/lib/dashboards/tile-csv";
+import type { SharedDashboard } from "@/lib/features/sharing/dashboard";
+import { formatInstant, formatWait } from "@/lib/report/metrics/format";
+import { dashboardWait } from "@/lib/features/dashboards/wait";
+import { tileCsvSource } from "@/lib/features/dashboards/tile-csv";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
 import { TileDownload } from "@/components/dashboards/tile-download";
 import { PAGE_WIDTH } from "@/components/ui/page";

@@ -1,7 +1,7 @@
 "use client";
-import { gridToCsv } from "@/lib/cohorts/csv";
-import type { CohortGrid } from "@/lib/cohorts/grid";
-import { downloadText } from "@/lib/report-table/csv";
+import { gridToCsv } from "@/lib/features/cohorts/csv";
+import type { CohortGrid } from "@/lib/features/cohorts/grid";
+import { downloadText } from "@/lib/report/table/csv";
 import { Button } from "@/components/ui/button";
 
 /** A shared retention grid's CSV downloads: annotated (with what the link shows) or data only. */

@@ -1,5 +1,5 @@
 import { MonitorBody } from "@/components/monitor/monitor-body";
-import type { SharedView } from "@/lib/sharing/view";
+import type { SharedView } from "@/lib/features/sharing/view";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 /** A shared Monitor: the same tables as the page, read-only, without the drill-down (it needs an account); drawn on the server. */

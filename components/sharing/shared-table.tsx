@@ -1,11 +1,11 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report-table/csv";
-import { formatCount } from "@/lib/metrics/format";
-import type { SortSpec } from "@/lib/report-state/explore";
-import { rowCoverage, sortRows, type TableModel } from "@/lib/report-table/table";
-import { coverageLegend } from "@/lib/periods/coverage";
-import { MATURING_LEGEND } from "@/lib/metrics/maturity";
+import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { formatCount } from "@/lib/report/metrics/format";
+import type { SortSpec } from "@/lib/report/state/explore";
+import { rowCoverage, sortRows, type TableModel } from "@/lib/report/table/table";
+import { coverageLegend } from "@/lib/report/periods/coverage";
+import { MATURING_LEGEND } from "@/lib/report/metrics/maturity";
 import { Button } from "@/components/ui/button";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore, type ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
-import { THEME_CHANGE_EVENT, THEME_CHOICES, THEME_LABELS, appliedThemeChoice, saveThemeChoice, type ThemeChoice } from "@/lib/theme/theme";
+import { THEME_CHANGE_EVENT, THEME_CHOICES, THEME_LABELS, appliedThemeChoice, saveThemeChoice, type ThemeChoice } from "@/lib/core/theme/theme";
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener(THEME_CHANGE_EVENT, onChange);

@@ -1,7 +1,7 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { fitColumnWidth } from "@/lib/report-table/fit";
+import { fitColumnWidth } from "@/lib/report/table/fit";
 import { cn } from "./cn";
 
 export interface DataTableColumn {

@@ -7,9 +7,9 @@ import {
   resolveRange,
   type RangePreset,
   type RangeSelection,
-} from "@/lib/report-state/range";
+} from "@/lib/report/state/range";
 import { isCalendarDate } from "@/lib/contract/dates";
-import { overCapMessage, quote } from "@/lib/report-state/words";
+import { overCapMessage, quote } from "@/lib/report/state/words";
 import { inputClass } from "./field";
 import { Select } from "./select";
 

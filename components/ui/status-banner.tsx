@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { StatusTone } from "@/lib/report-client/status";
+import type { StatusTone } from "@/lib/report/client/status";
 import { cn } from "./cn";
 import { Spinner } from "./spinner";
 

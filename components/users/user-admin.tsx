@@ -3,10 +3,10 @@
  * The admin's user list: add a user, change a role, disable or enable, reset a password. A generated
  * password is shown once, in a panel the admin dismisses; the server keeps only its hash.
  */
-import { apiFetch } from "@/lib/report-client/fetch";
+import { apiFetch } from "@/lib/core/api-client/fetch";
 import { useId, useState, type FormEvent } from "react";
-import { ROLES, type Role } from "@/lib/auth/roles";
-import type { UserView } from "@/lib/users/admin";
+import { ROLES, type Role } from "@/lib/core/auth/roles";
+import type { UserView } from "@/lib/features/users/admin";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, type Page } from "@playwright/test";
-import { parseCsv } from "../../lib/testing/csv";
+import { parseCsv } from "../../lib/core/testing/csv";
 import { e2eEnv } from "./env";
 
 /** A POST straight to the service with the e2e API client's credentials. */
@@ -24,7 +24,7 @@ export async function serviceCall(path: string, body: object): Promise<{ data: R
   return (await res.json()) as { data: Record<string, string | number | null>[] };
 }
 
-/** RFC 4180 parse of a small CSV (the export), BOM stripped: the one lib/testing/csv.ts holds. */
+/** RFC 4180 parse of a small CSV (the export), BOM stripped: the one lib/core/testing/csv.ts holds. */
 export { parseCsv };
 
 /** The export split into its meta lines, header, data rows and totals row. */

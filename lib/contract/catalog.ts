@@ -28,6 +28,17 @@ export const FACT_TABLES = ["attempts", "chargebacks", "refunds", "alerts"] as c
 /** The fact table a metric is computed from. */
 export type MetricSource = (typeof FACT_TABLES)[number];
 
+/** The facts that arrive after the sale they refer to. */
+export type LateSource = Exclude<MetricSource, "attempts">;
+
+/**
+ * Days after a sale by which (nearly) all of its events have arrived: chargebacks by the networks'
+ * dispute windows, refunds and alerts by how merchants and alert providers work in practice.
+ * docs/metrics.md gives the reasons; change a window here and everything follows (the maturing
+ * marks in lib/report/metrics/maturity.ts, the settle windows of the kept days).
+ */
+export const MATURITY_WINDOW_DAYS: Readonly<Record<LateSource, number>> = { chargebacks: 120, refunds: 60, alerts: 60 };
+
 export interface MetricDef {
   readonly name: string;
   readonly type: "int" | "amount";

@@ -68,3 +68,6 @@ export function getDimension(name: string): DimensionDef | undefined {
 export function dimensionsFor(op: Operation): readonly DimensionDef[] {
   return DIMENSIONS.filter((d) => (d.operations as readonly Operation[]).includes(op));
 }
+
+/** Dimensions whose values come from a bounded set the data itself holds (not enumerations, not dates): the filter editor suggests values seen in recent answers. */
+export const SUGGESTED_DIMENSIONS: readonly string[] = DIMENSIONS.filter((d) => d.type !== "date" && !("values" in d && d.values)).map((d) => d.name);

@@ -20,7 +20,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { freePort } from "@/lib/testing/free-port";
+import { freePort } from "@/lib/core/testing/free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 

@@ -1,6 +1,6 @@
 /** Tests' report gateway in front of the test service (service/testing/harness.ts): generous limits unless overridden. */
-import { ReportGateway, type GatewayConfig } from "@/lib/upstream/gateway";
-import type { SharedState } from "@/lib/upstream/shared";
+import { ReportGateway, type GatewayConfig } from "@/lib/core/upstream/gateway";
+import type { SharedState } from "@/lib/core/upstream/shared";
 import type { TestService } from "./harness";
 
 export function gatewayFor(svc: TestService, overrides: Partial<GatewayConfig> = {}, shared: SharedState = {}): ReportGateway {

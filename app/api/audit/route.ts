@@ -1,11 +1,11 @@
 // GET /api/audit: the audit log, newest first, filtered (kind, actor, subject, from, to as calendar
 // days in the reporting time zone) and paged (before, limit); with format=csv every matching entry as
 // a CSV download (admins).
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/env";
-import { auditCsv, parseAuditQuery, readAuditLog } from "@/lib/audit/query";
-import { getStore } from "@/lib/store";
+import { serverEnv } from "@/lib/core/env/env";
+import { auditCsv, parseAuditQuery, readAuditLog } from "@/lib/features/audit/query";
+import { getStore } from "@/lib/core/store";
 
 export const GET = apiRoute({ role: "admin" }, async ({ request }) => {
   const env = serverEnv();

@@ -1,6 +1,6 @@
 // GET /api/health: liveness for launchers and probes, no session needed; says whether the store answers.
 import { NextResponse } from "next/server";
-import { getStore } from "@/lib/store";
+import { getStore } from "@/lib/core/store";
 
 export const dynamic = "force-dynamic";
 

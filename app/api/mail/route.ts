@@ -1,8 +1,8 @@
 // GET /api/mail: the messages the demo mail sink kept, newest first (admins); 404 when mail goes to a real mail server.
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/env";
-import { listSinkMessages, sinkFolder } from "@/lib/mail/sink-viewer";
+import { serverEnv } from "@/lib/core/env/env";
+import { listSinkMessages, sinkFolder } from "@/lib/core/mail/sink-viewer";
 
 export const GET = apiRoute({ role: "admin" }, async () => {
   const dir = sinkFolder(serverEnv());

@@ -1,11 +1,11 @@
 // GET /api/monitor: card-network programme ratios per MID for this month and the two before, and alert-aware disputes (?wait=ms long-polls while months are fetched).
-import { apiRoute } from "@/lib/api/handler";
-import { waitParam } from "@/lib/api/report-route";
+import { apiRoute } from "@/lib/core/route/handler";
+import { waitParam } from "@/lib/report/route";
 import { todayIn } from "@/lib/contract/dates";
-import { serverEnv } from "@/lib/env";
-import { loadMonitor } from "@/lib/monitor/load";
-import { monitorConfig } from "@/lib/monitor/config";
-import { getGateway } from "@/lib/upstream";
+import { serverEnv } from "@/lib/core/env/env";
+import { loadMonitor } from "@/lib/features/monitor/load";
+import { monitorConfig } from "@/lib/features/monitor/config";
+import { getGateway } from "@/lib/core/upstream";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) =>
   loadMonitor(getGateway(), monitorConfig(), todayIn(serverEnv().REPORT_TIMEZONE), user.id, waitParam(request)),

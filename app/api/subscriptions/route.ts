@@ -1,10 +1,10 @@
 // GET /api/subscriptions: this user's scheduled reports (admins: all). POST: subscribe to a saved report or dashboard (analysts).
-import { apiRoute } from "@/lib/api/handler";
-import { serverEnv } from "@/lib/env";
-import { mailPolicyFrom } from "@/lib/notifications/policy";
-import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/notifications/subscriptions";
-import { getStore } from "@/lib/store";
-import { getGateway } from "@/lib/upstream";
+import { apiRoute } from "@/lib/core/route/handler";
+import { serverEnv } from "@/lib/core/env/env";
+import { mailPolicyFrom } from "@/lib/features/notifications/policy";
+import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/features/notifications/subscriptions";
+import { getStore } from "@/lib/core/store";
+import { getGateway } from "@/lib/core/upstream";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ user }) => ({ subscriptions: await listSubscriptions(await getStore(), user) }));
 

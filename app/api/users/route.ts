@@ -1,7 +1,7 @@
 // GET /api/users: every dashboard user (admins). POST: create one with a generated password, shown once.
-import { apiRoute } from "@/lib/api/handler";
-import { getStore } from "@/lib/store";
-import { createUser, listUsers, NewUserInput } from "@/lib/users/admin";
+import { apiRoute } from "@/lib/core/route/handler";
+import { getStore } from "@/lib/core/store";
+import { createUser, listUsers, NewUserInput } from "@/lib/features/users/admin";
 
 export const GET = apiRoute({ role: "admin" }, async () => ({ users: await listUsers(await getStore()) }));
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { dashboardLook, starterQuery } from "@/lib/dashboards/state";
-import { searchParamsOf } from "@/lib/report-state/encoding";
+import { dashboardLook, starterQuery } from "@/lib/report/state/dashboard";
+import { searchParamsOf } from "@/lib/report/state/encoding";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { columnOptions } from "@/components/explore/column-options";
 import { ReportPage } from "@/components/report/report-page";

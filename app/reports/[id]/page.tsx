@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageUser } from "@/lib/core/auth/session";
 import { ApiError } from "@/lib/contract/errors";
-import { getVisibleReport } from "@/lib/saved-reports";
-import { loadSavedView } from "@/lib/sharing/view";
-import { getStore } from "@/lib/store";
+import { getVisibleReport } from "@/lib/features/saved-reports";
+import { loadSavedView } from "@/lib/features/sharing/view";
+import { getStore } from "@/lib/core/store";
 import { PendingRefresh } from "@/components/sharing/lazy";
 import { ReportView } from "@/components/sharing/report-view";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { requestAddress } from "@/lib/sharing/http";
-import { loadSharedView } from "@/lib/sharing/view";
+import { requestAddress } from "@/lib/features/sharing/http";
+import { loadSharedView } from "@/lib/features/sharing/view";
 import { SharedMonitor } from "@/components/sharing/shared-monitor";
 import { PendingRefresh } from "@/components/sharing/lazy";
 import { ReportView } from "@/components/sharing/report-view";

@@ -1,9 +1,9 @@
 // GET /api/alerts/:id (owner or admin) with its evaluations; PATCH edits or pauses it; DELETE deletes it.
-import { apiRoute } from "@/lib/api/handler";
-import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/notifications/alert-rules";
-import { mailPolicy } from "@/lib/notifications/runtime";
-import { monitorConfig } from "@/lib/monitor/config";
-import { getStore } from "@/lib/store";
+import { apiRoute } from "@/lib/core/route/handler";
+import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/features/notifications/alert-rules";
+import { mailPolicy } from "@/lib/features/notifications/runtime";
+import { monitorConfig } from "@/lib/features/monitor/config";
+import { getStore } from "@/lib/core/store";
 
 export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => ({ rule: await getAlertRule(await getStore(), user, params.id) }));
 

@@ -1,11 +1,11 @@
 // POST /api/bin-routing/evidence: the last 90 full days of up to 100 BINs per gateway (attempts, approval
 // rate, chargeback rate, best gateway), as one report through the gateway; 202 "pending" while it is queued.
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/handler";
-import { BinEvidenceRequestSchema } from "@/lib/bin-lookup/evidence";
-import { serverEnv } from "@/lib/env";
-import { getGateway } from "@/lib/upstream";
-import { binEvidence } from "@/lib/upstream/bin-routing";
+import { apiRoute } from "@/lib/core/route/handler";
+import { BinEvidenceRequestSchema } from "@/lib/features/bin-lookup/evidence";
+import { serverEnv } from "@/lib/core/env/env";
+import { getGateway } from "@/lib/core/upstream";
+import { binEvidence } from "@/lib/features/bin-lookup/upstream";
 
 export const POST = apiRoute({ role: "analyst", schema: BinEvidenceRequestSchema }, async ({ body }) => {
   const answer = await binEvidence(getGateway(), body.bins, { minAttempts: serverEnv().BIN_EVIDENCE_MIN_ATTEMPTS });

@@ -1,10 +1,10 @@
 // POST /api/dashboards/run: one look at a dashboard (?wait=ms to hold for the next answer): the tiles drawn so far, the plan for the rest.
-import { apiRoute } from "@/lib/api/handler";
-import { waitParam } from "@/lib/api/report-route";
-import { DashboardRunInput, runDashboardFor } from "@/lib/dashboards/service";
-import { serverEnv } from "@/lib/env";
-import { getStore } from "@/lib/store";
-import { getGateway } from "@/lib/upstream";
+import { apiRoute } from "@/lib/core/route/handler";
+import { waitParam } from "@/lib/report/route";
+import { DashboardRunInput, runDashboardFor } from "@/lib/features/dashboards/service";
+import { serverEnv } from "@/lib/core/env/env";
+import { getStore } from "@/lib/core/store";
+import { getGateway } from "@/lib/core/upstream";
 
 export const POST = apiRoute({ role: "viewer", schema: DashboardRunInput }, async ({ user, body, request }) => {
   const env = serverEnv();

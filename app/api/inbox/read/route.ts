@@ -1,8 +1,8 @@
 // POST /api/inbox/read {id?}: marks one of the user's messages read, or all of them without an id.
 import { z } from "zod";
-import { apiRoute } from "@/lib/api/handler";
-import { getStore } from "@/lib/store";
-import { inboxRepo } from "@/lib/store/inbox";
+import { apiRoute } from "@/lib/core/route/handler";
+import { getStore } from "@/lib/core/store";
+import { inboxRepo } from "@/lib/features/notifications/inbox-store";
 
 const ReadInput = z.strictObject({ id: z.int().positive().optional() });
 

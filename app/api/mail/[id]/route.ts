@@ -1,8 +1,8 @@
 // GET /api/mail/:id: one message the demo mail sink kept, by id (admins); 404 for anything else.
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/env";
-import { readSinkMessage, sinkFolder } from "@/lib/mail/sink-viewer";
+import { serverEnv } from "@/lib/core/env/env";
+import { readSinkMessage, sinkFolder } from "@/lib/core/mail/sink-viewer";
 
 export const GET = apiRoute({ role: "admin", params: ["id"] }, async ({ params }) => {
   const dir = sinkFolder(serverEnv());

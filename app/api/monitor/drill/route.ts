@@ -1,12 +1,12 @@
 // GET /api/monitor/drill?program=&gateway=&brand=&month=: one MID's daily ratio and its chargebacks by BIN and bank (viewers; ?wait=ms long-polls).
-import { apiRoute } from "@/lib/api/handler";
-import { waitParam } from "@/lib/api/report-route";
+import { apiRoute } from "@/lib/core/route/handler";
+import { waitParam } from "@/lib/report/route";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/env";
-import { DrillInput, loadDrill } from "@/lib/monitor/drill";
-import { monitorConfig } from "@/lib/monitor/config";
-import { getGateway } from "@/lib/upstream";
+import { serverEnv } from "@/lib/core/env/env";
+import { DrillInput, loadDrill } from "@/lib/features/monitor/drill";
+import { monitorConfig } from "@/lib/features/monitor/config";
+import { getGateway } from "@/lib/core/upstream";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) => {
   const q = new URL(request.url).searchParams;

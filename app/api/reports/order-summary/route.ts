@@ -1,6 +1,6 @@
 // POST /api/reports/order-summary: run an order summary (event date) through the quota-aware gateway (?wait=ms to hold for the answer).
-import { apiRoute, methodNotAllowed } from "@/lib/api/handler";
-import { submitReport, waitParam } from "@/lib/api/report-route";
+import { apiRoute, methodNotAllowed } from "@/lib/core/route/handler";
+import { submitReport, waitParam } from "@/lib/report/route";
 
 export const POST = apiRoute({ role: "analyst", text: true, timing: true }, async ({ user, body, request }) => submitReport("orders", body, waitParam(request), user.id));
 

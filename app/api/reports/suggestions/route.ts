@@ -1,8 +1,8 @@
 // GET /api/reports/suggestions?dimension=gateway_id: values of a dimension seen in answers the dashboard already fetched (no upstream call).
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { getGateway } from "@/lib/upstream";
-import { SUGGESTED_DIMENSIONS } from "@/lib/report-state/filters";
+import { getGateway } from "@/lib/core/upstream";
+import { SUGGESTED_DIMENSIONS } from "@/lib/contract/dimensions";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ request }) => {
   const dimension = new URL(request.url).searchParams.get("dimension") ?? "";

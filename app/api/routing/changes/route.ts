@@ -1,6 +1,6 @@
 // POST /api/routing/changes: propose a configuration change (pending under the two-person rule, else applied at once); editors only.
-import { apiRoute } from "@/lib/api/handler";
-import { ChangeRequest, proposeChange, workspaceFor } from "@/lib/routing/workspace";
+import { apiRoute } from "@/lib/core/route/handler";
+import { ChangeRequest, proposeChange, workspaceFor } from "@/lib/features/routing/workspace";
 
 export const POST = apiRoute({ role: "analyst", schema: ChangeRequest }, async ({ user: session, body }) => {
   const { deps, user } = await workspaceFor(session);

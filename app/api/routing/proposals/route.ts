@@ -1,8 +1,8 @@
 // GET /api/routing/proposals: rules proposed from the last 90 days' evidence (a MID significantly better for a BIN or bank), or where its report waits (analysts and up; its routing calls, previews included, count against the user's share).
-import { apiRoute } from "@/lib/api/handler";
-import { loadRoutingProposals } from "@/lib/routing/evidence";
-import { countedClients, workspaceFor } from "@/lib/routing/workspace";
-import { getGateway } from "@/lib/upstream";
+import { apiRoute } from "@/lib/core/route/handler";
+import { loadRoutingProposals } from "@/lib/features/routing/evidence";
+import { countedClients, workspaceFor } from "@/lib/features/routing/workspace";
+import { getGateway } from "@/lib/core/upstream";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ user: session }) => {
   const { deps, user } = await workspaceFor(session);

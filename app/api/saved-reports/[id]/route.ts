@@ -1,8 +1,8 @@
 // GET /api/saved-reports/:id (anyone who may see it); PATCH renames/updates, DELETE deletes (owner or admin).
-import { apiRoute } from "@/lib/api/handler";
-import { serverEnv } from "@/lib/env";
-import { deleteSavedReport, getVisibleReport, SavedReportPatch, updateSavedReport } from "@/lib/saved-reports";
-import { getStore } from "@/lib/store";
+import { apiRoute } from "@/lib/core/route/handler";
+import { serverEnv } from "@/lib/core/env/env";
+import { deleteSavedReport, getVisibleReport, SavedReportPatch, updateSavedReport } from "@/lib/features/saved-reports";
+import { getStore } from "@/lib/core/store";
 
 export const GET = apiRoute({ role: "viewer", params: ["id"] }, async ({ user, params }) => ({
   report: await getVisibleReport(await getStore(), user, params.id),

@@ -1,10 +1,10 @@
 // GET /api/saved-reports/names?page=explore: the caller's own saved items of that page, id and name,
 // for the naming dialog's same-name warning (analysts: the ones who save).
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { ownNames } from "@/lib/saved-reports";
-import { getStore } from "@/lib/store";
-import { SAVED_PAGES } from "@/lib/store/saved-reports";
+import { ownNames } from "@/lib/features/saved-reports";
+import { getStore } from "@/lib/core/store";
+import { SAVED_PAGES } from "@/lib/features/saved-reports/store";
 
 export const GET = apiRoute({ role: "analyst" }, async ({ user, request }) => {
   const asked = new URL(request.url).searchParams.get("page");

@@ -1,9 +1,9 @@
 // GET /api/share/:token: the shared report's data (public, read-only; ?preset= among those the link allows).
 import { cookies, headers } from "next/headers";
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/handler";
-import { requestAddress } from "@/lib/sharing/http";
-import { loadSharedView } from "@/lib/sharing/view";
+import { apiRoute } from "@/lib/core/route/handler";
+import { requestAddress } from "@/lib/features/sharing/http";
+import { loadSharedView } from "@/lib/features/sharing/view";
 
 // A paused link exists and may serve again (its sharer given back the right to share): refused, not gone.
 const STATUS = { ok: 200, monitor: 200, dashboard: 200, pending: 202, locked: 401, expired: 410, revoked: 410, paused: 403, unknown: 404, throttled: 429 } as const;

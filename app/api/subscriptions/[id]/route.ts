@@ -1,10 +1,10 @@
 // PATCH /api/subscriptions/:id edits or pauses it (owner or admin); DELETE deletes it and revokes its share link.
-import { apiRoute } from "@/lib/api/handler";
-import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/notifications/subscriptions";
-import { getStore } from "@/lib/store";
-import { mailPolicy } from "@/lib/notifications/runtime";
-import { serverEnv } from "@/lib/env";
-import { getGateway } from "@/lib/upstream";
+import { apiRoute } from "@/lib/core/route/handler";
+import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/features/notifications/subscriptions";
+import { getStore } from "@/lib/core/store";
+import { mailPolicy } from "@/lib/features/notifications/runtime";
+import { serverEnv } from "@/lib/core/env/env";
+import { getGateway } from "@/lib/core/upstream";
 
 export const PATCH = apiRoute({ role: "analyst", params: ["id"], schema: SubscriptionPatch }, async ({ user, params, body }) => ({
   subscription: await updateSubscription(await getStore(), user, params.id, body, {

@@ -1,9 +1,9 @@
 // GET /api/reports/jobs/:id: a report job's status and, when done, its records (?wait=ms long-polls). DELETE cancels it.
-// The id is the caller's own handle to the job (lib/upstream/gateway.ts): another user's is not found.
-import { apiRoute } from "@/lib/api/handler";
+// The id is the caller's own handle to the job (lib/core/upstream/gateway.ts): another user's is not found.
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { getGateway } from "@/lib/upstream";
-import { waitParam } from "@/lib/api/report-route";
+import { getGateway } from "@/lib/core/upstream";
+import { waitParam } from "@/lib/report/route";
 
 const notFound = () => new ApiError(404, "No such report job; it may have expired. Run the report again.");
 

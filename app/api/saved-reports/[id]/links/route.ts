@@ -1,9 +1,9 @@
 // GET /api/saved-reports/:id/links: the report's share links with view counts; POST creates one (owner or admin).
-import { apiRoute } from "@/lib/api/handler";
-import { serverEnv } from "@/lib/env";
-import { issueShareLink, listShareLinks, ShareLinkInput } from "@/lib/sharing/links";
-import { getStore } from "@/lib/store";
-import { getGateway } from "@/lib/upstream";
+import { apiRoute } from "@/lib/core/route/handler";
+import { serverEnv } from "@/lib/core/env/env";
+import { issueShareLink, listShareLinks, ShareLinkInput } from "@/lib/features/sharing/links";
+import { getStore } from "@/lib/core/store";
+import { getGateway } from "@/lib/core/upstream";
 
 export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => listShareLinks(await getStore(), user, params.id));
 

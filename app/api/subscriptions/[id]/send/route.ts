@@ -1,7 +1,7 @@
 // POST /api/subscriptions/:id/send: sends the scheduled report's next issue now (owner or admin), without moving its schedule; 429 past the per-user allowance.
-import { apiRoute } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { notifyDeps, sendSubscriptionNow } from "@/lib/notifications/runtime";
+import { notifyDeps, sendSubscriptionNow } from "@/lib/features/notifications/runtime";
 
 export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
   try {

@@ -1,6 +1,6 @@
 // POST /api/routing/changes/:id/approve: approve another editor's pending change and apply it (409 when the live version moved on: superseded).
-import { apiRoute } from "@/lib/api/handler";
-import { approveChange, workspaceFor } from "@/lib/routing/workspace";
+import { apiRoute } from "@/lib/core/route/handler";
+import { approveChange, workspaceFor } from "@/lib/features/routing/workspace";
 
 export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user: session, params }) => {
   const { deps, user } = await workspaceFor(session);

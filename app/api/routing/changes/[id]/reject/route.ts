@@ -1,6 +1,6 @@
 // POST /api/routing/changes/:id/reject: reject a pending change with a reason (editors; the proposer may withdraw their own).
-import { apiRoute } from "@/lib/api/handler";
-import { RejectRequest, rejectChange, workspaceFor } from "@/lib/routing/workspace";
+import { apiRoute } from "@/lib/core/route/handler";
+import { RejectRequest, rejectChange, workspaceFor } from "@/lib/features/routing/workspace";
 
 export const POST = apiRoute({ role: "analyst", params: ["id"], schema: RejectRequest }, async ({ user: session, params, body }) => {
   const { deps, user } = await workspaceFor(session);

@@ -1,0 +1,328 @@
+/**
+ * The day store (./day-store.ts) under the gateway, against the real service and a real PGlite
+ * store (and PostgreSQL, two instances, where it is installed): a settled day is fetched once,
+ * across restarts; a longer range costs only its new days; a coarser question is derived from kept
+ * days; recent days are asked again on their schedule and a day the totals check finds moved is
+ * fetched again; the store keeps within its bound. Time is the store's injected clock.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, type Operation } from "@/lib/contract";
+import { openStore } from "@/lib/core/store/open";
+import type { Store } from "@/lib/core/store/sql";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
+import { gatewayFor } from "@/service/testing/test-gateway";
+import {
+  COHORT_SETTLE_DAYS,
+  DayStore,
+  RECENT_SETTLE_DAYS,
+  dayGrain,
+  freshUntil,
+  missingRuns,
+  settleDays,
+  type DayStoreConfig,
+} from "./day-store";
+import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
+import { PgCache } from "./pg-cache";
+import { pgSharedState } from "./pg-shared";
+import { fetchRanges } from "./range-pieces";
+
+const END = "2025-07-31";
+const NOON = Date.parse(`${END}T12:00:00Z`);
+const HOUR = 3_600_000;
+const CONFIG: DayStoreConfig = { timeZone: "UTC", ttlTodaySeconds: 300, ttlPastSeconds: 86_400, maxBytes: 64 * 1024 * 1024 };
+
+describe("settle windows, freshness and runs", () => {
+  it("settles attempts after two days, sale-dated chargebacks after their maturity window, cohorts after a year", () => {
+    expect(settleDays("orders", { group_by: ["date"], metrics: ["revenue", "attempts"] })).toBe(RECENT_SETTLE_DAYS);
+    expect(settleDays("orders", { group_by: ["date"], metrics: ["revenue", "cb_count"] })).toBe(120 + RECENT_SETTLE_DAYS);
+    expect(settleDays("orders", { group_by: ["date"], metrics: ["cb_count_by_cb_date"] })).toBe(RECENT_SETTLE_DAYS);
+    expect(settleDays("cohort", { group_by: ["date"], metrics: ["initial_attempt"] })).toBe(COHORT_SETTLE_DAYS);
+    // No metrics named: all of them, chargebacks among them.
+    expect(settleDays("orders", { group_by: ["date"] })).toBe(120 + RECENT_SETTLE_DAYS);
+  });
+
+  it("keeps a settled day for ever, today's for minutes and a recent day's until the next day's look", () => {
+    const at = NOON;
+    expect(freshUntil(addDays(END, -2), at, 2, CONFIG)).toBe(Number.POSITIVE_INFINITY);
+    expect(freshUntil(addDays(END, -1), at, 2, CONFIG)).toBe(at + 86_400_000);
+    expect(freshUntil(END, at, 2, CONFIG)).toBe(at + 300_000);
+    // Fetched before its own day was over, a day is current only for minutes even once it is past.
+    expect(freshUntil(END, Date.parse(`${END}T23:59:00Z`), 2, CONFIG)).toBe(Date.parse(`${END}T23:59:00Z`) + 300_000);
+  });
+
+  it("finds runs of missing days and fetches a span whole when its runs would take more pieces", () => {
+    const kept = new Set(["2025-07-03", "2025-07-04", "2025-07-08"]);
+    expect(missingRuns("2025-07-01", "2025-07-09", (d) => kept.has(d))).toEqual([
+      { start_date: "2025-07-01", end_date: "2025-07-02" },
+      { start_date: "2025-07-05", end_date: "2025-07-07" },
+      { start_date: "2025-07-09", end_date: "2025-07-09" },
+    ]);
+    // Three runs would be three calls; the span from the first to the last is one piece.
+    expect(fetchRanges(missingRuns("2025-07-01", "2025-07-09", (d) => kept.has(d)))).toEqual([{ start_date: "2025-07-01", end_date: "2025-07-09" }]);
+    // Two runs 200 days apart: two pieces either way, and the runs fetch fewer days.
+    const far = [
+      { start_date: "2025-01-01", end_date: "2025-01-05" },
+      { start_date: "2025-07-20", end_date: "2025-07-31" },
+    ];
+    expect(fetchRanges(far)).toEqual(far);
+  });
+
+  it("asks a question per day when that costs no call more, and says when it cannot", () => {
+    const q = (group_by?: string[]) => ({ start_date: "2025-01-01", end_date: "2025-06-30", ...(group_by ? { group_by } : {}), metrics: ["revenue"] });
+    expect(dayGrain("orders", q(["date", "gateway_id"]))?.group_by).toEqual(["date", "gateway_id"]);
+    expect(dayGrain("orders", q())?.group_by).toBeUndefined(); // the finest grain is dated already
+    expect(dayGrain("orders", q([]))?.group_by).toEqual(["date"]);
+    // Four card types a day: 4 × 101 rows fit one page; an unknown number of gateways might not.
+    expect(dayGrain("orders", q(["card_type"]), () => 4)?.group_by).toEqual(["date", "card_type"]);
+    expect(dayGrain("orders", q(["gateway_id"]))).toBeNull();
+    expect(dayGrain("orders", q(["bin"]), () => 5000)).toBeNull();
+    expect(dayGrain("orders", q(["campaign_id", "product_id", "gateway_id", "bin", "affid", "sub_affid"]), () => 1)).toBeNull();
+  });
+});
+
+
+async function ask(g: ReportGateway, op: Operation, body: unknown): Promise<JobResult> {
+  const out = g.submit(op, g.parse(op, body), "analyst");
+  return "cached" in out ? out.cached : g.wait(out.job.id);
+}
+
+function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close(): Promise<void> }>, shared: "pglite" | "postgres") {
+  describe(name, () => {
+    let svc: TestService;
+    let stores: [Store, Store];
+    let close: () => Promise<void>;
+    let now = NOON;
+    const clock = () => now;
+    /** A dashboard process: a gateway of its own (empty memory cache, its own token) on one of the two connections. */
+    const instance = (i: 0 | 1, config: Partial<DayStoreConfig> = {}) => {
+      const days = new DayStore(stores[i], { ...CONFIG, ...config }, clock);
+      const base = { reportRateLimit: 1000, rateWindowSeconds: 60 };
+      // As lib/core/upstream/index.ts wires a process: whole answers kept in the store beside the days.
+      return gatewayFor(svc, base, { ...(shared === "postgres" ? pgSharedState(stores[i], base, `instance-${i}`) : { cache: new PgCache({ db: stores[i], maxBytes: 64 * 1024 * 1024 }) }), days });
+    };
+    /** The service's own answer, through a gateway that keeps nothing. */
+    const truth = (op: Operation, body: unknown) => ask(gatewayFor(svc), op, body).then((r) => r.data);
+
+    beforeAll(async () => {
+      svc = await startTestService({ data: { days: 150, ordersPerDay: 12, seed: 21, endDate: END }, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
+      ({ stores, close } = await open());
+    }, 120_000);
+    afterAll(async () => {
+      await close?.();
+      await svc?.stop();
+    });
+
+    const last30 = { start_date: addDays(END, -29), end_date: END, group_by: ["date"], metrics: ["attempts", "revenue"] };
+
+    it("fetches a range once: a restarted instance, and the other instance, answer it with no call, to the cent", async () => {
+      now = NOON;
+      const expected = await truth("orders", last30);
+      svc.logLines.length = 0;
+      const first = await ask(instance(0), "orders", last30);
+      expect(reportCalls(svc), "the first look fetches the range in one call").toBe(1);
+      expect(first.data).toEqual(expected);
+      expect(first.days).toEqual({ kept: 0, fetched: 30 });
+
+      svc.logLines.length = 0;
+      for (const i of [0, 1] as const) {
+        const again = await ask(instance(i), "orders", last30);
+        expect(again.data, `instance ${i} after a restart`).toEqual(expected);
+        expect(again.upstream_calls).toBe(0);
+        expect(again.source).toBe("cache");
+        expect(again.days).toEqual({ kept: 30, fetched: 0 });
+      }
+      expect(reportCalls(svc), "a second look at kept days costs no call").toBe(0);
+    });
+
+    it("keeps a question it cannot keep by day whole, so a restarted instance answers it with no call too", async () => {
+      now = NOON;
+      const byBin = { start_date: addDays(END, -29), end_date: addDays(END, -1), group_by: ["bin"], metrics: ["revenue"] };
+      svc.logLines.length = 0;
+      const first = await ask(instance(0), "orders", byBin);
+      expect(first.days).toBeUndefined();
+      const again = await ask(instance(1), "orders", byBin);
+      expect(reportCalls(svc)).toBe(1);
+      expect(again.data).toEqual(first.data);
+    });
+
+    it("answers a coarser question from kept days, and a longer range with a call for its new days only", async () => {
+      now = NOON;
+      const totals = { start_date: addDays(END, -20), end_date: END, group_by: [], metrics: ["revenue"] };
+      svc.logLines.length = 0;
+      const derived = await ask(instance(1), "orders", totals);
+      expect(reportCalls(svc)).toBe(0);
+      const longer = { ...last30, start_date: addDays(END, -59) };
+      const wider = await ask(instance(1), "orders", longer);
+      expect(reportCalls(svc), "only the 30 days not kept are asked").toBe(1);
+      expect(wider.days).toEqual({ kept: 30, fetched: 30 });
+      expect(derived.data).toEqual(await truth("orders", totals));
+      expect(wider.data).toEqual(await truth("orders", longer));
+    });
+
+    it("asks today again after minutes and a recent day the next day, never a settled one", async () => {
+      now = NOON + 10 * 60_000; // today's day, fetched at noon, is no longer current
+      svc.logLines.length = 0;
+      const later = await ask(instance(0), "orders", last30);
+      expect(reportCalls(svc)).toBe(1);
+      expect(later.days).toEqual({ kept: 29, fetched: 1 });
+
+      // The next day: its new day, the day before (fetched before it ended) and the one before that
+      // (fetched while recent, a day ago) are asked, in one call; the settled days are not.
+      now = NOON + 24 * HOUR;
+      const next = { ...last30, start_date: addDays(END, -28), end_date: addDays(END, 1) };
+      svc.logLines.length = 0;
+      const tomorrow = await ask(instance(1), "orders", next);
+      expect(reportCalls(svc)).toBe(1);
+      expect(tomorrow.days).toEqual({ kept: 27, fetched: 3 });
+      expect(tomorrow.data).toEqual(await truth("orders", next));
+    });
+
+    it("shows a recent day changed upstream once it is asked again, and a settled one after the totals check finds it", async () => {
+      now = NOON + 24 * HOUR;
+      const g = instance(0);
+      const expected = await truth("orders", last30);
+      // Stand-ins for changes at the upstream: the kept copies of a settled and of a recent day differ from it.
+      const settled = addDays(END, -10);
+      const recent = END;
+      const doctor = (day: string) =>
+        stores[0].query(
+          `UPDATE report_days SET records = (SELECT json_agg(jsonb_set(r::jsonb, '{revenue}', to_jsonb((r->>'revenue')::numeric + 1))) FROM json_array_elements(records) r)
+           WHERE day = $1 AND shape_key LIKE 'orders:%' AND records::text <> '[]'`,
+          [day],
+        );
+      await doctor(settled);
+      await doctor(recent);
+      const before = await ask(g, "orders", last30);
+      expect(before.data).not.toEqual(expected); // kept days are what is shown until they are found to differ
+
+      now += 25 * HOUR; // the recent day is asked again; the settled one is still kept
+      svc.logLines.length = 0;
+      const afterRecent = await ask(instance(0), "orders", last30);
+      expect(afterRecent.data.find((r) => r.date === recent)).toEqual(expected.find((r) => r.date === recent));
+      expect(afterRecent.data.find((r) => r.date === settled)).not.toEqual(expected.find((r) => r.date === settled));
+
+      svc.logLines.length = 0;
+      const check = await g.checkKeptDays({ usedSince: 0, everyMs: 0 });
+      expect(check.moved, "the check finds the one settled day that moved").toBe(1);
+      expect(reportCalls(svc)).toBe(check.calls);
+      const healed = await ask(instance(1), "orders", last30);
+      expect(healed.data).toEqual(expected);
+      expect(healed.days?.fetched).toBe(1);
+      // A second check soon after looks at nothing (each shape is checked once per interval).
+      expect((await g.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
+    });
+
+    it("names what was used recently for the background to keep current: the next morning's look costs no call", async () => {
+      now = NOON + 100 * 24 * HOUR;
+      const today = addDays(END, 100);
+      const look = (day: string) => ({ start_date: addDays(day, -9), end_date: day, group_by: ["date"], metrics: ["initial_attempt"] });
+      svc.logLines.length = 0;
+      await ask(instance(0), "orders", look(today));
+      now += 24 * HOUR;
+      const tomorrow = addDays(today, 1);
+      const g = instance(1);
+      const warm = await g.recentShapeQueries(0);
+      // Only the shape looked at lately, over the days fetched before they settled and the new one.
+      expect(warm.map((w) => [w.query.start_date, w.query.end_date, w.query.metrics])).toEqual([[addDays(today, -1), tomorrow, ["initial_attempt"]]]);
+      const out = g.submit(warm[0]!.op, warm[0]!.query, BACKGROUND_OWNER);
+      if ("job" in out) await g.wait(out.job.id);
+      expect(reportCalls(svc)).toBe(2);
+      const morning = await ask(instance(0), "orders", look(tomorrow));
+      expect(morning.upstream_calls).toBe(0);
+      expect(reportCalls(svc)).toBe(2);
+    });
+
+    it("keeps cohorts per initial day until they are a year old, asked again daily", async () => {
+      now = NOON;
+      const q = { start_date: addDays(END, -40), end_date: addDays(END, -10), group_by: ["date", "billing_cycle"], metrics: ["revenue_by_initial_date", "approvals_by_initial_date"] };
+      svc.logLines.length = 0;
+      const first = await ask(instance(0), "cohort", q);
+      const again = await ask(instance(1), "cohort", q);
+      expect(reportCalls(svc)).toBe(1);
+      expect(again.data).toEqual(first.data);
+      now = NOON + 25 * HOUR;
+      await ask(instance(0), "cohort", q);
+      expect(reportCalls(svc), "a maturing cohort day is asked again the next day").toBe(2);
+    });
+
+    it("keeps within its bound, least recently used days out first", async () => {
+      now = NOON + 300 * 24 * HOUR;
+      const a = { start_date: "2025-04-01", end_date: "2025-04-30", group_by: ["date", "card_type"], metrics: ["attempts"] };
+      const b = { ...a, group_by: ["date", "card_brand"] };
+      const c = { start_date: "2025-04-01", end_date: "2025-04-01", group_by: ["date"], metrics: ["approvals"] };
+      const bytesOf = async (dim: string) =>
+        Number(
+          (
+            await stores[0].query<{ b: string | number }>(
+              "SELECT coalesce(sum(d.bytes), 0) AS b FROM report_shapes s JOIN report_days d ON d.shape_key = s.key WHERE s.shape::text LIKE $1",
+              [`%${dim}%`],
+            )
+          )[0]!.b,
+        );
+      const daysOf = async (dim: string) =>
+        Number((await stores[0].query<{ n: string | number }>("SELECT count(*) AS n FROM report_shapes s JOIN report_days d ON d.shape_key = s.key WHERE s.shape::text LIKE $1", [`%${dim}%`]))[0]!.n);
+      await ask(instance(0), "orders", a);
+      now += 1000;
+      await ask(instance(0), "orders", b);
+      now += 1000;
+      // Room for b's days, half of a's and a little for c's one day: everything older goes, then half of a.
+      const bound = (await bytesOf("card_brand")) + Math.floor((await bytesOf("card_type")) / 2) + 200;
+      await ask(instance(0, { maxBytes: bound }), "orders", c);
+      const stats = await new DayStore(stores[0], CONFIG, clock).stats();
+      expect(stats.bytes).toBeLessThanOrEqual(bound);
+      expect(await daysOf("card_brand"), "the more recently used shape is kept whole").toBe(30);
+      const aDays = await daysOf("card_type");
+      expect(aDays, "the older shape loses days, not all of them").toBeGreaterThan(0);
+      expect(aDays).toBeLessThan(30);
+      expect(stats.shapes, "every earlier shape went first").toBe(3);
+    });
+  });
+}
+
+suite(
+  "the day store on PGlite (one process, restarted)",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "day-store-"));
+    const store = await openStore({ kind: "pglite", dir }, { owner: "day store test" });
+    return {
+      stores: [store, store],
+      close: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  "pglite",
+);
+
+const pgAvailable = process.env.TEST_DATABASE_URL !== undefined || postgresBinDir() !== null;
+if (!pgAvailable) console.warn("lib/core/upstream/day-store.test.ts: no PostgreSQL server installed (apt-get install postgresql); its PostgreSQL suite skipped");
+if (pgAvailable) {
+  suite(
+    "the day store on PostgreSQL (two instances)",
+    async () => {
+      let server: TestPostgres | null = null;
+      let url = process.env.TEST_DATABASE_URL;
+      if (!url) {
+        server = await startTestPostgres();
+        url = server.url;
+      }
+      const a = await openStore({ kind: "postgres", url }, { owner: "a" });
+      const b = await openStore({ kind: "postgres", url }, { owner: "b" });
+      await a.exec("DELETE FROM report_shapes");
+      return {
+        stores: [a, b],
+        close: async () => {
+          await a.close();
+          await b.close();
+          await server?.stop();
+        },
+      };
+    },
+    "postgres",
+  );
+}

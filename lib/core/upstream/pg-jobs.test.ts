@@ -1,0 +1,192 @@
+// Report jobs as rows (./pg-jobs.ts) with the shared quota and cache, over a real PostgreSQL server
+// and the real service: instances on separate connections (and one in a process of its own, killed
+// mid-job). Skipped only on a machine without PostgreSQL, which .ci/run installs.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReportRecord } from "@/lib/contract";
+import { openStore } from "@/lib/core/store/open";
+import type { Store } from "@/lib/core/store/sql";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { ReportGateway, type GatewayConfig, type JobView } from "./gateway";
+import { pgSharedState } from "./pg-shared";
+import type { ReportQuery } from "./records";
+
+const external = process.env.TEST_DATABASE_URL;
+const available = external !== undefined || postgresBinDir() !== null;
+if (!available) console.warn("lib/core/upstream/pg-jobs.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
+
+const END = "2025-07-31";
+const LEASE_SECONDS = 2;
+
+let server: TestPostgres | null = null;
+let url: string;
+let stores: Store[] = [];
+let svc: TestService;
+
+const reportingCalls = () => svc.logLines.filter((l) => /"path":"\/api\/data(\/cohort)?"/.test(l)).length;
+
+function config(limit: number, windowSeconds: number): GatewayConfig {
+  return {
+    baseUrl: svc.url,
+    clientId: svc.client.client_id,
+    clientSecret: svc.client.client_secret,
+    tokenUrl: `${svc.url}/api/auth/token`,
+    reportRateLimit: limit,
+    rateWindowSeconds: windowSeconds,
+    pageCap: 50,
+    ttlPastSeconds: 86_400,
+    ttlTodaySeconds: 300,
+    timeZone: "UTC",
+  };
+}
+
+function instance(i: number, limit = 100, windowSeconds = 60, jobIdleSeconds?: number): ReportGateway {
+  const c = { ...config(limit, windowSeconds), ...(jobIdleSeconds === undefined ? {} : { jobIdleSeconds }) };
+  return new ReportGateway(c, pgSharedState(stores[i]!, c, `instance-${i}`, { jobLeaseSeconds: LEASE_SECONDS }));
+}
+
+async function settleDone(g: ReportGateway, id: string, ms = 30_000): Promise<JobView> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await g.settle(id, 2_000);
+    if (!v) throw new Error(`job ${id} unknown to this instance`);
+    if (v.status.state !== "queued" && v.status.state !== "fetching") return v;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${v.status.state}`);
+  }
+}
+
+const dataOf = (v: JobView): ReportRecord[] => {
+  if (v.status.state !== "done") throw new Error(`job ended ${JSON.stringify(v.status)}`);
+  return v.status.result.data;
+};
+
+beforeAll(async () => {
+  if (!available) return;
+  if (external) url = external;
+  else {
+    server = await startTestPostgres();
+    url = server.url;
+  }
+  stores = await Promise.all(["a", "b", "c"].map((owner) => openStore({ kind: "postgres", url }, { owner })));
+  svc = await startTestService({ data: { days: 120, ordersPerDay: 40, seed: 11, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await Promise.all(stores.map((s) => s.close()));
+  await server?.stop();
+});
+
+describe.skipIf(!available)("report jobs shared by instances", () => {
+  it("answers a job wherever it is polled, and a report repeated on another instance costs no call", async () => {
+    const [a, b] = [instance(0), instance(1)];
+    const q: ReportQuery = { start_date: "2025-06-01", end_date: END, group_by: ["date", "card_brand"], metrics: ["revenue", "attempts"] };
+    const before = reportingCalls();
+    const out = a.submit("orders", a.parse("orders", q), "u1");
+    if (!("job" in out)) throw new Error("expected a job");
+    const onB = dataOf(await settleDone(b, out.job.id));
+    const onA = dataOf(await settleDone(a, out.job.id));
+    expect(onB).toEqual(onA);
+    const fetched = reportingCalls() - before;
+    expect(fetched).toBeGreaterThan(0);
+
+    // The same report, and a coarser one, through the third instance: from the shared answer.
+    const c = instance(2);
+    for (const wanted of [q, { ...q, group_by: ["card_brand"] }]) {
+      const again = c.submit("orders", c.parse("orders", wanted), "u2");
+      const result = "cached" in again ? again.cached.data : dataOf(await settleDone(c, again.job.id));
+      expect(result.length).toBeGreaterThan(0);
+    }
+    expect(reportingCalls() - before).toBe(fetched);
+  }, 60_000);
+
+  it("an identical report asked on another instance while the first fetches waits for it instead of fetching twice", async () => {
+    // One call per 2 s: a 3-page report takes a few seconds, long enough for the second to ask.
+    const [a, b] = [instance(0, 1, 2), instance(1, 1, 2)];
+    const q: ReportQuery = { start_date: "2025-05-01", end_date: END, group_by: ["date", "bin"], metrics: ["revenue"] };
+    const before = reportingCalls();
+    const first = a.submit("orders", a.parse("orders", q), "u1");
+    if (!("job" in first)) throw new Error("expected a job");
+    await new Promise((r) => setTimeout(r, 500)); // the first job's row is written
+    const second = b.submit("orders", b.parse("orders", q), "u2");
+    if (!("job" in second)) throw new Error("expected a job");
+    const [x, y] = await Promise.all([settleDone(a, first.job.id, 60_000), settleDone(b, second.job.id, 60_000)]);
+    expect(dataOf(y)).toEqual(dataOf(x));
+    const pages = Math.ceil(dataOf(x).length / 1000);
+    expect(reportingCalls() - before).toBe(pages);
+  }, 90_000);
+
+  it("a job cancelled while it waits for the shared window makes no call", async () => {
+    // One call per 3 s over all instances; earlier tests' calls are out of the window first.
+    await new Promise((r) => setTimeout(r, 3_500));
+    const [a, b] = [instance(0, 1, 3), instance(1, 1, 3)];
+    const before = reportingCalls();
+    const x = b.submit("orders", b.parse("orders", { start_date: "2025-04-02", end_date: "2025-04-20", group_by: ["date"], metrics: ["attempts"] }), "u1");
+    if (!("job" in x)) throw new Error("expected a job");
+    expect((await settleDone(b, x.job.id)).status.state).toBe("done");
+    // Instance a's own queue lets the call go at once; the shared window, spent by b, holds it.
+    const y = a.submit("orders", a.parse("orders", { start_date: "2025-04-03", end_date: "2025-04-21", group_by: ["date"], metrics: ["revenue"] }), "u2");
+    if (!("job" in y)) throw new Error("expected a job");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.get(y.job.id)?.status.state).toBe("queued");
+    a.cancel(y.job.id);
+    expect((await settleDone(a, y.job.id)).status.state).toBe("cancelled");
+    // Past the window: still only b's call.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(reportingCalls() - before).toBe(1);
+  }, 60_000);
+
+  it("keeps a job its callers poll only on other instances (its own instance does not cancel it as forgotten)", async () => {
+    // Idle after 2 s on its own instance, which nobody asks; a 4-page report at one call per 2 s.
+    const a = instance(0, 1, 2, 2);
+    const b = instance(1);
+    const q: ReportQuery = { start_date: "2025-05-10", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
+    const out = a.submit("orders", a.parse("orders", q), "u1");
+    if (!("job" in out)) throw new Error("expected a job");
+    const done = await settleDone(b, out.job.id, 60_000);
+    expect(done.status.state).toBe("done");
+  }, 90_000);
+
+  it("a job whose instance is killed mid-fetch is taken over by the instance it is polled on, never left fetching", async () => {
+    const q: ReportQuery = { start_date: "2025-04-25", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
+    let child: ChildProcess | null = null;
+    try {
+      child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/core/upstream/testing/instance.ts", "--query", JSON.stringify(q)], {
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          SERVICE_URL: svc.url,
+          CLIENT_ID: svc.client.client_id,
+          CLIENT_SECRET: svc.client.client_secret,
+          // One call per 3 s: the killed instance is mid-way through its pages.
+          RATE_LIMIT: "1",
+          RATE_WINDOW_SECONDS: "3",
+          LEASE_SECONDS: String(LEASE_SECONDS),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const id = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child!.stdout!.on("data", (b: Buffer) => {
+          out += b.toString();
+          const line = out.split("\n").find((l) => l.startsWith("{"));
+          if (line) resolve((JSON.parse(line) as { id: string }).id);
+        });
+        child!.once("exit", (code) => reject(new Error(`instance exited ${code}`)));
+        setTimeout(() => reject(new Error("no job id")), 20_000);
+      });
+      await new Promise((r) => setTimeout(r, 1_000)); // its first call is made
+      child.kill("SIGKILL");
+
+      const b = instance(1);
+      const seen = await b.settle(id, 0);
+      expect(seen?.status.state).toMatch(/queued|fetching/);
+      const done = await settleDone(b, id, 60_000);
+      const direct = await svc.allRecords("/api/data", { ...q });
+      expect(dataOf(done)).toEqual(direct);
+    } finally {
+      child?.kill("SIGKILL");
+    }
+  }, 120_000);
+});

@@ -1,0 +1,173 @@
+import "server-only";
+/**
+ * Report jobs as rows, for several dashboard instances on one PostgreSQL database: the
+ * instance that runs a job writes its status and renews a lease while it runs; any instance answers
+ * a poll for it from the row (long polling by re-reading it every POLL_MS: the row is small and
+ * indexed, and this needs no connection held open per waiting caller as LISTEN would), and the done
+ * answer from the shared cache. A job whose instance stopped renewing is taken over by the instance
+ * polled for it (same id, fetched again), or failed with a clear message when nobody asks.
+ *
+ * Not a queue library (pg-boss, graphile-worker): these rows are not work waiting for a worker — the
+ * instance that accepted a report runs it at once through its own quota queue — but status records
+ * with a lease, a few statements each.
+ */
+import type { Operation } from "@/lib/contract";
+import { fromJson, type Sql } from "@/lib/core/store/sql";
+import type { JobStatus, JobView } from "./jobs";
+import type { ReportQuery } from "./records";
+
+/** How long a job's row is its instance's without renewal, and how often it is renewed. */
+export const JOB_LEASE_SECONDS = 15;
+/** A job nobody took over this long after its lease ran out is failed. */
+const ABANDONED_SECONDS = 60;
+const POLL_MS = 200;
+
+interface Row {
+  id: string;
+  key: string;
+  op: Operation;
+  query: ReportQuery | string;
+  owner: string;
+  instance: string;
+  status: JobStatus | string;
+  created_at: Date;
+  lease_until: Date;
+  finished_at: Date | null;
+  expired: boolean;
+}
+
+export interface SharedJob {
+  view: JobView;
+  key: string;
+  owner: string;
+  instance: string;
+  /** The lease ran out and the job is not finished: its instance stopped. */
+  abandoned: boolean;
+  finished: boolean;
+}
+
+
+/** A status as kept in the row: a done job's records live in the shared cache, not here. */
+function storable(status: JobStatus): JobStatus {
+  if (status.state !== "done") return status;
+  const { data: _data, ...result } = status.result;
+  return { state: "done", result: { ...result, data: [] } };
+}
+
+const FINISHED = new Set(["done", "failed", "cancelled"]);
+
+export class PgJobs {
+  readonly leaseSeconds: number;
+  /** How often the gateway renews this instance's leases: a third of the lease. */
+  readonly renewMs: number;
+
+  constructor(
+    private readonly db: Sql,
+    readonly instance: string,
+    opts: { leaseSeconds?: number } = {},
+  ) {
+    this.leaseSeconds = opts.leaseSeconds ?? JOB_LEASE_SECONDS;
+    this.renewMs = Math.max(200, (this.leaseSeconds * 1000) / 3);
+  }
+
+  async record(view: JobView, key: string, owner: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO report_jobs (id, key, op, query, owner, instance, status, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
+       ON CONFLICT (id) DO UPDATE SET instance = $6, status = $7, lease_until = now() + make_interval(secs => $8), finished_at = NULL, updated_at = now()`,
+      [view.id, key, view.operation, JSON.stringify(view.query), owner, this.instance, JSON.stringify(storable(view.status)), this.leaseSeconds],
+    );
+  }
+
+  /**
+   * Renews the leases (and statuses) of the jobs this instance runs, and says when each was last
+   * polled on any instance (so its own does not cancel it as forgotten); fails jobs abandoned for good.
+   */
+  async renew(views: readonly JobView[]): Promise<Map<string, number>> {
+    const polled = new Map<string, number>();
+    for (const v of views) {
+      const rows = await this.db.query<{ polled_at: Date | null }>(
+        "UPDATE report_jobs SET status = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE id = $1 AND instance = $2 AND finished_at IS NULL RETURNING polled_at",
+        [v.id, this.instance, JSON.stringify(storable(v.status)), this.leaseSeconds],
+      );
+      const at = rows[0]?.polled_at;
+      if (at) polled.set(v.id, new Date(at).getTime());
+    }
+    await this.db.query(
+      `UPDATE report_jobs SET status = $1, finished_at = now(), updated_at = now()
+        WHERE finished_at IS NULL AND lease_until < now() - make_interval(secs => $2)`,
+      [
+        JSON.stringify({
+          state: "failed",
+          error: { status: 503, message: "The dashboard instance that was fetching this report stopped.", action: "Run the report again." },
+        } satisfies JobStatus),
+        ABANDONED_SECONDS,
+      ],
+    );
+    return polled;
+  }
+
+  /** A caller polled the job here: its own instance learns it at its next renewal. */
+  async touch(id: string): Promise<void> {
+    await this.db.query("UPDATE report_jobs SET polled_at = now() WHERE id = $1", [id]);
+  }
+
+  async finish(view: JobView): Promise<void> {
+    await this.db.query("UPDATE report_jobs SET status = $3, finished_at = now(), updated_at = now() WHERE id = $1 AND instance = $2", [
+      view.id,
+      this.instance,
+      JSON.stringify(storable(view.status)),
+    ]);
+  }
+
+  async get(id: string): Promise<SharedJob | null> {
+    const rows = await this.db.query<Row>("SELECT *, (lease_until < now()) AS expired FROM report_jobs WHERE id = $1", [id]);
+    const r = rows[0];
+    if (!r) return null;
+    const status = fromJson<JobStatus>(r.status);
+    return {
+      view: { id: r.id, operation: r.op, query: fromJson<ReportQuery>(r.query), created_at: new Date(r.created_at).toISOString(), status },
+      key: r.key,
+      owner: r.owner,
+      instance: r.instance,
+      abandoned: r.finished_at === null && r.expired,
+      finished: r.finished_at !== null || FINISHED.has(status.state),
+    };
+  }
+
+  /** A job for `key` another instance is running under a live lease, or null. */
+  async live(key: string): Promise<SharedJob | null> {
+    const rows = await this.db.query<{ id: string }>(
+      "SELECT id FROM report_jobs WHERE key = $1 AND finished_at IS NULL AND lease_until > now() AND instance <> $2 ORDER BY created_at LIMIT 1",
+      [key, this.instance],
+    );
+    return rows[0] ? this.get(rows[0].id) : null;
+  }
+
+  /** Takes over a job whose lease ran out; true for the one instance that wins it. */
+  async takeOver(id: string): Promise<boolean> {
+    const rows = await this.db.query(
+      "UPDATE report_jobs SET instance = $2, lease_until = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1 AND finished_at IS NULL AND lease_until < now() RETURNING id",
+      [id, this.instance, this.leaseSeconds],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Re-reads the row until it is finished, abandoned, or `ms` have passed. A row not there yet gets a
+   * moment (its instance writes it just after answering the submit that a caller may already poll).
+   */
+  async waitFor(id: string, ms: number): Promise<SharedJob | null> {
+    const deadline = Date.now() + ms;
+    let job = await this.get(id);
+    for (let i = 0; !job && i < 5; i++) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      job = await this.get(id);
+    }
+    while (job && !job.finished && !job.abandoned && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
+      job = await this.get(id);
+    }
+    return job;
+  }
+}

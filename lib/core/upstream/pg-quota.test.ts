@@ -1,0 +1,159 @@
+// The shared upstream quota (./pg-quota.ts) over a real PostgreSQL server: a throwaway cluster this
+// file starts (lib/core/store/testing/postgres.ts), or the scratch database TEST_DATABASE_URL names. It is
+// skipped only on a machine without PostgreSQL, which .ci/run installs.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { addDays } from "@/lib/contract";
+import { openStore } from "@/lib/core/store/open";
+import type { Store } from "@/lib/core/store/sql";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { gatewayFor } from "@/service/testing/test-gateway";
+import { ReportGateway, type JobResult } from "./gateway";
+import { PgQuota } from "./pg-quota";
+import { QuotaQueue } from "./quota";
+
+const external = process.env.TEST_DATABASE_URL;
+const available = external !== undefined || postgresBinDir() !== null;
+if (!available) console.warn("lib/core/upstream/pg-quota.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
+
+const END = "2025-07-31";
+const LIMIT = 5;
+const WINDOW_MS = 2000;
+
+let server: TestPostgres | null = null;
+/** Three connections (pools), as three dashboard instances would have. */
+let stores: Store[] = [];
+
+beforeAll(async () => {
+  if (!available) return;
+  let url: string;
+  if (external) url = external;
+  else {
+    server = await startTestPostgres();
+    url = server.url;
+  }
+  stores = await Promise.all(["a", "b", "c"].map((owner) => openStore({ kind: "postgres", url }, { owner })));
+  // Every call row any instance inserts, kept here for the assertions (acquire deletes old ones).
+  await stores[0]!.exec(`
+    CREATE TABLE IF NOT EXISTS test_call_log (at timestamptz NOT NULL, instance text NOT NULL);
+    CREATE OR REPLACE FUNCTION test_log_call() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO test_call_log VALUES (NEW.at, NEW.instance); RETURN NEW; END $$;
+    DROP TRIGGER IF EXISTS test_log_call ON upstream_calls;
+    CREATE TRIGGER test_log_call AFTER INSERT ON upstream_calls FOR EACH ROW EXECUTE FUNCTION test_log_call();
+  `);
+}, 60_000);
+
+afterAll(async () => {
+  if (external && stores[0]) {
+    await stores[0].exec("DROP TRIGGER IF EXISTS test_log_call ON upstream_calls; DROP FUNCTION IF EXISTS test_log_call(); DROP TABLE IF EXISTS test_call_log");
+  }
+  await Promise.all(stores.map((s) => s.close()));
+  await server?.stop();
+});
+
+async function reset(): Promise<void> {
+  await stores[0]!.exec("DELETE FROM upstream_calls; DELETE FROM upstream_pause; DELETE FROM test_call_log");
+}
+
+/** The smallest span (ms) between a call and the LIMIT-th call after it, by the database's clock. */
+async function tightestSpan(): Promise<{ calls: number; span: number | null }> {
+  const [row] = await stores[0]!.query<{ calls: number; span: number | null }>(`
+    SELECT count(*)::int AS calls, min(1000 * extract(epoch FROM at - before))::float8 AS span
+    FROM (SELECT at, lag(at, $1) OVER (ORDER BY at) AS before FROM test_call_log) t`, [LIMIT]);
+  return row!;
+}
+
+const quotas = (pollMs?: number) =>
+  stores.map((db, i) => new PgQuota({ db, limit: LIMIT, windowMs: WINDOW_MS, instance: `instance-${i}`, ...(pollMs ? { pollMs } : {}) }));
+
+describe.runIf(available)("PgQuota", () => {
+  beforeEach(reset);
+
+  it("keeps the local queue's margin", () => {
+    const [q] = quotas();
+    expect(q!.windowMs).toBe(new QuotaQueue(LIMIT, WINDOW_MS).windowMs);
+    expect(new PgQuota({ db: stores[0]!, limit: 60, windowMs: 60_000, instance: "x" }).windowMs).toBe(new QuotaQueue(60, 60_000).windowMs);
+    expect(new PgQuota({ db: stores[0]!, limit: 5, windowMs: 2000, marginMs: 0, instance: "x" }).windowMs).toBe(2000);
+  });
+
+  it("lets at most 5 calls start in any window (plus margin) across three instances, 30 at once", async () => {
+    const qs = quotas();
+    const windowMs = qs[0]!.windowMs;
+    const started = Date.now();
+    const granted: number[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => qs[i % 3]!.acquire().then(() => granted.push(Date.now() - started))),
+    );
+    const { calls, span } = await tightestSpan();
+    expect(calls).toBe(30);
+    expect(span).not.toBeNull();
+    expect(span!).toBeGreaterThanOrEqual(windowMs);
+    // And not much slower than the quota allows: 6 windows' worth, the last starting after 5.
+    granted.sort((a, b) => a - b);
+    expect(granted.filter((t) => t < 500).length).toBe(LIMIT);
+    expect(granted.at(-1)!).toBeLessThan(5 * windowMs + 2000);
+    const perInstance = await stores[0]!.query<{ instance: string; n: number }>("SELECT instance, count(*)::int AS n FROM test_call_log GROUP BY instance ORDER BY instance");
+    expect(perInstance.map((r) => r.instance)).toEqual(["instance-0", "instance-1", "instance-2"]);
+  }, 60_000);
+
+  it("pauses every instance after a 429 seen by one, and never shortens a pause", async () => {
+    const qs = quotas(200);
+    const t0 = Date.now();
+    await qs[0]!.pause(t0 + 1500);
+    await qs[1]!.pause(t0 + 300); // a shorter pause from another instance does not shorten it
+    const done = await Promise.all(qs.map((q) => q.acquire().then(() => Date.now())));
+    for (const t of done) expect(t - t0).toBeGreaterThanOrEqual(1450);
+    const [row] = await stores[0]!.query<{ ok: boolean }>("SELECT bool_and(c.at >= p.until) AS ok FROM test_call_log c, upstream_pause p");
+    expect(row!.ok).toBe(true);
+  }, 20_000);
+
+  it("stops waiting when the signal aborts, and takes no call", async () => {
+    const [q] = quotas();
+    for (let i = 0; i < LIMIT; i++) await q!.acquire();
+    const ctl = new AbortController();
+    const waiting = q!.acquire(ctl.signal);
+    setTimeout(() => ctl.abort(new Error("gone")), 100);
+    await expect(waiting).rejects.toThrow("gone");
+    const [row] = await stores[0]!.query<{ n: number }>("SELECT count(*)::int AS n FROM upstream_calls");
+    expect(row!.n).toBe(LIMIT);
+    await expect(q!.acquire(AbortSignal.abort(new Error("already")))).rejects.toThrow("already");
+  });
+});
+
+/** Arrival times (ms) of reporting calls in the service's own request log. */
+function reportingArrivals(svc: TestService): number[] {
+  return svc.logLines
+    .map((l) => JSON.parse(l) as { msg: string; path: string; ts: string; duration_ms: number })
+    .filter((l) => l.msg === "request" && (l.path === "/api/data" || l.path === "/api/data/cohort"))
+    .map((l) => Date.parse(l.ts) - l.duration_ms)
+    .sort((a, b) => a - b);
+}
+
+describe.runIf(available)("three gateways sharing a PgQuota in front of the real service", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ data: { days: 200, ordersPerDay: 15, seed: 5, endDate: END }, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2" } });
+  }, 120_000);
+  afterAll(async () => svc?.stop());
+  beforeEach(reset);
+
+  it("sends at most 5 reporting calls in any window for 30 different reports spread over them, with no 429, and finishes all", async () => {
+    const config = gatewayFor(svc, { reportRateLimit: LIMIT, rateWindowSeconds: WINDOW_MS / 1000 }).config;
+    const gateways = stores.map((db, i) => new ReportGateway(config, { quota: new PgQuota({ db, limit: LIMIT, windowMs: WINDOW_MS, instance: `gateway-${i}` }) }));
+    svc.logLines.length = 0;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, async (_, i): Promise<JobResult> => {
+        const g = gateways[i % 3]!;
+        const out = g.submit("orders", g.parse("orders", { start_date: addDays(END, -i), end_date: END, group_by: ["date"], metrics: ["revenue"] }));
+        return "cached" in out ? out.cached : g.wait(out.job.id);
+      }),
+    );
+    expect(results.filter((r) => !(r.source === "upstream" && r.upstream_calls === 1)).map((r) => ({ source: r.source, calls: r.upstream_calls })), "answers not fetched in one upstream call").toEqual([]);
+    const statuses = svc.logLines.map((l) => (JSON.parse(l) as { status?: number }).status);
+    expect(statuses).not.toContain(429);
+    const arrivals = reportingArrivals(svc);
+    expect(arrivals.length).toBe(30); // no retries either
+    for (let i = 0; i + LIMIT < arrivals.length; i++) expect(arrivals[i + LIMIT]! - arrivals[i]!).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(gateways.map((g) => g.client.reportCalls)).toEqual([10, 10, 10]);
+  }, 90_000);
+});

@@ -1,0 +1,208 @@
+/**
+ * Keeping shared dashboards warm, over a real PGlite store, the real service and the real report
+ * gateway: which links the background warmer keeps fresh, a share opened after a background refresh
+ * costing no service call, a share shown at once from its last (stale) answers while they are
+ * refreshed, and a snapshot drawn from its frozen answers alone.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "@/lib/core/auth/password";
+import type { SessionUser } from "@/lib/core/auth/session";
+import { todayIn } from "@/lib/contract/dates";
+import { dashboardQueries, runDashboard, type DashboardAnswer } from "@/lib/features/dashboards/run";
+import { serializeDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
+import { canonicalParams } from "@/lib/features/saved-reports";
+import { openStore } from "@/lib/core/store/open";
+import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
+import { shareLinksRepo } from "@/lib/features/sharing/links-store";
+import type { Store } from "@/lib/core/store/sql";
+import { usersRepo } from "@/lib/core/auth/users";
+import { SHARE_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
+import { Warmer } from "@/lib/core/upstream/warmer";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { gatewayFor } from "@/service/testing/test-gateway";
+import { sharedDashboardState, sharedDashboardView } from "./dashboard";
+import { createShareLink } from "./links";
+import { warmQueries } from "./warm";
+
+const TZ = "UTC";
+const DAY_MS = 86_400_000;
+let dir: string;
+let store: Store;
+let svc: TestService;
+let gateway: ReportGateway;
+let analyst: SessionUser;
+let report: SavedReport;
+let state: DashboardState;
+let today: string;
+
+const REPORTING = new Set(["/api/data", "/api/data/cohort"]);
+/** The service's reporting calls so far. */
+const reportCalls = () =>
+  svc.logLines.map((l) => JSON.parse(l) as { msg: string; path: string }).filter((l) => l.msg === "request" && REPORTING.has(l.path)).length;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Looks until no tile is pending, as the dashboard page polls. */
+async function runToEnd(g: ReportGateway, s: DashboardState): Promise<DashboardAnswer> {
+  for (let look = 0; look < 50; look++) {
+    const answer = await runDashboard(g, s, today, { owner: analyst.id, waitMs: 5_000 });
+    if (!answer.tiles.some((t) => t.outcome.status === "pending")) return answer;
+  }
+  throw new Error("the dashboard was still pending after 50 looks");
+}
+
+const statuses = (a: DashboardAnswer) => a.tiles.map((t) => t.outcome.status);
+const staleness = (a: DashboardAnswer) => a.tiles.map((t) => (t.outcome.status === "done" ? t.outcome.stale : null));
+const models = (a: DashboardAnswer) => a.tiles.map((t) => (t.outcome.status === "done" ? t.outcome.model : null));
+
+const saveDashboard = (name: string, params: string) =>
+  savedReportsRepo(store).create({ ownerId: analyst.id, name, page: "dashboard", params: canonicalParams("dashboard", params, TZ), sharedWithTeam: false });
+
+/** The share page's view of the dashboard (its default range, no snapshot). */
+const shareView = (g: ReportGateway, r: SavedReport = report) =>
+  sharedDashboardView(g, r, { owner: SHARE_OWNER, sharedBy: analyst.email, timeZone: TZ, preset: null, allowed: [], snapshot: null });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "share-warm-"));
+  store = await openStore({ kind: "pglite", dir }, { owner: "share warm test" });
+  const u = await usersRepo(store).create({ email: "warm@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
+  analyst = { id: u.id, email: u.email, role: "analyst" } as SessionUser;
+  today = todayIn(TZ);
+  // Data up to today, so that the links' presets resolve to days that have it.
+  svc = await startTestService({ data: { days: 60, ordersPerDay: 15, seed: 11, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });
+  gateway = gatewayFor(svc);
+  // The starter dashboard: KPIs compared with the previous period, trend, gateways, brands, BINs, cohorts.
+  report = await saveDashboard("Finance overview", serializeDashboard(starterDashboard()));
+  state = sharedDashboardState(report, null);
+  expect(state.tiles.length).toBe(starterDashboard().tiles.length);
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("warmQueries", () => {
+  it("keeps warm the planned queries of a dashboard behind a live link viewed lately, and no other", async () => {
+    const links = shareLinksRepo(store);
+    const live = await createShareLink(store, gateway, TZ, analyst, report, { mode: "live" });
+    expect(await warmQueries(store, gateway, TZ, 7)).toEqual([]); // never viewed yet
+    await links.recordView(live.link.id, "address-hash-1");
+
+    // Links that must not be warmed, each on a dashboard of its own (other ranges, so other queries).
+    const revokedReport = await saveDashboard("Revoked", "range=last7&t=kpi.1|op=orders%26range=last7%26by=date%26m=revenue|");
+    const revoked = await createShareLink(store, gateway, TZ, analyst, revokedReport, { mode: "live" });
+    await links.recordView(revoked.link.id, "address-hash-2");
+    await links.revoke(revoked.link.id);
+
+    const expiredReport = await saveDashboard("Expired", "range=yesterday&t=kpi.1|op=orders%26range=last7%26by=date%26m=revenue|");
+    const expired = await createShareLink(store, gateway, TZ, analyst, expiredReport, { mode: "live", expiresInDays: 1 });
+    await links.recordView(expired.link.id, "address-hash-3");
+    await store.query("UPDATE share_links SET expires_at = now() - interval '1 second' WHERE id = $1", [expired.link.id]);
+
+    const snapshotReport = await saveDashboard("Snapshot", "range=last90&t=kpi.1|op=orders%26range=last7%26by=date%26m=revenue|");
+    const snapshot = await createShareLink(store, gateway, TZ, analyst, snapshotReport, { mode: "snapshot" });
+    await links.recordView(snapshot.link.id, "address-hash-4");
+
+    const oldReport = await saveDashboard("Viewed 8 days ago", "range=mtd&t=kpi.1|op=orders%26range=last7%26by=date%26m=revenue|");
+    const old = await createShareLink(store, gateway, TZ, analyst, oldReport, { mode: "live" });
+    await links.recordView(old.link.id, "address-hash-5", new Date(Date.now() - 8 * DAY_MS));
+
+    const expected = dashboardQueries(gateway, state, today);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await warmQueries(store, gateway, TZ, 7)).toEqual(expected);
+    // The 8-day-old view is left out by the window alone: with 9 days it is warmed too, after the newer one.
+    expect(await warmQueries(store, gateway, TZ, 9)).toEqual([...expected, ...dashboardQueries(gateway, sharedDashboardState(oldReport, null), today)]);
+  });
+});
+
+describe("a shared dashboard", () => {
+  it("opened after a background refresh costs no service call", async () => {
+    const g = gatewayFor(svc, { ttlTodaySeconds: 1, ttlPastSeconds: 1 });
+    const first = await runToEnd(g, state);
+    expect(statuses(first).every((s) => s === "done")).toBe(true);
+    await sleep(1_100);
+    const planned = dashboardQueries(g, state, today);
+    expect(planned.every((q) => g.lookup(q.op, q.query) === null)).toBe(true); // all expired
+
+    const warmer = new Warmer(g, () => warmQueries(store, g, TZ, 7), { intervalMs: 60_000, refreshBeforeSeconds: 0 });
+    const submitted = await warmer.tick();
+    expect(submitted.map((s) => ({ op: s.op, query: s.query }))).toEqual(planned);
+    await Promise.all(submitted.map((s) => g.wait(s.job.id)));
+
+    const before = reportCalls();
+    const view = await shareView(g);
+    expect(reportCalls()).toBe(before);
+    expect(statuses(view.answer).every((s) => s === "done")).toBe(true);
+    expect(staleness(view.answer).every((s) => s === false)).toBe(true);
+    expect(view.answer.plan.every((s) => s.status.state === "cached")).toBe(true);
+    expect(view.mode).toBe("live");
+  });
+
+  describe("once its answers expire", () => {
+    let took = -1;
+
+    it("shows its last answers, marked stale, while they are refreshed, and fresh ones after the refresh", async () => {
+      // The refresh must not finish within the view for "stale" to be what the visitor sees, so the
+      // quota is set to what the first run spends in a 6-second window: the refresh queues behind it.
+      const probe = gatewayFor(svc);
+      await runToEnd(probe, state);
+      const g = gatewayFor(svc, { ttlTodaySeconds: 1, ttlPastSeconds: 1, reportRateLimit: probe.client.reportCalls, rateWindowSeconds: 6 });
+      const first = await runToEnd(g, state);
+      expect(g.client.reportCalls).toBe(probe.client.reportCalls);
+      await sleep(1_100);
+
+      const before = reportCalls();
+      const started = Date.now();
+      const stale = await shareView(g);
+      took = Date.now() - started;
+      console.log(`stale share view answered in ${took} ms (refresh queued behind the quota)`);
+      expect(statuses(stale.answer).every((s) => s === "done")).toBe(true);
+      expect(staleness(stale.answer).every((s) => s === true)).toBe(true);
+      expect(models(stale.answer)).toEqual(models(first));
+      expect(reportCalls()).toBe(before);
+
+      // The refresh it started: its jobs, found by the queries its plan shows, waited for through a
+      // handle of the test's own (job ids are not handles).
+      const running = stale.answer.plan.filter((s) => g.inFlight(s.op, s.query) !== null);
+      expect(running.length).toBeGreaterThan(0);
+      const handles = running.flatMap((s) => {
+        const out = g.submit(s.op, s.query, "warm test");
+        return "job" in out ? [out.job.id] : [];
+      });
+      await Promise.all(handles.map((h) => g.wait(h)));
+      const fresh = await shareView(g);
+      expect(statuses(fresh.answer).every((s) => s === "done")).toBe(true);
+      expect(staleness(fresh.answer).every((s) => s === false)).toBe(true);
+    });
+
+    // A visitor with a stale answer for every tile is not held while the refresh is queued.
+    it("answers at once when every tile has a stale answer", () => {
+      expect(took).toBeGreaterThanOrEqual(0);
+      expect(took).toBeLessThan(1_000);
+    });
+  });
+
+  it("as a snapshot, draws every tile from its frozen answers with no service call, as the live dashboard was", async () => {
+    const links = shareLinksRepo(store);
+    const { link } = await createShareLink(store, gateway, TZ, analyst, report, { mode: "snapshot" });
+    const live = await runToEnd(gateway, state); // from the cache the snapshot was taken from
+    const stored = (await links.get(link.id))!.snapshot;
+    expect(stored?.dashboard?.today).toBe(today);
+    expect(stored?.dashboard?.answers.length).toBeGreaterThan(0);
+
+    // A gateway that has nothing cached: the snapshot needs none of it.
+    const empty = gatewayFor(svc);
+    const before = reportCalls();
+    const view = await sharedDashboardView(empty, report, { owner: SHARE_OWNER, sharedBy: analyst.email, timeZone: TZ, preset: null, allowed: [], snapshot: stored });
+    expect(reportCalls()).toBe(before);
+    expect(empty.client.reportCalls).toBe(0);
+    expect(view.mode).toBe("snapshot");
+    expect(statuses(view.answer).every((s) => s === "done")).toBe(true);
+    expect(models(view.answer)).toEqual(models(live));
+  });
+});

@@ -1,0 +1,44 @@
+import "server-only";
+/**
+ * The dashboard process's background warmer for share links (policy in ./warm.ts): started once at
+ * server start, never in tests or builds that do not call it.
+ */
+import { serverEnv } from "@/lib/core/env/env";
+import { getStore } from "@/lib/core/store";
+import { getGateway } from "@/lib/core/upstream";
+import { Warmer } from "@/lib/core/upstream/warmer";
+import { warmQueries } from "./warm";
+
+const globalKey = Symbol.for("payments-analytics.share-warmer");
+type WithWarmer = typeof globalThis & { [globalKey]?: Warmer };
+
+export function startShareWarmer(): void {
+  const env = serverEnv();
+  const g = globalThis as WithWarmer;
+  if (env.SHARE_WARM_DAYS === 0 || g[globalKey]) return;
+  const gateway = getGateway();
+  const since = () => Date.now() - env.SHARE_WARM_DAYS * 86_400_000;
+  // Shared links first (people outside wait on them), then every kept question used recently:
+  // saved reports, dashboards, alerts and the Monitor all leave their shapes in the day store.
+  const source = async () => [...(await warmQueries(await getStore(), gateway, env.REPORT_TIMEZONE, env.SHARE_WARM_DAYS)), ...(await gateway.recentShapeQueries(since()))];
+  const warmer = new Warmer(gateway, source, {
+    intervalMs: env.SHARE_WARM_INTERVAL_SECONDS * 1000,
+    // Refreshed a little before they expire, so a visitor finds them fresh rather than just expired.
+    refreshBeforeSeconds: Math.min(60, Math.floor(env.CACHE_TTL_TODAY_SECONDS / 5)),
+  });
+  warmer.start();
+  // Once an hour, when nobody waits, settled kept days are compared with the upstream's daily totals
+  // (each question at most once a day): a day that moved is forgotten and fetched again.
+  let checking = false;
+  const check = setInterval(() => {
+    const q = gateway.queue.status();
+    if (checking || q.queueLength + q.backgroundQueueLength > 0) return;
+    checking = true;
+    gateway
+      .checkKeptDays({ usedSince: since(), everyMs: 86_400_000 })
+      .catch((e: unknown) => console.error(JSON.stringify({ level: "error", msg: "kept days check failed", error: e instanceof Error ? e.name : "unknown" })))
+      .finally(() => (checking = false));
+  }, 3_600_000);
+  check.unref();
+  g[globalKey] = warmer;
+}
