@@ -39,6 +39,15 @@ export default function nextConfig(phase) {
       // navigation between them.
       turbopackChunking: { minChunkSize: 400_000 },
     },
+    // Addresses people bookmarked before a page or route took its feature's name keep opening it
+    // (308: a POST stays a POST with its body).
+    async redirects() {
+      return [
+        { source: "/metrics", destination: "/definitions", permanent: true },
+        { source: "/api/bin-routing", destination: "/api/bin-lookup", permanent: true },
+        { source: "/api/bin-routing/:path*", destination: "/api/bin-lookup/:path*", permanent: true },
+      ];
+    },
     async headers() {
       return [{ source: "/:path*", headers: staticSecurityHeaders(process.env.NEXTAUTH_URL) }];
     },

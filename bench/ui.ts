@@ -18,7 +18,7 @@ import { machine, median, percentile } from "./lib";
 import { startStack } from "./stack";
 
 /** Opened signed in (as an admin, who may open every page). */
-const PAGES = ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/users", "/metrics", "/dashboards", "/dashboards/new", "/monitor", "/alerts", "/inbox"];
+const PAGES = ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/users", "/definitions", "/dashboards", "/dashboards/new", "/monitor", "/alerts", "/inbox"];
 /** Last run's sizes (gzipped bytes by page); ignored by git, and outside .bench-ui, which each run starts afresh. */
 const SIZES_FILE = "bench/results/ui-sizes.json";
 

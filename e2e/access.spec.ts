@@ -35,7 +35,7 @@ const PUBLIC = [/^\/api\/auth\//, /^\/api\/health$/, /^\/api\/share\//];
 const routes = findRoutes();
 
 test("finds the dashboard's API routes", () => {
-  expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/reports/order-summary", "/api/reports/cohort", "/api/bin-routing", "/api/upstream/status"]));
+  expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/reports/order-summary", "/api/reports/cohort", "/api/bin-lookup", "/api/upstream/status"]));
 });
 
 test("every non-public route method goes through the role-checking wrapper", () => {

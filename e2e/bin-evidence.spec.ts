@@ -52,7 +52,7 @@ async function evidenceApi(page: Page, bins: string[]): Promise<EvidenceDone> {
   await expect
     .poll(
       async () => {
-        const res = await page.request.post("/api/bin-routing/evidence", { data: { bins } });
+        const res = await page.request.post("/api/bin-lookup/evidence", { data: { bins } });
         expect([200, 202]).toContain(res.status());
         answer = (await res.json()) as EvidenceAnswer;
         return answer.state;

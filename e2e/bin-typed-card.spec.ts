@@ -62,7 +62,7 @@ test("a card number typed digit by digit gives its first 8 digits, and no key on
   expectNoMoreThanBin("the page", await page.content(), pan);
   expectNoMoreThanBin("the form's values", await controlValues(page), pan);
   expectNoMoreThanBin("the browser's storage", await storage(page), pan);
-  const routed = sent.filter((s) => s.includes("/api/bin-routing/"));
+  const routed = sent.filter((s) => s.includes("/api/bin-lookup/"));
   expect(routed.some((s) => s.includes('"bin":"41111111"')), "the lookup sent BIN 41111111").toBe(true);
   expect(routed.some((s) => s.includes('"bin":"41472093"')), "the lookup sent BIN 41472093").toBe(true);
   expectNoMoreThanBin("a request", sent.join("\n"), pan);

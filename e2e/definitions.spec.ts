@@ -6,7 +6,9 @@ import { screenshots } from "./support/helpers";
 test.use({ storageState: ".e2e/viewer.json" });
 
 test("the definitions page lists every metric and dimension of the catalog", async ({ page }) => {
+  // The page's first address still opens it, by a permanent redirect.
   await page.goto("/metrics");
+  await expect(page).toHaveURL(/\/definitions$/);
   await expect(page.getByRole("heading", { level: 1, name: "Definitions" })).toBeVisible();
   const metricRows = page.getByRole("region", { name: "Metrics" }).locator("tbody tr");
   await expect(metricRows).toHaveCount(METRICS.length);
@@ -18,7 +20,7 @@ test("the definitions page lists every metric and dimension of the catalog", asy
 test("the definitions page lists every KPI and the cohort grid's cells, and the top menu links to it", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Definitions" }).click();
-  await expect(page).toHaveURL(/\/metrics$/);
+  await expect(page).toHaveURL(/\/definitions$/);
   const kpiRows = page.getByRole("region", { name: "KPIs" }).locator("tbody tr");
   await expect(kpiRows).toHaveCount(KPIS.length);
   for (const label of ["Approval rate", "Chargeback rate (count)", "Chargeback rate (amount)", "Net revenue", "Net revenue per customer"]) {

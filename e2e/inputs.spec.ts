@@ -62,7 +62,7 @@ for (const device of DEVICES) {
         expectNoRest("the form's values", await controlValues(page), pan);
       }
     }
-    const routed = sent.filter((s) => s.includes("/api/bin-routing/"));
+    const routed = sent.filter((s) => s.includes("/api/bin-lookup/"));
     expect(routed.some((s) => s.includes('"bin":"41111111"')), "the lookup sent BIN 41111111").toBe(true);
     expect(routed.some((s) => s.includes('"bin":"41472093"')), "the lookup sent BIN 41472093").toBe(true);
     expectNoRest("a request", sent.join("\n"), "4147-2093-5762-8841");

@@ -46,7 +46,7 @@ test("save, share, open on a phone without an account, revoke", async ({ browser
   await phone.screenshot({ path: "test-results/screenshots/share-phone.png", fullPage: true });
 
   // The share page's visitor cannot reach anything else.
-  for (const [method, path] of [["POST", "/api/reports/order-summary"], ["POST", "/api/bin-routing"], ["GET", "/api/saved-reports"], ["GET", "/api/upstream/status"]] as const) {
+  for (const [method, path] of [["POST", "/api/reports/order-summary"], ["POST", "/api/bin-lookup"], ["GET", "/api/saved-reports"], ["GET", "/api/upstream/status"]] as const) {
     const res = await phone.request.fetch(path, { method, headers: { "content-type": "application/json" }, data: method === "POST" ? "{}" : undefined });
     expect(res.status()).toBe(401);
   }

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain JavaScript config (allowJs is off); its shape is checked by the calls below.
 import nextConfig from "../next.config.js";
 
-const config = nextConfig as (phase: string) => { headers: () => Promise<{ source: string; headers: { key: string }[] }[]> };
+const config = nextConfig as (phase: string) => {
+  headers: () => Promise<{ source: string; headers: { key: string }[] }[]>;
+  redirects: () => Promise<{ source: string; destination: string; permanent: boolean }[]>;
+};
 const saved = { ...process.env };
 afterEach(() => {
   process.env = { ...saved };
@@ -36,5 +39,17 @@ describe("next.config.js", () => {
   it("starts with a valid environment", () => {
     process.env = { ...saved, NEXTAUTH_SECRET: "x".repeat(32), UPSTREAM_BASE_URL: "http://localhost:4000", UPSTREAM_CLIENT_ID: "c", UPSTREAM_CLIENT_SECRET: "s", UPSTREAM_TOKEN_URL: "http://localhost:4000/api/token" };
     expect(() => config("phase-production-server")).not.toThrow();
+  });
+
+  it("keeps the addresses pages and routes had before they took their feature's name, as permanent redirects", async () => {
+    process.env = { PATH: saved.PATH, NODE_ENV: "production" };
+    const redirects = await config("phase-production-build").redirects();
+    expect(redirects).toEqual(
+      expect.arrayContaining([
+        { source: "/metrics", destination: "/definitions", permanent: true },
+        { source: "/api/bin-routing", destination: "/api/bin-lookup", permanent: true },
+        { source: "/api/bin-routing/:path*", destination: "/api/bin-lookup/:path*", permanent: true },
+      ]),
+    );
   });
 });

@@ -29,7 +29,7 @@ import { StatusBanner } from "@/components/ui/status-banner";
 export function useBinEvidence(bins: readonly string[] | null) {
   return useQuery({
     queryKey: ["bin-evidence", bins],
-    queryFn: ({ signal }) => apiFetch<EvidenceAnswer>("/api/bin-routing/evidence", { method: "POST", body: { bins }, signal }),
+    queryFn: ({ signal }) => apiFetch<EvidenceAnswer>("/api/bin-lookup/evidence", { method: "POST", body: { bins }, signal }),
     enabled: bins !== null && bins.length > 0,
     refetchInterval: (q) => {
       const d = q.state.data;

@@ -12,7 +12,7 @@ export const SECTIONS = [
   { href: "/alerts", label: "Alerts", role: "analyst", purpose: "alert rules and scheduled reports by e-mail" },
   { href: "/users", label: "Users", role: "admin", purpose: "who may sign in, and with which role" },
   { href: "/audit", label: "Audit log", role: "admin", purpose: "who signed in and changed access, sharing, automation and routing" },
-  { href: "/metrics", label: "Definitions", role: "viewer", purpose: "every metric, KPI and dimension" },
+  { href: "/definitions", label: "Definitions", role: "viewer", purpose: "every metric, KPI and dimension" },
 ] as const satisfies readonly { href: string; label: string; role: Role; purpose: string }[];
 
 const ARTICLE: Record<Role, string> = { admin: "an admin", analyst: "an analyst", viewer: "a viewer" };

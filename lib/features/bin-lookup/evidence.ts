@@ -307,7 +307,7 @@ export function bestSummary(e: BinEvidence): string {
   }
 }
 
-/** Body of POST /api/bin-routing/evidence. */
+/** Body of POST /api/bin-lookup/evidence. */
 export const BinEvidenceRequestSchema = z.strictObject({
   bins: z
     .array(z.string().regex(/^\d{6,8}$/, { error: "each BIN must be a string of 6 to 8 digits" }))

@@ -56,8 +56,8 @@ function Glossary({ id, title, columns, rows }: { id: string; title: string; col
 }
 
 /** Glossary of every metric, KPI, cohort grid cell and dimension, straight from the catalog and the KPI registry. */
-export default async function MetricsPage() {
-  await requirePageUser("/metrics");
+export default async function DefinitionsPage() {
+  await requirePageUser("/definitions");
   const reports = (ops: readonly Operation[]) => ops.map((o) => OPERATION_TABLE[o].shortLabel).join(", ");
   return (
     <main className={`${PAGE_WIDTH} py-6`}>

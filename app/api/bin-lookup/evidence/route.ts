@@ -1,4 +1,4 @@
-// POST /api/bin-routing/evidence: the last 90 full days of up to 100 BINs per gateway (attempts, approval
+// POST /api/bin-lookup/evidence: the last 90 full days of up to 100 BINs per gateway (attempts, approval
 // rate, chargeback rate, best gateway), as one report through the gateway; 202 "pending" while it is queued.
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/core/route/handler";

@@ -1,4 +1,4 @@
-// POST /api/bin-routing/preview: which gateway a BIN would get, without advancing any rotation (the service's preview extension); analysts only, within each user's share of routing calls.
+// POST /api/bin-lookup/preview: which gateway a BIN would get, without advancing any rotation (the service's preview extension); analysts only, within each user's share of routing calls.
 import { apiRoute } from "@/lib/core/route/handler";
 import { BinRoutingRequestSchema } from "@/lib/contract";
 import { lookUpBinFor } from "@/lib/features/routing/calls";

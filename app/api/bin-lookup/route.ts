@@ -1,4 +1,4 @@
-// POST /api/bin-routing: route a BIN as a real order through the upstream (SPEC.md §4), validated first; analysts only, within each user's share of routing calls.
+// POST /api/bin-lookup: route a BIN as a real order through the upstream (SPEC.md §4), validated first; analysts only, within each user's share of routing calls.
 import { apiRoute } from "@/lib/core/route/handler";
 import { BinRoutingRequestSchema } from "@/lib/contract";
 import { lookUpBinFor } from "@/lib/features/routing/calls";
