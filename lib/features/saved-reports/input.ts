@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { parseCohort, parseExplore, serializeCohort, serializeExplore, type UrlProblem } from "@/lib/report/state";
+import { parseCohort, serializeCohort } from "@/lib/report/state/cohort";
+import { type UrlProblem } from "@/lib/report/state/encoding";
+import { parseExplore, serializeExplore } from "@/lib/report/state/explore";
 import { SAVED_PAGES, type SavedPage } from "@/lib/features/saved-reports/store";
 import { MAX_TILES, parseDashboard, serializeDashboard } from "@/lib/report/state/dashboard";
 

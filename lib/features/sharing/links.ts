@@ -8,7 +8,7 @@ import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { appendAudit, inTransaction, userActor } from "@/lib/core/audit/log";
 import { hashPassword } from "@/lib/core/auth/password";
 import { ApiError } from "@/lib/contract/errors";
-import { isRangePreset } from "@/lib/report/state";
+import { isRangePreset } from "@/lib/report/state/range";
 import { canEdit, getEditableReport } from "@/lib/features/saved-reports/access";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { SavedReport } from "@/lib/features/saved-reports/store";

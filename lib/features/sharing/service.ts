@@ -7,14 +7,9 @@ import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { verifyPassword } from "@/lib/core/auth/password";
-import {
-  cohortRequest,
-  comparisonRequest,
-  exploreRequest,
-  parseCohort,
-  parseExplore,
-  type RangePreset,
-} from "@/lib/report/state";
+import { cohortRequest, parseCohort } from "@/lib/report/state/cohort";
+import { comparisonRequest, exploreRequest, parseExplore } from "@/lib/report/state/explore";
+import { type RangePreset } from "@/lib/report/state/range";
 import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo, type ShareLinkWithSecrets } from "@/lib/features/sharing/links-store";
 import type { Sql } from "@/lib/core/store/sql";

@@ -12,17 +12,9 @@ import { measureFor } from "@/lib/report/metrics/kpis";
 import { buildTable, buildViewTable, type TableModel } from "@/lib/report/table/table";
 import { buildReportView as buildPeriodView, describePeriods } from "@/lib/report/periods/view";
 import { formatDimensionValue } from "@/lib/report/metrics/format";
-import {
-  COHORT_PRESETS,
-  EXPLORE_PRESETS,
-  isRangePreset,
-  parseCohort,
-  parseExplore,
-  presetLabel,
-  chartMeasureId,
-  visibleMeasures,
-  type RangePreset,
-} from "@/lib/report/state";
+import { parseCohort } from "@/lib/report/state/cohort";
+import { parseExplore, chartMeasureId, visibleMeasures } from "@/lib/report/state/explore";
+import { COHORT_PRESETS, EXPLORE_PRESETS, isRangePreset, presetLabel, type RangePreset } from "@/lib/report/state/range";
 import { getStore } from "@/lib/core/store";
 import type { SavedReport } from "@/lib/features/saved-reports/store";
 import type { Snapshot } from "@/lib/features/sharing/links-store";

@@ -1,7 +1,8 @@
 // A filter named like an object's own machinery is refused by name, as any unknown dimension is,
 // never dropped on the way (which would run a report the link did not ask for).
 import { describe, expect, it } from "vitest";
-import { parseCohort, parseExplore } from "./index";
+import { parseCohort } from "./cohort";
+import { parseExplore } from "./explore";
 import { parseDashboard } from "./dashboard";
 
 const today = "2026-11-27";

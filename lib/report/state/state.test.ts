@@ -4,35 +4,12 @@ import { addDays, DASHBOARD_MAX_RANGE_DAYS, dimensionsFor, metricsFor, OPERATION
 import { kpisFor } from "@/lib/report/metrics/kpis";
 import type { CompareSelection } from "@/lib/report/periods/compare";
 import { TIME_GRAINS } from "@/lib/report/periods/grain";
-import {
-  TABLE_LAYOUTS,
-  CHART_KINDS,
-  COHORT_CELLS,
-  COHORT_GRID_METRICS,
-  COHORT_ROWS,
-  MAX_RANGE_DAYS,
-  RANGE_PRESETS,
-  cohortQueryString,
-  cohortRequest,
-  decodeList,
-  defaultCohortState,
-  defaultExploreState,
-  encodeList,
-  exploreQueryString,
-  exploreRequest,
-  normalizeCohort,
-  normalizeExplore,
-  parseCohort,
-  parseExplore,
-  resolveRange,
-  serializeCohort,
-  serializeExplore,
-  describeFilters,
-  type CohortState,
-  type ExploreState,
-  type FilterValue,
-  type RangeSelection,
-} from "./index";
+import { COHORT_CELLS, COHORT_GRID_METRICS, COHORT_ROWS, cohortQueryString, cohortRequest, defaultCohortState, normalizeCohort, parseCohort, serializeCohort, type CohortState } from "./cohort";
+import { describeFilters } from "./describe-filters";
+import { decodeList, encodeList } from "./encoding";
+import { TABLE_LAYOUTS, CHART_KINDS, defaultExploreState, exploreQueryString, exploreRequest, normalizeExplore, parseExplore, serializeExplore, type ExploreState } from "./explore";
+import { type FilterValue } from "./filters";
+import { MAX_RANGE_DAYS, RANGE_PRESETS, resolveRange, type RangeSelection } from "./range";
 
 const today = "2025-07-31";
 

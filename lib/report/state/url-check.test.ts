@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { addDays, getDimension, LIMITS } from "@/lib/contract";
 import { effectiveSort, sortAfterRegroup } from "./explore";
-import { MAX_RANGE_DAYS, parseCohort, parseExplore, parseFilterInput, serializeExplore } from "./index";
+import { parseCohort } from "./cohort";
+import { parseExplore, serializeExplore } from "./explore";
+import { parseFilterInput } from "./filter-input";
+import { MAX_RANGE_DAYS } from "./range";
 import { checkRange, quote } from "./url-check";
 
 const today = "2025-07-31";
