@@ -44,6 +44,11 @@ export function MonitorReport({ timeZone, canExplore }: { timeZone: string; canE
           const v = describeStatus(phaseOf(m.status), timeZone);
           return <StatusBanner key={m.month} tone={v.tone} title={`${monthLabel(m.month)}: ${v.title}`} detail={v.detail} busy={v.busy} label={`${monthLabel(m.month)} status`} />;
         })}
+        {answer?.kind === "pending" && answer.plannedCalls > 0 ? (
+          <p className="text-sm text-slate-700">
+            {answer.plannedCalls.toLocaleString("en-US")} upstream {answer.plannedCalls === 1 ? "call" : "calls"} planned for the months not kept.
+          </p>
+        ) : null}
       </div>
       {answer?.kind === "ok" ? (
         <>

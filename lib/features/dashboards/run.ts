@@ -114,7 +114,7 @@ function observedOf(gateway: ReportGateway): Observed {
   return o;
 }
 
-function observe(gateway: ReportGateway, op: Operation, source: ReportQuery, answer: JobResult): void {
+export function observe(gateway: ReportGateway, op: Operation, source: ReportQuery, answer: JobResult): void {
   const o = observedOf(gateway);
   const key = `${queryKey(op, source)}@${answer.fetched_at}`;
   if (o.counted.has(key) || answer.data.length === 0) return;
@@ -272,6 +272,18 @@ async function withKeptDays(gateway: ReportGateway, queries: readonly PlannedQue
       return { ...q, estimatedCalls };
     }),
   );
+}
+
+/**
+ * The upstream calls one query not answered from the cache would make now, planned as a dashboard's
+ * query is: for the days the store does not keep current, with what this gateway's answers have
+ * shown of each dimension (the Monitor's months, which it plans one by one).
+ */
+export async function plannedCallsFor(gateway: ReportGateway, op: Operation, query: ReportQuery): Promise<number> {
+  const opts = planOptionsFor(gateway);
+  const planned = planQueries([{ key: "q", op, query }], opts).queries;
+  const [q] = await withKeptDays(gateway, planned, opts);
+  return q?.estimatedCalls ?? 1;
 }
 
 async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNeeds>, needs: Need[], today: string, opts: RunOptions) {
