@@ -107,8 +107,9 @@ export class ReportGateway {
     if (shared.jobs) {
       const rows = shared.jobs;
       this.renewer = setInterval(() => {
+        const at = Date.now();
         rows
-          .renew(this.jobs.runningViews())
+          .renew(this.jobs.runningViews(), at)
           .then((polled) => {
             for (const [id, at] of polled) this.jobs.markSeen(id, at);
           })
@@ -121,12 +122,15 @@ export class ReportGateway {
   private readonly renewer: NodeJS.Timeout | null = null;
 
   /** Starts a job here (a new one, or one taken over under its id), does its work, and keeps its shared row. */
-  private startJob(op: Operation, query: ReportQuery, key: string, owner: string, id?: string): JobView {
-    const { view, run } = this.jobs.start(op, query, key, owner, id);
+  private startJob(op: Operation, query: ReportQuery, key: string, owner: string, id?: string, expectedCalls = 0): JobView {
+    const { view: created, run } = this.jobs.start(op, query, key, owner, id, expectedCalls);
     this.jobs.track(run, this.execute(run));
+    // As it stands now that its first call may have queued, not as it was created.
+    const view = this.jobs.get(created.id) ?? created;
     const rows = this.shared.jobs;
     if (rows) {
       const recorded = rows.record(view, key, owner).catch((e: unknown) => logShared("job row not written", e));
+      this.recorded.set(view.id, recorded);
       // The row is finished once the job is (after it was written, so the two cannot cross).
       void this.jobs
         .wait(view.id)
@@ -135,10 +139,28 @@ export class ReportGateway {
           await recorded;
           const done = this.jobs.get(view.id);
           if (done) await rows.finish(done);
+          this.recorded.delete(view.id);
         })
         .catch((e: unknown) => logShared("job row not finished", e));
     }
-    return view;
+    return this.jobs.get(view.id, owner) ?? view;
+  }
+
+  /** Each running job's row write, which a status written later must follow. */
+  private readonly recorded = new Map<string, Promise<void>>();
+
+  /**
+   * Writes the status a caller is shown here of a job this instance runs to its row, so that a poll
+   * answered elsewhere from the row never shows an older place in line (the row keeps the newest).
+   */
+  private async publish(jobId: string): Promise<void> {
+    const rows = this.shared.jobs;
+    if (!rows || !this.jobs.has(jobId)) return;
+    await this.recorded.get(jobId);
+    const at = Date.now();
+    const view = this.jobs.get(jobId);
+    if (!view || (view.status.state !== "queued" && view.status.state !== "fetching")) return;
+    await rows.update(view, at).catch((e: unknown) => logShared("job status not written", e));
   }
 
   /** Cancels queued or running jobs whose callers have all gone (nobody polled for a while). */
@@ -210,14 +232,19 @@ export class ReportGateway {
    * cached answer still fresh at that time answers (the warmer refreshing one about to expire). A
    * person joining a background job takes it over at their own priority. An owner past their cap of
    * waiting jobs, or everyone past the global one, gets a 429 that says which cap and what to do.
+   * `expectedCalls`: what the caller's planner counts for a new job (its place in line and its
+   * estimate cover them until the service has said how many records each part holds).
    */
-  submit(op: Operation, query: ReportQuery, owner = "", opts: { freshUntil?: number } = {}): { cached: JobResult } | { job: JobView } {
+  submit(op: Operation, query: ReportQuery, owner = "", opts: { freshUntil?: number; expectedCalls?: number } = {}): { cached: JobResult } | { job: JobView } {
     const cached = this.cache.lookup(op, query, Math.max(Date.now(), opts.freshUntil ?? 0));
     if (cached) return { cached };
     const key = queryKey(op, query);
     const joined = this.jobs.join(key, owner);
-    if (joined) return { job: this.handed(joined, owner) };
-    return { job: this.handed(this.startJob(op, query, key, owner), owner) };
+    if (joined) {
+      void this.publish(joined.id);
+      return { job: this.handed(joined, owner) };
+    }
+    return { job: this.handed(this.startJob(op, query, key, owner, undefined, opts.expectedCalls), owner) };
   }
 
   /** A job's view under `owner`'s handle to it. */
@@ -248,12 +275,18 @@ export class ReportGateway {
     const h = this.held(handle, asOwner);
     if (!h) return null;
     const view = await this.settleJob(h.jobId, ms, h.owner);
+    await this.publish(h.jobId);
     return view && this.handed(view, h.owner);
   }
 
   private async settleJob(id: string, ms: number, owner: string): Promise<JobView | null> {
     const rows = this.shared.jobs;
-    if (!rows || this.jobs.has(id)) return this.jobs.settle(id, ms, owner);
+    if (!rows || this.jobs.has(id)) {
+      const view = await this.jobs.settle(id, ms, owner);
+      if (!this.following.has(id)) return view;
+      await this.refreshFollowed(id);
+      return this.jobs.get(id, owner);
+    }
     const started = Date.now();
     await rows.touch(id).catch((e: unknown) => logShared("job poll not recorded", e));
     const job = await rows.waitFor(id, ms);
@@ -275,6 +308,7 @@ export class ReportGateway {
   get(handle: string, asOwner?: string): JobView | null {
     const h = this.held(handle, asOwner);
     const view = h && this.jobs.get(h.jobId, h.owner);
+    if (view) void this.publish(view.id);
     return view && h ? this.handed(view, h.owner) : null;
   }
 
@@ -466,14 +500,31 @@ export class ReportGateway {
   /** Follows another instance's job to its end; its answer (from the shared cache), or null to fetch (or read kept days) here. */
   private async settleElsewhere(id: string, run: JobRun, answers: boolean): Promise<JobResult | null> {
     const rows = this.shared.jobs!;
-    for (;;) {
-      if (run.signal.aborted) throw new CancelledError();
-      const other = await rows.waitFor(id, 2_000);
-      if (!other || other.abandoned) return null;
-      if (!other.finished) continue;
-      if (other.view.status.state !== "done" || !answers) return null;
-      return this.sharedAnswer(run.op, run.query);
+    this.following.set(run.id, { otherId: id, run });
+    try {
+      for (;;) {
+        if (run.signal.aborted) throw new CancelledError();
+        const other = await rows.waitFor(id, 2_000, (j) => run.mirror(j.view.status));
+        if (!other || other.abandoned) return null;
+        if (!other.finished) continue;
+        if (other.view.status.state !== "done" || !answers) return null;
+        return this.sharedAnswer(run.op, run.query);
+      }
+    } finally {
+      this.following.delete(run.id);
     }
+  }
+
+  /** Jobs here that follow another instance's job of the same report, by their id: that job's id. */
+  private readonly following = new Map<string, { otherId: string; run: JobRun }>();
+
+  /** A job here that follows another instance's takes that job's status from its row now (before a poll is answered). */
+  private async refreshFollowed(jobId: string): Promise<void> {
+    const f = this.following.get(jobId);
+    const rows = this.shared.jobs;
+    if (!f || !rows) return;
+    const other = await rows.get(f.otherId).catch(() => null);
+    if (other && !other.finished) f.run.mirror(other.view.status);
   }
 
   /**

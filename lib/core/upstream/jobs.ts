@@ -89,6 +89,11 @@ export interface JobRun extends FetchRequest {
   /** The job's `queryKey`: what an identical job elsewhere is found by. */
   readonly key: string;
   progress(progress: FetchProgress): void;
+  /**
+   * Another instance runs the same report and this job follows it: its callers here are shown that
+   * job's place in line and estimate (as its row says), not a place of this instance's.
+   */
+  mirror(status: JobStatus): void;
 }
 
 /** One job's record; its run's progress sets `status`, `ticket` and `calls` as it goes. */
@@ -121,6 +126,14 @@ export interface Job {
   /** Callers holding a long poll on it right now. */
   waiters: number;
   calls: CallProgress;
+  /**
+   * The calls its caller's planner expects it to make (the days not kept, the pages their records
+   * take), or 0: until the service has said how many records each part holds, the job counts at
+   * least these, so its place in line and its estimate cover them rather than one call a part.
+   */
+  expectedCalls: number;
+  /** Its status is another instance's job's, which it follows (`JobRun.mirror`), until it fetches itself. */
+  mirrored: boolean;
 }
 
 const JOB_RETENTION_MS = 15 * 60_000;
@@ -225,7 +238,7 @@ export class JobRegistry {
    * `track`). An owner past their cap of waiting jobs, or everyone past the global one, gets a 429
    * that says which cap and what to do.
    */
-  start(op: Operation, query: ReportQuery, key: string, owner: string, id?: string): { view: JobView; run: JobRun } {
+  start(op: Operation, query: ReportQuery, key: string, owner: string, id?: string, expectedCalls = 0): { view: JobView; run: JobRun } {
     this.reapIdle();
     const { maxJobsPerOwner, maxJobs } = this.limits;
     let mine = 0;
@@ -244,9 +257,10 @@ export class JobRegistry {
       op,
       query,
       createdAt: Date.now(),
-      status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: 1, calls_exact: false },
+      status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: Math.max(1, Math.floor(expectedCalls)), calls_exact: false },
       ticket: null,
-      hold: null,
+      // Its place in line from now: a first call that queues after others' keeps it.
+      hold: this.queue.reserve(owner, Math.max(1, Math.floor(expectedCalls))),
       handles: new Map([[owner, 1]]),
       left: new Set(),
       cancelled: false,
@@ -256,11 +270,26 @@ export class JobRegistry {
       owner,
       seenAt: Date.now(),
       waiters: 0,
-      calls: { call: 1, calls: 1, calls_exact: false },
+      calls: { call: 1, calls: Math.max(1, Math.floor(expectedCalls)), calls_exact: false },
+      expectedCalls: Math.max(0, Math.floor(expectedCalls)),
+      mirrored: false,
     };
     this.jobs.set(job.id, job);
     this.inflight.set(key, job);
-    const run: JobRun = { id: job.id, key, op, query, signal: job.signal, owner: () => job.owner, progress: (p) => applyProgress(job, p) };
+    const run: JobRun = { id: job.id, key, op, query, signal: job.signal, owner: () => job.owner, progress: (p) => {
+        job.mirrored = false;
+        applyProgress(job, p);
+      },
+      mirror: (status) => {
+        if (job.status.state !== "queued" && job.status.state !== "fetching") return;
+        if (status.state !== "queued" && status.state !== "fetching") return;
+        job.mirrored = true;
+        job.status = status;
+        // Its calls are the other instance's: no place is kept for them here.
+        job.hold?.release();
+        job.hold = null;
+      },
+    };
     return { view: this.view(job, owner), run };
   }
 
@@ -361,8 +390,20 @@ export class JobRegistry {
       return { id: job.id, operation: job.op, query: job.query, created_at: new Date(job.createdAt).toISOString(), status: { state: "cancelled" } };
     }
     let status = job.status;
-    if (status.state === "fetching" && job.hold && job.hold.count > 0) {
+    if (job.mirrored) {
+      // Another instance's job, as its row last said.
+    } else if (status.state === "fetching" && job.hold && job.hold.count > 0) {
       status = { ...status, estimated_done: new Date(job.hold.estimatedLast()).toISOString(), last_position: job.hold.lastPosition() };
+    } else if (status.state === "queued" && !job.ticket && job.hold && job.hold.count > 0) {
+      // Its first call not queued yet (it reads kept days, or asks other instances first): the place
+      // kept for it since it started, rather than "now" for a report that may wait windows.
+      status = {
+        ...status,
+        position: job.hold.position(),
+        estimated_start: new Date(job.hold.estimatedStart()).toISOString(),
+        estimated_done: new Date(job.hold.estimatedLast()).toISOString(),
+        last_position: job.hold.lastPosition(),
+      };
     } else if (status.state === "queued" && job.ticket) {
       const q = this.queue.status();
       // Every call the report still needs after this one: those kept at its place follow it.
@@ -387,6 +428,11 @@ export class JobRegistry {
   }
 }
 
+/** A fetch's count of calls, at least what the caller expected while the parts' pages are not all known. */
+function withExpected(job: Job, calls: CallProgress): CallProgress {
+  return calls.calls_exact || calls.calls >= job.expectedCalls ? calls : { ...calls, calls: job.expectedCalls };
+}
+
 /** A fetch's progress, as the job's status, ticket and calls. */
 function applyProgress(job: Job, progress: FetchProgress): void {
   if (progress.state === "ticket") {
@@ -402,11 +448,12 @@ function applyProgress(job: Job, progress: FetchProgress): void {
     }
   } else if (progress.state === "queued") {
     const now = new Date().toISOString();
-    job.calls = progress.calls;
-    job.status = { state: "queued", position: 0, estimated_start: now, estimated_done: now, ...progress.calls };
+    job.calls = withExpected(job, progress.calls);
+    job.status = { state: "queued", position: 0, estimated_start: now, estimated_done: now, ...job.calls };
   } else {
-    const { page, pages, piece, pieces, calls } = progress;
-    job.status = { state: "fetching", page, pages, piece, pieces, ...calls };
+    const { page, pages, piece, pieces } = progress;
+    job.calls = withExpected(job, progress.calls);
+    job.status = { state: "fetching", page, pages, piece, pieces, ...job.calls };
   }
 }
 

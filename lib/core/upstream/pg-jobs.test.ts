@@ -148,6 +148,49 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(done.status.state).toBe("done");
   }, 90_000);
 
+  it("a report's place in line only falls, polled on its own instance and on another in turn, and for the same report asked on the other", async () => {
+    // One call per 2 s over both instances; earlier tests' calls are out of the window first.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const [a, b] = [instance(0, 1, 2), instance(1, 1, 2)];
+    const ask = (g: ReportGateway, day: number, owner: string) => {
+      const d = `2025-03-${String(day).padStart(2, "0")}`;
+      const out = g.submit("orders", g.parse("orders", { start_date: d, end_date: d, group_by: ["date"], metrics: ["refund_count", "attempts"] }), owner);
+      if (!("job" in out)) throw new Error("expected a job");
+      return out.job.id;
+    };
+    // Four one-call reports ahead of the one watched, each a person's of their own.
+    const ahead = [1, 2, 3, 4].map((day) => ask(a, day, `ahead-${day}`));
+    const watched = ask(a, 5, "watcher");
+    await new Promise((r) => setTimeout(r, 300));
+    // The same report asked on the other instance follows the first one's job there.
+    const follower = ask(b, 5, "other-watcher");
+    await new Promise((r) => setTimeout(r, 300));
+
+    /** Calls before its last one: the place a waiting page shows. */
+    const place = (v: JobView | null): number | null => {
+      const st = v?.status;
+      if (!st) throw new Error("job unknown");
+      if (st.state === "queued") return st.last_position ?? st.position;
+      if (st.state === "fetching") return st.last_position ?? 0;
+      return null;
+    };
+    const seen: { on: string; place: number }[] = [];
+    for (let i = 0; i < 400; i++) {
+      const [on, g, id] = [["a", a, watched], ["b", b, watched], ["b follower", b, follower]][i % 3] as [string, ReportGateway, string];
+      const p = place(await g.settle(id, 0));
+      if (p === null) break;
+      seen.push({ on, place: p });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const places = seen.map((x) => x.place);
+    expect(places, JSON.stringify(seen)).toSatisfy((xs: number[]) => xs.every((x, i) => i === 0 || x <= xs[i - 1]!));
+    // It did wait, and both instances told where.
+    expect(Math.max(...places)).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen.filter((x) => x.place > 0).map((x) => x.on))).toEqual(new Set(["a", "b", "b follower"]));
+    for (const id of [...ahead, watched]) expect((await settleDone(a, id, 60_000)).status.state).toBe("done");
+    expect((await settleDone(b, follower, 60_000)).status.state).toBe("done");
+  }, 120_000);
+
   it("a job whose instance is killed mid-fetch is taken over by the instance it is polled on, never left fetching", async () => {
     const q: ReportQuery = { start_date: "2025-04-25", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
     let child: ChildProcess | null = null;

@@ -47,12 +47,30 @@ export interface SharedJob {
 }
 
 
-/** A status as kept in the row: a done job's records live in the shared cache, not here. */
-function storable(status: JobStatus): JobStatus {
-  if (status.state !== "done") return status;
-  const { data: _data, ...result } = status.result;
-  return { state: "done", result: { ...result, data: [] } };
+/**
+ * A status as kept in the row: a done job's records live in the shared cache, not here. `as_of` is
+ * when its instance read it (that instance's clock; only the instance running a job writes its
+ * status): a write never replaces a newer one, so a poll answered from the row never shows an older
+ * place in line than a poll its instance answered before.
+ */
+function storable(status: JobStatus, asOf: number): string {
+  const kept: JobStatus = status.state === "done" ? { state: "done", result: { ...omitData(status.result), data: [] } } : status;
+  return JSON.stringify({ ...kept, as_of: asOf });
 }
+
+function omitData<T extends { data: unknown }>(r: T): Omit<T, "data"> {
+  const { data: _data, ...rest } = r;
+  return rest;
+}
+
+/** The status of a row, without when it was read. */
+function statusOf(raw: unknown): JobStatus {
+  const { as_of: _asOf, ...status } = fromJson<JobStatus & { as_of?: number }>(raw);
+  return status as JobStatus;
+}
+
+/** The row's status is replaced only by one read at the same time or later (`$param`: when it was read). */
+const notOlder = (param: number) => `COALESCE((status->>'as_of')::float8, 0) <= $${param}::float8`;
 
 const FINISHED = new Set(["done", "failed", "cancelled"]);
 
@@ -75,7 +93,19 @@ export class PgJobs {
       `INSERT INTO report_jobs (id, key, op, query, owner, instance, status, lease_until)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
        ON CONFLICT (id) DO UPDATE SET instance = $6, status = $7, lease_until = now() + make_interval(secs => $8), finished_at = NULL, updated_at = now()`,
-      [view.id, key, view.operation, JSON.stringify(view.query), owner, this.instance, JSON.stringify(storable(view.status)), this.leaseSeconds],
+      [view.id, key, view.operation, JSON.stringify(view.query), owner, this.instance, storable(view.status, Date.now()), this.leaseSeconds],
+    );
+  }
+
+  /**
+   * Writes the status of a job this instance runs, read at `asOf`, unless the row holds a newer one:
+   * what a poll answered here showed, so that a poll answered from the row elsewhere shows no older.
+   */
+  async update(view: JobView, asOf: number): Promise<void> {
+    await this.db.query(
+      `UPDATE report_jobs SET status = $3, updated_at = now()
+        WHERE id = $1 AND instance = $2 AND finished_at IS NULL AND ${notOlder(4)}`,
+      [view.id, this.instance, storable(view.status, asOf), asOf],
     );
   }
 
@@ -83,12 +113,15 @@ export class PgJobs {
    * Renews the leases (and statuses) of the jobs this instance runs, and says when each was last
    * polled on any instance (so its own does not cancel it as forgotten); fails jobs abandoned for good.
    */
-  async renew(views: readonly JobView[]): Promise<Map<string, number>> {
+  async renew(views: readonly JobView[], asOf = Date.now()): Promise<Map<string, number>> {
     const polled = new Map<string, number>();
     for (const v of views) {
+      // The lease always; the status only when no newer one was written since the views were read.
       const rows = await this.db.query<{ polled_at: Date | null }>(
-        "UPDATE report_jobs SET status = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE id = $1 AND instance = $2 AND finished_at IS NULL RETURNING polled_at",
-        [v.id, this.instance, JSON.stringify(storable(v.status)), this.leaseSeconds],
+        `UPDATE report_jobs SET status = CASE WHEN ${notOlder(5)} THEN $3::jsonb ELSE status END,
+                lease_until = now() + make_interval(secs => $4), updated_at = now()
+          WHERE id = $1 AND instance = $2 AND finished_at IS NULL RETURNING polled_at`,
+        [v.id, this.instance, storable(v.status, asOf), this.leaseSeconds, asOf],
       );
       const at = rows[0]?.polled_at;
       if (at) polled.set(v.id, new Date(at).getTime());
@@ -116,7 +149,7 @@ export class PgJobs {
     await this.db.query("UPDATE report_jobs SET status = $3, finished_at = now(), updated_at = now() WHERE id = $1 AND instance = $2", [
       view.id,
       this.instance,
-      JSON.stringify(storable(view.status)),
+      storable(view.status, Date.now()),
     ]);
   }
 
@@ -124,7 +157,7 @@ export class PgJobs {
     const rows = await this.db.query<Row>("SELECT *, (lease_until < now()) AS expired FROM report_jobs WHERE id = $1", [id]);
     const r = rows[0];
     if (!r) return null;
-    const status = fromJson<JobStatus>(r.status);
+    const status = statusOf(r.status);
     return {
       view: { id: r.id, operation: r.op, query: fromJson<ReportQuery>(r.query), created_at: new Date(r.created_at).toISOString(), status },
       key: r.key,
@@ -154,19 +187,22 @@ export class PgJobs {
   }
 
   /**
-   * Re-reads the row until it is finished, abandoned, or `ms` have passed. A row not there yet gets a
-   * moment (its instance writes it just after answering the submit that a caller may already poll).
+   * Re-reads the row until it is finished, abandoned, or `ms` have passed, each reading told to
+   * `onRead`. A row not there yet gets a moment (its instance writes it just after answering the
+   * submit that a caller may already poll).
    */
-  async waitFor(id: string, ms: number): Promise<SharedJob | null> {
+  async waitFor(id: string, ms: number, onRead?: (job: SharedJob) => void): Promise<SharedJob | null> {
     const deadline = Date.now() + ms;
     let job = await this.get(id);
     for (let i = 0; !job && i < 5; i++) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       job = await this.get(id);
     }
+    if (job) onRead?.(job);
     while (job && !job.finished && !job.abandoned && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
       job = await this.get(id);
+      if (job) onRead?.(job);
     }
     return job;
   }

@@ -273,6 +273,59 @@ describe("reports in the quota queue", async () => {
     expect(told.get("d")).toSatisfy(neverRises);
   });
 
+  it("keep a call in the window from its answer: the upstream counts it when it arrives, after it left here", async () => {
+    const { report, at, started } = reports(1);
+    report("slow", "u1", 1, 300);
+    report("next", "u2", 1);
+    await at(3 * W);
+    expect(started.map(([n]) => n)).toEqual(["slow0", "next0"]);
+    // A window after slow0's answer (300 ms after its start), not after its start.
+    expect(started[1]![1]).toBeGreaterThanOrEqual(W + 300);
+  });
+
+  it("estimate from how long calls take: a slot frees a window after the answer", async () => {
+    const { report, holds, started, at } = reports(2);
+    report("warmup", "u0", 2, 200);
+    await at(3 * W); // the queue has seen two calls take 200 ms
+    report("r", "u1", 4, 200);
+    const estimate = holds.get("r")!.estimatedLast();
+    // 2 calls now, 2 a window after their answers.
+    expect(estimate - Date.now()).toBeGreaterThanOrEqual(W + 200);
+    const from = Date.now() - BASE;
+    await at(8 * W);
+    const last = started.find(([n]) => n === "r3")!;
+    expect(Math.abs(last[1] - (estimate - BASE))).toBeLessThanOrEqual(0.2 * (estimate - BASE - from));
+  });
+
+  it("keep the place reserved for a report whose first call has not queued yet, and tell the reserved report's calls to those behind", async () => {
+    const { q, report, at, told, started } = reports(1);
+    const reserved = q.reserve("u1", 2);
+    expect([reserved.position(), reserved.lastPosition()]).toEqual([0, 1]);
+    report("first", "u2", 1); // a place kept for a call not queued yet does not keep the slot idle
+    report("behind", "u3", 1);
+    expect(told.get("behind")).toEqual([2]);
+    await at(W / 2);
+    // The reserved report's first call queues now, after "behind", and takes its place ahead of it.
+    let position = -2;
+    const p = q.run(
+      () => {
+        started.push(["reserved0", Date.now() - BASE]);
+        return Promise.resolve();
+      },
+      (t) => {
+        t.join(reserved);
+        reserved.keep(0);
+        position = t.position();
+      },
+      "u1",
+    );
+    expect(position).toBe(0);
+    await at(4 * W);
+    await p;
+    expect(started.map(([n]) => n)).toEqual(["first0", "reserved0", "behind0"]);
+    expect(told.get("behind")).toSatisfy(neverRises);
+  });
+
   it("estimate the start of a report's last call from its place and the calls it holds, as the queue then starts them", async () => {
     const { report, holds, started, at, q } = reports(5);
     report("other", "u0", 3);

@@ -78,13 +78,18 @@ export interface QueueHold {
    * falls, unless the report keeps more calls (which it may only while nobody is behind it).
    */
   lastPosition(): number;
+  /** Calls that start before the place's first call (of a place `reserve`d before any call queued). */
+  position(): number;
+  /** Estimated start (ms since epoch) of the place's first call. */
+  estimatedStart(): number;
   /** No further call: the place is let go, and everyone behind moves up. */
   release(): void;
 }
 
 interface Waiting {
   owner: string;
-  run: () => void;
+  /** Starts the call; settles when it has. */
+  run: () => Promise<unknown>;
   cancelled: boolean;
   /** Its place in line: arrival order, or the place of the report's hold it joined. */
   place: number;
@@ -119,6 +124,16 @@ export class QuotaQueue {
 
   /** The window this queue enforces: the configured one plus a margin (below). */
   readonly windowMs: number;
+  /**
+   * How long a call takes from its start here to its answer (a moving average; 0 before the first).
+   * The upstream counts a call when it arrives, somewhere in between (after a token, a slow
+   * connection, a shared window's wait): a window counted from the start could let the next call
+   * arrive too early and be refused, so an answered call is kept in the window from its answer, and
+   * estimates count a call's slot from when it will have answered.
+   */
+  private latencyMs = 0;
+  /** Start times (in `sent`) of calls not answered yet, with how many started at each. */
+  private readonly unanswered = new Map<number, number>();
 
   /**
    * `marginMs` widens our window a little beyond the upstream's, so a call that leaves here just
@@ -149,6 +164,10 @@ export class QuotaQueue {
     return Math.max(1, Math.min(this.backgroundCap, Math.ceil(this.limit * BACKGROUND_SHARE)));
   }
 
+  /**
+   * Forgets calls that left the window: a window after their answer (`answered`), or, while not
+   * answered, after their start.
+   */
   private prune(now: number): void {
     while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
     while (this.backgroundSent.length > 0 && this.backgroundSent[0]! <= now - this.windowMs) this.backgroundSent.shift();
@@ -200,7 +219,9 @@ export class QuotaQueue {
         cancelled: false,
         place: this.nextPlace++,
         run: () => {
-          fn().then(resolve, reject);
+          const p = fn();
+          p.then(resolve, reject);
+          return p;
         },
       };
       this.enqueue(w);
@@ -237,9 +258,25 @@ export class QuotaQueue {
     });
   }
 
+  /**
+   * A place in line, at its end, kept for `calls` calls of a report that has not queued any yet (it
+   * is still reading kept days, or asking other instances first): its first call takes it
+   * (`QueueTicket.join`), so the place it was shown is never lost to those who come after it. A
+   * report that makes no call lets it go (`release`).
+   */
+  reserve(owner: string, calls: number): QueueHold {
+    const s: Hold = { owner, place: this.nextPlace++, count: Math.max(0, Math.floor(calls)), released: false };
+    if (s.count > 0) this.holds.add(s);
+    return this.holdOf(s);
+  }
+
   private hold(w: Waiting, later: number): QueueHold {
     const s: Hold = { owner: w.owner, place: w.place, count: Math.max(0, Math.floor(later)), released: false };
     this.holds.add(s);
+    return this.holdOf(s);
+  }
+
+  private holdOf(s: Hold): QueueHold {
     const lastPosition = () => {
       const ahead = this.aheadOf(s.place, isBackground(s.owner));
       const own = [...this.line, ...this.background].some((x) => x.place === s.place) ? 1 : 0;
@@ -272,6 +309,8 @@ export class QuotaQueue {
       },
       estimatedLast: () => this.estimate(lastPosition(), isBackground(s.owner)),
       lastPosition: () => lastPosition(),
+      position: () => this.aheadOf(s.place, isBackground(s.owner)),
+      estimatedStart: () => this.estimate(this.aheadOf(s.place, isBackground(s.owner)), isBackground(s.owner)),
       release: () => {
         s.released = true;
         s.count = 0;
@@ -335,7 +374,9 @@ export class QuotaQueue {
   private estimate(position: number, background: boolean, now = Date.now()): number {
     this.prune(now);
     const interactiveAhead = background ? Math.min(position, this.peopleAhead) : position + 1;
-    const starts = [...this.sent];
+    // A call not answered yet will be kept in the window from its answer: as long after its start
+    // as calls take, and not before now (none measured yet: from its start).
+    const starts = this.sent.map((t) => (this.unanswered.has(t) && this.latencyMs > 0 ? Math.max(now, t + this.latencyMs) : t)).sort((a, b) => a - b);
     let first = 0; // index of the oldest start still in the window at `t`
     let t = Math.max(now, this.pausedUntil);
     for (let k = 0; k <= position; k++) {
@@ -346,7 +387,11 @@ export class QuotaQueue {
         t = starts[starts.length - cap]! + this.windowMs;
         while (first < starts.length && starts[first]! <= t - this.windowMs) first++;
       }
-      starts.push(t);
+      // Kept in the window from its answer, as the queue will keep it.
+      const kept = t + this.latencyMs;
+      let i = starts.length;
+      while (i > first && starts[i - 1]! > kept) i--;
+      starts.splice(i, 0, kept);
     }
     return t;
   }
@@ -365,15 +410,38 @@ export class QuotaQueue {
         this.backgroundSent.length < this.backgroundShareCap
       ) {
         this.backgroundSent.push(now);
-        this.start(this.background.shift()!, now);
+        this.start(this.background.shift()!, now, true);
       }
     }
     this.schedule();
   }
 
-  private start(w: Waiting, now: number): void {
+  private start(w: Waiting, now: number, background = false): void {
     this.sent.push(now);
-    w.run();
+    this.unanswered.set(now, (this.unanswered.get(now) ?? 0) + 1);
+    const answered = () => this.answered(now, background);
+    w.run().then(answered, answered);
+  }
+
+  /** A call started at `startedAt` has answered: it stays in the window from now (see `latencyMs`). */
+  private answered(startedAt: number, background: boolean): void {
+    const now = Date.now();
+    const n = this.unanswered.get(startedAt) ?? 0;
+    if (n <= 1) this.unanswered.delete(startedAt);
+    else this.unanswered.set(startedAt, n - 1);
+    const took = Math.max(0, now - startedAt);
+    this.latencyMs = this.latencyMs === 0 ? took : 0.8 * this.latencyMs + 0.2 * took;
+    const later = (list: number[]) => {
+      const i = list.indexOf(startedAt);
+      if (i < 0) return; // already out of the window
+      list.splice(i, 1);
+      let j = list.length;
+      while (j > 0 && list[j - 1]! > now) j--;
+      list.splice(j, 0, now);
+    };
+    later(this.sent);
+    if (background) later(this.backgroundSent);
+    this.schedule();
   }
 
   /** Sets the timer for the next moment a waiting call may start, earlier than any pending one. */

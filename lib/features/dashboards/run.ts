@@ -331,7 +331,7 @@ async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNee
     let view: JobView | null = null;
     let failed: string | null = null;
     try {
-      const out = gateway.submit(q.op, q.query, opts.owner);
+      const out = gateway.submit(q.op, q.query, opts.owner, { expectedCalls: q.estimatedCalls });
       if ("cached" in out) {
         // Answered while we planned (another caller's job finished): derive each request now.
         for (const key of q.serves) {

@@ -41,13 +41,14 @@ export type MonitorAnswer =
 
 /**
  * Reports through the gateway, all waited for together up to `waitMs`: each one's status, done from
- * cache at once, or done, still running, failed or cancelled when the wait ends.
+ * cache at once, or done, still running, failed or cancelled when the wait ends. `expectedCalls`:
+ * each query's planned calls, for a new job's place in line and estimate.
  */
-export async function settleAll(gateway: ReportGateway, queries: readonly ReportQuery[], owner: string, waitMs: number): Promise<JobStatus[]> {
+export async function settleAll(gateway: ReportGateway, queries: readonly ReportQuery[], owner: string, waitMs: number, expectedCalls?: readonly number[]): Promise<JobStatus[]> {
   const deadline = Date.now() + waitMs;
   return Promise.all(
-    queries.map(async (q): Promise<JobStatus> => {
-      const out = gateway.submit("orders", gateway.parse("orders", q), owner);
+    queries.map(async (q, i): Promise<JobStatus> => {
+      const out = gateway.submit("orders", gateway.parse("orders", q), owner, { expectedCalls: expectedCalls?.[i] ?? 0 });
       if ("cached" in out) return { state: "done", result: out.cached };
       const job = await gateway.settle(out.job.id, Math.max(0, deadline - Date.now()));
       return job?.status ?? out.job.status;
@@ -95,7 +96,7 @@ export async function loadMonitor(gateway: ReportGateway, config: MonitorConfig,
   const queries = months.map(monitorQuery);
   // As each month's result counts the calls made for this look (none when the cache answered it).
   const planned = await planMonths(gateway, queries);
-  const settled = await settleAll(gateway, queries, owner, waitMs);
+  const settled = await settleAll(gateway, queries, owner, waitMs, planned);
   const statuses: MonthStatus[] = months.map((m, i) => ({ month: m.month, start: m.start, end: m.end, plannedCalls: planned[i]!, status: withoutData(settled[i]!) }));
   const plannedCalls = planned.reduce((a, b) => a + b, 0);
   if (anyFailed(settled)) return { kind: "failed", months: statuses, plannedCalls };
