@@ -75,7 +75,7 @@ function lookAgainIn(nextStart: string | null, at: number): number {
 
 /** Where the dashboard's fetching stands: calls to go before its last, and when it should be ready. */
 function WaitWords({ wait, at, timeZone }: { wait: ReturnType<typeof dashboardWait>; at: number; timeZone: string }) {
-  const ready = wait.readyAt ? ` It should be ready ${formatWait(Date.parse(wait.readyAt) - at)} (its last call at ${formatInstant(wait.readyAt, timeZone)}).` : "";
+  const ready = wait.readyAt ? ` It should be ready ${formatWait(Date.parse(wait.readyAt) - at)} (its last call answered at about ${formatInstant(wait.readyAt, timeZone)}).` : "";
   const togo =
     wait.callsToGo === null ? null : (
       <>

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, type Operation } from "@/lib/contract";
+import { addDays, type Operation, type ReportRecord } from "@/lib/contract";
 import { openStore } from "@/lib/core/store/open";
-import type { Store } from "@/lib/core/store/sql";
+import { fromJson, type Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
@@ -23,6 +23,7 @@ import {
   freshUntil,
   missingRuns,
   settleDays,
+  shapeKey,
   type DayStoreConfig,
 } from "./day-store";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
@@ -326,3 +327,81 @@ if (pgAvailable) {
     "postgres",
   );
 }
+
+describe.skipIf(!pgAvailable)("kept days written at once by two instances on PostgreSQL, while a third evicts", () => {
+  let server: TestPostgres | null = null;
+  let stores: Store[] = [];
+
+  beforeAll(async () => {
+    let url = process.env.TEST_DATABASE_URL;
+    if (!url) {
+      server = await startTestPostgres();
+      url = server.url;
+    }
+    const dbUrl = url;
+    stores = await Promise.all(["a", "b", "evictor"].map((owner) => openStore({ kind: "postgres", url: dbUrl }, { owner })));
+    await stores[0]!.exec("DELETE FROM report_shapes");
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await server?.stop();
+  });
+
+  it("loses no day and keeps none twice: each day once, as the newest write of it has it", async () => {
+    const SHAPES = 24;
+    const later = NOON + 86_400_000;
+    // The writers' days are the most recently used, so the evictor's bound takes only its own.
+    const writer = (i: number) => new DayStore(stores[i]!, { ...CONFIG, maxBytes: 1024 * 1024 * 1024 }, () => later);
+    const [a, b] = [writer(0), writer(1)];
+    // A day counts its records as JSON and 64 bytes for its row, as the store counts it.
+    // Its bound is a little over the writers' days: past them, its own go, and their shapes with them.
+    const writersBytes = SHAPES * 40 * (JSON.stringify([{ date: "2025-05-01", attempts: 1 }]).length + 64);
+    const evictor = new DayStore(stores[2]!, { ...CONFIG, maxBytes: writersBytes + 4_000 }, () => NOON);
+    const shape = (i: number) => ({ group_by: ["date"], metrics: ["attempts"], filters: { gateway_id: [i + 1] } });
+    const records = (start: string, end: string, tag: number) => {
+      const out: ReportRecord[] = [];
+      for (let d = start; d <= end; d = addDays(d, 1)) out.push({ date: d, attempts: tag });
+      return out;
+    };
+    // Each shape: instance a writes days 1–30 (fetched at t), b days 11–40 (fetched at t + 1), at once.
+    const writes = Array.from({ length: SHAPES }, (_, i) => [
+      { store: a, start: "2025-05-01", end: "2025-05-30", fetchedAt: NOON + i * 10, tag: 1 },
+      { store: b, start: "2025-05-11", end: "2025-06-09", fetchedAt: NOON + i * 10 + 1, tag: 2 },
+    ]).flatMap((pair, i) => pair.map((w) => ({ ...w, i })));
+    let churning = true;
+    const churn = (async () => {
+      // Shapes of its own, each soon evicted whole (and the shape with it), while the others write.
+      let n = 0;
+      for (; churning || n < 10; n++) {
+        // Bulky days (50 records each), so that a few of its writes pass the bound.
+        const bulky = records("2025-01-01", "2025-01-10", 9).flatMap((r) => Array.from({ length: 50 }, (_, k) => ({ ...r, card_brand: `brand-${k}` })));
+        await evictor.write("orders", { group_by: ["date", "card_brand"], metrics: ["revenue"], filters: { gateway_id: [1000 + n] } }, "2025-01-01", "2025-01-10", bulky, NOON);
+      }
+      return n;
+    })();
+    // Four rounds, each newer than the last, every write of a round at once.
+    const ROUNDS = 4;
+    for (let round = 0; round < ROUNDS; round++) {
+      await Promise.all(writes.map((w) => w.store.write("orders", shape(w.i), w.start, w.end, records(w.start, w.end, w.tag), w.fetchedAt + round * 1000)));
+    }
+    churning = false;
+    const churnWrites = await churn;
+
+    for (let i = 0; i < SHAPES; i++) {
+      const rows = await stores[0]!.query<{ day: string; n: number; records: unknown; fetched_at: Date }>(
+        `SELECT day, count(*) OVER (PARTITION BY day)::int AS n, records, fetched_at FROM report_days WHERE shape_key = $1 ORDER BY day`,
+        [shapeKey("orders", shape(i))],
+      );
+      expect(rows.map((r) => r.day), `shape ${i}: every day once`).toEqual(Array.from({ length: 40 }, (_, k) => addDays("2025-05-01", k)));
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+      for (const r of rows) {
+        const newest = r.day >= "2025-05-11" ? 2 : 1;
+        expect(fromJson<ReportRecord[]>(r.records), `shape ${i}, ${r.day}`).toEqual([{ date: r.day, attempts: newest }]);
+        expect(new Date(r.fetched_at).getTime()).toBe(NOON + (ROUNDS - 1) * 1000 + i * 10 + (newest === 2 ? 1 : 0));
+      }
+    }
+    // The evictor did evict (and drop shapes) meanwhile: the race was run, not avoided.
+    const kept = await stores[0]!.query<{ n: number }>("SELECT count(*)::int AS n FROM report_shapes WHERE (shape->'filters'->'gateway_id'->>0)::int >= 1000");
+    expect(kept[0]!.n).toBeLessThan(churnWrites);
+  }, 120_000);
+});

@@ -13,7 +13,7 @@
 import { LIMITS, getMetric, type Operation, type ReportRecord } from "@/lib/contract";
 import { addDays, daysBetween, todayIn } from "@/lib/contract/dates";
 import { MATURITY_WINDOW_DAYS } from "@/lib/contract/catalog";
-import { fromJson, type Sql } from "@/lib/core/store/sql";
+import { fromJson, type Store } from "@/lib/core/store/sql";
 import { canDerive } from "./derive";
 import type { DateRange } from "./range-pieces";
 import { canonicalQuery, effectiveMetrics, type ReportQuery } from "./records";
@@ -165,7 +165,7 @@ export interface KeptShape {
 
 export class DayStore {
   constructor(
-    private readonly db: Sql,
+    private readonly db: Store,
     readonly config: DayStoreConfig,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -262,20 +262,24 @@ export class DayStore {
     const rows = [...byDay].map(([day, list]) => ({ day, records: list, bytes: JSON.stringify(list).length + ROW_OVERHEAD_BYTES }));
     const at = new Date(fetchedAt);
     const { start_date: _s, end_date: _e, ...canonical } = canonicalQuery(op, withRange(shape, "", ""));
-    await this.db.query(
-      `INSERT INTO report_shapes (key, op, shape, used_at) VALUES ($1, $2, $3::jsonb, $4)
-       ON CONFLICT (key) DO UPDATE SET used_at = GREATEST(report_shapes.used_at, EXCLUDED.used_at)`,
-      [key, op, JSON.stringify(canonical), new Date(this.clock())],
-    );
-    await this.db.query(
-      `INSERT INTO report_days (shape_key, day, records, bytes, fetched_at, used_at)
-       SELECT $1, r.day, r.records, r.bytes, $2, $3
-       FROM json_to_recordset($4::json) AS r(day text, records json, bytes integer)
-       ON CONFLICT (shape_key, day) DO UPDATE SET
-         records = EXCLUDED.records, bytes = EXCLUDED.bytes, fetched_at = EXCLUDED.fetched_at, used_at = EXCLUDED.used_at
-       WHERE report_days.fetched_at <= EXCLUDED.fetched_at`,
-      [key, at, new Date(this.clock()), JSON.stringify(rows)],
-    );
+    // One transaction: another instance's eviction, which drops shapes left without days, cannot
+    // take the shape between the two (its days would then be refused, or dropped with it).
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO report_shapes (key, op, shape, used_at) VALUES ($1, $2, $3::jsonb, $4)
+         ON CONFLICT (key) DO UPDATE SET used_at = GREATEST(report_shapes.used_at, EXCLUDED.used_at)`,
+        [key, op, JSON.stringify(canonical), new Date(this.clock())],
+      );
+      await tx.query(
+        `INSERT INTO report_days (shape_key, day, records, bytes, fetched_at, used_at)
+         SELECT $1, r.day, r.records, r.bytes, $2, $3
+         FROM json_to_recordset($4::json) AS r(day text, records json, bytes integer)
+         ON CONFLICT (shape_key, day) DO UPDATE SET
+           records = EXCLUDED.records, bytes = EXCLUDED.bytes, fetched_at = EXCLUDED.fetched_at, used_at = EXCLUDED.used_at
+         WHERE report_days.fetched_at <= EXCLUDED.fetched_at`,
+        [key, at, new Date(this.clock()), JSON.stringify(rows)],
+      );
+    });
     await this.enforceBound();
   }
 
@@ -345,6 +349,11 @@ export class DayStore {
        )`,
       [this.config.maxBytes],
     );
-    await this.db.query("DELETE FROM report_shapes s WHERE NOT EXISTS (SELECT 1 FROM report_days d WHERE d.shape_key = s.key)");
+    // A shape another instance is writing now is locked: skipped, not dropped under its new days.
+    await this.db.query(
+      `DELETE FROM report_shapes WHERE key IN (
+         SELECT key FROM report_shapes s WHERE NOT EXISTS (SELECT 1 FROM report_days d WHERE d.shape_key = s.key) FOR UPDATE SKIP LOCKED
+       )`,
+    );
   }
 }

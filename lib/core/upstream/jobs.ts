@@ -51,7 +51,7 @@ export type JobStatus =
       /** Calls ahead of this one in the queue (everyone's, never whose). */
       position: number;
       estimated_start: string;
-      /** When the report's last call should start, counting every call it still needs. */
+      /** When the report's last call should have answered, counting every call it still needs. */
       estimated_done: string;
       /** Calls that start before the report's last one (everyone's, its own included): only falls. */
       last_position?: number;
@@ -63,7 +63,7 @@ export type JobStatus =
       pages: number | null;
       piece: number;
       pieces: number;
-      /** When the report's last call should start, while it has calls still to make after this one. */
+      /** When the report's last call should have answered, while it has calls still to make after this one. */
       estimated_done?: string;
       /** Calls that start before the report's last one, while it has calls still to make. */
       last_position?: number;
@@ -390,10 +390,12 @@ export class JobRegistry {
       return { id: job.id, operation: job.op, query: job.query, created_at: new Date(job.createdAt).toISOString(), status: { state: "cancelled" } };
     }
     let status = job.status;
+    // When its last call should have answered: its estimated start and a call's time.
+    const answered = (start: number) => new Date(start + this.queue.callMs).toISOString();
     if (job.mirrored) {
       // Another instance's job, as its row last said.
     } else if (status.state === "fetching" && job.hold && job.hold.count > 0) {
-      status = { ...status, estimated_done: new Date(job.hold.estimatedLast()).toISOString(), last_position: job.hold.lastPosition() };
+      status = { ...status, estimated_done: answered(job.hold.estimatedLast()), last_position: job.hold.lastPosition() };
     } else if (status.state === "queued" && !job.ticket && job.hold && job.hold.count > 0) {
       // Its first call not queued yet (it reads kept days, or asks other instances first): the place
       // kept for it since it started, rather than "now" for a report that may wait windows.
@@ -401,7 +403,7 @@ export class JobRegistry {
         ...status,
         position: job.hold.position(),
         estimated_start: new Date(job.hold.estimatedStart()).toISOString(),
-        estimated_done: new Date(job.hold.estimatedLast()).toISOString(),
+        estimated_done: answered(job.hold.estimatedLast()),
         last_position: job.hold.lastPosition(),
       };
     } else if (status.state === "queued" && job.ticket) {
@@ -412,7 +414,7 @@ export class JobRegistry {
         state: "queued",
         position: Math.max(0, job.ticket.position()),
         estimated_start: new Date(job.ticket.estimatedStart()).toISOString(),
-        estimated_done: new Date(job.ticket.estimatedStart(later)).toISOString(),
+        estimated_done: answered(Math.max(job.ticket.estimatedStart(later), job.hold ? job.hold.estimatedLast() : 0)),
         ...(job.hold ? { last_position: job.hold.lastPosition() } : {}),
         ...job.calls,
         ...(q.pausedUntil ? { waiting_for_rate_limit_until: new Date(q.pausedUntil).toISOString() } : {}),

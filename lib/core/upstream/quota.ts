@@ -132,6 +132,11 @@ export class QuotaQueue {
    * estimates count a call's slot from when it will have answered.
    */
   private latencyMs = 0;
+  /** How long a call takes, from its start here to its answer (a moving average; 0 before the first answer). */
+  get callMs(): number {
+    return this.latencyMs;
+  }
+
   /** Start times (in `sent`) of calls not answered yet, with how many started at each. */
   private readonly unanswered = new Map<number, number>();
 
@@ -307,7 +312,14 @@ export class QuotaQueue {
         }
         this.drain();
       },
-      estimatedLast: () => this.estimate(lastPosition(), isBackground(s.owner)),
+      estimatedLast: () => {
+        // A report makes its calls one after another: its last starts no sooner than its first
+        // plus as many calls' time as come between them, however free the window is.
+        const bg = isBackground(s.owner);
+        const first = this.aheadOf(s.place, bg);
+        const calls = lastPosition() - first + 1;
+        return Math.max(this.estimate(lastPosition(), bg), this.estimate(first, bg) + Math.max(0, calls - 1) * this.latencyMs);
+      },
       lastPosition: () => lastPosition(),
       position: () => this.aheadOf(s.place, isBackground(s.owner)),
       estimatedStart: () => this.estimate(this.aheadOf(s.place, isBackground(s.owner)), isBackground(s.owner)),

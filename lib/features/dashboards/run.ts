@@ -23,7 +23,7 @@ export type QueryState =
       state: "queued";
       position: number;
       estimated_start: string;
-      /** When its last call should start. */
+      /** When its last call should have answered. */
       estimated_done: string;
       /** Calls that start before its last one (everyone's, its own included); null when not known. */
       last_position: number | null;
@@ -76,9 +76,12 @@ export interface DashboardAnswer {
   asOf: string | null;
 }
 
+/** A tile's requests: its own, its comparison's, and the compared days' coverage when the comparison cannot tell it. */
+type Part = "main" | "comparison" | "coverage";
+
 interface Need {
   tile: number;
-  part: "main" | "comparison";
+  part: Part;
   op: Operation;
   query: ReportQuery;
 }
@@ -191,6 +194,8 @@ function needsOf(tiles: ReturnType<typeof tileNeeds>): Need[] {
     out.push({ tile: t.index, part: "main", op: t.requests.main.op, query: canonicalQuery(t.requests.main.op, t.requests.main.request) });
     const c = t.requests.comparison;
     if (c) out.push({ tile: t.index, part: "comparison", op: c.op, query: canonicalQuery(c.op, c.request) });
+    const v = t.requests.coverage;
+    if (v) out.push({ tile: t.index, part: "coverage", op: v.op, query: canonicalQuery(v.op, v.request) });
   }
   return out;
 }
@@ -409,7 +414,7 @@ async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNee
   const out: TileAnswer[] = tiles.map((t) => {
     const base = { index: t.index, title: t.title, kind: t.spec.kind, notes: t.spec.notes, keeps: t.spec.keeps };
     if (!t.requests) return { ...base, outcome: { status: "conflict", message: t.spec.conflict ?? "This tile cannot run." } };
-    const parts: ("main" | "comparison")[] = t.requests.comparison ? ["main", "comparison"] : ["main"];
+    const parts: Part[] = ["main", ...(t.requests.comparison ? (["comparison"] as const) : []), ...(t.requests.coverage ? (["coverage"] as const) : [])];
     for (const part of parts) {
       const key = needKey({ tile: t.index, part });
       const failure = failures.get(key);
@@ -426,9 +431,10 @@ async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNee
     }
     const main = answers.get(needKey({ tile: t.index, part: "main" }))!;
     const cmp = t.requests.comparison ? answers.get(needKey({ tile: t.index, part: "comparison" }))! : null;
-    const model = buildTileModel(t.spec, t.requests, { main: main.data, comparison: cmp?.data ?? null }, today);
-    const fetched = [main.fetched_at, cmp?.fetched_at].filter((x): x is string => !!x).sort()[0]!;
-    return { ...base, outcome: { status: "done", model, fetched_at: fetched, stale: main.stale || (cmp?.stale ?? false) } };
+    const cov = t.requests.coverage ? answers.get(needKey({ tile: t.index, part: "coverage" }))! : null;
+    const model = buildTileModel(t.spec, t.requests, { main: main.data, comparison: cmp?.data ?? null, coverage: cov?.data ?? null }, today);
+    const fetched = [main.fetched_at, cmp?.fetched_at, cov?.fetched_at].filter((x): x is string => !!x).sort()[0]!;
+    return { ...base, outcome: { status: "done", model, fetched_at: fetched, stale: main.stale || (cmp?.stale ?? false) || (cov?.stale ?? false) } };
   });
 
   // Held on for only when a tile has nothing to show: a stale answer is drawn at once.

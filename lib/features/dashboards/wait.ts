@@ -1,7 +1,7 @@
 /**
  * How long a dashboard still waits, from one look's plan, for the words every waiting screen shows:
  * how many calls go before the dashboard's last one (everyone's, its own included: a number that only
- * falls while nobody's report learns it needs more), and when its last call should start, the
+ * falls while nobody's report learns it needs more), and when its last call should have answered, the
  * latest of its queries' estimates (each played forward through the shared quota by the queue).
  * Pure and browser-safe: the shared page draws it on the server, the signed-in page in the browser.
  */
@@ -12,7 +12,7 @@ export interface DashboardWait {
   running: number;
   /** Calls that start before the dashboard's last one, or null when no query has said. */
   callsToGo: number | null;
-  /** When the dashboard's last call should start (ISO), or null when none is queued or held. */
+  /** When the dashboard's last call should have answered (ISO), or null when none is queued or held. */
   readyAt: string | null;
   /** When the first queued query should start (ISO), or null when none is queued: when to look again. */
   nextStart: string | null;
