@@ -68,6 +68,10 @@ export function ExploreReport({
   // Both sides, or nothing: a table half compared would read as a comparison with zeros.
   const data = comparing && !comparison.data ? null : report.data;
   const cmpData = comparing ? comparison.data : null;
+  // Which compared days hold data, when the comparison's own answer cannot say (a breakdown not by
+  // date, chargebacks alone): their attempts by date, usually answered from what is kept.
+  const coverage = useReport(look.coverage);
+  const covData = comparing ? coverage.data : null;
 
   const run = (draft: ExploreState) => {
     // The model comes with the first request (it is small and local).
@@ -81,6 +85,7 @@ export function ExploreReport({
       } else if (!write(c.serializeExplore(next), "push")) {
         report.rerun();
         if (comparing) comparison.rerun();
+        if (look.coverage) coverage.rerun();
       }
     });
   };
@@ -88,7 +93,7 @@ export function ExploreReport({
 
   const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
   const { grain, compare } = state;
-  const view: ReportView | null = useMemo(() => (lib && data ? lib.reportView({ grain, compare }, data, cmpData) : null), [lib, data, cmpData, grain, compare]);
+  const view: ReportView | null = useMemo(() => (lib && data ? lib.reportView({ grain, compare }, data, cmpData, covData) : null), [lib, data, cmpData, covData, grain, compare]);
   const model = useMemo(() => (lib && view ? lib.tableModel(view, measures, today) : null), [lib, view, measures, today]);
   const notice = useMemo(() => (lib && model ? lib.maturityNotice(state, model) : null), [lib, state, model]);
   const groupedBy = data?.request.group_by;

@@ -17,6 +17,7 @@ import { effectiveSort, visibleMeasures, type ExploreState, type SortSpec } from
 import { describeFilters } from "@/lib/report/state/describe-filters";
 import type { Filters } from "@/lib/report/state/filters";
 import { presetLabel, resolveRange } from "@/lib/report/state/range";
+import { coverageDays } from "@/lib/report/periods/coverage";
 
 // The chart panel's lookup of a measure's label and terms, which comes with the results.
 export { measureFor };
@@ -30,7 +31,8 @@ export function computable(state: ExploreState, data: ReportData): string[] {
   });
 }
 
-export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "compare">, data: ReportData, cmpData: ReportData | null): ReportView {
+/** `covData`: the answer of the comparison's coverage request, when it has one (lib/periods/coverage.ts). */
+export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "compare">, data: ReportData, cmpData: ReportData | null, covData: ReportData | null = null): ReportView {
   const range = { start: data.request.start_date, end: data.request.end_date };
   const groupBy = data.request.group_by ?? [];
   return buildReportView({
@@ -42,7 +44,12 @@ export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "com
     records: data.result.data,
     comparison:
       cmpData && compare.kind !== "none"
-        ? { compare, range: { start: cmpData.request.start_date, end: cmpData.request.end_date }, records: cmpData.result.data }
+        ? {
+            compare,
+            range: { start: cmpData.request.start_date, end: cmpData.request.end_date },
+            records: cmpData.result.data,
+            dataDays: covData ? coverageDays(covData.result.data, { start: cmpData.request.start_date, end: cmpData.request.end_date }) : null,
+          }
         : null,
   });
 }

@@ -49,3 +49,48 @@ describe("a KPI tile over a partly covered comparison", () => {
     expect(body.change?.coverage).toBeUndefined();
   });
 });
+
+function dates(start: string, end: string): string[] {
+  const out: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** A tile of the year to date against last year, its comparison's days with attempts from `dataFrom`. */
+function ytdTile(tile: string, dataFrom: string, records: (start: string, end: string) => ReportRecord[]) {
+  const state = parseDashboard(`range=ytd&cmp=yoy&t=${encodeURIComponent(tile)}`, TODAY).state;
+  const spec = effectiveTile(state, state.tiles[0]!, TODAY);
+  const requests = tileRequests(spec, TODAY)!;
+  const cmp = requests.comparison!.request;
+  const main = records(requests.main.request.start_date, requests.main.request.end_date);
+  const compared = records(dataFrom, cmp.end_date);
+  const coverage = requests.coverage ? dates(dataFrom, cmp.end_date).map((date) => ({ date, attempts: 10 })) : null;
+  return { requests, model: buildTileModel(spec, requests, { main, comparison: compared, coverage }, TODAY) };
+}
+
+describe("a tile whose comparison's answer cannot say which days hold data", () => {
+  it("a breakdown not by date asks the compared days' attempts by date beside it, and its compared values say how many hold data", () => {
+    const byBin = (start: string, end: string): ReportRecord[] => (start <= end ? [{ bin: "411111", revenue: 1000 }, { bin: "522222", revenue: 500 }] : []);
+    const { requests, model } = ytdTile("table.2|op=orders&range=last30&by=bin&m=revenue|", "2025-09-24", byBin);
+    expect(requests.coverage?.request).toEqual({ start_date: "2025-01-01", end_date: "2025-11-29", group_by: ["date"], metrics: ["attempts"] });
+    if (model.body.kind !== "table") throw new Error(model.body.kind);
+    const cells = model.body.table.rows.flatMap((r) => r.cells.map((c) => c.text));
+    expect(cells.some((t) => t.includes("(data on 67 of 333 days)"))).toBe(true);
+    expect(cells.some((t) => t.includes("(better)") || t.includes("(worse)"))).toBe(false);
+    expect(model.periods).toMatch(/compared period: data on 67 of 333 days/);
+  });
+
+  it("a chargebacks-only KPI asks the same, and gives no verdict over a partly covered comparison", () => {
+    const cb = (start: string, end: string): ReportRecord[] => dates(start, end).map((date) => ({ date, cb_count: 2 }));
+    const { requests, model } = ytdTile("kpi.1|op=orders&range=last30&by=date&m=cb_count|", "2025-09-24", cb);
+    expect(requests.coverage?.request).toMatchObject({ group_by: ["date"], metrics: ["attempts"], start_date: "2025-01-01" });
+    if (model.body.kind !== "kpi") throw new Error(model.body.kind);
+    expect(model.body.compared?.text).toMatch(/\(data on 67 of 333 days\)$/);
+    expect(model.body.change?.tone).toBeUndefined();
+  });
+
+  it("a comparison by date with a sales measure asks nothing more", () => {
+    const state = parseDashboard(`range=ytd&cmp=yoy&t=${encodeURIComponent("chart.4|op=orders&range=last30&by=date&m=revenue&chart=line|")}`, TODAY).state;
+    expect(tileRequests(effectiveTile(state, state.tiles[0]!, TODAY), TODAY)?.coverage).toBeNull();
+  });
+});

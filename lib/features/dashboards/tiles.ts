@@ -14,6 +14,7 @@ import type { ValueFormat } from "@/lib/report/metrics/format";
 import { describePeriods, buildReportView } from "@/lib/report/periods/view";
 import { chartMeasureId, effectiveSort, visibleMeasures } from "@/lib/report/state/explore";
 import { TABLE_TILE_ROWS, tileMeasure, type TileRequests, type TileSpec } from "@/lib/report/state/dashboard";
+import { coverageDays } from "@/lib/report/periods/coverage";
 
 export interface KpiModel {
   kind: "kpi";
@@ -48,6 +49,8 @@ export interface TileModel {
 export interface TileAnswers {
   main: readonly ReportRecord[];
   comparison: readonly ReportRecord[] | null;
+  /** The answer of the tile's coverage request, when it has one. */
+  coverage?: readonly ReportRecord[] | null;
 }
 
 export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: TileAnswers, today: string): TileModel {
@@ -62,7 +65,12 @@ export function buildTileModel(spec: TileSpec, requests: TileRequests, answers: 
   const cmp = requests.comparison;
   const comparison =
     cmp && answers.comparison && s.compare.kind !== "none"
-      ? { compare: s.compare, range: { start: cmp.request.start_date, end: cmp.request.end_date }, records: answers.comparison }
+      ? {
+          compare: s.compare,
+          range: { start: cmp.request.start_date, end: cmp.request.end_date },
+          records: answers.comparison,
+          dataDays: answers.coverage ? coverageDays(answers.coverage, { start: cmp.request.start_date, end: cmp.request.end_date }) : null,
+        }
       : null;
   const view = buildReportView({ op: s.op, groupBy: s.groupBy, metrics, grain: s.grain, range, records: answers.main, comparison });
   const base = { range, periods: describePeriods(view, s.compare), records: answers.main.length };

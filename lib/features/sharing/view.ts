@@ -12,6 +12,7 @@ import { measureFor } from "@/lib/report/metrics/kpis";
 import { buildTable, buildViewTable, type TableModel } from "@/lib/report/table/table";
 import { buildReportView as buildPeriodView, describePeriods } from "@/lib/report/periods/view";
 import { formatDimensionValue } from "@/lib/report/metrics/format";
+import { coverageDays, coverageRequest } from "@/lib/report/periods/coverage";
 import { parseCohort } from "@/lib/report/state/cohort";
 import { parseExplore, chartMeasureId, visibleMeasures } from "@/lib/report/state/explore";
 import { COHORT_PRESETS, EXPLORE_PRESETS, isRangePreset, presetLabel, type RangePreset } from "@/lib/report/state/range";
@@ -161,7 +162,7 @@ export async function renderSavedReport(
   let asOf: string;
   let range = { start: query.start_date, end: query.end_date };
   // The compared days' records, when the report compares.
-  let compared: { range: { start: string; end: string }; records: ReportRecord[] } | null = null;
+  let compared: { range: { start: string; end: string }; records: ReportRecord[]; dataDays?: string[] } | null = null;
   if (opts.snapshot) {
     records = opts.snapshot.data;
     asOf = opts.snapshot.fetched_at;
@@ -178,15 +179,22 @@ export async function renderSavedReport(
       const queue = s?.state === "queued" ? { position: s.position, estimated_start: s.estimated_start } : null;
       return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString(), queue };
     };
-    const [run, cmpRun] = await Promise.all([
+    // Which compared days hold data, when the comparison's own answer cannot say (lib/periods/coverage.ts).
+    const coverage = comparison ? coverageRequest(op, comparison) : null;
+    const [run, cmpRun, covRun] = await Promise.all([
       runThroughGateway(gateway, op, query, waitMs, queueOwner),
       comparison ? runThroughGateway(gateway, op, comparison, waitMs, queueOwner) : null,
+      coverage ? runThroughGateway(gateway, op, coverage, waitMs, queueOwner) : null,
     ]);
     if (!("done" in run)) return pending(run);
     if (cmpRun && !("done" in cmpRun)) return pending(cmpRun);
+    if (covRun && !("done" in covRun)) return pending(covRun);
     records = run.done.data;
     asOf = run.done.fetched_at;
-    if (comparison && cmpRun) compared = { range: { start: comparison.start_date, end: comparison.end_date }, records: cmpRun.done.data };
+    if (comparison && cmpRun) {
+      const cmpRange = { start: comparison.start_date, end: comparison.end_date };
+      compared = { range: cmpRange, records: cmpRun.done.data, ...(covRun ? { dataDays: coverageDays(covRun.done.data, cmpRange) } : {}) };
+    }
   }
 
   const owner = await usersRepo(db).findById(report.ownerId);
@@ -222,7 +230,7 @@ export async function renderSavedReport(
       grain: fit.grain,
       range,
       records,
-      comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records } : null,
+      comparison: compared && state.compare.kind !== "none" ? { compare: state.compare, range: compared.range, records: compared.records, dataDays: compared.dataDays ?? null } : null,
     });
     table = buildViewTable({ op, groupBy: state.groupBy, measures }, view, { today });
     periods = [fit.note, describePeriods(view, state.compare)].filter((x): x is string => !!x).join(" ") || null;

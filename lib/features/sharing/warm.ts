@@ -14,6 +14,7 @@ import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Sql } from "@/lib/core/store/sql";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
+import { coverageRequest } from "@/lib/report/periods/coverage";
 import { sharedDashboardState } from "./dashboard";
 import { reportQuery } from "./service";
 
@@ -30,6 +31,8 @@ export async function warmQueries(db: Sql, gateway: ReportGateway, timeZone: str
       const { op, query, comparison } = reportQuery(report, timeZone);
       out.push({ op, query });
       if (comparison) out.push({ op, query: comparison });
+      const coverage = comparison ? coverageRequest(op, comparison) : null;
+      if (coverage) out.push({ op, query: coverage });
     }
   }
   return out;

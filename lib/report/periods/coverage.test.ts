@@ -4,7 +4,7 @@ import { tableToCsv } from "@/lib/report/table/csv";
 import { buildViewTable, changeCells, COVERAGE_COLUMN, comparedId } from "@/lib/report/table/table";
 import { measureFor } from "@/lib/report/metrics/kpis";
 import { comparisonRange, previousAsCalendar } from "./compare";
-import { comparedCoverageText, coverageLegend, coverageOf, daysWithData, partlyCovered, partlyCoveredNote, saysCoverage } from "./coverage";
+import { comparedCoverageText, coverageDays, coverageLegend, coverageOf, coverageRequest, daysWithData, partlyCovered, partlyCoveredNote, saysCoverage } from "./coverage";
 import { buildReportView, comparisonCoverage, describePeriods } from "./view";
 
 const range = { start: "2026-11-06", end: "2026-11-10" };
@@ -116,5 +116,32 @@ describe("the previous period of whole calendar months, on a dashboard", () => {
     // The last 30 days are not whole months: the same number of days before them, as before.
     expect(previousAsCalendar({ start: "2026-10-31", end: "2026-11-29" }, { kind: "previous" })).toEqual({ kind: "previous" });
     expect(previousAsCalendar(october, { kind: "year" })).toEqual({ kind: "year" });
+  });
+});
+
+describe("the coverage request beside a comparison that cannot tell its own", () => {
+  const range = { start_date: "2025-01-01", end_date: "2025-03-31" };
+  it("is the compared days' attempts by date under the same filters, for a breakdown not by date or a measure without sales", () => {
+    const filters = { card_brand: ["VISA"] };
+    expect(coverageRequest("orders", { ...range, group_by: ["bin"], metrics: ["revenue"], filters })).toEqual({ ...range, group_by: ["date"], metrics: ["attempts"], filters });
+    expect(coverageRequest("orders", { ...range, group_by: ["date"], metrics: ["cb_count"] })).toEqual({ ...range, group_by: ["date"], metrics: ["attempts"] });
+    expect(coverageRequest("orders", { ...range, group_by: ["date", "bin"], metrics: ["approvals"] })).toBeNull();
+    expect(coverageRequest("cohort", { ...range, group_by: ["billing_cycle"], metrics: ["revenue_by_initial_date"] })).toBeNull();
+  });
+
+  it("gives the view the compared days with attempts, so a breakdown's compared values say how many hold data", () => {
+    const coverage = coverageDays([{ date: "2025-03-30", attempts: 4 }, { date: "2025-03-31", attempts: 2 }, { date: "2024-12-31", attempts: 9 }], { start: "2025-03-01", end: "2025-03-31" });
+    expect(coverage).toEqual(["2025-03-30", "2025-03-31"]);
+    const view = buildReportView({
+      op: "orders",
+      groupBy: ["bin"],
+      metrics: ["revenue"],
+      grain: "day",
+      range: { start: "2025-04-01", end: "2025-04-30" },
+      records: [{ bin: "411111", revenue: 100 }],
+      comparison: { compare: { kind: "previous" }, range: { start: "2025-03-02", end: "2025-03-31" }, records: [{ bin: "411111", revenue: 10 }], dataDays: coverage },
+    });
+    expect(comparisonCoverage(view)).toEqual({ days: 30, covered: 2 });
+    expect(describePeriods(view)).toMatch(/compared period: data on 2 of 30 days/);
   });
 });

@@ -10,10 +10,11 @@
  * record on it. The service leaves out a record whose asked metrics are all 0 (SPEC.md §2.1), so a
  * missing day means "no sales" only when the answer asks for a measure every day with sales has:
  * attempts, approvals or revenue (a KPI's denominator mostly is one). An answer of chargebacks alone
- * misses every day without a chargeback, and one not by date cannot tell at all: their coverage is
- * not known (null), and nothing is claimed either way.
+ * misses every day without a chargeback, and one not by date cannot tell at all: for those, the
+ * compared days' attempts by date are asked beside them (`coverageRequest`), and their coverage read
+ * from that answer instead.
  */
-import type { ReportRecord } from "@/lib/contract/schemas";
+import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { dayCount, type DayRange } from "./grain";
 
 export interface Coverage {
@@ -40,6 +41,36 @@ export function daysWithData(records: readonly ReportRecord[], range: DayRange, 
     if (typeof d === "string" && d >= range.start && d <= range.end) days.add(d);
   }
   return [...days].sort();
+}
+
+/** The metric a coverage request asks for: every day with sales has attempts. */
+const COVERAGE_METRIC = "attempts";
+
+/**
+ * The request that says which compared days hold data when the comparison's own answer cannot (it
+ * is not by date, or asks for no sales measure: a breakdown by BIN, chargebacks alone): the
+ * compared days' attempts by date under the same filters, one record a day, one call per 101 days,
+ * and usually none, since a dashboard's planner derives it from a KPI or trend over the same days
+ * and the day store keeps it. Null when the comparison's answer tells its coverage itself, or for a
+ * cohort summary (its comparisons are not over order days).
+ */
+export function coverageRequest(op: string, comparison: ReportQuery): ReportQuery | null {
+  if (op !== "orders") return null;
+  const groupBy = comparison.group_by ?? [];
+  const metrics = comparison.metrics ?? [];
+  if (groupBy.includes("date") && metrics.some((m) => SALES_METRICS.has(m))) return null;
+  return {
+    start_date: comparison.start_date,
+    end_date: comparison.end_date,
+    group_by: ["date"],
+    metrics: [COVERAGE_METRIC],
+    ...(comparison.filters ? { filters: comparison.filters } : {}),
+  };
+}
+
+/** The compared days with data, from the answer of a `coverageRequest`. */
+export function coverageDays(records: readonly ReportRecord[], range: DayRange): string[] {
+  return daysWithData(records, range, ["date"], [COVERAGE_METRIC]) ?? [];
 }
 
 /** How many of `span`'s days are among `withData` (sorted, as daysWithData returns them). */

@@ -21,8 +21,8 @@ export interface ReportView {
   grain: TimeGrain;
   range: DayRange;
   /**
-   * `dataDays`: the compared days on which the comparison's answer has data (./coverage.ts), sorted;
-   * null when the answer is not grouped by date, so its coverage is not known.
+   * `dataDays`: the compared days on which the comparison's answer (or, when it cannot tell, its
+   * coverage request's) has data (./coverage.ts), sorted; null when neither was there to tell.
    */
   comparison: { compare: CompareSelection; range: DayRange; dataDays?: readonly string[] | null } | null;
   rows: ViewRow[];
@@ -35,7 +35,11 @@ export interface ViewInput {
   grain: TimeGrain;
   range: DayRange;
   records: readonly ReportRecord[];
-  comparison?: { compare: CompareSelection; range: DayRange; records: readonly ReportRecord[] } | null;
+  /**
+   * `dataDays`: the compared days with data when the comparison's records cannot tell them (read
+   * from its coverage request's answer, ./coverage.ts); otherwise they are read from `records`.
+   */
+  comparison?: { compare: CompareSelection; range: DayRange; records: readonly ReportRecord[]; dataDays?: readonly string[] | null } | null;
 }
 
 export function buildReportView(input: ViewInput): ReportView {
@@ -50,7 +54,7 @@ export function buildReportView(input: ViewInput): ReportView {
     metrics: input.metrics,
     grain: input.grain,
     range: input.range,
-    comparison: c ? { compare: c.compare, range: c.range, dataDays: daysWithData(c.records, c.range, input.groupBy, input.metrics) } : null,
+    comparison: c ? { compare: c.compare, range: c.range, dataDays: daysWithData(c.records, c.range, input.groupBy, input.metrics) ?? c.dataDays ?? null } : null,
     rows,
   };
 }

@@ -22,6 +22,7 @@ import { buildQuery, decodeFilters, encodeFilters, encodeRange, toParams, type P
 import { COMPARE_URL_VALUES, comparisonRequest, decodeCompare, encodeCompare, normalizeExplore, parseExplore, serializeExplore, exploreRequest, visibleMeasures, type ExploreState } from "@/lib/report/state/explore";
 import { normalizeFilters, type FilterValue, type Filters } from "@/lib/report/state/filters";
 import { COHORT_PRESETS, normalizeRange, presetLabel, resolveRange, type RangeSelection } from "@/lib/report/state/range";
+import { coverageRequest } from "@/lib/report/periods/coverage";
 import { fitGrain } from "./grain-fit";
 import { checkFilters, checkRange, quote, unknownParams, type UrlProblem } from "@/lib/report/state/url-check";
 
@@ -362,15 +363,18 @@ export function effectiveTile(d: DashboardState, tile: Tile, today?: string): Ti
 export interface TileRequests {
   main: ReportRequestSpec;
   comparison: ReportRequestSpec | null;
+  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/periods/coverage.ts). */
+  coverage: ReportRequestSpec | null;
 }
 
 export function tileRequests(spec: TileSpec, today: string): TileRequests | null {
   if (spec.conflict) return null;
-  if (spec.kind === "cohort") return { main: cohortRequest(spec.state, today), comparison: null };
+  if (spec.kind === "cohort") return { main: cohortRequest(spec.state, today), comparison: null, coverage: null };
   // A pivot shows its own period only (the rows layout shows the comparison): its compared days
   // would be fetched for nothing.
   const comparison = spec.kind === "pivot" ? null : comparisonRequest(spec.state, today);
-  return { main: exploreRequest(spec.state, today), comparison };
+  const coverage = comparison ? coverageRequest(comparison.op, comparison.request) : null;
+  return { main: exploreRequest(spec.state, today), comparison, coverage: coverage && comparison ? { op: comparison.op, request: coverage } : null };
 }
 
 /** A tile's name when it has none of its own: what it shows, in words. */

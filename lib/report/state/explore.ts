@@ -16,6 +16,7 @@ import { checkFilters, checkRange, quote, unknownItems, unknownParams, type UrlP
 import { isTimeGrain, TIME_GRAINS, type TimeGrain } from "@/lib/report/periods/grain";
 import { getKpi, kpisFor, measureFor, requiredMetrics } from "@/lib/report/metrics/kpis";
 import { comparisonProblem, comparisonRange, type CompareSelection } from "@/lib/report/periods/compare";
+import { coverageRequest } from "@/lib/report/periods/coverage";
 import { requestBase, type ReportRequestSpec } from "./request";
 
 export const CHART_KINDS = ["auto", "line", "bar", "none"] as const;
@@ -383,6 +384,8 @@ export interface ExploreLook {
   /** The report to run and the one it is compared with; null while the URL names none, or asks for what the page cannot apply. */
   spec: ReportRequestSpec | null;
   comparison: ReportRequestSpec | null;
+  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/periods/coverage.ts). */
+  coverage: ReportRequestSpec | null;
   /** The form's parameters of `state` (exploreQueryString): the form's draft follows them. */
   key: string;
 }
@@ -391,12 +394,15 @@ export function exploreLook(search: ParamsLike | string, today: string): Explore
   const { state, hasReport, problems } = parseExplore(search, today);
   // A link with anything the page cannot apply runs nothing (the problems are shown instead).
   const runs = hasReport && problems.length === 0;
+  const comparison = runs ? comparisonRequest(state, today) : null;
+  const coverage = comparison ? coverageRequest(comparison.op, comparison.request) : null;
   return {
     state,
     hasReport,
     problems,
     spec: runs ? exploreRequest(state, today) : null,
-    comparison: runs ? comparisonRequest(state, today) : null,
+    comparison,
+    coverage: comparison && coverage ? { op: comparison.op, request: coverage } : null,
     key: exploreQueryString(state),
   };
 }
