@@ -5,13 +5,20 @@
  */
 import { formatInstant } from "@/lib/report/metrics/format";
 import type { EvaluationRow } from "@/lib/features/notifications/alerts-store";
+import { coverageWords, partlyCovered } from "@/lib/report/periods/coverage";
 import { evaluationRecord } from "./model";
 
 function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
   const r = evaluationRecord(e.result);
   const firing = r?.reading ? r.reading.groups.filter((g) => g.fires).length : null;
+  const coverage = r?.reading?.previousCoverage;
   return (
     <div className="text-sm text-slate-900">
+      {partlyCovered(coverage) ? (
+        <p className="text-xs text-amber-950">
+          The previous period has {coverageWords(coverage)}: a change against it is not judged, so it does not fire.
+        </p>
+      ) : null}
       <p>
         <span className="font-medium">{formatInstant(e.evaluatedAt, timeZone)}</span>
         {e.late ? (

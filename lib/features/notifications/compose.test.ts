@@ -31,4 +31,12 @@ describe("an alert e-mail's change", () => {
     expect(mail.body).toMatch(new RegExp(`change ${MINUS}0\\.44 pp(?! \\((better|worse)\\))`));
     expect(mail.body).not.toMatch(/\((better|worse)\)/);
   });
+
+  it("says how many of the previous window's days hold data, and gives its change no verdict", () => {
+    const r = { ...reading("revenue", "Revenue", "currency", 10_000.1, 15_243.85, "2026-06-30"), previousCoverage: { days: 7, covered: 3 } };
+    const mail = composeAlert({ name: "Revenue" }, def("revenue"), r, [{ key: "all", kind: "recovered" }], false, "2026-06-30");
+    expect(mail.body).toContain("previous period Revenue $15,243.85 (data on 3 of 7 days)");
+    expect(mail.body).toContain("(partly covered)");
+    expect(mail.body).not.toMatch(/\((better|worse)\)/);
+  });
 });

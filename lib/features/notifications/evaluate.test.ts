@@ -280,6 +280,22 @@ describe("requests and readings", () => {
     expect(byKey.New).toMatchObject({ previous: { value: null }, fires: false });
   });
 
+  it("asks which of the previous window's days hold data, and a change against a window with days outside the data says so and does not fire", () => {
+    const d = AlertDefinition.parse({ ...def, condition: { kind: "change", direction: "down", by: "points", amount: 10 } });
+    const requests = alertRequests(d, "2026-03-10");
+    expect(requests.coverage).toEqual({ start_date: "2026-02-25", end_date: "2026-03-03", group_by: ["date"], metrics: ["attempts"] });
+    const main = [{ gateway_alias: "Alpha", attempts: 100, approvals: 50 }];
+    const previous = [{ gateway_alias: "Alpha", attempts: 100, approvals: 80 }];
+    // Data from 1 March only: 3 of the previous window's 7 days.
+    const partly = readMeasure(d, requests, main, previous, ["2026-03-01", "2026-03-02", "2026-03-03"].map((date) => ({ date, attempts: 30 })));
+    expect(partly.previousCoverage).toEqual({ days: 7, covered: 3 });
+    expect(partly.groups[0]).toMatchObject({ previous: { value: 0.8 }, fires: false });
+    // Covered whole, the same change fires.
+    const whole = readMeasure(d, requests, main, previous, ["2026-02-25", "2026-02-26", "2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03"].map((date) => ({ date, attempts: 30 })));
+    expect(whole.previousCoverage).toEqual({ days: 7, covered: 7 });
+    expect(whole.groups[0]).toMatchObject({ fires: true });
+  });
+
   it("per MID: asks for its alias too, names each MID as everywhere else, and lists them by number", () => {
     const d = AlertDefinition.parse({ ...def, group_by: "gateway_id" });
     const requests = alertRequests(d, "2026-03-10");

@@ -11,12 +11,15 @@ import { evaluate, measureFor, measureMetrics, sumRecords, type Evaluation, type
 import { comparisonRange } from "@/lib/report/periods/compare";
 import { requestFilters } from "@/lib/report/state/filters";
 import type { MonitorRow } from "@/lib/features/monitor/load";
+import { coverageDays, coverageOf, coverageRequest, partlyCovered, type Coverage } from "@/lib/report/periods/coverage";
 import { typedFilters, windowRange, type AlertCondition, type AlertDefinition } from "./definition";
 
 export interface AlertRequests {
   main: ReportQuery;
   /** The previous window of the same length, when the condition is a change. */
   previous: ReportQuery | null;
+  /** The previous window's attempts by date: which of its days hold data (lib/periods/coverage.ts). */
+  coverage: ReportQuery | null;
 }
 
 /** The order-summary requests of a measure rule, as of `today`. */
@@ -33,9 +36,10 @@ export function alertRequests(d: AlertDefinition, today: string): AlertRequests 
     metrics: measureMetrics(m),
     ...(filters ? { filters } : {}),
   };
-  if (d.condition.kind !== "change") return { main, previous: null };
+  if (d.condition.kind !== "change") return { main, previous: null, coverage: null };
   const prev = comparisonRange(range, { kind: "previous" })!;
-  return { main, previous: { ...main, start_date: prev.start, end_date: prev.end } };
+  const previous = { ...main, start_date: prev.start, end_date: prev.end };
+  return { main, previous, coverage: coverageRequest("orders", previous) };
 }
 
 export interface GroupReading {
@@ -53,6 +57,12 @@ export interface Reading {
   measure: { id: string; label: string; format: Measure["format"] };
   window: { start: string; end: string };
   previousWindow: { start: string; end: string } | null;
+  /**
+   * How many of the previous window's days hold data, when it was asked. A change against a window
+   * with days outside the data (or with no attempts) is not a change in the business: it is said,
+   * and such a change never fires.
+   */
+  previousCoverage?: Coverage | null;
   groups: GroupReading[];
 }
 
@@ -96,8 +106,11 @@ function byGroup(records: readonly ReportRecord[], dim: string | null): Map<stri
   return out;
 }
 
-/** A measure rule's reading from its answers (the previous window's when the condition compares). */
-export function readMeasure(d: AlertDefinition, requests: AlertRequests, main: readonly ReportRecord[], previous: readonly ReportRecord[] | null): Reading {
+/**
+ * A measure rule's reading from its answers (the previous window's when the condition compares, and
+ * its coverage request's, which says which of its days hold data).
+ */
+export function readMeasure(d: AlertDefinition, requests: AlertRequests, main: readonly ReportRecord[], previous: readonly ReportRecord[] | null, coverage: readonly ReportRecord[] | null = null): Reading {
   if (d.target.kind !== "measure") throw new Error("not a measure rule");
   const m = measureFor(d.target.measure, "orders")!;
   const metrics = measureMetrics(m);
@@ -105,18 +118,23 @@ export function readMeasure(d: AlertDefinition, requests: AlertRequests, main: r
   const before = previous ? byGroup(previous, d.group_by) : null;
   // Without grouping there is always the one group, even with no records (a rate of nothing).
   if (!d.group_by && now.size === 0) now.set("all", { label: "All", records: [] });
+  const prevRange = requests.previous ? { start: requests.previous.start_date, end: requests.previous.end_date } : null;
+  const previousCoverage = prevRange && coverage ? coverageOf(prevRange, coverageDays(coverage, prevRange)) : null;
   const groups: GroupReading[] = [];
   for (const [key, g] of now) {
     const e = evaluate(m, sumRecords(g.records, metrics));
     const p = before ? evaluate(m, sumRecords(before.get(key)?.records ?? [], metrics)) : null;
-    groups.push({ key, label: g.label, value: e.value, numerator: e.numerator, denominator: e.denominator, previous: p, fires: conditionHolds(d.condition, e.value, p?.value ?? null) });
+    // No verdict on a change against a partly covered window: it does not fire.
+    const fires = conditionHolds(d.condition, e.value, p?.value ?? null) && !(d.condition.kind === "change" && partlyCovered(previousCoverage));
+    groups.push({ key, label: g.label, value: e.value, numerator: e.numerator, denominator: e.denominator, previous: p, fires });
   }
   // MIDs by number (1, 2, … 10), everything else by its words.
   groups.sort((a, b) => (d.group_by === "gateway_id" ? compareMidIds(a.key, b.key) : 0) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   return {
     measure: { id: m.id, label: m.label, format: m.format },
     window: { start: requests.main.start_date, end: requests.main.end_date },
-    previousWindow: requests.previous ? { start: requests.previous.start_date, end: requests.previous.end_date } : null,
+    previousWindow: prevRange,
+    ...(previousCoverage ? { previousCoverage } : {}),
     groups,
   };
 }

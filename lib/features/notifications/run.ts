@@ -21,6 +21,7 @@ import { usersRepo, type UserWithCredentials } from "@/lib/core/auth/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/features/notifications/policy";
 import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/features/notifications/recipients";
+import { coverageWords, partlyCovered } from "@/lib/report/periods/coverage";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
 
@@ -76,11 +77,12 @@ export async function readRule(deps: Pick<AlertDeps, "gateway" | "monitor" | "wa
   const owner = deps.owner ?? BACKGROUND_OWNER;
   if (def.target.kind === "measure") {
     const requests = alertRequests(def, today);
-    const [main, previous] = await Promise.all([
+    const [main, previous, coverage] = await Promise.all([
       fetchAll(deps.gateway, requests.main, deps.waitMs, owner),
       requests.previous ? fetchAll(deps.gateway, requests.previous, deps.waitMs, owner) : null,
+      requests.coverage ? fetchAll(deps.gateway, requests.coverage, deps.waitMs, owner) : null,
     ]);
-    return readMeasure(def, requests, main, previous);
+    return readMeasure(def, requests, main, previous, coverage);
   }
   const programme = deps.monitor.programs.find((p) => p.id === (def.target.kind === "programme" ? def.target.programme : ""));
   if (!programme) throw new Error(`The Monitor has no programme “${def.target.programme}” any more.`);
@@ -116,13 +118,16 @@ export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinit
   const maturity = measure ? measureMaturity(measure) : null;
   const sides = { now: isMaturing(maturity, reading.window.end, today), before: isMaturing(maturity, reading.previousWindow?.end, today) };
   // The change is worded as every table and tile words it: signed, judged only between equally mature sides.
-  const change = (g: GroupReading) => (measure && g.previous ? changeCells(measure, g.value, g.previous.value, sides).map((c) => c.text).join(", ") : null);
+  // And with the previous window's coverage: a partly covered one says how many of its days hold data, and its change gets no verdict.
+  const covered = partlyCovered(reading.previousCoverage) ? reading.previousCoverage : null;
+  const change = (g: GroupReading) => (measure && g.previous ? changeCells(measure, g.value, g.previous.value, sides, covered).map((c) => c.text).join(", ") : null);
   const lines = notices.map((n) => {
     const g = byKey.get(n.key);
     const label = g?.label ?? n.key;
     const changed = g ? change(g) : null;
+    const prevWords = covered ? ` (${coverageWords(covered)})` : "";
     const text = g
-      ? `${label}: ${describeValue(reading, g)}${g.previous ? `, previous period ${describeValue(reading, g.previous)}${changed ? `, change ${changed}` : ""}` : ""}`
+      ? `${label}: ${describeValue(reading, g)}${g.previous ? `, previous period ${describeValue(reading, g.previous)}${prevWords}${changed ? `, change ${changed}` : ""}` : ""}`
       : `${label}: no records in this window`;
     return { ...n, label, text: `${text} (${NOTICE_WORDS[n.kind]})` };
   });
