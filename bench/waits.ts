@@ -8,14 +8,14 @@
 // look to every answer there), their difference, and the calls planned and made. The window is 10 s
 // instead of 60 s so that a run takes a couple of minutes: a wait is whole windows plus the calls'
 // own time, and the windows scale.
-import type { ReportGateway } from "../lib/core/upstream/gateway";
-import { runDashboard } from "../lib/features/dashboards/run";
-import { starterDashboard, type DashboardState } from "../lib/features/dashboards/state";
-import { dashboardWait } from "../lib/features/dashboards/wait";
-import { DEFAULT_MONITOR_CONFIG } from "../lib/features/monitor/definitions";
-import { loadMonitor, type MonitorAnswer } from "../lib/features/monitor/load";
-import { reportCalls, startTestService, type TestService } from "../service/testing/harness";
-import { gatewayFor } from "../service/testing/test-gateway";
+import type { ReportGateway } from "@/lib/core/upstream/gateway";
+import { runDashboard } from "@/lib/features/dashboards/run";
+import { starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
+import { dashboardWait } from "@/lib/features/dashboards/wait";
+import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
+import { loadMonitor, type MonitorAnswer } from "@/lib/features/monitor/load";
+import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
+import { gatewayFor } from "@/service/testing/test-gateway";
 import { machine, median } from "./lib";
 
 const DAYS = 400;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "@/lib/contract";
-import { coverageRequest } from "@/lib/periods/coverage";
+import { coverageRequest } from "@/lib/report/periods/coverage";
 import { comparisonRequest, defaultExploreState, exploreQueryString, exploreRequest, normalizeExplore, parseExplore, exploreLook, defaultColumns } from "./explore";
 
 const TODAY = "2026-11-24";
