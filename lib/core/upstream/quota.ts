@@ -313,12 +313,13 @@ export class QuotaQueue {
         this.drain();
       },
       estimatedLast: () => {
-        // A report makes its calls one after another: its last starts no sooner than its first
-        // plus as many calls' time as come between them, however free the window is.
+        // A report makes its calls one after another: each starts no sooner than its slot in the
+        // window, nor than the one before it has answered, however free the window is.
         const bg = isBackground(s.owner);
-        const first = this.aheadOf(s.place, bg);
-        const calls = lastPosition() - first + 1;
-        return Math.max(this.estimate(lastPosition(), bg), this.estimate(first, bg) + Math.max(0, calls - 1) * this.latencyMs);
+        const last = lastPosition();
+        let t = 0;
+        for (let k = this.aheadOf(s.place, bg); k <= last; k++) t = Math.max(this.estimate(k, bg), t === 0 ? 0 : t + this.latencyMs);
+        return t === 0 ? this.estimate(last, bg) : t;
       },
       lastPosition: () => lastPosition(),
       position: () => this.aheadOf(s.place, isBackground(s.owner)),
