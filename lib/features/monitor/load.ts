@@ -83,7 +83,9 @@ async function planMonths(gateway: ReportGateway, queries: readonly ReportQuery[
       if (!inFlight && gateway.lookup("orders", q)) return 0;
       const remembered = known.get(key);
       if (inFlight && remembered !== undefined) return remembered;
-      const calls = await plannedCallsFor(gateway, "orders", q);
+      // A plan that cannot be made (a gateway whose page cap no report fits) counts one call: the
+      // month's job then says why it failed.
+      const calls = await plannedCallsFor(gateway, "orders", q).catch(() => 1);
       if (known.size >= PLANNED_MAX) known.clear();
       known.set(key, calls);
       return calls;
