@@ -12,6 +12,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { MailWorker, outboxRepo, type MailWorkerOptions } from "./outbox";
@@ -110,7 +111,7 @@ function worker(options: Omit<MailWorkerOptions, "db"> & { db?: Store }): MailWo
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mail-outbox-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "mail test" });
+  store = await openTestPglite(dir, "mail test");
 });
 
 afterEach(async () => {
