@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 export default defineConfig({
@@ -16,5 +17,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Integration tests start real servers on their own ports; files run in parallel processes.
     pool: "forks",
+    // Most files spend their time waiting (on servers, child processes, PGlite, quota windows), not
+    // computing: on two cores vitest's default of one worker fewer than the cores ran one file at a
+    // time, the cores mostly idle. Four at a time fill them.
+    maxWorkers: Math.max(4, availableParallelism() - 1),
   },
 });
