@@ -7,9 +7,10 @@
  * the migrator itself open an empty directory with `openStore` instead.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { acquireDirLock, StoreLockedError } from "../lock";
 import { MIGRATIONS } from "../migrations";
 import { openStore } from "../open";
 import type { Store } from "../sql";
@@ -23,14 +24,44 @@ function templateKey(): string {
 }
 
 /**
- * The template's directory, made on first use: migrated in a directory of this process's own and
- * renamed into place, so that test files starting together never see half of one; the one that
- * renames second throws its copy away.
+ * The template's directory, made on first use by one test file while the others starting beside it
+ * wait (its build lock is the store's own directory lock, so a builder that died leaves nothing
+ * that blocks the next): migrated in a directory of its own and renamed into place, so that no file
+ * ever copies half of one.
  */
 async function template(): Promise<string> {
-  const dir = join(CACHE, templateKey());
+  const key = templateKey();
+  const dir = join(CACHE, key);
   if (existsSync(join(dir, "PG_VERSION"))) return dir;
   mkdirSync(CACHE, { recursive: true });
+  let release: () => void;
+  for (;;) {
+    try {
+      release = acquireDirLock(join(CACHE, `lock-${key}`), "test PGlite template");
+      break;
+    } catch (e) {
+      if (!(e instanceof StoreLockedError)) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (existsSync(join(dir, "PG_VERSION"))) return dir;
+    await build(dir);
+  } finally {
+    release();
+  }
+  // Templates of other migrations or PGlite releases untouched for a day are of no further use (a
+  // run of another checkout sharing this cache may still be copying a newer one).
+  for (const other of readdirSync(CACHE)) {
+    const path = join(CACHE, other);
+    if (!other.includes(key) && statSync(path).mtimeMs < Date.now() - 86_400_000) rmSync(path, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+let templateDir: Promise<string> | undefined;
+
+async function build(dir: string): Promise<void> {
   const building = mkdtempSync(join(CACHE, "building-"));
   try {
     const store = await openStore({ kind: "pglite", dir: building }, { owner: "test template" });
@@ -43,11 +74,6 @@ async function template(): Promise<string> {
   } finally {
     rmSync(building, { recursive: true, force: true });
   }
-  // Templates of older migrations or PGlite releases are of no further use.
-  for (const old of readdirSync(CACHE)) {
-    if (join(CACHE, old) !== dir && !old.startsWith("building-")) rmSync(join(CACHE, old), { recursive: true, force: true });
-  }
-  return dir;
 }
 
 /**
@@ -55,6 +81,8 @@ async function template(): Promise<string> {
  * closes it and removes `dir` as with `openStore`.
  */
 export async function openTestPglite(dir: string, owner: string): Promise<Store> {
-  cpSync(await template(), dir, { recursive: true });
+  // One look for the template per process, however many stores it opens at once.
+  templateDir ??= template();
+  cpSync(await templateDir, dir, { recursive: true });
   return openStore({ kind: "pglite", dir }, { owner });
 }
