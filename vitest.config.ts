@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 export default defineConfig({
@@ -16,5 +17,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Integration tests start real servers on their own ports; files run in parallel processes.
     pool: "forks",
+    // Most files spend their time waiting (on servers, child processes, PGlite, quota windows), not
+    // computing: on two cores vitest's default of one worker fewer than the cores ran one file at a
+    // time, the cores mostly idle. One file a core keeps them busy without starving the tests that
+    // measure quota windows and rate limits in real time (four at a time broke those under load).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

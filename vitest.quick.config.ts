@@ -20,7 +20,7 @@ const NEEDS_SERVER = new RegExp(
     String.raw`from "node:(child_process|net|http|https)"`,
     String.raw`from "[^"]*\b(generator|import-fixture)"`,
     // A store of its own (PGlite, migrated): seconds to a minute per file on two cores.
-    String.raw`from "([^"]*store/open|\./open|@electric-sql/pglite)"`,
+    String.raw`from "([^"]*store/open|\./open|[^"]*testing/pglite|@electric-sql/pglite)"`,
   ].join("|"),
 );
 

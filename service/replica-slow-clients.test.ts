@@ -172,15 +172,20 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
       await new Promise((r) => setTimeout(r, 500)); // every slow socket has sent its head
       const loaded = await measure(10, client);
       console.log(`token+report through the replica: baseline p95 ${p95(baseline).toFixed(0)} ms; under 70 slow connections p95 ${p95(loaded).toFixed(0)} ms`);
-      expect(p95(loaded)).toBeLessThan(2_000);
-      expect(p95(loaded) - p95(baseline)).toBeLessThan(1_000);
+      // Against the same calls' latency measured just before, on the same machine in the same run:
+      // held behind the slow connections, a call would wait for their deadline (seconds), whatever
+      // the machine's speed.
+      expect(p95(loaded), `p95 under the slow connections against ${p95(baseline).toFixed(0)} ms before them`).toBeLessThan(2 * p95(baseline) + 1_000);
 
       // The slow senders are cut off at the deadlines (header or whole request, checked every second).
       await new Promise((r) => setTimeout(r, Math.max(0, started + (REQUEST_TIMEOUT_S + 2.5) * 1000 - Date.now())));
+      for (let look = 0; slow.some((d) => d.closedAt === null) && look < 50; look++) await new Promise((r) => setTimeout(r, 200));
       const open = slow.filter((d) => d.closedAt === null);
       expect(open).toHaveLength(0);
+      // The slow heads at the header deadline, before the request deadline cut any slow body.
       const heads = slow.slice(64);
-      for (const d of heads) expect(d.closedAt! - started).toBeLessThan((HEADERS_TIMEOUT_S + 2) * 1000);
+      const firstBodyCut = Math.min(...slow.slice(0, 64).map((d) => d.closedAt!));
+      for (const d of heads) expect(d.closedAt!, "a slow head was cut after the first slow body").toBeLessThanOrEqual(firstBodyCut);
       for (const d of slow) expect(d.answer).toMatch(/^HTTP\/1\.1 408 /);
     } finally {
       for (const d of slow) d.stop();
@@ -220,14 +225,22 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
         req.end(text);
       });
     const client = await owner.newClient("beside the burst");
+    let burstAnswered = 0;
     const [burst, other] = await Promise.all([
-      Promise.all(Array.from({ length: 60 }, (_, i) => call("127.0.0.10", i))),
+      Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          call("127.0.0.10", i).then((r) => {
+            if (r.status === 401) burstAnswered++;
+            return r;
+          }),
+        ),
+      ),
       // Another address meanwhile: its call does not wait behind the first one's line.
       (async () => {
         await new Promise((r) => setTimeout(r, 50));
         const t0 = performance.now();
         const r = await fetch(`${replicaUrl}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret }) });
-        return { status: r.status, ms: performance.now() - t0 };
+        return { status: r.status, ms: performance.now() - t0, burstAnsweredBefore: burstAnswered };
       })(),
     ]);
     const refused = burst.filter((r) => r.status === 429);
@@ -241,6 +254,8 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
     expect(refused[0]!.retryAfter).toBe(String(j.retry_after));
     expect(j.message).toContain(`${PER_CLIENT} calls from your address are being answered and ${QUEUE_PER_CLIENT} more are already waiting`);
     expect(other.status).toBe(200);
-    expect(other.ms).toBeLessThan(1_000);
+    // Answered while the first address's line was still being worked through (each of its calls
+    // costs the owner a scrypt, PER_CLIENT at a time), not after it: order, which load cannot change.
+    expect(other.burstAnsweredBefore, `the other address's call (${other.ms.toFixed(0)} ms) was answered after ${other.burstAnsweredBefore} of the ${answered.length} answered calls of the burst`).toBeLessThan(answered.length - PER_CLIENT);
   }, 60_000);
 });

@@ -16,7 +16,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { hashToken } from "@/lib/features/sharing/tokens";
 import { issueShareLink, revokeShareLink, rotateShareLink, ShareLinkInput } from "@/lib/features/sharing/links";
 import { auditRepo, type AuditEntry } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Store } from "@/lib/core/store/sql";
@@ -42,7 +42,7 @@ const LINK_PASSWORD = "link-password-never-logged-7";
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "audit-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "audit test" });
+  store = await openTestPglite(dir, "audit test");
   const u = await usersRepo(store).create({ email: "boss@test.local", role: "admin", passwordHash: await hashPassword(ADMIN_PASSWORD) });
   admin = { id: u.id, email: u.email, role: "admin" };
   svc = await startTestService({ data: { days: 20, ordersPerDay: 10, seed: 37, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });

@@ -13,6 +13,7 @@ import { hashPassword } from "@/lib/core/auth/password";
 import { usersRepo } from "@/lib/core/auth/users";
 import { auditRepo, TALLY_ADDRESSES } from "@/lib/core/audit/store";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 
@@ -42,7 +43,7 @@ describe("on PGlite", () => {
   let store: Store;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "audit-bound-"));
-    store = await openStore({ kind: "pglite", dir }, { owner: "audit bound test" });
+    store = await openTestPglite(dir, "audit bound test");
     await usersRepo(store).create({ email: "real@bound.test", role: "viewer", passwordHash: await hashPassword(PASSWORD) });
   }, 60_000);
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { appendAudit } from "@/lib/core/audit/log";
 import { pruneAuditLog } from "@/lib/core/audit/retention";
 import { auditRepo } from "./store";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 
@@ -105,7 +106,7 @@ function suite(name: string, open: () => Promise<{ store: Store; done: () => Pro
 
 suite("PGlite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "audit-store-"));
-  const store = await openStore({ kind: "pglite", dir }, { owner: "audit test" });
+  const store = await openTestPglite(dir, "audit test");
   return {
     store,
     done: async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { sessionsRepo } from "./sessions-store";
 import { throttleRepo } from "@/lib/core/store/throttle";
@@ -17,7 +17,7 @@ const PASSWORD = "s3cret-Passw0rd";
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-auth-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "auth test" });
+  store = await openTestPglite(dir, "auth test");
   const hash = await hashPassword(PASSWORD);
   const users = usersRepo(store);
   for (const [email, role] of [

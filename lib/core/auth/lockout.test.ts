@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientAddress } from "@/lib/core/http/client-address";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Store } from "@/lib/core/store/sql";
@@ -29,7 +29,7 @@ let lockedToken: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "lockout-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "lockout test" });
+  store = await openTestPglite(dir, "lockout test");
   const hash = await hashPassword(PASSWORD);
   const owner = await usersRepo(store).create({ email: "owner@lockout.test", role: "analyst", passwordHash: hash });
   await usersRepo(store).create({ email: "victim@lockout.test", role: "viewer", passwordHash: hash });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { sessionsRepo } from "./sessions-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "./users";
@@ -22,7 +22,7 @@ const EMAILS = ["a@example.com", "b@example.com", "c@example.com", "d@example.co
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-session-checks-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "session checks test" });
+  store = await openTestPglite(dir, "session checks test");
   for (const email of EMAILS) ids[email] = (await usersRepo(store).create({ email, role: "analyst", passwordHash: "not-a-real-hash" })).id;
 });
 afterAll(async () => {

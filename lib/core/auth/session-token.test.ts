@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { sessionsRepo } from "./sessions-store";
 import { usersRepo } from "./users";
@@ -39,7 +39,7 @@ async function signIn(email: string, fields: Partial<JWT> = {}): Promise<string>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-session-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "session test" });
+  store = await openTestPglite(dir, "session test");
   const users = usersRepo(store);
   for (const email of ["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]) {
     await users.create({ email, role: "analyst", passwordHash: "not-a-real-hash" });

@@ -12,6 +12,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { MailWorker, outboxRepo, type MailWorkerOptions } from "./outbox";
@@ -110,7 +111,7 @@ function worker(options: Omit<MailWorkerOptions, "db"> & { db?: Store }): MailWo
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mail-outbox-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "mail test" });
+  store = await openTestPglite(dir, "mail test");
 });
 
 afterEach(async () => {
@@ -229,19 +230,22 @@ describe("outbox", () => {
     const server = await smtp({ rcpt: (_a, attempt) => (attempt <= 2 ? smtpError(451, "4.3.0 mailbox busy, try later") : undefined) });
     const outbox = outboxRepo(store, { enabled: true });
     await outbox.enqueue({ recipients: ["ops@test.local"], subject: "Alert", text: "t", sourceKind: "alert", sourceId: RULE_ID });
-    const BASE = 300;
+    // A second: wide enough that the tick just after a failed attempt comes before the retry is due even on a busy machine.
+    const BASE = 1_000;
     const w = worker({ config: mailTo(server.port), backoff: { baseMs: BASE, maxMs: 10_000 } });
 
     // After failed attempt n the row waits BASE · 2^(n-1), and no tick takes it before then.
     for (const attempt of [1, 2]) {
       const before = Date.now();
       expect(await w.tick()).toMatchObject({ claimed: 1, retried: 1, sent: 0 });
+      const after = Date.now();
       const [pending] = await outbox.latestFor("alert", RULE_ID);
       expect(pending).toMatchObject({ status: "pending", attempts: attempt });
       expect(pending!.lastError).toMatch(/451.*mailbox busy/);
       const wait = pending!.nextAttemptAt!.getTime() - before;
       expect(wait).toBeGreaterThanOrEqual(BASE * 2 ** (attempt - 1));
-      expect(wait).toBeLessThan(BASE * 2 ** (attempt - 1) + 250);
+      // Set during the tick, so no later than its end plus the delay, however long a busy machine made it.
+      expect(pending!.nextAttemptAt!.getTime() - after, `next attempt against the tick's end (the tick took ${after - before} ms)`).toBeLessThanOrEqual(BASE * 2 ** (attempt - 1));
       expect((await w.tick()).claimed).toBe(0);
       await sleep(pending!.nextAttemptAt!.getTime() - Date.now() + 20);
     }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, type Operation, type ReportRecord } from "@/lib/contract";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { fromJson, type Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
@@ -288,7 +289,7 @@ suite(
   "the day store on PGlite (one process, restarted)",
   async () => {
     const dir = mkdtempSync(join(tmpdir(), "day-store-"));
-    const store = await openStore({ kind: "pglite", dir }, { owner: "day store test" });
+    const store = await openTestPglite(dir, "day store test");
     return {
       stores: [store, store],
       close: async () => {

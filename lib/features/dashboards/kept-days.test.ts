@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { DayStore } from "@/lib/core/upstream/day-store";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -59,7 +59,7 @@ describe("a dashboard over kept days", () => {
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 400, ordersPerDay: 10, seed: 8, endDate: END }, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
     dir = mkdtempSync(join(tmpdir(), "kept-days-"));
-    store = await openStore({ kind: "pglite", dir }, { owner: "kept days test" });
+    store = await openTestPglite(dir, "kept days test");
   }, 180_000);
   afterAll(async () => {
     await store?.close();

@@ -13,7 +13,7 @@ import type { SessionUser } from "@/lib/core/auth/session";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createSavedReport } from "@/lib/features/saved-reports";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -45,7 +45,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboards-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "dashboards test" });
+  store = await openTestPglite(dir, "dashboards test");
   const users = usersRepo(store);
   const mk = async (email: string, role: "analyst" | "viewer") => {
     const u = await users.create({ email, role, passwordHash: await hashPassword("irrelevant-password") });

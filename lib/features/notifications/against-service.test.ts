@@ -19,7 +19,7 @@ import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { resolveShare } from "@/lib/features/sharing/service";
 import { alertsRepo, type AlertRuleRow } from "@/lib/features/notifications/alerts-store";
 import { inboxRepo } from "@/lib/features/notifications/inbox-store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
@@ -46,7 +46,7 @@ let today: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "alerts-svc-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "alerts test" });
+  store = await openTestPglite(dir, "alerts test");
   const u = await usersRepo(store).create({ email: "owner@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   owner = { id: u.id, email: u.email, role: "analyst" };
   // The rule's recipient is a dashboard user, so its mail links into the dashboard (an outside address

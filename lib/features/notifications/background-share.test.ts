@@ -17,7 +17,7 @@ import { AlertDefinition } from "@/lib/features/notifications/definition";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { Scheduler } from "@/lib/features/notifications/scheduler";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { BACKGROUND_SHARE } from "@/lib/core/upstream/quota";
@@ -39,7 +39,7 @@ let proxy: Awaited<ReturnType<typeof recordingProxy>>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "background-share-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "background share test" });
+  store = await openTestPglite(dir, "background share test");
   const owner = await usersRepo(store).create({ email: "owner@corp.example", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   svc = await startTestService({ data: { days: 20, ordersPerDay: 20, seed: 37, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });
   proxy = await recordingProxy(svc.url);

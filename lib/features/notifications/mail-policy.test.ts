@@ -18,7 +18,7 @@ import { mailsInLastDay } from "@/lib/core/mail/counts";
 import { MailWorker } from "@/lib/core/mail/outbox";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
@@ -92,7 +92,7 @@ async function delivered() {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mail-policy-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "mail policy test" });
+  store = await openTestPglite(dir, "mail policy test");
   const a = await usersRepo(store).create({ email: "analyst@corp.example", role: "analyst", passwordHash: await hashPassword("irrelevant-password") });
   analyst = { id: a.id, email: a.email, role: "analyst" };
   const b = await usersRepo(store).create({ email: "admin@corp.example", role: "admin", passwordHash: await hashPassword("irrelevant-password") });

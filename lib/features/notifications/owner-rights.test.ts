@@ -21,7 +21,7 @@ import { updateSavedReport } from "@/lib/features/saved-reports";
 import { Scheduler } from "@/lib/features/notifications/scheduler";
 import { revokeShareLink } from "@/lib/features/sharing/links";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
@@ -93,7 +93,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "owner-rights-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "owner rights test" });
+  store = await openTestPglite(dir, "owner rights test");
   for (const [name, role] of [["admin", "admin"], ["ann", "analyst"], ["bob", "analyst"], ["cat", "analyst"], ["dan", "analyst"]] as const) {
     const u = await usersRepo(store).create({ email: `${name}@corp.example`, role, passwordHash: await hashPassword("irrelevant-password") });
     people[name] = { id: u.id, email: u.email, role };

@@ -14,6 +14,7 @@ import { createAlertRule } from "@/lib/features/notifications/alert-rules";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { usersRepo } from "@/lib/core/auth/users";
@@ -28,7 +29,7 @@ const stores: { name: string; store: Store }[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mail-policy-caps-"));
-  stores.push({ name: "PGlite", store: await openStore({ kind: "pglite", dir }, { owner: "mail policy caps test" }) });
+  stores.push({ name: "PGlite", store: await openTestPglite(dir, "mail policy caps test") });
   if (withPostgres) {
     const url = external ?? (pg = await startTestPostgres()).url;
     stores.push({ name: "PostgreSQL", store: await openStore({ kind: "postgres", url }, { owner: "mail policy caps test" }) });

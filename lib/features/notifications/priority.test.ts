@@ -14,7 +14,7 @@ import { AlertDefinition } from "@/lib/features/notifications/definition";
 import { evaluateRule } from "@/lib/features/notifications/run";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { startTestService, type TestService } from "@/service/testing/harness";
@@ -31,7 +31,7 @@ const today = todayIn("UTC");
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "notify-priority-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "priority test" });
+  store = await openTestPglite(dir, "priority test");
   ownerId = (await usersRepo(store).create({ email: "owner@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") })).id;
   svc = await startTestService({ data: { days: 30, ordersPerDay: 20, seed: 5, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });
   proxy = await recordingProxy(svc.url);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { claimsRepo } from "./claims";
 import { Scheduler, type ScheduledItem, type SchedulerOptions } from "./scheduler";
@@ -16,7 +16,7 @@ let store: Store;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "schedule-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "schedule test" });
+  store = await openTestPglite(dir, "schedule test");
 });
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ import { Scheduler } from "@/lib/features/notifications/scheduler";
 import { listShareLinks, revokeShareLink } from "@/lib/features/sharing/links";
 import { resolveShare } from "@/lib/features/sharing/service";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
@@ -91,7 +91,7 @@ const shareToken = (text: string) => new RegExp(`${BASE_URL}/share/([A-Za-z0-9_-
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "send-now-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "send now test" });
+  store = await openTestPglite(dir, "send now test");
   for (const [name, role] of [["admin", "admin"], ["ann", "analyst"], ["bob", "analyst"], ["cat", "analyst"], ["dee", "analyst"], ["vic", "viewer"]] as const) {
     const u = await usersRepo(store).create({ email: `${name}@corp.example`, role, passwordHash: await hashPassword("irrelevant-password") });
     people[name] = { id: u.id, email: u.email, role };

@@ -13,7 +13,7 @@ import type { SessionUser } from "@/lib/core/auth/authenticate";
 import type { Role } from "@/lib/core/auth/roles";
 import { usersRepo } from "@/lib/core/auth/users";
 import { ApiError } from "@/lib/contract/errors";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { UpstreamClient } from "@/lib/core/upstream/client";
 import { getRoutingConfig } from "@/lib/features/bin-lookup/upstream";
@@ -94,7 +94,7 @@ beforeAll(async () => {
     },
   });
   dir = mkdtempSync(join(tmpdir(), "routing-allowance-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "routing allowance test" });
+  store = await openTestPglite(dir, "routing allowance test");
   admin = await user("ada@test.local", "admin");
 }, 180_000);
 

@@ -15,7 +15,7 @@ import type { Role } from "@/lib/core/auth/roles";
 import { usersRepo } from "@/lib/core/auth/users";
 import { ApiError } from "@/lib/contract/errors";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { routingChangesRepo } from "@/lib/features/routing/changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { UpstreamClient } from "@/lib/core/upstream/client";
@@ -93,7 +93,7 @@ beforeAll(async () => {
   read = new UpstreamClient({ baseUrl: svc.url, clientId: svc.client.client_id, clientSecret: svc.client.client_secret, tokenUrl });
   write = new UpstreamClient({ baseUrl: svc.url, clientId: admin.client_id, clientSecret: admin.client_secret, tokenUrl });
   dir = mkdtempSync(join(tmpdir(), "routing-approval-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "routing approval test" });
+  store = await openTestPglite(dir, "routing approval test");
   ada = await cliUser("ada@test.local", "admin");
 }, 180_000);
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { routingChangesRepo } from "./changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
@@ -97,7 +98,7 @@ function suite(name: string, open: () => Promise<{ store: Store; done: () => Pro
 let dir: string;
 suite("PGlite", async () => {
   dir = mkdtempSync(join(tmpdir(), "routing-changes-"));
-  const store = await openStore({ kind: "pglite", dir }, { owner: "routing changes test" });
+  const store = await openTestPglite(dir, "routing changes test");
   return { store, done: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
 });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BinRoutingResponseSchema } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { routingChangesRepo } from "@/lib/features/routing/changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
@@ -98,7 +98,7 @@ beforeAll(async () => {
   write = new UpstreamClient({ baseUrl: svc.url, clientId: admin.client_id, clientSecret: admin.client_secret, tokenUrl });
 
   dir = mkdtempSync(join(tmpdir(), "routing-workspace-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "routing workspace test" });
+  store = await openTestPglite(dir, "routing workspace test");
   const make = async (email: string, role: Role, routing: boolean): Promise<RoutingUser> => {
     const u = await usersRepo(store).create({ email, role, passwordHash: "not used" });
     if (routing) await usersRepo(store).setRouting(u.id, true);

@@ -11,7 +11,7 @@ import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { usersRepo } from "@/lib/core/auth/users";
 import { newTile, serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { createSavedReport, updateSavedReport } from "./index";
 
@@ -28,7 +28,7 @@ const sharingEntries = async (reportId: string) => (await auditRepo(store).list(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "team-sharing-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "team sharing test" });
+  store = await openTestPglite(dir, "team sharing test");
   for (const [name, role] of [["ann", "analyst"], ["admin", "admin"]] as const) {
     const u = await usersRepo(store).create({ email: `${name}@corp.example`, role, passwordHash: "x" });
     if (name === "ann") ann = { id: u.id, email: u.email, role };

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { hashToken, newShareToken } from "./tokens";
 import { tokenTail, TOKEN_TAIL_LENGTH } from "./link-input";
 import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "./links-store";
 import type { Store } from "@/lib/core/store/sql";
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 async function pglite(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), "share-labels-"));
-  const store = await openStore({ kind: "pglite", dir }, { owner: "share labels test" });
+  const store = await openTestPglite(dir, "share labels test");
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => store.close());
   return store;
 }

@@ -10,7 +10,7 @@ import { subscriptionsFollowingLink } from "@/lib/features/notifications/subscri
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/session";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Store } from "@/lib/core/store/sql";
@@ -35,7 +35,7 @@ let report: SavedReport;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sharing-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "sharing test" });
+  store = await openTestPglite(dir, "sharing test");
   const users = usersRepo(store);
   const mk = async (email: string, role: "analyst" | "viewer") => {
     const u = await users.create({ email, role, passwordHash: await hashPassword("irrelevant-password") });

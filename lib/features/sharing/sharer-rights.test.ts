@@ -21,7 +21,7 @@ import { mailQueue, sendSubscriptionNow, type NotifyDeps } from "@/lib/features/
 import { createSubscription, subscriptionsFollowingLink } from "@/lib/features/notifications/subscriptions";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "@/lib/features/notifications/testing/smtp";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -87,7 +87,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sharer-rights-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "sharer rights test" });
+  store = await openTestPglite(dir, "sharer rights test");
   admin = await person("admin", "admin");
   svc = await startTestService({ data: { days: 14, ordersPerDay: 20, seed: 43, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);

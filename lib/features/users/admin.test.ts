@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate, revalidateSession, type SessionUser } from "@/lib/core/auth/authenticate";
 import { hashPassword } from "@/lib/core/auth/password";
 import { ApiError } from "@/lib/contract/errors";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { auditRepo } from "@/lib/core/audit/store";
 import { usersRepo } from "@/lib/core/auth/users";
@@ -18,7 +18,7 @@ let admin: SessionUser;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "user-admin-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "user admin test" });
+  store = await openTestPglite(dir, "user admin test");
   const u = await usersRepo(store).create({ email: "boss@test.local", role: "admin", passwordHash: await hashPassword("boss-password-1") });
   admin = { id: u.id, email: u.email, role: "admin" };
 });
