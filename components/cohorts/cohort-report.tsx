@@ -1,12 +1,13 @@
 "use client";
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/features/cohorts/labels";
 import { cohortLook, serializeCohort, type CohortState, type CohortLook } from "@/lib/report/state/cohort";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
@@ -15,13 +16,12 @@ import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
 
 // The grid's code is loaded when there is a grid to draw (fetched beside the report's answer); the
-// box keeps the placeholder's size meanwhile. React's own lazy: the server never draws the grid (the
-// answer is fetched in the browser), so next/dynamic's preloading would only add its code to the page.
-const CohortGridTable = lazy(() => import("./cohort-grid").then((m) => ({ default: m.CohortGridTable })));
-const gridLoading = (
+// box keeps the placeholder's size meanwhile.
+const CohortGridTable = lazyPart(
+  () => import("./cohort-grid").then((m) => m.CohortGridTable),
   <div className="flex h-96 items-center justify-center gap-2 text-sm text-slate-700">
     <Spinner /> Loading the grid…
-  </div>
+  </div>,
 );
 
 type CohortResults = typeof import("./cohort-results");
@@ -50,7 +50,7 @@ export function CohortReport({
   const [lib, setLib] = useState<CohortResults | null>(null);
   useEffect(() => {
     if (!requested) return;
-    void import("./cohort-grid");
+    CohortGridTable.preload();
     void loadCohortResults().then(setLib);
   }, [requested]);
 
@@ -136,9 +136,7 @@ export function CohortReport({
             not shown as 0.
           </p>
           {grid && grid.rows.length > 0 ? (
-            <Suspense fallback={gridLoading}>
-              <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
-            </Suspense>
+            <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
           ) : grid ? (
             <div className="h-96">
               <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>
