@@ -11,7 +11,7 @@ import { lazyPart } from "@/components/ui/lazy-part";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
-import { UrlProblems } from "@/components/report/url-problems";
+import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
 

@@ -22,7 +22,7 @@ import { fitGrain } from "@/lib/report/state/grain-fit";
 import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
-import { UrlProblems } from "@/components/report/url-problems";
+import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useLazyUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";

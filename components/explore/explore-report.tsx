@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
-import { UrlProblems } from "@/components/report/url-problems";
+import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { EmptyResultWords } from "@/components/report/filter-empty-result";
 import { ChartPlaceholder } from "./chart-placeholder";
 import type { ColumnOptions } from "./columns-picker";

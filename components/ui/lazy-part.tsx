@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useSyncExternalStore, type ComponentType, type ReactNode } from "react";
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 
 /**
  * The one way a page loads a whole feature after its first load (README, "Lazy loading"): the part's
@@ -10,32 +10,21 @@ import { lazy, Suspense, useSyncExternalStore, type ComponentType, type ReactNod
  * nothing moves. React's own lazy rather than next/dynamic: next/dynamic puts the part's chunk in the
  * page's HTML as a preload, which counts it in the first load this exists to keep small.
  *
- * `clientOnly` keeps a part the server cannot draw (one that measures its box, as a chart does)
- * out of the HTML: the fallback is drawn there, and the part after hydration.
- *
  * `load` must name its module in a literal `import("…")`, which is what makes the chunk.
  */
 export function lazyPart<P extends object>(
   load: () => Promise<ComponentType<P>>,
   fallback: ReactNode | ((props: P) => ReactNode),
-  { clientOnly = false }: { clientOnly?: boolean } = {},
 ): ComponentType<P> & { preload: () => void } {
   let loading: Promise<ComponentType<P>> | null = null;
   const get = () => (loading ??= load());
   const Lazy = lazy(() => get().then((part) => ({ default: part })));
   function LazyPart(props: P) {
-    const hydrated = useSyncExternalStore(noSubscription, isBrowser, isServer);
-    const standIn = typeof fallback === "function" ? fallback(props) : fallback;
-    if (clientOnly && !hydrated) return standIn;
     return (
-      <Suspense fallback={standIn}>
+      <Suspense fallback={typeof fallback === "function" ? fallback(props) : fallback}>
         <Lazy {...props} />
       </Suspense>
     );
   }
   return Object.assign(LazyPart, { preload: () => void get() });
 }
-
-const noSubscription = () => () => undefined;
-const isBrowser = () => true;
-const isServer = () => false;
