@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/core/auth/session";
 import { reportTimeZone } from "@/lib/report/timezone";
-import { RoutingWorkspace } from "@/components/routing/routing-workspace";
+import { RoutingWorkspace } from "@/components/routing/lazy-workspace";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Routing" };

@@ -1,15 +1,14 @@
 "use client";
-import { useState } from "react";
-import type { CohortState } from "@/lib/report/state/cohort";
+import { cohortQueryString, type CohortState } from "@/lib/report/state/cohort";
 import { COHORT_PRESETS } from "@/lib/report/state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { FilterEditor } from "@/components/report/filter-editor";
+import { useUrlDraft } from "@/components/report/use-url-look";
 
 /**
  * What the cohort request is made of (range of initial dates, filters), as a draft until run.
- * `appliedKey` is the applied state's form parameters (the page's look gives them); `queryString`
- * computes a draft's once the page's state code has come (`onEdit` asks for it with the first edit).
+ * `appliedKey` is the applied state's form parameters (the page's look gives them).
  */
 export function CohortForm({
   applied,
@@ -17,8 +16,6 @@ export function CohortForm({
   hasReport,
   today,
   timeZone,
-  queryString,
-  onEdit,
   onRun,
 }: {
   applied: CohortState;
@@ -26,22 +23,13 @@ export function CohortForm({
   hasReport: boolean;
   today: string;
   timeZone: string;
-  queryString: ((s: CohortState) => string) | null;
-  onEdit: () => void;
   onRun: (draft: CohortState) => void;
 }) {
-  const [draft, setDraft] = useState(applied);
-  const [seenKey, setSeenKey] = useState(appliedKey);
-  if (seenKey !== appliedKey) {
-    setSeenKey(appliedKey);
-    setDraft(applied);
-  }
+  const [draft, setDraft] = useUrlDraft(applied, appliedKey);
   const problem = rangeError(draft.range, today);
-  // The draft as the URL had it has no changes (nothing to compute); an edited one is compared once the
-  // state code has come, a moment after the first edit.
-  const dirty = hasReport && draft !== applied && queryString !== null && queryString(draft) !== appliedKey;
+  // The draft as the URL had it has no changes (nothing to compute).
+  const dirty = hasReport && draft !== applied && cohortQueryString(draft) !== appliedKey;
   const edit = (p: Partial<CohortState>) => {
-    onEdit();
     setDraft((d) => ({ ...d, ...p }));
   };
   return (

@@ -1,12 +1,13 @@
 "use client";
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { todayIn } from "@/lib/contract/dates";
 import { cohortCaption, cycleOffsetDays } from "@/lib/features/cohorts/labels";
-import type { CohortState, CohortLook } from "@/lib/report/state/cohort";
+import { cohortLook, serializeCohort, type CohortState, type CohortLook } from "@/lib/report/state/cohort";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
@@ -15,25 +16,16 @@ import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
 
 // The grid's code is loaded when there is a grid to draw (fetched beside the report's answer); the
-// box keeps the placeholder's size meanwhile. React's own lazy: the server never draws the grid (the
-// answer is fetched in the browser), so next/dynamic's preloading would only add its code to the page.
-const CohortGridTable = lazy(() => import("./cohort-grid").then((m) => ({ default: m.CohortGridTable })));
-const gridLoading = (
+// box keeps the placeholder's size meanwhile.
+const CohortGridTable = lazyPart(
+  () => import("./cohort-grid").then((m) => m.CohortGridTable),
   <div className="flex h-96 items-center justify-center gap-2 text-sm text-slate-700">
     <Spinner /> Loading the grid…
-  </div>
+  </div>,
 );
 
 type CohortResults = typeof import("./cohort-results");
 const loadCohortResults = () => import("./cohort-results");
-
-// The URL's parser, writer and checks are not in the page's first load: the server hands
-// the page its URL's look, computed by that same code, and the page loads the code when it first
-// needs it: with the form's first edit, to run a report or change the grid's settings, or for a URL
-// the server did not look at (back and forward, a new day).
-type StateCode = typeof import("@/lib/report/state/cohort");
-let stateCode: Promise<StateCode> | null = null;
-const loadStateCode = () => (stateCode ??= import("@/lib/report/state/cohort"));
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
 export function CohortReport({
@@ -47,9 +39,9 @@ export function CohortReport({
   looks: UrlLooks<CohortLook>;
 }) {
   const [today, setToday] = useState(serverToday);
-  const lookAt = useCallback((c: StateCode, search: string) => c.cohortLook(search, today), [today]);
+  const lookAt = useCallback((search: string) => cohortLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : NO_LOOKS, loadStateCode, lookAt);
+  const { look, write } = useUrlLook(today === serverToday ? looks : NO_LOOKS, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   const data = report.data;
@@ -58,7 +50,7 @@ export function CohortReport({
   const [lib, setLib] = useState<CohortResults | null>(null);
   useEffect(() => {
     if (!requested) return;
-    void import("./cohort-grid");
+    CohortGridTable.preload();
     void loadCohortResults().then(setLib);
   }, [requested]);
 
@@ -66,16 +58,14 @@ export function CohortReport({
     void loadCohortResults().then(setLib);
     const now = todayIn(timeZone);
     const next = { ...state, range: draft.range, filters: draft.filters };
-    withCode((c) => {
-      if (now !== today) {
-        setToday(now);
-        write(c.serializeCohort(next), "push");
-      } else if (!write(c.serializeCohort(next), "push")) {
-        report.rerun();
-      }
-    });
+    if (now !== today) {
+      setToday(now);
+      write(serializeCohort(next), "push");
+    } else if (!write(serializeCohort(next), "push")) {
+      report.rerun();
+    }
   };
-  const setView = (p: Partial<CohortState>) => withCode((c) => write(c.serializeCohort({ ...state, ...p }), "replace"));
+  const setView = (p: Partial<CohortState>) => write(serializeCohort({ ...state, ...p }), "replace");
 
   const { rows, cell, cycles, trialDays, periodDays } = state;
   const grid = useMemo(
@@ -115,16 +105,12 @@ export function CohortReport({
           hasReport={hasReport}
           today={today}
           timeZone={timeZone}
-          queryString={code ? code.cohortQueryString : null}
-          onEdit={() => {
-            if (code === null) withCode(() => undefined);
-          }}
           onRun={run}
         />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
         {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => withCode((c) => write(c.serializeCohort(state), "push"))} />
+          <UrlProblems problems={problems} onOpenNearest={() => write(serializeCohort(state), "push")} />
         ) : (
           <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
         )}
@@ -150,9 +136,7 @@ export function CohortReport({
             not shown as 0.
           </p>
           {grid && grid.rows.length > 0 ? (
-            <Suspense fallback={gridLoading}>
-              <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
-            </Suspense>
+            <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
           ) : grid ? (
             <div className="h-96">
               <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>

@@ -23,7 +23,7 @@ import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
-import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
+import { useLazyUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";
 import { preloadTileChart } from "./lazy-tile-chart";
@@ -118,7 +118,7 @@ export function DashboardPage({
   const router = useRouter();
   const savedParams = saved?.params ?? null;
   const lookAt = useCallback((l: StateLib, search: string) => l.dashboardLook(search, today, savedParams), [today, savedParams]);
-  const { look, write, code: lib, withCode: withLib } = useUrlLook(looks, loadStateLib, lookAt);
+  const { look, write, code: lib, withCode: withLib } = useLazyUrlLook(looks, loadStateLib, lookAt);
   // A URL naming no dashboard was redirected by the server to the saved (or starter) one's
   // (lib/report/state/dashboard.ts, starterQuery), so the page never writes its URL on its own.
   const { problems, state, params, settingsKey: stateKey } = look;

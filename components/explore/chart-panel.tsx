@@ -17,8 +17,7 @@ export interface ChartPanelChange {
 /**
  * Chart controls and the chart of the report's view (its rows at the report's grain, beside the
  * comparison when there is one), once there is a view: before that the page draws
- * ./chart-placeholder.tsx, and this module comes with the results' code (./lazy-results.tsx, issue
- * 21). The figure's caption names what is drawn; the legend lists every series by name.
+ * ./chart-placeholder.tsx, and this module comes with the results' code (./lazy-results.tsx). The figure's caption names what is drawn; the legend lists every series by name.
  */
 export function ChartPanel({
   view,

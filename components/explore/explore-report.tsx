@@ -4,7 +4,7 @@ import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
 import { formatCount } from "@/lib/report/metrics/format";
 import type { ReportView } from "@/lib/report/periods/view";
-import { type ExploreState, type ExploreLook, TABLE_LAYOUTS } from "@/lib/report/state/explore";
+import { type ExploreState, type ExploreLook, TABLE_LAYOUTS, exploreLook, serializeExplore, sortAfterRegroup } from "@/lib/report/state/explore";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
@@ -20,14 +20,6 @@ import { ChartPanel, PivotTable, ResultsTable, SaveReportButton, preloadResults 
 
 type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
-
-// The URL's parser and writer and the request builder (and through them the metrics' catalog and the
-// KPI registry) are not in the page's first load: the server hands the page its URL's look,
-// computed by that same code, and the page loads the code when it first needs it: with the form's
-// first edit, to run a report or change the view, or for a URL the server did not look at.
-type StateCode = typeof import("@/lib/report/state/explore");
-let stateCode: Promise<StateCode> | null = null;
-const loadStateCode = () => (stateCode ??= import("@/lib/report/state/explore"));
 
 /**
  * Explore: the container. It reads the report from the URL, runs it, and lays out the form, the
@@ -47,9 +39,9 @@ export function ExploreReport({
 }) {
   // "Today" was resolved once by the server page; a run after midnight refreshes it.
   const [today, setToday] = useState(serverToday);
-  const lookAt = useCallback((c: StateCode, search: string) => c.exploreLook(search, today), [today]);
+  const lookAt = useCallback((search: string) => exploreLook(search, today), [today]);
   // The server's look is as of its day: after midnight the page looks again.
-  const { look, write, code, withCode } = useUrlLook(today === serverToday ? looks : NO_LOOKS, loadStateCode, lookAt);
+  const { look, write } = useUrlLook(today === serverToday ? looks : NO_LOOKS, lookAt);
   const { state, hasReport, problems, spec } = look;
   const report = useReport(spec);
   // The results' code is fetched beside the first answer, not after it.
@@ -77,19 +69,17 @@ export function ExploreReport({
     // The model comes with the first request (it is small and local).
     void loadResultsModel().then(setLib);
     const now = todayIn(timeZone);
-    withCode((c) => {
-      const next = { ...draft, sort: c.sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
-      if (now !== today) {
-        setToday(now);
-        write(c.serializeExplore(next), "push");
-      } else if (!write(c.serializeExplore(next), "push")) {
-        report.rerun();
-        if (comparing) comparison.rerun();
-        if (look.coverage) coverage.rerun();
-      }
-    });
+    const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
+    if (now !== today) {
+      setToday(now);
+      write(serializeExplore(next), "push");
+    } else if (!write(serializeExplore(next), "push")) {
+      report.rerun();
+      if (comparing) comparison.rerun();
+      if (look.coverage) coverage.rerun();
+    }
   };
-  const setView = (p: Partial<ExploreState>) => withCode((c) => write(c.serializeExplore({ ...state, ...p }), "replace"));
+  const setView = (p: Partial<ExploreState>) => write(serializeExplore({ ...state, ...p }), "replace");
 
   const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
   const { grain, compare } = state;
@@ -149,16 +139,12 @@ export function ExploreReport({
           today={today}
           timeZone={timeZone}
           columns={columns}
-          queryString={code ? code.exploreQueryString : null}
-          onEdit={() => {
-            if (code === null) withCode(() => undefined);
-          }}
           onRun={run}
         />
       </aside>
       <div className="flex min-w-0 flex-col gap-6">
         {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => withCode((c) => write(c.serializeExplore(state), "push"))} />
+          <UrlProblems problems={problems} onOpenNearest={() => write(serializeExplore(state), "push")} />
         ) : (
           <>
             <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
@@ -177,7 +163,7 @@ export function ExploreReport({
             <p>{notice.text}</p>
             <div>
               {/* The swap is a new report (other metrics to fetch): a step in the history, like Run report. */}
-              <Button onClick={() => withCode((c) => write(c.serializeExplore(notice.next), "push"))}>{notice.action}</Button>
+              <Button onClick={() => write(serializeExplore(notice.next), "push")}>{notice.action}</Button>
             </div>
           </div>
         ) : null}

@@ -5,76 +5,44 @@
  * asks for them as soon as a report is requested (preloadResults), so they arrive while its answer is
  * fetched; if they are still on their way, the panel keeps its size and says so.
  */
-import { lazy, Suspense, type ComponentProps } from "react";
 import { Button } from "@/components/ui/button";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { Spinner } from "@/components/ui/spinner";
 import { ChartPlaceholder } from "./chart-placeholder";
 
-function Loading() {
-  return (
-    <div className="flex h-[480px] items-center justify-center gap-2 text-sm text-slate-700">
-      <Spinner /> Loading the table…
-    </div>
-  );
-}
+const loading = (
+  <div className="flex h-[480px] items-center justify-center gap-2 text-sm text-slate-700">
+    <Spinner /> Loading the table…
+  </div>
+);
 
-// React's own lazy, not next/dynamic: the server never
-// draws results (the answer is fetched in the browser), so there is nothing to preload with the page.
-const LazyResultsTable = lazy(() => import("./results-table").then((m) => ({ default: m.ResultsTable })));
-const LazyPivotTable = lazy(() => import("./pivot-table").then((m) => ({ default: m.PivotTable })));
-const loadChartPanel = () => import("./chart-panel");
-const LazyChartPanel = lazy(() => loadChartPanel().then((m) => ({ default: m.ChartPanel })));
-const loadSaveButton = () => import("@/components/saved-reports/save-report-button");
-const LazySaveReportButton = lazy(() => loadSaveButton().then((m) => ({ default: m.SaveReportButton })));
+export const ResultsTable = lazyPart(() => import("./results-table").then((m) => m.ResultsTable), loading);
 
-export function ResultsTable(props: ComponentProps<typeof LazyResultsTable>) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyResultsTable {...props} />
-    </Suspense>
-  );
-}
-
-export function PivotTable(props: ComponentProps<typeof LazyPivotTable>) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <LazyPivotTable {...props} />
-    </Suspense>
-  );
-}
+export const PivotTable = lazyPart(() => import("./pivot-table").then((m) => m.PivotTable), loading);
 
 /** The chart's controls and figure, once there is a view to chart; until their code has come, the placeholder says so. */
-export function ChartPanel(props: ComponentProps<typeof LazyChartPanel>) {
-  return (
-    <Suspense
-      fallback={
-        <ChartPlaceholder chartKind={props.chartKind}>
-          <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
-            <Spinner /> Loading the chart…
-          </div>
-        </ChartPlaceholder>
-      }
-    >
-      <LazyChartPanel {...props} />
-    </Suspense>
-  );
-}
+export const ChartPanel = lazyPart(
+  () => import("./chart-panel").then((m) => m.ChartPanel),
+  (props) => (
+    <ChartPlaceholder chartKind={props.chartKind}>
+      <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
+        <Spinner /> Loading the chart…
+      </div>
+    </ChartPlaceholder>
+  ),
+);
+
+const disabledSave = <Button disabled>Save report</Button>;
+const LazySaveReportButton = lazyPart(() => import("@/components/saved-reports/save-report-button").then((m) => m.SaveReportButton), disabledSave);
 
 /** "Save report": there is something to save once there are results; until then (and until its code has come) the button is drawn disabled. */
 export function SaveReportButton({ enabled }: { enabled: boolean }) {
-  const disabled = <Button disabled>Save report</Button>;
-  return enabled ? (
-    <Suspense fallback={disabled}>
-      <LazySaveReportButton page="explore" />
-    </Suspense>
-  ) : (
-    disabled
-  );
+  return enabled ? <LazySaveReportButton page="explore" /> : disabledSave;
 }
 
 export function preloadResults(): void {
-  void import("./results-table");
-  void import("./pivot-table");
-  void loadChartPanel();
-  void loadSaveButton();
+  ResultsTable.preload();
+  PivotTable.preload();
+  ChartPanel.preload();
+  LazySaveReportButton.preload();
 }

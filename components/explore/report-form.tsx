@@ -1,8 +1,9 @@
 "use client";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
 import { OPERATION_ROWS, type Operation } from "@/lib/contract/operations";
-import { type ExploreState, defaultColumns } from "@/lib/report/state/explore";
+import { type ExploreState, defaultColumns, exploreQueryString } from "@/lib/report/state/explore";
+import { useUrlDraft } from "@/components/report/use-url-look";
 import { EXPLORE_PRESETS } from "@/lib/report/state/range";
 import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
@@ -17,9 +18,8 @@ import { compareError, PeriodControls } from "./period-controls";
  * The report's settings as a draft: edits stay here until "Run report" writes them to the URL. When
  * the URL changes underneath (back, forward, a link), the draft follows it.
  *
- * `appliedKey` is the applied state's form parameters (the page's look gives them); `queryString`
- * computes a draft's, once the page's state code has come (`onEdit` asks for it with the first edit),
- * to say whether there are changes not run yet.
+ * `appliedKey` is the applied state's form parameters (the page's look gives them), which say
+ * whether there are changes not run yet.
  */
 export function ReportForm({
   applied,
@@ -28,8 +28,6 @@ export function ReportForm({
   today,
   timeZone,
   columns,
-  queryString,
-  onEdit,
   onRun,
 }: {
   applied: ExploreState;
@@ -38,25 +36,15 @@ export function ReportForm({
   today: string;
   timeZone: string;
   columns: ColumnOptions;
-  queryString: ((s: ExploreState) => string) | null;
-  onEdit: () => void;
   onRun: (draft: ExploreState) => void;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState(applied);
-  const [seenKey, setSeenKey] = useState(appliedKey);
-  if (seenKey !== appliedKey) {
-    // The URL moved (a run, back/forward): start again from what it says.
-    setSeenKey(appliedKey);
-    setDraft(applied);
-  }
+  const [draft, setDraft] = useUrlDraft(applied, appliedKey);
 
   const patch = (p: Partial<ExploreState>) => {
-    onEdit();
     setDraft((d) => ({ ...d, ...p }));
   };
   const switchOp = (op: Operation) => {
-    onEdit();
     setDraft((d) => {
       const dims = new Set(dimensionsFor(op).map((x) => x.name));
       return {
@@ -79,7 +67,7 @@ export function ReportForm({
   const canRun = rangeProblem === null && !noColumns && comparisonProblem === null;
   // The draft as the URL had it has no changes (nothing to compute); an edited one is compared once the
   // state code has come, a moment after the first edit.
-  const dirty = hasReport && draft !== applied && queryString !== null && queryString(draft) !== appliedKey;
+  const dirty = hasReport && draft !== applied && exploreQueryString(draft) !== appliedKey;
 
   return (
     <form

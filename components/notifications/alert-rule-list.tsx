@@ -8,7 +8,7 @@ import { lazy, Suspense } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
-import { AlertRuleForm } from "./lazy-forms";
+import { AlertRuleForm } from "./alert-rule-form";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import {
   describeCooldown,

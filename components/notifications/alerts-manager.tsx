@@ -7,9 +7,9 @@
 import { useState } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { refreshInbox } from "@/components/notifications/inbox-query";
-import { AlertRuleForm } from "./lazy-forms";
+import { AlertRuleForm } from "./alert-rule-form";
 import { AlertRuleList } from "./alert-rule-list";
-import { SubscriptionForm } from "./lazy-forms";
+import { SubscriptionForm } from "./subscription-form";
 import { SubscriptionList } from "./subscription-list";
 import { useRefetchable } from "./use-refetchable";
 import {

@@ -4,14 +4,9 @@
  * code comes after the page's and hydrates them then (a click before that is replayed by React once
  * it has).
  */
-import { lazy, Suspense, type ComponentProps } from "react";
+import { lazyPart } from "@/components/ui/lazy-part";
 
-const LazyAlertsManager = lazy(() => import("./alerts-manager").then((m) => ({ default: m.AlertsManager })));
-
-export function AlertsManager(props: ComponentProps<typeof LazyAlertsManager>) {
-  return (
-    <Suspense fallback={<p className="py-4 text-sm text-slate-700">Loading the alert rules and scheduled reports…</p>}>
-      <LazyAlertsManager {...props} />
-    </Suspense>
-  );
-}
+export const AlertsManager = lazyPart(
+  () => import("./alerts-manager").then((m) => m.AlertsManager),
+  <p className="py-4 text-sm text-slate-700">Loading the alert rules and scheduled reports…</p>,
+);

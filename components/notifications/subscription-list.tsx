@@ -9,7 +9,7 @@ import { apiFetch } from "@/lib/core/api-client/fetch";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AutomationList, type AutomationKind } from "./automation-list";
-import { SubscriptionForm } from "./lazy-forms";
+import { SubscriptionForm } from "./subscription-form";
 import { describeRecipients, recipientsDraft, reportHref, scheduleDraft, type DirectoryUser, type SavedChoice, type CheckedSubscription } from "./model";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };

@@ -1,14 +1,6 @@
 "use client";
-import { lazy, Suspense, type ComponentProps } from "react";
+import { lazyPart } from "@/components/ui/lazy-part";
 
 // Shown only for a link the page cannot apply, so not in the pages' first load: the server
 // draws it into such a link's HTML, and its code comes right after to make its button work.
-const LazyUrlProblems = lazy(() => import("./url-problems").then((m) => ({ default: m.UrlProblems })));
-
-export function UrlProblems(props: ComponentProps<typeof LazyUrlProblems>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyUrlProblems {...props} />
-    </Suspense>
-  );
-}
+export const UrlProblems = lazyPart(() => import("./url-problems").then((m) => m.UrlProblems), null);

@@ -4,15 +4,14 @@
  * changes against the live version, who proposed it and why; Approve (applies it, only while its base
  * version is still live) and Reject with a reason for an editor other than the proposer.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState } from "react";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { diffConfigs, normalizeConfig } from "@/lib/features/routing/diff";
 import type { RoutingChange } from "@/lib/features/routing/changes-store";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
-import { inputClass } from "@/components/ui/field";
 import { DiffView } from "./diff-view";
+import { ReasonForm } from "./reason-form";
 
 const STATUS_WORDS: Record<RoutingChange["status"], string> = {
   pending: "waiting for approval",
@@ -21,53 +20,6 @@ const STATUS_WORDS: Record<RoutingChange["status"], string> = {
   superseded: "superseded",
   withdrawn: "withdrawn",
 };
-
-function RejectForm({ change, onReject }: { change: RoutingChange; onReject: (id: string, reason: string) => Promise<string | null> }) {
-  const id = useId();
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  if (!open) {
-    return (
-      <Button size="sm" variant="danger" onClick={() => setOpen(true)}>
-        Reject
-      </Button>
-    );
-  }
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (reason.trim() === "") return setError("Say why the change is rejected: the proposer and the audit log see it.");
-    setError(await onReject(change.id, reason.trim()));
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-2" aria-label="Reject the change">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-reason`} className="text-sm font-medium">
-          Reason for rejecting
-        </label>
-        <input
-          id={`${id}-reason`}
-          className={cn(inputClass, "min-h-8 py-1")}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-      </div>
-      <Button size="sm" type="submit" variant="danger">
-        Reject change
-      </Button>
-      <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
-        Cancel
-      </Button>
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="w-full text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </form>
-  );
-}
 
 export function PendingChanges({
   changes,
@@ -153,7 +105,16 @@ export function PendingChanges({
                     {busy === c.id ? "Applying…" : "Approve and apply"}
                   </Button>
                 )}
-                <RejectForm change={c} onReject={onReject} />
+                <ReasonForm
+                  open="Reject"
+                  openVariant="danger"
+                  label="Reject the change"
+                  field="Reason for rejecting"
+                  missing="Say why the change is rejected: the proposer and the audit log see it."
+                  submit="Reject change"
+                  submitVariant="danger"
+                  onSubmit={(reason) => onReject(c.id, reason)}
+                />
               </div>
             ) : null}
             {errors[c.id] ? (

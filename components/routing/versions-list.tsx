@@ -4,68 +4,15 @@
  * group's rotation, and the version's tables on demand. An editor restores an older version with a
  * reason (a new version, or a pending change under the two-person rule).
  */
-import { useId, useState, type FormEvent } from "react";
 import type { RoutingConfigVersion } from "@/lib/contract/bin-routing";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { normalizeConfig } from "@/lib/features/routing/diff";
-import { Button } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
-import { cn } from "@/components/ui/cn";
 import { GroupsTable, RulesTable } from "./live-tables";
+import { ReasonForm } from "./reason-form";
 
 function rotationWords(v: RoutingConfigVersion): string {
   if (v.rotation.length === 0) return "—";
   return v.rotation.map((r) => `#${r.group_id} ${r.outcome}${r.outcome === "reset" && r.reason ? ` (${r.reason})` : ""}`).join("; ");
-}
-
-function RestoreForm({ version, twoPerson, onRestore }: { version: number; twoPerson: boolean; onRestore: (version: number, reason: string) => Promise<string | null> }) {
-  const id = useId();
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!open) {
-    return (
-      <Button size="sm" onClick={() => setOpen(true)}>
-        Restore v{version}
-      </Button>
-    );
-  }
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (reason.trim() === "") return setError("Give a reason for restoring this version: it is recorded with the change.");
-    setBusy(true);
-    setError(await onRestore(version, reason.trim()));
-    setBusy(false);
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-1" aria-label={`Restore version ${version}`}>
-      <label htmlFor={`${id}-reason`} className="text-sm font-medium">
-        Reason for restoring v{version}
-      </label>
-      <input
-        id={`${id}-reason`}
-        className={cn(inputClass, "min-h-8 py-1")}
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        aria-invalid={error !== null}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <Button size="sm" type="submit" variant="primary" disabled={busy}>
-          {twoPerson ? "Propose restore" : "Restore"}
-        </Button>
-        <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
-          Cancel
-        </Button>
-      </div>
-    </form>
-  );
 }
 
 export function VersionsList({
@@ -104,7 +51,17 @@ export function VersionsList({
                 </p>
                 <p className="text-slate-700">Rotation: {rotationWords(v)}</p>
               </div>
-              {canRestore && !live ? <RestoreForm version={v.version} twoPerson={twoPerson} onRestore={onRestore} /> : null}
+              {canRestore && !live ? (
+                <ReasonForm
+                  open={`Restore v${v.version}`}
+                  label={`Restore version ${v.version}`}
+                  field={`Reason for restoring v${v.version}`}
+                  missing="Give a reason for restoring this version: it is recorded with the change."
+                  submit={twoPerson ? "Propose restore" : "Restore"}
+                  submitVariant="primary"
+                  onSubmit={(reason) => onRestore(v.version, reason)}
+                />
+              ) : null}
             </div>
             {config ? (
               <details className="mt-2">
