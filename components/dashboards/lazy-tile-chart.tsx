@@ -16,7 +16,7 @@ export function TileChart(props: ComponentProps<typeof LazyTileChart>) {
   return (
     <Suspense
       fallback={
-        <div className="flex min-w-0 flex-col gap-2" aria-hidden="true">
+        <div className="flex min-w-0 flex-col gap-2" aria-hidden="true" data-pdf-chart="loading">
           <div className="h-5" />
           <div className="h-[270px] w-full" />
           <div className="min-h-6" />

@@ -10,7 +10,7 @@ import dynamic from "next/dynamic";
 /** The chart's drawing (recharts): after the page, in the box the server drew. */
 export const SharedChartDrawing = dynamic(() => import("@/components/charts/results-chart"), {
   ssr: false,
-  loading: () => <div className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
+  loading: () => <div data-pdf-chart="loading" className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
 });
 export const SharedTable = dynamic(() => import("./shared-table").then((m) => m.SharedTable));
 export const SharedGridDownloads = dynamic(() => import("./shared-grid-downloads").then((m) => m.SharedGridDownloads));

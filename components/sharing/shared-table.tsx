@@ -43,7 +43,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
         <p className="text-sm text-slate-700" aria-live="polite">
           {formatCount(rows.length, "row")}{sort ? `, sorted by ${table.columns.find((c) => c.id === sort.key)?.label ?? sort.key} (${sort.dir === "asc" ? "ascending" : "descending"})` : ""}
         </p>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2 print:hidden">
           <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, rows, { lines: meta }))}>
             Download CSV
           </Button>
@@ -63,11 +63,11 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
         </p>
       ) : null}
       {overflows ? (
-        <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700">
+        <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700 print:hidden">
           <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
         </p>
       ) : null}
-      <div ref={box} tabIndex={0} role="region" aria-label="Results table (scrolls sideways)" className="overflow-x-auto rounded border border-slate-200 bg-white">
+      <div ref={box} tabIndex={0} role="region" aria-label="Results table (scrolls sideways)" className="overflow-x-auto rounded border border-slate-200 bg-white print:overflow-visible">
         <table className="w-max min-w-full text-sm">
           <thead className="bg-slate-100">
             <tr>
@@ -102,7 +102,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
               </tr>
             ))}
           </tbody>
-          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
+          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold print:table-row-group">
             <tr aria-label="Totals">
               {table.totals.cells.map((cell, i) => (
                 <td key={i} title={cell.note} className={`px-3 py-2 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-slate-50")}`}>
