@@ -50,7 +50,10 @@ export function printFacts(view: SharedView, timeZone: string, now: Date): Print
         subtitle: `${view.rangeLabel} (${view.timeZone}) · Filters: ${view.filters}`,
         snapshot: view.mode === "snapshot" && view.answer.asOf ? `Snapshot taken ${formatInstant(view.answer.asOf, view.timeZone)}` : view.mode === "snapshot" ? "Snapshot" : "",
       };
-      if (failed) return { ...facts, state: "refused", reason: `The tile “${failed.title}” could not be answered${failed.outcome.status === "failed" ? `: ${failed.outcome.message}` : ""}.` };
+      if (failed) {
+        const why = failed.outcome.status === "failed" ? `: ${failed.outcome.message.replace(/\.$/, "")}` : "";
+        return { ...facts, state: "refused", reason: `The tile “${failed.title}” could not be answered${why}.` };
+      }
       const waiting = tiles.some((t) => t.outcome.status === "pending" || (t.outcome.status === "done" && t.outcome.stale && view.mode === "live"));
       if (waiting) return { ...facts, state: "pending", retryAfter: 10, reason: "Some of the dashboard's tiles are still being fetched." };
       return { ...facts, state: "ready" };
