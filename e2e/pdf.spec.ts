@@ -6,7 +6,7 @@
  * snapshot link's PDF, fetched without an account, says it is a snapshot; a six-tile dashboard's PDF
  * holds each tile and the KPI values the dashboard page shows; a viewer gets no PDF of a report they
  * may not see, and an unknown link none. A scheduled report asking for a PDF delivers it to a real
- * SMTP server (lib/notifications/testing/smtp.ts) through a dashboard of its own with mail on.
+ * SMTP server (lib/features/notifications/testing/smtp.ts) through a dashboard of its own with mail on.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";

@@ -26,7 +26,7 @@ import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";
-import { PdfDownloadLink } from "@/components/sharing/pdf-link";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 import { preloadTileChart } from "./lazy-tile-chart";
 import type { ApplyPending } from "./tile-editor";
 import type { ColumnOptions } from "@/components/explore/columns-picker";

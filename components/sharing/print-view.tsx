@@ -1,5 +1,5 @@
 import type { SharedView } from "@/lib/features/sharing/view";
-import type { PrintFacts } from "@/lib/sharing/print-facts";
+import type { PrintFacts } from "@/lib/features/sharing/print-facts";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { ReportView } from "./report-view";
 import { SharedDashboardView } from "./shared-dashboard";
@@ -9,7 +9,7 @@ import { SharedMonitor } from "./shared-monitor";
  * A report, dashboard or Monitor as its PDF prints it: the page as shown (in the light scheme, its
  * buttons left out by the print stylesheet), beneath a line saying when the PDF was made and, for a
  * snapshot, that it is one. The `data-pdf-*` attributes tell the renderer whether the page is whole
- * and what every page's header says (lib/sharing/print-facts.ts); a page that is not whole shows
+ * and what every page's header says (lib/features/sharing/print-facts.ts); a page that is not whole shows
  * why and is not printed.
  */
 export function PrintView({ view, facts, base }: { view: SharedView; facts: PrintFacts; base: string }) {

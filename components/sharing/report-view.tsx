@@ -6,7 +6,7 @@ import { SharedGridDownloads, SharedTable } from "./lazy";
 import { HeadlineFigures } from "./headline-figures";
 import { SharedChart } from "./shared-chart";
 import { PresetChips } from "./preset-chips";
-import { PdfDownloadLink } from "./pdf-link";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 
 
 /**

@@ -7,7 +7,7 @@ import { TileDownload } from "@/components/dashboards/tile-download";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
-import { PdfDownloadLink } from "./pdf-link";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
 
 /**

@@ -14,22 +14,6 @@ import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-<<<<<<< HEAD:lib/features/notifications/send-now.test.ts
-import { MailWorker } from "@/lib/core/mail/outbox";
-import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
-import { Scheduler } from "@/lib/features/notifications/scheduler";
-import { listShareLinks, revokeShareLink } from "@/lib/features/sharing/links";
-import { resolveShare } from "@/lib/features/sharing/service";
-import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
-import { savedReportsRepo } from "@/lib/features/saved-reports/store";
-import type { Store } from "@/lib/core/store/sql";
-import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
-import { usersRepo } from "@/lib/core/auth/users";
-import { createSubscription, updateSubscription } from "@/lib/features/notifications/subscriptions";
-import { updateUser } from "@/lib/features/users/admin";
-import type { ReportGateway } from "@/lib/core/upstream/gateway";
-=======
 import { MailWorker } from "@/lib/core/mail/outbox";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { Scheduler } from "@/lib/features/notifications/scheduler";
@@ -45,7 +29,6 @@ import { usersRepo } from "@/lib/core/auth/users";
 import { createSubscription, updateSubscription } from "@/lib/features/notifications/subscriptions";
 import { updateUser } from "@/lib/features/users/admin";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
->>>>>>> 59c4abf (PDF tests, benchmark and docs: a 300-row report, a snapshot link, a six-tile dashboard and a scheduled report's attachment read back with poppler; bench:pdf times a six-tile dashboard to PDF with peak memory):lib/notifications/send-now.test.ts
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { pauseStopped } from "./rights";

@@ -40,7 +40,7 @@ export interface SubscriptionDeps {
   policy?: MailPolicy;
   /** Whose turn its reports queue in: the background (scheduled slots) unless a person asked. */
   owner?: string;
-  /** Makes the report's PDF as its owner sees it (lib/sharing/pdf.ts); without it a PDF attachment cannot be made. */
+  /** Makes the report's PDF as its owner sees it (lib/features/sharing/pdf.ts); without it a PDF attachment cannot be made. */
   pdf?: PdfMaker;
 }
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { serverEnv } from "@/lib/core/env/env";
-import { loadReportPrintView, PRINT_TOKEN_HEADER } from "@/lib/sharing/pdf";
-import { printFacts } from "@/lib/sharing/print-facts";
+import { loadReportPrintView, PRINT_TOKEN_HEADER } from "@/lib/features/sharing/pdf";
+import { printFacts } from "@/lib/features/sharing/print-facts";
 import { PrintView } from "@/components/sharing/print-view";
 
 export const metadata: Metadata = { title: "Print", robots: { index: false, follow: false } };

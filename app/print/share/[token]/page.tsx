@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { serverEnv } from "@/lib/core/env/env";
 import { requestAddress } from "@/lib/features/sharing/http";
 import { loadSharedView } from "@/lib/features/sharing/view";
-import { PRINT_WAIT_MS } from "@/lib/sharing/pdf";
-import { printFacts } from "@/lib/sharing/print-facts";
+import { PRINT_WAIT_MS } from "@/lib/features/sharing/pdf";
+import { printFacts } from "@/lib/features/sharing/print-facts";
 import { PrintView } from "@/components/sharing/print-view";
 
 export const metadata: Metadata = { title: "Print", robots: { index: false, follow: false }, referrer: "no-referrer" };

@@ -1,6 +1,6 @@
 // GET /api/saved-reports/:id/pdf?preset=: the report or dashboard as a PDF, for anyone who may see it.
 import { apiRoute } from "@/lib/core/route/handler";
-import { pdfApiError, pdfResponse, savedReportPdf } from "@/lib/sharing/pdf";
+import { pdfApiError, pdfResponse, savedReportPdf } from "@/lib/features/sharing/pdf";
 
 export const GET = apiRoute({ role: "viewer", params: ["id"] }, async ({ user, params, request }) => {
   try {

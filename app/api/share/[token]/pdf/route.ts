@@ -2,7 +2,7 @@
 import { cookies, headers } from "next/headers";
 import { apiRoute } from "@/lib/core/route/handler";
 import { requestAddress } from "@/lib/features/sharing/http";
-import { pdfApiError, pdfResponse, sharePdf } from "@/lib/sharing/pdf";
+import { pdfApiError, pdfResponse, sharePdf } from "@/lib/features/sharing/pdf";
 
 export const GET = apiRoute({ role: "public", params: ["token"] }, async ({ params, request }) => {
   const jar = await cookies();

@@ -1,5 +1,5 @@
 /**
- * "Download PDF": the report or dashboard as its PDF prints it (made on the server, lib/sharing/pdf.ts).
+ * "Download PDF": the report or dashboard as its PDF prints it (made on the server, lib/features/sharing/pdf.ts).
  * A plain link, so the browser shows the download's progress while the server makes it.
  */
 export function PdfDownloadLink({ href, title }: { href: string; title?: string }) {
