@@ -32,7 +32,8 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
   const onSort = (key: string, isDimension: boolean) =>
     setSort((s) => (s?.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" }));
   const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right");
-  const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 ${bg} border-r border-slate-200` : "");
+  // Printed, nothing scrolls: the first column need not stick (and a sticky cell can keep a printed header row from repeating).
+  const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 print:static ${bg} border-r border-slate-200` : "");
   const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
   const totalsCoverage = rowCoverage(table.totals);
   const anyCoverage = totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== "");
