@@ -2,7 +2,7 @@
  * PDFs against the built dashboard and the real service, read back with poppler (pdftotext,
  * pdftoppm): a saved report of more than 300 rows prints every row, in the screen's order with the
  * screen's numbers, over pages that each carry the report's name, the generation time and timezone
- * and their number, the table's header row repeated; its totals equal the service's sums; its
+ * and their number, the table's header row above it; its totals equal the service's sums; its
  * snapshot link's PDF, fetched without an account, says it is a snapshot; a six-tile dashboard's PDF
  * holds each tile and the KPI values the dashboard page shows; a viewer gets no PDF of a report they
  * may not see, and an unknown link none. A scheduled report asking for a PDF delivers it to a real
