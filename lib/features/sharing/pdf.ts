@@ -19,7 +19,7 @@ import type { Sql } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { BACKGROUND_OWNER, SHARE_OWNER } from "@/lib/core/upstream/gateway";
 import { getGateway } from "@/lib/core/upstream";
-import { COHORT_PRESETS, EXPLORE_PRESETS } from "@/lib/report/state";
+import { COHORT_PRESETS, EXPLORE_PRESETS } from "@/lib/report/state/range";
 import { PDF_DEFAULTS, PdfError, PdfRenderer, type PdfResult } from "@/lib/core/pdf/renderer";
 import { makePrintToken, readPrintToken, PRINT_TOKEN_HEADER, type PrintQueue } from "@/lib/core/pdf/print-token";
 import { renderSavedReport, type SharedView } from "./view";
