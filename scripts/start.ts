@@ -138,6 +138,9 @@ async function main(): Promise<void> {
       { SMTP_HOST: sink.host, SMTP_PORT: String(sink.port), SMTP_TLS: "none", SMTP_USER: sink.auth.user, SMTP_PASSWORD: sink.auth.pass, MAIL_FROM: "alerts@demo.local", MAIL_SINK_DIR: resolve(sink.dir) }
     : {};
   const separateWorker = Boolean(process.env.DATABASE_URL?.trim()) && process.env.SEPARATE_WORKER !== "false";
+  // PDF downloads and attachments are printed by the system Chromium; without it they are refused with this reason.
+  const chromium = process.env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium";
+  if (!existsSync(chromium)) console.log(`start: PDF downloads and PDF attachments are off: no Chromium at ${chromium} (as root: apt-get install chromium, or set CHROMIUM_PATH)`);
   const dashboardEnv = {
     NEXTAUTH_SECRET: secrets.nextauthSecret,
     NEXTAUTH_URL: `http://localhost:${DASHBOARD_PORT}`,

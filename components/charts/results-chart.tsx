@@ -280,7 +280,7 @@ export default function ResultsChart({ chart }: { chart: ChartData }) {
   }
 
   return (
-    <div ref={ref} className="w-full" data-label-mode={layout?.mode}>
+    <div ref={ref} className="w-full" data-label-mode={layout?.mode} data-pdf-chart={layout ? "drawn" : "measuring"}>
       {drawn}
       {layout?.note ? (
         <p className="mt-1 text-xs text-slate-700" data-testid="chart-label-note">

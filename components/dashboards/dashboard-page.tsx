@@ -26,6 +26,7 @@ import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { useLazyUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 import { preloadTileChart } from "./lazy-tile-chart";
 import type { ApplyPending } from "./tile-editor";
 import type { ColumnOptions } from "@/components/explore/columns-picker";
@@ -413,6 +414,7 @@ export function DashboardPage({
             Share links
           </Button>
         ) : null}
+        {saved ? <PdfDownloadLink href={`/api/saved-reports/${encodeURIComponent(saved.id)}/pdf`} title="The dashboard as saved, as a PDF" /> : null}
         {dirty ? <span className="text-sm text-slate-700">Changed since it was saved.</span> : null}
         {message ? (
           <span role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700" : "text-red-800"}`}>

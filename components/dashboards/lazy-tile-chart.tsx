@@ -11,7 +11,7 @@ import { lazyPart } from "@/components/ui/lazy-part";
  */
 export const TileChart = lazyPart(
   () => import("./tile-chart").then((m) => m.TileChart),
-  <div className="flex min-w-0 flex-col gap-2" aria-hidden="true">
+  <div className="flex min-w-0 flex-col gap-2" aria-hidden="true" data-pdf-chart="loading">
     <div className="h-5" />
     <div className="h-[270px] w-full" />
     <div className="min-h-6" />

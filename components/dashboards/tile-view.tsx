@@ -99,7 +99,7 @@ function TableView({ table, shownRows, totalRows, label }: { table: TableModel; 
   const cellClass = (i: number, cell: TableCell) => cn("px-2 py-1.5 whitespace-nowrap", align(table.columns[i]?.kind ?? "metric"), toneClass(cell.tone));
   return (
     <div className="flex flex-col gap-1">
-      <div tabIndex={0} role="region" aria-label={`${label} (scrolls sideways)`} className="overflow-x-auto rounded-md border border-slate-200">
+      <div tabIndex={0} role="region" aria-label={`${label} (scrolls sideways)`} className="overflow-x-auto rounded-md border border-slate-200 print:overflow-visible">
         <table className="w-full text-sm">
           <thead className="bg-slate-100">
             <tr>
@@ -179,7 +179,7 @@ function PivotView({ pivot, label }: { pivot: PivotModel | { error: string }; la
   return (
     <div className="flex flex-col gap-1">
       {pivot.notes.length > 0 ? <p className="text-xs text-slate-700">{pivot.notes.join(" ")}</p> : null}
-      <div tabIndex={0} role="region" aria-label={`${label}: pivot (scrollable)`} className="max-h-[28rem] overflow-auto rounded-md border border-slate-200">
+      <div tabIndex={0} role="region" aria-label={`${label}: pivot (scrollable)`} className="max-h-[28rem] overflow-auto rounded-md border border-slate-200 print:max-h-none print:overflow-visible">
         <table className="w-full text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-slate-100">

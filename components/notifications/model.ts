@@ -285,6 +285,8 @@ export interface SubscriptionDraft {
   reportId: string;
   schedule: ScheduleDraft;
   recipients: RecipientsDraft;
+  /** What the e-mail attaches: "csv", "pdf" or both. */
+  formats: string[];
 }
 
 /** A new scheduled report: weekly, to its owner. */
@@ -292,6 +294,7 @@ export const emptySubscriptionDraft = (selfId: string): SubscriptionDraft => ({
   reportId: "",
   schedule: { ...DEFAULT_SCHEDULE, every: "week" },
   recipients: { users: [selfId], emails: "" },
+  formats: ["csv"],
 });
 
 export function emptyRuleDraft(selfId: string | null, words: AlertVocabulary): RuleDraft {
@@ -361,7 +364,7 @@ export function withTarget(d: RuleDraft, value: string, words: AlertVocabulary):
 }
 
 export type RuleField = "name" | "target" | "condition" | "group_by" | "filters" | "window" | "schedule" | "recipients" | "cooldown";
-export type SubscriptionField = "report" | "schedule" | "recipients";
+export type SubscriptionField = "report" | "schedule" | "recipients" | "formats";
 export type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
 
 export const RULE_FIELD_LABELS: Record<RuleField, string> = {
@@ -375,7 +378,7 @@ export const RULE_FIELD_LABELS: Record<RuleField, string> = {
   recipients: "Recipients",
   cooldown: "Cool-down",
 };
-export const SUBSCRIPTION_FIELD_LABELS: Record<SubscriptionField, string> = { report: "Report or dashboard", schedule: "Schedule", recipients: "Recipients" };
+export const SUBSCRIPTION_FIELD_LABELS: Record<SubscriptionField, string> = { report: "Report or dashboard", schedule: "Schedule", recipients: "Recipients", formats: "Attach" };
 
 export type RuleBody = {
   name: string;

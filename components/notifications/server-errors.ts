@@ -37,6 +37,7 @@ export function subscriptionFieldOf(path: string): SubscriptionField | null {
   if (p.startsWith("report_id")) return "report";
   if (p.startsWith("schedule")) return "schedule";
   if (p.startsWith("recipients")) return "recipients";
+  if (p.startsWith("formats")) return "formats";
   return null;
 }
 

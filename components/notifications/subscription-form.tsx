@@ -19,6 +19,11 @@ import {
   type SubscriptionView,
 } from "./model";
 
+const FORMATS: [string, string][] = [
+  ["csv", "CSV (the tables)"],
+  ["pdf", "PDF (as on screen)"],
+];
+
 const PAGE_GROUPS: [SavedChoice["page"], string][] = [
   ["dashboard", "Dashboards"],
   ["explore", "Explore reports"],
@@ -76,7 +81,8 @@ export function SubscriptionForm({
     }
     const recipients = recipientsInput(draft.recipients);
     const schedule = scheduleSpec(draft.schedule);
-    const body = subscriptionId ? { schedule, recipients, paused: paused ?? false } : { report_id: draft.reportId, schedule, recipients };
+    const formats = draft.formats;
+    const body = subscriptionId ? { schedule, recipients, paused: paused ?? false, formats } : { report_id: draft.reportId, schedule, recipients, formats };
     await save(
       async () => {
         const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/subscriptions/${subscriptionId}` : "/api/subscriptions", {
@@ -117,7 +123,7 @@ export function SubscriptionForm({
             />
           )}
           <Hint id={`${id}-report-hint`}>
-            A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers and a CSV; dashboard users get a link
+            A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers and the attachments chosen below; dashboard users get a link
             into the dashboard, other addresses a live share link of its own, which expires like any share link and is revoked with the subscription.
           </Hint>
           <FieldMessages id={errId("report")} messages={errors.report} />
@@ -135,6 +141,24 @@ export function SubscriptionForm({
         selfId={selfId}
         errors={errors}
       />
+      <fieldset className="flex flex-col gap-1" aria-describedby={ids(`${id}-formats-hint`, invalid("formats") && errId("formats"))}>
+        <legend className="text-sm font-medium text-slate-900">Attach</legend>
+        <div className="flex flex-wrap gap-4">
+          {FORMATS.map(([format, label]) => (
+            <label key={format} className="flex items-center gap-2 text-sm text-slate-900">
+              <input
+                type="checkbox"
+                checked={draft.formats.includes(format)}
+                aria-invalid={invalid("formats")}
+                onChange={(e) => set({ formats: FORMATS.map(([f]) => f).filter((f) => (f === format ? e.target.checked : draft.formats.includes(f))) })}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        <Hint id={`${id}-formats-hint`}>The PDF is the report or dashboard as it looks on screen, made when the e-mail is sent; if it cannot be made, nothing is sent and you are told why.</Hint>
+        <FieldMessages id={errId("formats")} messages={errors.formats} />
+      </fieldset>
       <FormButtons busy={busy} submit={subscriptionId ? "Save changes" : "Subscribe"} onCancel={onCancel} />
     </form>
   );

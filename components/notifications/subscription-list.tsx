@@ -108,7 +108,7 @@ export function SubscriptionList({
     editTitle: (s) => `Edit the scheduled report of “${s.reportName}”`,
     editor: (s, done, cancel) => (
       <SubscriptionForm
-        initial={{ reportId: s.reportId, schedule: scheduleDraft(s.checked.schedule), recipients: recipientsDraft(s.checked.recipients) }}
+        initial={{ reportId: s.reportId, schedule: scheduleDraft(s.checked.schedule), recipients: recipientsDraft(s.checked.recipients), formats: s.formats }}
         subscriptionId={s.id}
         paused={s.paused}
         saved={saved}

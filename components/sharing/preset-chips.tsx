@@ -8,7 +8,7 @@ function chip(active: boolean): string {
 export function PresetChips({ base, preset, allowed }: { base: string; preset: RangePreset | null; allowed: readonly { id: RangePreset; label: string }[] }) {
   if (allowed.length === 0) return null;
   return (
-    <nav aria-label="Date range" className="mt-3 flex flex-wrap gap-2">
+    <nav aria-label="Date range" className="mt-3 flex flex-wrap gap-2 print:hidden">
       <a href={base} aria-current={preset === null ? "page" : undefined} className={chip(preset === null)}>
         As shared
       </a>

@@ -6,6 +6,7 @@ import { SharedGridDownloads, SharedTable } from "./lazy";
 import { HeadlineFigures } from "./headline-figures";
 import { SharedChart } from "./shared-chart";
 import { PresetChips } from "./preset-chips";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 
 
 /**
@@ -14,7 +15,7 @@ import { PresetChips } from "./preset-chips";
  * measure's total and change), the chart and the table, or the retention grid for a cohort report,
  * as the Cohorts page draws it.
  */
-export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "ok" }>; base: string }) {
+export function ReportView({ view, base, pdfHref }: { view: Extract<SharedView, { kind: "ok" }>; base: string; pdfHref?: string }) {
   const filters = view.filters.length ? view.filters.join("; ") : "none";
   const asOf = `${formatInstant(view.asOf, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}`;
   const meta: [string, string][] = [
@@ -62,6 +63,11 @@ export function ReportView({ view, base }: { view: Extract<SharedView, { kind: "
           </div>
         </dl>
         <PresetChips base={base} preset={view.preset} allowed={view.allowedPresets} />
+        {pdfHref ? (
+          <div className="mt-2">
+            <PdfDownloadLink href={pdfHref} />
+          </div>
+        ) : null}
       </header>
 
       {view.cohort ? (

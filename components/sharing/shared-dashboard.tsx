@@ -7,6 +7,7 @@ import { TileDownload } from "@/components/dashboards/tile-download";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
+import { PdfDownloadLink } from "@/components/report/pdf-link";
 import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
 
 /**
@@ -15,7 +16,7 @@ import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
  * Each table, pivot and retention tile downloads as CSV, with what the link shows above it; the whole
  * dashboard prints as shown (charts and KPIs included, which no CSV could carry), buttons left out.
  */
-export function SharedDashboardView({ view, base }: { view: SharedDashboard; base: string }) {
+export function SharedDashboardView({ view, base, pdfHref }: { view: SharedDashboard; base: string; pdfHref?: string }) {
   const a = view.answer;
   const waiting = a.tiles.some((t) => t.outcome.status === "pending" || (t.outcome.status === "done" && t.outcome.stale));
   const checkedAt = new Date();
@@ -46,8 +47,9 @@ export function SharedDashboardView({ view, base }: { view: SharedDashboard; bas
         <div className="print:hidden">
           <PresetChips base={base} preset={view.preset} allowed={view.allowedPresets} />
         </div>
-        <div className="mt-2">
+        <div className="mt-2 flex flex-wrap gap-2">
           <PrintPageButton label="Print dashboard" />
+          {pdfHref ? <PdfDownloadLink href={pdfHref} /> : null}
         </div>
       </header>
       {waiting && view.mode === "live" ? (

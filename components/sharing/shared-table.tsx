@@ -32,7 +32,8 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
   const onSort = (key: string, isDimension: boolean) =>
     setSort((s) => (s?.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" }));
   const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right");
-  const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 ${bg} border-r border-slate-200` : "");
+  // Printed, nothing scrolls: the first column need not stick (and a sticky cell can keep a printed header row from repeating).
+  const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 print:static ${bg} border-r border-slate-200` : "");
   const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
   const totalsCoverage = rowCoverage(table.totals);
   const anyCoverage = totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== "");
@@ -43,7 +44,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
         <p className="text-sm text-slate-700" aria-live="polite">
           {formatCount(rows.length, "row")}{sort ? `, sorted by ${table.columns.find((c) => c.id === sort.key)?.label ?? sort.key} (${sort.dir === "asc" ? "ascending" : "descending"})` : ""}
         </p>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2 print:hidden">
           <Button size="sm" onClick={() => downloadText(`${fileName}.csv`, tableToCsv(table, rows, { lines: meta }))}>
             Download CSV
           </Button>
@@ -63,11 +64,11 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
         </p>
       ) : null}
       {overflows ? (
-        <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700">
+        <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700 print:hidden">
           <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
         </p>
       ) : null}
-      <div ref={box} tabIndex={0} role="region" aria-label="Results table (scrolls sideways)" className="overflow-x-auto rounded border border-slate-200 bg-white">
+      <div ref={box} tabIndex={0} role="region" aria-label="Results table (scrolls sideways)" className="overflow-x-auto rounded border border-slate-200 bg-white print:overflow-visible">
         <table className="w-max min-w-full text-sm">
           <thead className="bg-slate-100">
             <tr>
@@ -102,7 +103,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
               </tr>
             ))}
           </tbody>
-          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
+          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold print:table-row-group">
             <tr aria-label="Totals">
               {table.totals.cells.map((cell, i) => (
                 <td key={i} title={cell.note} className={`px-3 py-2 whitespace-nowrap tabular-nums ${align(table.columns[i]?.kind ?? "metric")} ${sticky(i, "bg-slate-50")}`}>

@@ -38,5 +38,6 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
       </main>
     );
   }
-  return <ReportView view={view} base={`/reports/${id}`} />;
+  const pdf = `/api/saved-reports/${encodeURIComponent(id)}/pdf${view.preset ? `?preset=${view.preset}` : ""}`;
+  return <ReportView view={view} base={`/reports/${id}`} pdfHref={pdf} />;
 }

@@ -28,10 +28,11 @@ export default async function SharePage({ params, searchParams }: Props) {
   // An unknown token is a 404, on the page as on the API (and answers alike whatever was guessed).
   if (view.kind === "unknown") notFound();
   if (view.kind === "monitor") return <SharedMonitor view={view} />;
-  if (view.kind === "dashboard") return <SharedDashboardView view={view} base={`/share/${encodeURIComponent(token)}`} />;
+  const pdf = `/api/share/${encodeURIComponent(token)}/pdf${view.kind === "dashboard" || view.kind === "ok" ? (view.preset ? `?preset=${view.preset}` : "") : ""}`;
+  if (view.kind === "dashboard") return <SharedDashboardView view={view} base={`/share/${encodeURIComponent(token)}`} pdfHref={pdf} />;
   if (view.kind !== "ok") return <Notice view={view} token={token} error={one(sp.error)} />;
 
-  return <ReportView view={view} base={`/share/${encodeURIComponent(token)}`} />;
+  return <ReportView view={view} base={`/share/${encodeURIComponent(token)}`} pdfHref={pdf} />;
 }
 
 function Notice({ view, token, error }: { view: Exclude<Awaited<ReturnType<typeof loadSharedView>>, { kind: "ok" | "monitor" | "dashboard" }>; token: string; error: string | undefined }) {

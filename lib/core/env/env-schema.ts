@@ -134,6 +134,10 @@ const serverEnvSchema = z
      * lookup of 100 BINs and more, so no user's burst spends everyone's (lib/features/routing/allowance.ts).
      */
     ROUTING_CALLS_PER_USER: intInRange("ROUTING_CALLS_PER_USER", 1, 10_000, 200),
+    /** The Chromium that renders PDF downloads and attachments (lib/core/pdf); absent, PDFs are refused and say why. */
+    CHROMIUM_PATH: z.string().min(1, { error: "CHROMIUM_PATH must be the path of a Chromium binary" }).default("/usr/bin/chromium"),
+    /** One PDF's limit, from the start of its render to its last byte. */
+    PDF_TIMEOUT_SECONDS: intInRange("PDF_TIMEOUT_SECONDS", 10, 600, 120),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;

@@ -22,9 +22,10 @@ import { createTransport, type MailConfig, type MailTransport } from "./transpor
 
 export interface MailAttachment {
   filename: string;
-  /** The attachment's text (a CSV, say), sent as UTF-8. */
+  /** The attachment's text (a CSV, say), sent as UTF-8; with `encoding` "base64", its bytes in base64 (a PDF). */
   content: string;
   contentType: string;
+  encoding?: "base64";
 }
 
 export interface OutgoingMail {
@@ -179,7 +180,7 @@ export function outboxRepo(db: Sql, options: OutboxOptions = {}) {
         recipients.push(address);
       }
       if (recipients.length === 0) return 0;
-      const attachments = (mail.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType }));
+      const attachments = (mail.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, ...(a.encoding ? { encoding: a.encoding } : {}) }));
       const rows = await db.query(
         `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attachments, source_kind, source_id, owner_id)
          SELECT r, $2, $3, $4, $5::jsonb, $6, $7::uuid, $8::uuid FROM unnest($1::text[]) WITH ORDINALITY AS t(r, n) ORDER BY n
@@ -429,7 +430,7 @@ export class MailWorker {
           subject: m.subject,
           text: m.text,
           ...(m.html !== null ? { html: m.html } : {}),
-          attachments: m.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+          attachments: m.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, ...(a.encoding ? { encoding: a.encoding } : {}) })),
           // RFC 3834: machine-made, so out-of-office replies don't answer it.
           headers: { "Auto-Submitted": "auto-generated" },
         });

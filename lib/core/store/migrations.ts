@@ -502,6 +502,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_failure_tallies_window ON audit_failure_tallies (window_start);
     `,
   },
+  {
+    version: 17,
+    name: "scheduled reports' attachment formats",
+    up: `
+      -- What a scheduled report's e-mail attaches: a list of formats ('csv', 'pdf'). Subscriptions
+      -- made before the choice existed keep attaching the CSV they always did.
+      ALTER TABLE subscriptions ADD COLUMN formats jsonb NOT NULL DEFAULT '["csv"]';
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -34,7 +34,7 @@ export interface MailQueue {
    */
   enqueue(
     tx: Sql,
-    message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string }[]; sourceKind: string; sourceId: string; ownerId: string },
+    message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string; encoding?: "base64" }[]; sourceKind: string; sourceId: string; ownerId: string },
   ): Promise<number>;
 }
 

@@ -15,7 +15,8 @@ import { getStore } from "@/lib/core/store";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
-import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/features/notifications/send";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker } from "@/lib/features/notifications/send";
+import { savedReportPdf } from "@/lib/features/sharing/pdf";
 import { ownSubscription } from "@/lib/features/notifications/subscriptions";
 import { unseal } from "@/lib/features/sharing/seal";
 import type { SessionUser } from "@/lib/core/auth/authenticate";
@@ -75,7 +76,13 @@ export interface NotifyDeps {
   policy?: MailPolicy;
   /** The Monitor's programmes (from the environment unless given). */
   monitor?: MonitorConfig;
+  /** Makes a scheduled report's PDF (this process's renderer, through the dashboard at NEXTAUTH_URL, unless given). */
+  pdf?: PdfMaker;
 }
+
+/** A report's PDF by this process's renderer, opening the print view of the dashboard at NEXTAUTH_URL. */
+const pdfOf = (deps: NotifyDeps): PdfMaker =>
+  deps.pdf ?? ((owner, reportId, queue) => savedReportPdf(owner, reportId, { preset: null, queue, db: deps.db, baseUrl: deps.env.NEXTAUTH_URL }));
 
 /** Runs one slot of a rule or subscription (what the scheduler calls). */
 export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boolean, slot: Date): Promise<void> {
@@ -99,7 +106,7 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   const stop = await subscriptionStop(deps.db, sub);
   if (stop) return subscriptionsRepo(deps.db).pauseFor(sub.id, stop.reason);
   await sendSubscription(
-    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs, policy: policyOf(deps) },
+    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs, policy: policyOf(deps), pdf: pdfOf(deps) },
     sub,
     late,
   );
@@ -147,7 +154,7 @@ export async function sendSubscriptionNow(deps: NotifyDeps, user: SessionUser, i
   await takeSendNow(deps.db, user.id, policyOf(deps));
   try {
     return await sendSubscription(
-      { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs: deps.waitMs ?? 60_000, policy: policyOf(deps), owner: user.id },
+      { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs: deps.waitMs ?? 60_000, policy: policyOf(deps), owner: user.id, pdf: pdfOf(deps) },
       sub,
       false,
       { by: user },

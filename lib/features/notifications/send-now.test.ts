@@ -21,6 +21,7 @@ import { listShareLinks, revokeShareLink } from "@/lib/features/sharing/links";
 import { resolveShare } from "@/lib/features/sharing/service";
 import { auditRepo } from "@/lib/core/audit/store";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
+import { inboxRepo } from "@/lib/features/notifications/inbox-store";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
@@ -325,4 +326,64 @@ describe("links for outside recipients", () => {
     expect(outside.parsed.text).toMatch(/All: Attempts [\d,]+ \(fired\)/);
     expect(outside.parsed.text).toContain("This e-mail carries no link to the dashboard: the numbers are above.");
   }, 120_000);
+});
+
+describe("attachment formats", () => {
+  // Every byte value, so an attachment that went through the outbox as text would come out changed.
+  const PDF_BYTES = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
+
+  it("attaches the owner's PDF beside (or instead of) the CSV, byte for byte, and says so in the body", async () => {
+    const { dee } = people;
+    const report = await newReport(dee, "Dee's board pack");
+    const asked: { owner: string; reportId: string; queue: string }[] = [];
+    const pdf: NotifyDeps["pdf"] = async (owner, reportId, queue) => {
+      asked.push({ owner: owner.id, reportId, queue });
+      return { pdf: PDF_BYTES, fileName: "Dee-s-board-pack.pdf" };
+    };
+    const both = await createSubscription(store, gateway, dee, { report_id: report.id, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [dee.email] }, paused: false, formats: ["csv", "pdf"] }, { timeZone: "UTC", secret: SECRET, policy: POLICY });
+    expect(both.formats).toEqual(["csv", "pdf"]);
+    await sendSubscriptionNow({ ...depsWith(POLICY), pdf }, dee, both.id);
+    const [mail] = await delivered();
+    expect(asked).toEqual([{ owner: dee.id, reportId: report.id, queue: "user" }]);
+    expect(mail!.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      [expect.stringMatching(/\.csv$/), "text/csv"],
+      ["Dee-s-board-pack.pdf", "application/pdf"],
+    ]);
+    expect(Buffer.compare(mail!.parsed.attachments[1]!.content, PDF_BYTES)).toBe(0);
+    expect(mail!.parsed.text).toContain("The report is attached as PDF, as it looks on screen.");
+
+    // PDF only: no CSV, and the body does not promise one.
+    await updateSubscription(store, dee, both.id, { formats: ["pdf"] }, { policy: POLICY, gateway, timeZone: "UTC", secret: SECRET });
+    await sendSubscriptionNow({ ...depsWith(POLICY), pdf }, dee, both.id);
+    const [only] = await delivered();
+    expect(only!.parsed.attachments.map((a) => a.contentType)).toEqual(["application/pdf"]);
+    expect(only!.parsed.text).not.toContain("attached as CSV");
+  }, 120_000);
+
+  it("sends nothing when the PDF cannot be made, and tells the owner why in the inbox", async () => {
+    const { dee } = people;
+    const report = await newReport(dee, "Dee's failing pack");
+    const sub = await createSubscription(store, gateway, dee, { report_id: report.id, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [dee.email, "partner@corp.example"] }, paused: false, formats: ["csv", "pdf"] }, { timeZone: "UTC", secret: SECRET, policy: POLICY });
+    const queued = await outboxCount();
+    const failing: NotifyDeps["pdf"] = async () => {
+      throw new Error("The PDF was not made within 120 s, the most one may take.");
+    };
+    await expect(sendSubscriptionNow({ ...depsWith(POLICY), pdf: failing }, dee, sub.id)).rejects.toThrow(/The PDF could not be made \(The PDF was not made within 120 s.*\)\. This issue was not sent\./);
+    expect(await outboxCount()).toBe(queued);
+    const [told] = await inboxRepo(store).list(dee.id, 1);
+    expect(told).toMatchObject({ title: "Scheduled report not sent: Dee's failing pack", link: "/alerts" });
+    expect(told!.body).toContain("could not be made (The PDF was not made within 120 s");
+
+    // The same at its scheduled slot: the slot's run fails and nothing is queued.
+    const item = (await scheduledItems(store)).find((i) => i.id === sub.id)!;
+    await expect(runSlot({ ...depsWith(POLICY), pdf: failing }, item, false, new Date())).rejects.toThrow(/This issue was not sent/);
+    expect(await outboxCount()).toBe(queued);
+  }, 120_000);
+
+  it("refuses a list without a format, an unknown one, or one twice", async () => {
+    const { SubscriptionInput } = await import("./subscriptions");
+    const base = { report_id: "0b6f0f5e-7d1e-4b8e-9a43-4f1a2b3c4d5e", schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: ["a@corp.example"] } };
+    expect(SubscriptionInput.parse(base).formats).toEqual(["csv"]);
+    for (const formats of [[], ["xls"], ["pdf", "pdf"]]) expect(SubscriptionInput.safeParse({ ...base, formats }).success, JSON.stringify(formats)).toBe(false);
+  });
 });

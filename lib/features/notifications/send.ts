@@ -40,12 +40,19 @@ export interface SubscriptionDeps {
   policy?: MailPolicy;
   /** Whose turn its reports queue in: the background (scheduled slots) unless a person asked. */
   owner?: string;
+  /** Makes the report's PDF as its owner sees it (lib/features/sharing/pdf.ts); without it a PDF attachment cannot be made. */
+  pdf?: PdfMaker;
 }
+
+/** A saved report's PDF with `owner`'s rights; `queue` "background" for a scheduled slot. */
+export type PdfMaker = (owner: SessionUser, reportId: string, queue: "user" | "background") => Promise<{ pdf: Buffer; fileName: string }>;
 
 export interface Attachment {
   filename: string;
   content: string;
   contentType: string;
+  /** "base64": `content` holds binary bytes in base64 (a PDF). */
+  encoding?: "base64";
 }
 
 export interface ReportMail {
@@ -101,7 +108,9 @@ export interface IssuePending {
 const NO_LINK_NOTE = "This e-mail carries no link to the dashboard: the numbers are above and the table is attached.";
 
 /** The e-mail of a drawn report (or dashboard); null when it is still being fetched. `link` null: no link, the numbers only. */
-export function composeReportMail(view: SharedView, link: string | null, timeZone: string, late: boolean): ReportMail | null {
+export function composeReportMail(view: SharedView, link: string | null, timeZone: string, late: boolean, formats: readonly string[] = ["csv"]): ReportMail | null {
+  const csv = formats.includes("csv");
+  const pdf = formats.includes("pdf");
   if (view.kind === "ok") {
     const range = `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`;
     const meta: [string, string][] = [
@@ -110,7 +119,7 @@ export function composeReportMail(view: SharedView, link: string | null, timeZon
       ["Filters", view.filters.join("; ") || "none"],
       ["Data as of", formatInstant(view.asOf, timeZone)],
     ];
-    return mail(view.title, range, totals(view.table), [csvOf(view.table, meta, `${fileStem(view.fileName)}.csv`)], link, late);
+    return mail(view.title, range, totals(view.table), csv ? [csvOf(view.table, meta, `${fileStem(view.fileName)}.csv`)] : [], link, late, pdf);
   }
   if (view.kind === "dashboard") {
     const numbers: [string, string][] = [];
@@ -119,7 +128,7 @@ export function composeReportMail(view: SharedView, link: string | null, timeZon
       if (t.outcome.status !== "done") continue;
       const body = t.outcome.model.body;
       if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}${body.change?.coverage ? `; ${comparedCoverageText(body.change.coverage)}` : ""}`]);
-      if (body.kind === "table") {
+      if (body.kind === "table" && csv) {
         const meta: [string, string][] = [
           ["Dashboard", view.title],
           ["Tile", t.title],
@@ -128,12 +137,12 @@ export function composeReportMail(view: SharedView, link: string | null, timeZon
         attachments.push(csvOf(body.table, meta, `${fileStem(view.title)}_${fileStem(t.title)}.csv`));
       }
     }
-    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late);
+    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late, pdf);
   }
   return null;
 }
 
-function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean): ReportMail {
+function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean, pdf = false): ReportMail {
   const lateNote = late ? "This e-mail is late: the dashboard was not running at the scheduled time." : null;
   const maturingNote = numbers.some(([, v]) => saysMaturing(v)) ? MATURING_LEGEND : null;
   const coverageNote = numbers.some(([, v]) => saysCoverage(v)) ? coverageLegend("") : null;
@@ -146,6 +155,7 @@ function mail(title: string, range: string, numbers: [string, string][], attachm
     ...(coverageNote ? ["", coverageNote] : []),
     "",
     attachments.length > 0 ? `The table${attachments.length > 1 ? "s are" : " is"} attached as CSV.` : "",
+    ...(pdf ? ["The report is attached as PDF, as it looks on screen."] : []),
     link ? `Open the report: ${link}` : NO_LINK_NOTE,
     ...(lateNote ? ["", lateNote] : []),
   ].join("\n");
@@ -226,8 +236,8 @@ export async function buildSubscriptionIssue(
   // Outside addresses get the subscription's share link, or no link at all where the policy says so
   // or there is no link (made before outside addresses were named to it).
   const outsideLink = token && policy.outsideLinks === "share" ? new URL(`/share/${token}`, deps.baseUrl).toString() : null;
-  const forUsers = composeReportMail(view, inApp, deps.timeZone, late);
-  const forOutside = composeReportMail(view, outsideLink, deps.timeZone, late);
+  const forUsers = composeReportMail(view, inApp, deps.timeZone, late, sub.formats);
+  const forOutside = composeReportMail(view, outsideLink, deps.timeZone, late, sub.formats);
   if (!forUsers || !forOutside) {
     const pending = view.kind === "pending" ? view : null;
     return { kind: "pending", reason: "The report's data is queued behind people's reports.", queue: pending?.queue ?? null, retryAfterSeconds: pending?.retryAfterSeconds ?? 5 };
@@ -249,6 +259,32 @@ export async function buildSubscriptionIssue(
   };
 }
 
+/**
+ * The report's PDF attached to the issue's e-mails when the subscription asks for PDF and some e-mail
+ * will go, made with the owner's rights (composeReportMail attaches the CSVs). A PDF
+ * that cannot be made stops the issue: the owner is told in the inbox why, and nothing is sent.
+ */
+async function attachFormats(deps: SubscriptionDeps, sub: SubscriptionRow, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
+  let mails = issue.mails;
+  if (sub.formats.includes("pdf") && mails.length > 0 && deps.mail.enabled) {
+    let made: { pdf: Buffer; fileName: string };
+    try {
+      if (!deps.pdf) throw new Error("this process makes no PDFs");
+      const owner = await usersRepo(deps.db).findById(sub.ownerId);
+      if (!owner || owner.disabled) throw new Error("its owner may no longer see the report");
+      made = await deps.pdf({ id: owner.id, email: owner.email, role: owner.role }, sub.reportId, asked ? "user" : "background");
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      const body = `The PDF of “${sub.reportName}” could not be made (${why}), so this issue was not sent to anyone. The next one is sent at its time as usual.`;
+      await inboxRepo(deps.db).add([sub.ownerId], { title: `Scheduled report not sent: ${sub.reportName}`, body, link: "/alerts", sourceKind: "subscription", sourceId: sub.id });
+      throw new Error(`The PDF could not be made (${why}). This issue was not sent.`);
+    }
+    const pdf: Attachment = { filename: made.fileName, content: made.pdf.toString("base64"), contentType: "application/pdf", encoding: "base64" };
+    mails = mails.map((m) => ({ ...m, attachments: [...m.attachments, pdf] }));
+  }
+  return { ...issue, mails };
+}
+
 /** Sends the subscription's e-mail for a slot (and tells the users named in the inbox). */
 export async function sendSubscription(
   deps: SubscriptionDeps,
@@ -259,7 +295,7 @@ export async function sendSubscription(
 ): Promise<{ inbox: number; emails: number }> {
   const built = await buildSubscriptionIssue(deps, sub, late);
   if (built.kind === "pending") throw new Error(`${built.reason} This issue was not sent.`);
-  const { issue } = built;
+  const issue = await attachFormats(deps, sub, built.issue, asked !== undefined);
   return deps.db.transaction(async (tx) => {
     await inboxRepo(tx).add(issue.inbox.userIds, { title: issue.inbox.title, body: issue.inbox.body, link: issue.inbox.link, sourceKind: "subscription", sourceId: sub.id });
     let emails = 0;

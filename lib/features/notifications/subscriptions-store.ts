@@ -8,6 +8,8 @@ export interface SubscriptionRow extends ScheduledItemRow {
   reportPage: string;
   shareLinkId: string | null;
   shareTokenSealed: string | null;
+  /** What its e-mail attaches, in order: "csv", "pdf". */
+  formats: string[];
 }
 
 interface Row extends ScheduledItemColumns {
@@ -16,6 +18,7 @@ interface Row extends ScheduledItemColumns {
   report_page: string;
   share_link_id: string | null;
   share_token_sealed: string | null;
+  formats: string[] | string;
 }
 
 const toRow = (r: Row): SubscriptionRow => ({
@@ -25,6 +28,7 @@ const toRow = (r: Row): SubscriptionRow => ({
   reportPage: r.report_page,
   shareLinkId: r.share_link_id,
   shareTokenSealed: r.share_token_sealed,
+  formats: typeof r.formats === "string" ? (JSON.parse(r.formats) as string[]) : r.formats,
 });
 
 const TABLE = {
@@ -38,19 +42,20 @@ export function subscriptionsRepo(db: Sql) {
   const items = scheduledItemsRepo(db, TABLE, toRow);
   return {
     ...items,
-    async create(input: { ownerId: string; reportId: string; schedule: unknown; recipients: unknown; paused: boolean; shareLinkId: string | null; shareTokenSealed: string | null }): Promise<SubscriptionRow> {
+    async create(input: { ownerId: string; reportId: string; schedule: unknown; recipients: unknown; paused: boolean; shareLinkId: string | null; shareTokenSealed: string | null; formats: readonly string[] }): Promise<SubscriptionRow> {
       const rows = await db.query<{ id: string }>(
-        "INSERT INTO subscriptions (owner_id, report_id, schedule, recipients, paused, share_link_id, share_token_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-        [input.ownerId, input.reportId, JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.paused, input.shareLinkId, input.shareTokenSealed],
+        "INSERT INTO subscriptions (owner_id, report_id, schedule, recipients, paused, share_link_id, share_token_sealed, formats) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        [input.ownerId, input.reportId, JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.paused, input.shareLinkId, input.shareTokenSealed, JSON.stringify(input.formats)],
       );
       return (await items.get(rows[0]!.id))!;
     },
-    async update(id: string, patch: { schedule: unknown; recipients: unknown; paused: boolean }): Promise<SubscriptionRow | null> {
-      await db.query("UPDATE subscriptions SET schedule = $2, recipients = $3, paused = $4, paused_reason = CASE WHEN $4::boolean THEN paused_reason END, updated_at = now() WHERE id = $1", [
+    async update(id: string, patch: { schedule: unknown; recipients: unknown; paused: boolean; formats: readonly string[] }): Promise<SubscriptionRow | null> {
+      await db.query("UPDATE subscriptions SET schedule = $2, recipients = $3, paused = $4, paused_reason = CASE WHEN $4::boolean THEN paused_reason END, formats = $5, updated_at = now() WHERE id = $1", [
         id,
         JSON.stringify(patch.schedule),
         JSON.stringify(patch.recipients),
         patch.paused,
+        JSON.stringify(patch.formats),
       ]);
       return items.get(id);
     },

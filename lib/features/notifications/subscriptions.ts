@@ -35,16 +35,26 @@ import type { Bounce, MailStatus } from "@/lib/core/mail/outbox";
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */
 export const SubscriptionSchedule = ScheduleSpec.refine((s) => s.every !== "hour", { error: "a scheduled report is sent daily, weekly or monthly" });
 
+/** What a scheduled report's e-mail can attach: its tables as CSV, the report as it looks on screen as PDF. */
+export const ATTACHMENT_FORMATS = ["csv", "pdf"] as const;
+export type AttachmentFormat = (typeof ATTACHMENT_FORMATS)[number];
+export const AttachmentFormats = z
+  .array(z.enum(ATTACHMENT_FORMATS))
+  .min(1, { error: "choose at least one attachment format" })
+  .refine((f) => new Set(f).size === f.length, { error: "each format once" });
+
 export const SubscriptionInput = z.strictObject({
   report_id: z.uuid(),
   schedule: SubscriptionSchedule,
   recipients: Recipients,
   paused: z.boolean().default(false),
+  /** The e-mail's attachments: the CSV (as before) unless said. */
+  formats: AttachmentFormats.default(["csv"]),
 });
 export type SubscriptionInput = z.output<typeof SubscriptionInput>;
 /** A field left out keeps its value (`paused` too, so no default here). */
 export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true })
-  .extend({ paused: z.boolean(), /** Admins: give the subscription to another user. */ owner_id: z.uuid() })
+  .extend({ paused: z.boolean(), formats: AttachmentFormats, /** Admins: give the subscription to another user. */ owner_id: z.uuid() })
   .partial();
 export type SubscriptionPatch = z.output<typeof SubscriptionPatch>;
 
@@ -72,9 +82,10 @@ export async function createSubscription(
   db: Store,
   gateway: ReportGateway,
   user: SessionUser,
-  input: SubscriptionInput,
+  given: Omit<SubscriptionInput, "formats"> & { formats?: AttachmentFormat[] },
   opts: { timeZone: string; secret: string; policy: MailPolicy },
 ): Promise<SubscriptionView> {
+  const input: SubscriptionInput = { ...given, formats: given.formats ?? ["csv"] };
   const report = await getVisibleReport(db, user, input.report_id);
   if (report.page === "monitor") throw ApiError.badRequest("The Monitor is watched with an alert rule on a programme ratio, not mailed", [{ path: "report_id", message: "a monitor view" }]);
   await checkRecipients(db, input.recipients, { requireOne: true });
@@ -90,8 +101,9 @@ export async function createSubscription(
       paused: input.paused,
       shareLinkId: link?.id ?? null,
       shareTokenSealed: link?.sealed ?? null,
+      formats: input.formats,
     });
-    await appendAudit(tx, { action: "subscription.created", actor: userActor(user), subject: { kind: "subscription", id: row.id, label: report.name }, detail: { report_id: report.id, share_link: link?.id ?? null, paused: input.paused } });
+    await appendAudit(tx, { action: "subscription.created", actor: userActor(user), subject: { kind: "subscription", id: row.id, label: report.name }, detail: { report_id: report.id, share_link: link?.id ?? null, paused: input.paused, formats: input.formats } });
     return subscriptionView(row);
   });
 }
@@ -180,7 +192,7 @@ export async function updateSubscription(
   if (!paused && s.paused) refuseStopped(await subscriptionStop(db, s), "scheduled report");
   const current = s;
   const row = await inTransaction(db, async (tx) => {
-    const updated = await subscriptionsRepo(tx).update(current.id, { schedule: patch.schedule ?? current.schedule, recipients, paused });
+    const updated = await subscriptionsRepo(tx).update(current.id, { schedule: patch.schedule ?? current.schedule, recipients, paused, formats: patch.formats ?? current.formats });
     const fields = changedFields({ ...patch, owner_id: undefined });
     if (fields.length > 0) await appendAudit(tx, { action: "subscription.changed", actor: userActor(user), subject: { kind: "subscription", id: current.id, label: current.reportName }, detail: { fields } });
     return updated;

@@ -83,14 +83,21 @@ export type SharedView =
 
 export async function loadSharedView(
   token: string,
-  opts: { preset?: string | null; address: string | null; cookie: (name: string) => string | undefined },
+  opts: {
+    preset?: string | null;
+    address: string | null;
+    cookie: (name: string) => string | undefined;
+    /** How the page waits for its data: a visitor's few seconds unless given (a PDF waits longer, and only for fresh answers). */
+    wait?: { ms: number; acceptStale: boolean };
+  },
 ): Promise<SharedView> {
   const env = serverEnv();
   const db = await getStore();
   const r = await resolveShare(db, token, opts.address, env.NEXTAUTH_SECRET, (hash) => opts.cookie(unlockCookieName(hash)));
   if (r.kind === "locked") return { kind: "locked" };
   if (r.kind !== "ok") return { kind: r.kind };
-  const view = await renderSavedReport(shareDeps(db), r.report, {
+  const deps = opts.wait ? { ...shareDeps(db), waitMs: opts.wait.ms, acceptStale: opts.wait.acceptStale } : shareDeps(db);
+  const view = await renderSavedReport(deps, r.report, {
     allowedPresets: r.link.allowedPresets,
     preset: opts.preset ?? null,
     snapshot: r.link.mode === "snapshot" ? r.link.snapshot : null,

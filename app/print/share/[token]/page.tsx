@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { serverEnv } from "@/lib/core/env/env";
+import { requestAddress } from "@/lib/features/sharing/http";
+import { loadSharedView } from "@/lib/features/sharing/view";
+import { PRINT_WAIT_MS } from "@/lib/features/sharing/pdf";
+import { printFacts } from "@/lib/features/sharing/print-facts";
+import { PrintView } from "@/components/sharing/print-view";
+
+export const metadata: Metadata = { title: "Print", robots: { index: false, follow: false }, referrer: "no-referrer" };
+
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** A share link's print view, for the dashboard's own PDF renderer: every check of the share page, as the share page makes them. */
+export default async function PrintSharePage({ params, searchParams }: Props) {
+  const { token } = await params;
+  const preset = (await searchParams).preset;
+  const jar = await cookies();
+  const view = await loadSharedView(token, {
+    preset: typeof preset === "string" ? preset : null,
+    address: requestAddress(await headers()),
+    cookie: (name) => jar.get(name)?.value,
+    wait: { ms: PRINT_WAIT_MS, acceptStale: false },
+  });
+  if (view.kind === "unknown") notFound();
+  return <PrintView view={view} facts={printFacts(view, serverEnv().REPORT_TIMEZONE, new Date())} base={`/share/${encodeURIComponent(token)}`} />;
+}

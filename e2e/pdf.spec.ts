@@ -1,0 +1,250 @@
+/**
+ * PDFs against the built dashboard and the real service, read back with poppler (pdftotext,
+ * pdftoppm): a saved report of more than 300 rows prints every row, in the screen's order with the
+ * screen's numbers, over pages that each carry the report's name, the generation time and timezone
+ * and their number, the table's header row above it; its totals equal the service's sums; its
+ * snapshot link's PDF, fetched without an account, says it is a snapshot; a six-tile dashboard's PDF
+ * holds each tile and the KPI values the dashboard page shows; a viewer gets no PDF of a report they
+ * may not see, and an unknown link none. A scheduled report asking for a PDF delivers it to a real
+ * SMTP server (lib/features/notifications/testing/smtp.ts) through a dashboard of its own with mail on.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { havePoppler, pdfImages, pdfPages } from "../lib/core/pdf/testing/poppler";
+import { startTestSmtp, type TestSmtp } from "../lib/features/notifications/testing/smtp";
+import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { serviceCall } from "./support/helpers";
+
+test.skip(!havePoppler(), "poppler-utils (pdftotext, pdftoppm) is not installed: scripts/test-servers.sh says how");
+test.use({ storageState: ".e2e/analyst.json" });
+test.describe.configure({ mode: "serial" });
+
+const stamp = Date.now().toString(36);
+/** Making a PDF waits for the report's data in the e2e quota (5 calls per 10 s), then prints it. */
+const PDF_TIMEOUT = 180_000;
+
+const clean = (s: string) => s.replace(/\s+/g, " ").trim();
+const lines = (pages: string[]) => pages.flatMap((p) => p.split("\n").map(clean)).filter(Boolean);
+
+/** Each page carries the header and footer: the title, the generation time in the report's timezone, its number. */
+function expectPageFurniture(pages: string[], title: string) {
+  expect(pages.length).toBeGreaterThan(0);
+  pages.forEach((text, i) => {
+    expect(text, `page ${i + 1}`).toContain(title);
+    expect(clean(text), `page ${i + 1}`).toMatch(/Generated \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    expect(clean(text), `page ${i + 1}`).toContain(`Page ${i + 1} of ${pages.length}`);
+  });
+}
+
+async function pdfOf(page: Page, path: string): Promise<Buffer> {
+  const res = await page.request.get(path, { timeout: PDF_TIMEOUT });
+  expect(res.status(), await res.text().catch(() => "")).toBe(200);
+  expect(res.headers()["content-type"]).toBe("application/pdf");
+  const body = await res.body();
+  expect(body.subarray(0, 5).toString()).toBe("%PDF-");
+  return body;
+}
+
+// About 19 rows a day on the e2e data: over 300 rows, under the service's 1,000-record page.
+const REPORT = "op=orders&range=last30&by=date,gateway_alias&m=attempts,revenue";
+const report = { id: "", name: `Attempts by day and gateway ${stamp}` };
+
+test("a saved report of over 300 rows prints every row as the screen shows it, each page with its header and number, totals as the service sums them", async ({ page }) => {
+  test.setTimeout(PDF_TIMEOUT * 2);
+  const created = await page.request.post("/api/saved-reports", { data: { name: report.name, page: "explore", params: REPORT } });
+  expect(created.status()).toBe(201);
+  report.id = ((await created.json()) as { report: { id: string } }).report.id;
+
+  // The screen: the saved report's read-only page, every row of its table.
+  await page.goto(`/reports/${report.id}`);
+  const table = page.getByRole("region", { name: "Results table (scrolls sideways)" }).locator("table");
+  await expect(table).toBeVisible({ timeout: PDF_TIMEOUT });
+  const screenRows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" ")));
+  const screenTotals = clean(await table.locator("tfoot tr").innerText());
+  const header = clean(await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").trim();
+  expect(screenRows.length, "the report needs more than 300 rows to span pages").toBeGreaterThan(300);
+
+  // The service's own answer: as many records as rows, and the same total attempts.
+  const env = e2eEnv();
+  const [start, end] = (await page.getByTestId("share-range").innerText()).match(/\d{4}-\d{2}-\d{2}/g) ?? [];
+  expect(start && end, "the page names its range").toBeTruthy();
+  const q = { start_date: start, end_date: end, group_by: ["date", "gateway_alias"], metrics: ["attempts", "revenue"], limit: 1000 };
+  const { data } = await serviceCall("/api/data", q);
+  expect(data.length).toBe(screenRows.length);
+  const attempts = data.reduce((n, r) => n + Number(r.attempts ?? 0), 0);
+  expect(screenTotals).toContain(attempts.toLocaleString("en-US"));
+  expect(env.dashboardUrl).toMatch(/^http:\/\/localhost:/);
+
+  await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("href", `/api/saved-reports/${report.id}/pdf`);
+  const pdf = await pdfOf(page, `/api/saved-reports/${report.id}/pdf`);
+  const pages = pdfPages(pdf);
+  expect(pages.length).toBeGreaterThan(3);
+  expectPageFurniture(pages, report.name);
+  const all = lines(pages);
+  // Every row, once, in the screen's order, with the screen's text; the totals once, at the end.
+  const wanted = new Set(screenRows);
+  expect(all.filter((l) => wanted.has(l))).toEqual(screenRows);
+  expect(all.filter((l) => l === screenTotals)).toHaveLength(1);
+  // The table's header row above its first row.
+  const tablePages = pages.filter((p) => p.split("\n").some((l) => wanted.has(clean(l))));
+  expect(tablePages.length).toBeGreaterThan(3);
+  expect(clean(tablePages[0]!)).toContain(header);
+  // The question on top, as on the screen.
+  expect(clean(pages[0]!)).toContain("Filters: none");
+  // Every page draws, none blank.
+  const images = pdfImages(pdf);
+  expect(images).toHaveLength(pages.length);
+  for (const img of images) expect(img.pixels.some((p) => p < 128)).toBe(true);
+});
+
+test("a snapshot link's PDF, fetched without an account, says it is a snapshot; an unknown link gets none", async ({ page }) => {
+  test.setTimeout(PDF_TIMEOUT * 2);
+  test.skip(!report.id, "needs the saved report of the first test");
+  const link = await page.request.post(`/api/saved-reports/${report.id}/links`, { data: { mode: "snapshot", label: "Board pack" } });
+  expect(link.status()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+  const token = new URL(url).pathname.split("/").at(-1)!;
+  const visitor = await playwrightRequest.newContext({ baseURL: e2eEnv().dashboardUrl });
+  try {
+    const res = await visitor.get(`/api/share/${token}/pdf`, { timeout: PDF_TIMEOUT });
+    expect(res.status(), await res.text().catch(() => "")).toBe(200);
+    const pages = pdfPages(await res.body());
+    expectPageFurniture(pages, report.name);
+    for (const p of pages) expect(clean(p)).toMatch(/Snapshot taken \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    expect(clean(pages[0]!)).toContain("the numbers as they were then, not as they are now");
+    const unknown = await visitor.get(`/api/share/${"x".repeat(token.length)}/pdf`);
+    expect(unknown.status()).toBe(404);
+  } finally {
+    await visitor.dispose();
+  }
+});
+
+test("a viewer gets no PDF of a report they may not see, and the print view opens nothing without its token", async ({ browser, page }) => {
+  test.skip(!report.id, "needs the saved report of the first test");
+  const viewer = await browser.newContext({ storageState: ".e2e/viewer.json" });
+  try {
+    const res = await viewer.request.get(`/api/saved-reports/${report.id}/pdf`);
+    expect(res.status()).toBe(404);
+  } finally {
+    await viewer.close();
+  }
+  const bare = await page.request.get(`/print/reports/${report.id}`);
+  expect(bare.status()).toBe(404);
+  expect(await bare.text()).not.toContain(report.name);
+});
+
+const SIX_TILES = [
+  "kpi.1|op=orders&range=last30&by=date&m=revenue|Revenue",
+  "kpi.1|op=orders&range=last30&by=date&m=attempts|Attempts",
+  "kpi.1|op=orders&range=last30&by=date&m=approvals|Approvals",
+  "chart.4|op=orders&range=last30&by=date&m=revenue,attempts,approvals&kpi=approval_rate&chart=line|Revenue trend",
+  "table.2|op=orders&range=last30&by=gateway_alias&m=revenue,attempts,approvals&kpi=approval_rate&sort=-revenue|By gateway",
+  "pivot.2|op=orders&range=last30&by=date,card_brand&grain=month&m=revenue&table=pivot|By month and brand",
+];
+
+test("a six-tile dashboard's PDF holds every tile and the KPI values the dashboard shows", async ({ page }) => {
+  test.setTimeout(PDF_TIMEOUT * 2);
+  const name = `Board pack ${stamp}`;
+  const params = `range=last30&${SIX_TILES.map((t) => `t=${encodeURIComponent(t)}`).join("&")}`;
+  const saved = await page.request.post("/api/saved-reports", { data: { name, page: "dashboard", params } });
+  expect(saved.status()).toBe(201);
+  const id = ((await saved.json()) as { report: { id: string } }).report.id;
+  await page.goto(`/dashboards/${id}`);
+  const values = page.getByTestId("kpi-value");
+  await expect(values).toHaveCount(3, { timeout: PDF_TIMEOUT });
+  const kpis = (await values.allInnerTexts()).map(clean);
+  await expect(page.getByRole("link", { name: "Download PDF" })).toBeVisible();
+
+  const pages = pdfPages(await pdfOf(page, `/api/saved-reports/${id}/pdf`));
+  expectPageFurniture(pages, name);
+  const text = clean(pages.join("\n"));
+  for (const title of ["Revenue", "Attempts", "Approvals", "Revenue trend", "By gateway", "By month and brand"]) expect(text).toContain(title);
+  for (const v of kpis) expect(text).toContain(v);
+});
+
+test.describe("a scheduled report with a PDF attachment", () => {
+  const PORT = Number(process.env.E2E_PDF_DASHBOARD_PORT ?? 3119);
+  const BASE = `http://localhost:${PORT}`;
+  let smtp: TestSmtp;
+  let dashboard: ChildProcess | undefined;
+  let who: { email: string; password: string };
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    const env = e2eEnv();
+    const dir = join(env.dir, "pdf-mail");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // Its store's user, made before the server opens the store (the command refuses while it runs).
+    const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "create", "--email", `pdf-${stamp}@e2e.test`, "--role", "analyst"], {
+      encoding: "utf8",
+      env: { ...process.env, DASHBOARD_DB: join(dir, "dashboard") },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    who = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
+    smtp = await startTestSmtp();
+    const log = createWriteStream(join(dir, "dashboard.log"));
+    // The run's built dashboard and store, a second server with mail on (the shared one keeps it off).
+    dashboard = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(PORT), "--hostname", "localhost"], {
+      env: { ...process.env, ...dashboardEnvFor(env, 5, 10), NEXTAUTH_URL: BASE, DASHBOARD_DB: join(dir, "dashboard"), SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_TLS: "none", MAIL_FROM: "reports@e2e.test" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    dashboard.stdout?.pipe(log);
+    dashboard.stderr?.pipe(log);
+    const until = Date.now() + 120_000;
+    for (;;) {
+      if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) break;
+      if (dashboard.exitCode !== null) throw new Error(`the mail dashboard exited (${dashboard.exitCode}); see ${join(dir, "dashboard.log")}`);
+      if (Date.now() > until) throw new Error("the mail dashboard did not start within 120 s");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (dashboard && dashboard.exitCode === null) {
+      const exited = new Promise((r) => dashboard!.once("exit", r));
+      dashboard.kill("SIGTERM");
+      await exited;
+    }
+    await smtp?.close();
+  });
+
+  test("Send now delivers the e-mail with the report's PDF, its numbers those of the report", async ({ browser }) => {
+    test.setTimeout(PDF_TIMEOUT * 2);
+    const context = await browser.newContext({ baseURL: BASE });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("E-mail").fill(who.email);
+    await page.getByLabel("Password").fill(who.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+
+    const name = `Gateways board pack ${stamp}`;
+    const created = await page.request.post("/api/saved-reports", { data: { name, page: "explore", params: "op=orders&range=last7&by=gateway_alias&m=attempts,revenue" } });
+    expect(created.status()).toBe(201);
+    const reportId = ((await created.json()) as { report: { id: string } }).report.id;
+    const sub = await page.request.post("/api/subscriptions", {
+      data: { report_id: reportId, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [who.email] }, formats: ["csv", "pdf"] },
+    });
+    expect(sub.status(), await sub.text()).toBe(201);
+    const subscription = ((await sub.json()) as { subscription: { id: string; formats: string[] } }).subscription;
+    expect(subscription.formats).toEqual(["csv", "pdf"]);
+    const sent = await page.request.post(`/api/subscriptions/${subscription.id}/send`, { timeout: PDF_TIMEOUT });
+    expect(sent.status(), await sent.text()).toBe(200);
+
+    const [mail] = await smtp.waitFor(1, 60_000);
+    const pdf = mail!.parsed.attachments.find((a) => a.contentType === "application/pdf");
+    const csv = mail!.parsed.attachments.find((a) => a.contentType.startsWith("text/csv"));
+    expect(pdf?.filename).toBe(`${name.replace(/[^A-Za-z0-9._-]+/g, "-")}.pdf`);
+    expect(csv).toBeTruthy();
+    expect(mail!.parsed.text).toContain("The report is attached as PDF");
+    const pages = pdfPages(pdf!.content);
+    expectPageFurniture(pages, name);
+    // The e-mail's own numbers (its body's totals) are the PDF's.
+    const text = clean(pages.join("\n"));
+    for (const m of (mail!.parsed.text ?? "").matchAll(/^(Attempts|Revenue): (.+)$/gm)) expect(text).toContain(clean(m[2]!));
+    await context.close();
+  });
+});

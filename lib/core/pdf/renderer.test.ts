@@ -1,0 +1,164 @@
+/**
+ * The PDF renderer with the real Chromium against pages served on a real socket, its PDFs read back
+ * with poppler: every page carries the header and its number, a 300-row table spans pages with its
+ * header row on each and no row lost; a page that says its data is pending or refused is not
+ * printed; renders run one at a time, an owner past their share and everyone past the line are
+ * refused, and a render past its limit stops. Skipped without Chromium or poppler.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PDF_DEFAULTS, PdfError, PdfRenderer, pageTemplates, type PdfLimits } from "./renderer";
+import { havePoppler, pdfImages, pdfPages } from "./testing/poppler";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ready = existsSync(CHROMIUM) && havePoppler();
+
+const facts = (state: string, extra = "") =>
+  `data-pdf-state="${state}" data-pdf-title="Gateways &amp; BINs" data-pdf-subtitle="Last 7 days (UTC)" data-pdf-generated="Generated 2026-11-02 08:00:00 UTC" data-pdf-snapshot="" data-pdf-retry-after="7" data-pdf-reason="Not yet." ${extra}`;
+
+const ROWS = 300;
+const table = `<table><thead><tr><th>Row</th><th>Attempts</th></tr></thead><tbody>${Array.from({ length: ROWS }, (_, i) => `<tr><td>row-${String(i + 1).padStart(3, "0")}</td><td>${(i + 1) * 7}</td></tr>`).join("")}</tbody></table>`;
+
+const PAGES: Record<string, string> = {
+  "/ready": `<div ${facts("ready")}><h1>Gateways</h1>${table}</div>`,
+  "/pending": `<div ${facts("pending")}>waiting</div>`,
+  "/refused": `<div ${facts("refused")}>no</div>`,
+  // A chart that never says it is drawn: the render waits for it until its limit.
+  "/never": `<div ${facts("ready")}><div data-pdf-chart="loading"></div></div>`,
+  "/echo": "",
+};
+
+let server: Server;
+let base: string;
+/** Page requests being answered at once, and the most there were. */
+let open = 0;
+let mostOpen = 0;
+let hold: Promise<void> | null = null;
+const seen: { header: string | undefined; cookie: string | undefined }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      open += 1;
+      mostOpen = Math.max(mostOpen, open);
+      seen.push({ header: req.headers["x-print-token"] as string | undefined, cookie: req.headers.cookie });
+      if (hold) await hold;
+      open -= 1;
+      const body = PAGES[path];
+      if (body === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><html><body>${body || `<div ${facts("ready")}>echo</div>`}</body></html>`);
+    })();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const limits = (over: Partial<PdfLimits> = {}): PdfLimits => ({ ...PDF_DEFAULTS, executablePath: CHROMIUM, ...over });
+
+describe("pageTemplates", () => {
+  it("repeats the question, the generation time and the page number, escaped", () => {
+    const t = pageTemplates({ title: "A <b> & C", subtitle: "Last 7 days", generated: "Generated now", snapshot: "Snapshot taken then" });
+    expect(t.headerTemplate).toContain("A &lt;b&gt; &amp; C");
+    expect(t.headerTemplate).toContain("Snapshot taken then · Generated now");
+    expect(t.footerTemplate).toContain('<span class="pageNumber"></span> of <span class="totalPages"></span>');
+  });
+});
+
+describe.skipIf(!ready)("PdfRenderer with Chromium", () => {
+  const renderer = new PdfRenderer(limits());
+  afterAll(() => renderer.close());
+
+  it("prints a 300-row table over several pages, each with the header, its number and the table's header row, no row lost", async () => {
+    const { pdf, facts: f } = await renderer.render({ owner: "u1", url: `${base}/ready`, headers: { "x-print-token": "t-1" }, cookies: [{ name: "unlock", value: "c-1" }] });
+    expect(f.title).toBe("Gateways & BINs");
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    const pages = pdfPages(pdf);
+    expect(pages.length).toBeGreaterThan(2);
+    pages.forEach((text, i) => {
+      expect(text).toContain("Gateways & BINs");
+      expect(text).toContain("Generated 2026-11-02 08:00:00 UTC");
+      expect(text).toContain(`Page ${i + 1} of ${pages.length}`);
+      expect(text).toMatch(/Row\s+Attempts/);
+    });
+    const rows = pages.join("\n").match(/row-\d{3}\s+\d+/g) ?? [];
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.map((r) => r.split(/\s+/)[0])).toEqual(Array.from({ length: ROWS }, (_, i) => `row-${String(i + 1).padStart(3, "0")}`));
+    expect(rows.map((r) => Number(r.split(/\s+/)[1]))).toEqual(Array.from({ length: ROWS }, (_, i) => (i + 1) * 7));
+    // Every page draws as an image, and none is blank.
+    const images = pdfImages(pdf);
+    expect(images).toHaveLength(pages.length);
+    for (const img of images) expect(img.pixels.some((p) => p < 128)).toBe(true);
+    // The page was asked with the caller's header and cookie, and nothing else of theirs.
+    expect(seen.at(-1)).toEqual({ header: "t-1", cookie: "unlock=c-1" });
+  });
+
+  it("does not print a page that says its data is still being fetched, nor one that is refused", async () => {
+    const pending = await renderer.render({ owner: "u1", url: `${base}/pending` }).catch((e: unknown) => e);
+    expect(pending).toBeInstanceOf(PdfError);
+    expect((pending as PdfError).kind).toBe("pending");
+    expect((pending as PdfError).retryAfter).toBe(7);
+    const refused = await renderer.render({ owner: "u1", url: `${base}/refused` }).catch((e: unknown) => e);
+    expect((refused as PdfError).kind).toBe("refused");
+    expect((refused as PdfError).message).toBe("Not yet.");
+  });
+
+  it("renders one at a time, refuses an owner past their share and everyone past the line", async () => {
+    const bounded = new PdfRenderer(limits({ perOwner: 1, maxWaiting: 2 }));
+    let started: Promise<unknown>[] = [];
+    try {
+      mostOpen = 0;
+      let release!: () => void;
+      hold = new Promise<void>((r) => (release = r));
+      const first = bounded.render({ owner: "a", url: `${base}/echo` });
+      const second = bounded.render({ owner: "b", url: `${base}/echo` });
+      started = [first, second];
+      // The browser starts for the first render; then its page request waits, held.
+      await expect.poll(() => open, { timeout: 60_000 }).toBe(1);
+      expect(bounded.stats()).toMatchObject({ running: 1, waiting: 1 });
+      const mine = await bounded.render({ owner: "a", url: `${base}/echo` }).catch((e: unknown) => e);
+      expect((mine as PdfError).kind).toBe("owner-busy");
+      const full = await bounded.render({ owner: "c", url: `${base}/echo` }).catch((e: unknown) => e);
+      expect((full as PdfError).kind).toBe("busy");
+      expect((full as PdfError).retryAfter).toBe(60);
+      release();
+      hold = null;
+      await Promise.all([first, second]);
+      expect(mostOpen).toBe(1);
+      expect(bounded.stats()).toMatchObject({ running: 0, waiting: 0, peak: 2 });
+      // Its share back, the owner renders again.
+      await bounded.render({ owner: "a", url: `${base}/echo` });
+    } finally {
+      hold = null;
+      await Promise.allSettled(started);
+      await bounded.close();
+    }
+  });
+
+  it("stops a render at its limit and says so", async () => {
+    const short = new PdfRenderer(limits({ timeoutMs: 3_000 }));
+    try {
+      const e = await short.render({ owner: "a", url: `${base}/never` }).catch((x: unknown) => x);
+      expect((e as PdfError).kind).toBe("timeout");
+      expect(short.stats().running).toBe(0);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+it("says where Chromium is missing instead of failing later", async () => {
+  const none = new PdfRenderer(limits({ executablePath: "/nonexistent/chromium" }));
+  const e = await none.render({ owner: "a", url: "http://127.0.0.1:9/" }).catch((x: unknown) => x);
+  expect((e as PdfError).kind).toBe("no-browser");
+  expect((e as PdfError).message).toContain("/nonexistent/chromium");
+});

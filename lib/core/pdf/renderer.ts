@@ -1,0 +1,261 @@
+import "server-only";
+/**
+ * PDF rendering with the system Chromium, driven by playwright-core: a page of the dashboard's own
+ * print views is opened in a fresh browser context (no cookie or header but those the caller gives,
+ * so the page reads with exactly the rights the caller proved), laid out in the light scheme for
+ * print, and printed with a header (the question, the generation time and timezone, the snapshot
+ * marker) and a footer (page numbers) on every page.
+ *
+ * Bounded, because a render holds a browser page and a few hundred MB:
+ * - `concurrency` renders at a time per process (1 unless stated), the rest wait in line;
+ * - each owner (a user, all share-link visitors together, the background) may have `perOwner` renders
+ *   waiting or running, and everyone together `maxWaiting`: past either, a 429 that says which;
+ * - each render has `timeoutMs` from the moment it starts (its browser context is closed at the
+ *   limit), and a page that says its data is still being fetched is refused, never printed half-made.
+ * The browser is launched at the first render and closed after `idleMs` with nothing to render.
+ */
+import { existsSync } from "node:fs";
+import type { Browser } from "playwright-core";
+
+/** What a print view says about itself, on its `[data-pdf-state]` element. */
+export interface PrintFacts {
+  state: "ready" | "pending" | "refused";
+  title: string;
+  /** The question in one line (range, filters, comparison), for the header. */
+  subtitle: string;
+  /** "Generated 29 Nov 2026, 07:30 (UTC)". */
+  generated: string;
+  /** "Snapshot taken …" when the page is a snapshot, else empty. */
+  snapshot: string;
+  /** Seconds until a pending page's data should be there. */
+  retryAfter: number;
+  /** Why a refused page is refused, in words. */
+  reason: string;
+}
+
+export interface PdfRequest {
+  /** Whose budget the render counts against: a user's id, the share visitors', the background's. */
+  owner: string;
+  /** The print view's absolute URL (the dashboard's own). */
+  url: string;
+  /** Headers the print view reads its rights from (a print token). */
+  headers?: Record<string, string>;
+  /** Cookies the print view reads its rights from (a share's unlock cookie), for `url`'s origin. */
+  cookies?: { name: string; value: string }[];
+}
+
+export interface PdfResult {
+  pdf: Buffer;
+  facts: PrintFacts;
+}
+
+export type PdfFailure = "busy" | "owner-busy" | "pending" | "refused" | "timeout" | "no-browser" | "failed";
+
+export class PdfError extends Error {
+  constructor(
+    readonly kind: PdfFailure,
+    message: string,
+    /** Seconds worth waiting before asking again, when asking again can help. */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+    this.name = "PdfError";
+  }
+}
+
+export interface PdfLimits {
+  /** The Chromium binary. */
+  executablePath: string;
+  /** Renders at once in this process. */
+  concurrency: number;
+  /** Renders one owner may have waiting or running. */
+  perOwner: number;
+  /** Renders waiting or running for everyone together. */
+  maxWaiting: number;
+  /** One render's limit, from its start to the last byte of PDF. */
+  timeoutMs: number;
+  /** Close the browser after this long with nothing to render. */
+  idleMs: number;
+}
+
+export const PDF_DEFAULTS = { concurrency: 1, perOwner: 2, maxWaiting: 10, timeoutMs: 120_000, idleMs: 60_000 } as const;
+
+/** A4 landscape, 12 mm at the sides: 273 mm of content, laid out at this many CSS pixels. */
+const CONTENT_WIDTH_PX = 1032;
+
+const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** The header and footer Chromium repeats on every page (its templates fill pageNumber and totalPages). */
+export function pageTemplates(f: Pick<PrintFacts, "title" | "subtitle" | "generated" | "snapshot">): { headerTemplate: string; footerTemplate: string } {
+  // Templates have no page styles: every size is given here, and 0 would hide them.
+  const box = "font-family: Arial, Helvetica, sans-serif; font-size: 8px; color: #1e293b; width: 100%; margin: 0 12mm; display: flex; justify-content: space-between; gap: 12px;";
+  const right = [f.snapshot, f.generated].filter(Boolean).map(escapeHtml).join(" · ");
+  return {
+    headerTemplate: `<div style="${box}"><span><b>${escapeHtml(f.title)}</b>${f.subtitle ? ` · ${escapeHtml(f.subtitle)}` : ""}</span><span>${right}</span></div>`,
+    footerTemplate: `<div style="${box}"><span>${escapeHtml(f.title)}</span><span>Page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`,
+  };
+}
+
+export class PdfRenderer {
+  private browser: Promise<Browser> | null = null;
+  private running = 0;
+  private readonly line: (() => void)[] = [];
+  private readonly owners = new Map<string, number>();
+  private idleTimer: NodeJS.Timeout | null = null;
+  private peakWaiting = 0;
+
+  constructor(private readonly limits: PdfLimits) {}
+
+  /** Renders waiting or running now, and the most there have been at once. */
+  stats(): { running: number; waiting: number; peak: number } {
+    return { running: this.running, waiting: this.line.length, peak: this.peakWaiting };
+  }
+
+  available(): boolean {
+    return existsSync(this.limits.executablePath);
+  }
+
+  async render(req: PdfRequest): Promise<PdfResult> {
+    if (!this.available()) {
+      throw new PdfError("no-browser", `PDF downloads need Chromium, and there is none at ${this.limits.executablePath} (as root: apt-get install chromium, or set CHROMIUM_PATH).`);
+    }
+    const mine = this.owners.get(req.owner) ?? 0;
+    if (mine >= this.limits.perOwner) {
+      throw new PdfError("owner-busy", `You already have ${mine} PDFs being made, the most one person may have at once (${this.limits.perOwner}). Wait for them to finish.`, 10);
+    }
+    const total = this.running + this.line.length;
+    if (total >= this.limits.maxWaiting) {
+      throw new PdfError("busy", `The dashboard is already making ${total} PDFs, the most it takes at once (${this.limits.maxWaiting}). Try again in a minute.`, 60);
+    }
+    this.owners.set(req.owner, mine + 1);
+    this.peakWaiting = Math.max(this.peakWaiting, total + 1);
+    try {
+      await this.acquire();
+      try {
+        return await this.renderNow(req);
+      } finally {
+        this.release();
+      }
+    } finally {
+      const left = (this.owners.get(req.owner) ?? 1) - 1;
+      if (left <= 0) this.owners.delete(req.owner);
+      else this.owners.set(req.owner, left);
+    }
+  }
+
+  /** Closes the browser (tests, benchmarks, shutdown). */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const b = this.browser;
+    this.browser = null;
+    if (b) await b.then((x) => x.close()).catch(() => undefined);
+  }
+
+  private acquire(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.running < this.limits.concurrency) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.line.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.line.shift();
+    if (next) return next();
+    this.running -= 1;
+    if (this.running === 0) {
+      this.idleTimer = setTimeout(() => void this.close(), this.limits.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  private async launch(): Promise<Browser> {
+    if (!this.browser) {
+      const { chromium } = await import("playwright-core");
+      this.browser = chromium.launch({ executablePath: this.limits.executablePath, args: LAUNCH_ARGS, headless: true });
+      this.browser.catch(() => (this.browser = null));
+    }
+    const b = await this.browser;
+    if (!b.isConnected()) {
+      this.browser = null;
+      return this.launch();
+    }
+    return b;
+  }
+
+  private async renderNow(req: PdfRequest): Promise<PdfResult> {
+    let browser: Browser;
+    try {
+      browser = await this.launch();
+    } catch (e) {
+      throw new PdfError("no-browser", `Chromium at ${this.limits.executablePath} could not be started: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    }
+    const context = await browser.newContext({
+      viewport: { width: CONTENT_WIDTH_PX, height: 800 },
+      colorScheme: "light",
+      reducedMotion: "reduce",
+      ...(req.headers ? { extraHTTPHeaders: req.headers } : {}),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new PdfError("timeout", `The PDF was not made within ${Math.round(this.limits.timeoutMs / 1000)} s, the most one may take.`, 60));
+        void context.close().catch(() => undefined);
+      }, this.limits.timeoutMs);
+    });
+    try {
+      return await Promise.race([limit, this.print(context, req)]);
+    } finally {
+      clearTimeout(timer);
+      await context.close().catch(() => undefined);
+    }
+  }
+
+  private async print(context: Awaited<ReturnType<Browser["newContext"]>>, req: PdfRequest): Promise<PdfResult> {
+    if (req.cookies?.length) await context.addCookies(req.cookies.map((c) => ({ ...c, url: req.url })));
+    const page = await context.newPage();
+    // A fresh context keeps no theme choice, so the page follows the light scheme asked here.
+    await page.emulateMedia({ media: "screen", colorScheme: "light" });
+    const response = await page.goto(req.url, { waitUntil: "load", timeout: this.limits.timeoutMs });
+    const marker = page.locator("[data-pdf-state]").first();
+    try {
+      await marker.waitFor({ state: "attached", timeout: 5_000 });
+    } catch {
+      throw new PdfError("failed", `The print view answered ${response?.status() ?? "nothing"} and no page to print.`);
+    }
+    const facts = await marker.evaluate((el: Element) => {
+      const d = (el as HTMLElement).dataset;
+      return {
+        state: d.pdfState ?? "",
+        title: d.pdfTitle ?? "",
+        subtitle: d.pdfSubtitle ?? "",
+        generated: d.pdfGenerated ?? "",
+        snapshot: d.pdfSnapshot ?? "",
+        retryAfter: Number(d.pdfRetryAfter ?? "0"),
+        reason: d.pdfReason ?? "",
+      };
+    });
+    if (facts.state === "pending") throw new PdfError("pending", `${facts.reason || "The data is still being fetched."} Try again in ${facts.retryAfter || 10} s.`, facts.retryAfter || 10);
+    if (facts.state !== "ready") throw new PdfError("refused", facts.reason || "This page cannot be printed.");
+    // Charts draw after hydration, once their code has come and they have measured their box, and
+    // fonts load late: print once the page is quiet and every chart says it is drawn.
+    await page.waitForLoadState("networkidle");
+    await page.waitForFunction(() => [...document.querySelectorAll("[data-pdf-chart]")].every((el) => el.getAttribute("data-pdf-chart") === "drawn"), undefined, { timeout: this.limits.timeoutMs });
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await page.emulateMedia({ media: "print", colorScheme: "light" });
+    const pdf = await page.pdf({
+      format: "A4",
+      landscape: true,
+      printBackground: true,
+      displayHeaderFooter: true,
+      ...pageTemplates(facts),
+      margin: { top: "16mm", bottom: "14mm", left: "12mm", right: "12mm" },
+    });
+    return { pdf, facts: { ...facts, state: "ready" } };
+  }
+}
