@@ -6,7 +6,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { pagePolicy } from "./lib/core/http/security-headers";
 
 // The print views answer the dashboard's own PDF renderer, by a print token or a share's token (lib/features/sharing/pdf.ts).
-const PUBLIC_PAGES = [/^\/login\/?$/, /^\/share(\/|$)/, /^\/print\/(reports|share)\//];
+const PUBLIC_PAGES = [/^\/login(\/refused)?\/?$/, /^\/share(\/|$)/, /^\/print\/(reports|share)\//];
 
 /** Lets the page render with a fresh CSP nonce (Next.js puts it on its scripts). */
 function withNonce(request: NextRequest): NextResponse {

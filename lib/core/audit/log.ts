@@ -12,7 +12,9 @@ import type { Sql, Store } from "@/lib/core/store/sql";
 export const AUDIT_ACTIONS = [
   "sign_in.succeeded",
   "sign_in.failed",
+  "sign_in.refused",
   "user.created",
+  "user.sso_linked",
   "user.disabled",
   "user.enabled",
   "user.role_changed",

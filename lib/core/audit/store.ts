@@ -119,7 +119,7 @@ function where(filter: AuditFilter, params: unknown[]): string {
 export const AUDIT_PAGE_MAX = 500;
 
 /** Why a sign-in failed, as a tally counts it (a column each). */
-const SIGN_IN_FAILURES = ["malformed", "throttled", "unknown_account", "wrong_password", "disabled"] as const;
+const SIGN_IN_FAILURES = ["malformed", "throttled", "unknown_account", "wrong_password", "disabled", "sso_only"] as const;
 export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
 
 /** Addresses counted apart in one window; failures from further addresses share one tally. */
@@ -135,7 +135,7 @@ const TALLY_EMAILS = 50;
  * tally older than `windowSeconds` is closed first (an entry of its own).
  */
 async function countFailure(db: Sql, f: { address: string | null; email: string | null; why: SignInFailure; now: Date; windowSeconds: number }): Promise<void> {
-  // The reason names a column: only these five.
+  // The reason names a column: only these.
   if (!SIGN_IN_FAILURES.includes(f.why)) throw new Error(`no tally column for ${String(f.why)}`);
   await closeTallies(db, new Date(f.now.getTime() - f.windowSeconds * 1000));
   let address = f.address === null || f.address === "" ? NONE : f.address;
@@ -165,7 +165,7 @@ async function countFailure(db: Sql, f: { address: string | null; email: string 
  */
 async function closeTallies(db: Sql, openedBy: Date | null): Promise<number> {
   const stamp = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC'`;
-  const total = "(malformed + throttled + unknown_account + wrong_password + disabled)";
+  const total = "(malformed + throttled + unknown_account + wrong_password + disabled + sso_only)";
   const accounts = "(cardinality(emails)::text || CASE WHEN more_emails THEN '+' ELSE '' END)";
   const rows = await db.query<{ n: string | number }>(
     `WITH gone AS (
@@ -181,7 +181,7 @@ async function closeTallies(db: Sql, openedBy: Date | null): Promise<number> {
              CASE address WHEN '' THEN 'unknown addresses' WHEN '*' THEN 'further addresses' ELSE address END,
              ${stamp("window_start")}, ${stamp("last_at")}),
            'failures', ${total}, 'wrong_password', wrong_password, 'unknown_account', unknown_account,
-           'disabled', disabled, 'malformed', malformed, 'throttled', throttled,
+           'disabled', disabled, 'malformed', malformed, 'throttled', throttled, 'sso_only', sso_only,
            'emails', to_jsonb(emails[1:10]))
        FROM gone ORDER BY window_start
        RETURNING 1

@@ -9,7 +9,7 @@ import type { SessionUser } from "./roles";
 import type { Sql } from "@/lib/core/store/sql";
 import { auditRepo, type SignInFailure } from "@/lib/core/audit/store";
 import { throttleRepo, type AttemptLimit } from "@/lib/core/store/throttle";
-import { normalizeEmail, usersRepo } from "./users";
+import { NO_PASSWORD, normalizeEmail, usersRepo } from "./users";
 
 export type { SessionUser } from "./roles";
 
@@ -48,7 +48,7 @@ const MAX_PASSWORD = 1024;
 export async function authenticate(
   db: Sql,
   credentials: Credentials,
-  options: { now?: Date; policy?: ThrottlePolicy } = {},
+  options: { now?: Date; policy?: ThrottlePolicy; ssoOnly?: { breakGlass: readonly string[] } } = {},
 ): Promise<AuthResult> {
   const now = options.now ?? new Date();
   const policy = options.policy ?? LOGIN_THROTTLE;
@@ -82,9 +82,17 @@ export async function authenticate(
 
   const users = usersRepo(db);
   const user = await users.findByEmail(email);
-  const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
+  // An account made by company sign-in has no password; it costs what an unknown account costs.
+  const stored = user && user.passwordHash !== NO_PASSWORD ? user.passwordHash : await dummyHash();
+  const valid = await verifyPassword(password, stored);
   if (!user || !valid || user.disabled) {
     await failed(!user ? "unknown_account" : !valid ? "wrong_password" : "disabled");
+    return { ok: false, reason: "invalid" };
+  }
+  // Only company sign-in (OIDC_SSO_ONLY): a right password is refused like a wrong one, so the
+  // answer never tells which e-mails are break-glass accounts; the audit log says why.
+  if (options.ssoOnly && !options.ssoOnly.breakGlass.includes(user.email)) {
+    await failed("sso_only");
     return { ok: false, reason: "invalid" };
   }
 

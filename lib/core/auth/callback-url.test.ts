@@ -11,7 +11,8 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 vi.mock("@/lib/core/env/env", () => ({ serverEnv: () => ({ NEXTAUTH_URL: "http://localhost:3000", NEXTAUTH_SECRET: "a-test-secret-of-at-least-32-characters", TRUSTED_PROXY_HOPS: 1 }) }));
-const { authOptions } = await import("./options");
+const { authOptionsWith } = await import("./options");
+const authOptions = authOptionsWith();
 // next-auth exports its core only to its own routes; the file is loaded directly.
 const { AuthHandler } = createRequire(import.meta.url)(join(process.cwd(), "node_modules/next-auth/core/index.js")) as { AuthHandler: AuthHandlerType };
 

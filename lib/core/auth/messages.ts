@@ -16,7 +16,11 @@ export function signInErrorMessage(error: string | null | undefined): string | n
     return `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
   }
   if (error === "SessionRequired") return "Please sign in to continue.";
-  if (error === "CredentialsSignin" || error === "AccessDenied") return "The e-mail address or password is incorrect.";
+  if (error === "CredentialsSignin") return "The e-mail address or password is incorrect.";
+  // Company sign-in: the IdP's answer did not hold up (state, PKCE, nonce, issuer, a used code), or the IdP refused.
+  if (["OAuthCallback", "OAuthSignin", "Callback", "OAuthCreateAccount", "AccessDenied"].includes(error)) {
+    return "Company sign-in did not complete: the identity provider's answer could not be verified. Please try again.";
+  }
   return "Sign-in failed. Please try again.";
 }
 

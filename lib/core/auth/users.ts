@@ -48,6 +48,12 @@ export class UserExistsError extends Error {
   }
 }
 
+/**
+ * The password hash of an account made by company sign-in, which has no password: it parses as no
+ * hash, so no password ever matches it (lib/auth/password.ts verifyPassword).
+ */
+export const NO_PASSWORD = "!no-password";
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -75,6 +81,46 @@ export function usersRepo(db: Sql) {
         if (isUniqueViolation(e)) throw new UserExistsError(email);
         throw e;
       }
+    },
+
+    /** The account company sign-in signs this identity in as (lib/users/sso.ts). */
+    async findByIdentity(issuer: string, subject: string): Promise<UserWithCredentials | null> {
+      const rows = await db.query<UserRow>(`SELECT ${ALL_COLUMNS} FROM users WHERE oidc_issuer = $1 AND oidc_subject = $2`, [issuer, subject]);
+      return rows[0] ? toUserWithCredentials(rows[0]) : null;
+    },
+
+    /** The identity provider's account linked to `id`, or null (a password-only account). */
+    async identityOf(id: string): Promise<{ issuer: string; subject: string } | null> {
+      if (!UUID.test(id)) return null;
+      const rows = await db.query<{ oidc_issuer: string | null; oidc_subject: string | null }>("SELECT oidc_issuer, oidc_subject FROM users WHERE id = $1", [id]);
+      const r = rows[0];
+      return r?.oidc_issuer && r.oidc_subject ? { issuer: r.oidc_issuer, subject: r.oidc_subject } : null;
+    },
+
+    /** An account made at a first company sign-in: no password, found by its identity from then on. */
+    async createForIdentity(input: { email: string; role: Role; routing: boolean; issuer: string; subject: string }): Promise<User> {
+      const email = normalizeEmail(input.email);
+      try {
+        const rows = await db.query<UserRow>(
+          `INSERT INTO users (email, role, routing, password_hash, oidc_issuer, oidc_subject) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${PUBLIC_COLUMNS}`,
+          [email, input.role, input.routing, NO_PASSWORD, input.issuer, input.subject],
+        );
+        return toUser(rows[0]!);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new UserExistsError(email);
+        throw e;
+      }
+    },
+
+    /** Links an account that has no identity yet to one; false when it already has one (or is gone). */
+    async linkIdentity(id: string, issuer: string, subject: string): Promise<boolean> {
+      const rows = await db.query("UPDATE users SET oidc_issuer = $2, oidc_subject = $3 WHERE id = $1 AND oidc_subject IS NULL RETURNING id", [id, issuer, subject]);
+      return rows.length > 0;
+    },
+
+    /** Ends every session of the account that began before `now`, without disabling it. */
+    async endSessions(id: string, now = new Date()): Promise<void> {
+      await db.query("UPDATE users SET sessions_valid_after = $2 WHERE id = $1", [id, now]);
     },
 
     async findByEmail(email: string): Promise<UserWithCredentials | null> {

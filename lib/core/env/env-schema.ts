@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
+import { parseRoleMap, type RoleMap, type SsoSettings } from "@/lib/core/auth/sso-settings";
 
 export { EnvError } from "@/lib/contract/env";
 
@@ -138,6 +139,41 @@ const serverEnvSchema = z
     CHROMIUM_PATH: z.string().min(1, { error: "CHROMIUM_PATH must be the path of a Chromium binary" }).default("/usr/bin/chromium"),
     /** One PDF's limit, from the start of its render to its last byte. */
     PDF_TIMEOUT_SECONDS: intInRange("PDF_TIMEOUT_SECONDS", 10, 600, 120),
+    // Company sign-in with OpenID Connect (README "Company sign-in"). Unset OIDC_ISSUER: passwords only.
+    OIDC_ISSUER: httpUrl("OIDC_ISSUER").optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Space-separated; `openid` is added when missing. */
+    OIDC_SCOPES: z.string().default("openid email profile"),
+    OIDC_PROVIDER_NAME: z.string().max(60, { error: "OIDC_PROVIDER_NAME must be at most 60 characters" }).default("single sign-on"),
+    OIDC_ROLE_CLAIM: z.string().regex(/^[A-Za-z0-9_:./-]{1,100}$/, { error: "OIDC_ROLE_CLAIM must be a claim name such as groups or roles" }).default("groups"),
+    OIDC_ROLE_MAP: z
+      .string()
+      .transform((v, ctx): RoleMap => {
+        try {
+          return parseRoleMap(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : "OIDC_ROLE_MAP is not valid" });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    /** The longest an SSO session lasts (a person removed at the identity provider loses access within it). */
+    OIDC_SESSION_MAX_AGE_SECONDS: intInRange("OIDC_SESSION_MAX_AGE_SECONDS", 5, 43_200, 3600),
+    OIDC_LINK_BY_EMAIL: z
+      .enum(["true", "false"], { error: "OIDC_LINK_BY_EMAIL must be true or false" })
+      .default("false")
+      .transform((v) => v === "true"),
+    OIDC_SSO_ONLY: z
+      .enum(["true", "false"], { error: "OIDC_SSO_ONLY must be true or false" })
+      .default("false")
+      .transform((v) => v === "true"),
+    /** E-mails that may still sign in with a password when OIDC_SSO_ONLY is true, comma-separated. */
+    OIDC_BREAK_GLASS: z
+      .string()
+      .default("")
+      .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter((e) => e !== ""))
+      .refine((es) => es.every((e) => MAIL_ADDRESS.test(e)), { error: "OIDC_BREAK_GLASS must be e-mail addresses separated by commas" }),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;
@@ -167,12 +203,52 @@ const serverEnvSchema = z
         message: "SEPARATE_WORKER=true needs DATABASE_URL: the embedded store opens in one process only, so without PostgreSQL the web server runs the background work itself",
       });
     }
+    ssoProblems(env).forEach(([path, message]) => ctx.addIssue({ code: "custom", path: [path], message }));
     if (env.SMTP_HOST !== undefined && env.MAIL_FROM === undefined) {
       ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "MAIL_FROM is required when SMTP_HOST is set (the sender of alert and report e-mail)" });
     }
   });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+const OIDC_NEEDS_ISSUER = ["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_ROLE_MAP"] as const;
+const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/;
+
+/** What is wrong with the company sign-in settings together, as [variable, message] pairs. */
+function ssoProblems(env: Pick<ServerEnv, "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_ROLE_MAP" | "OIDC_SSO_ONLY" | "OIDC_SCOPES">): [string, string][] {
+  if (env.OIDC_ISSUER === undefined) {
+    const stray = OIDC_NEEDS_ISSUER.filter((k) => env[k] !== undefined);
+    const out: [string, string][] = stray.map((k) => [k, `${k} is set but OIDC_ISSUER is not; set OIDC_ISSUER to turn company sign-in on, or unset ${k}`]);
+    if (env.OIDC_SSO_ONLY) out.push(["OIDC_SSO_ONLY", "OIDC_SSO_ONLY=true needs company sign-in (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ROLE_MAP)"]);
+    return out;
+  }
+  const out: [string, string][] = [];
+  for (const k of OIDC_NEEDS_ISSUER) if (env[k] === undefined) out.push([k, `${k} is required when OIDC_ISSUER is set`]);
+  // Tokens and the client secret travel to the issuer: plain http only to this machine (tests, a local IdP).
+  if (!env.OIDC_ISSUER.startsWith("https://") && !LOOPBACK.test(env.OIDC_ISSUER)) out.push(["OIDC_ISSUER", "OIDC_ISSUER must be an https URL (plain http only for localhost)"]);
+  if (/[?#]/.test(env.OIDC_ISSUER)) out.push(["OIDC_ISSUER", "OIDC_ISSUER must be the issuer's URL without a query or fragment"]);
+  if (!/^[\x21-\x7e]+( [\x21-\x7e]+)*$/.test(env.OIDC_SCOPES)) out.push(["OIDC_SCOPES", "OIDC_SCOPES must be scope names separated by single spaces, e.g. openid email profile groups"]);
+  return out;
+}
+
+/** The company sign-in settings, or null when it is off (no OIDC_ISSUER). */
+export function ssoSettingsOf(env: ServerEnv): SsoSettings | null {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET || !env.OIDC_ROLE_MAP) return null;
+  const scopes = env.OIDC_SCOPES.split(" ").filter((s) => s !== "");
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    scopes: (scopes.includes("openid") ? scopes : ["openid", ...scopes]).join(" "),
+    name: env.OIDC_PROVIDER_NAME,
+    roleClaim: env.OIDC_ROLE_CLAIM,
+    roleMap: env.OIDC_ROLE_MAP,
+    sessionMaxAgeSeconds: env.OIDC_SESSION_MAX_AGE_SECONDS,
+    linkByEmail: env.OIDC_LINK_BY_EMAIL,
+    ssoOnly: env.OIDC_SSO_ONLY,
+    breakGlass: env.OIDC_BREAK_GLASS,
+  };
+}
 
 /** Pure: parses an environment record, throwing `EnvError` that names every bad variable. */
 export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {

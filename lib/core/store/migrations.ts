@@ -511,6 +511,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN formats jsonb NOT NULL DEFAULT '["csv"]';
     `,
   },
+  {
+    version: 18,
+    name: "company sign-in identities",
+    up: `
+      -- The identity provider's account (issuer and subject) an account signs in as with company
+      -- sign-in (lib/features/users/sso.ts): one account per identity, found by it, never by e-mail alone.
+      ALTER TABLE users ADD COLUMN oidc_issuer text;
+      ALTER TABLE users ADD COLUMN oidc_subject text;
+      ALTER TABLE users ADD CONSTRAINT users_oidc_identity UNIQUE (oidc_issuer, oidc_subject);
+      ALTER TABLE users ADD CONSTRAINT users_oidc_pair CHECK ((oidc_issuer IS NULL) = (oidc_subject IS NULL));
+      -- Password sign-ins refused because only company sign-in is on (OIDC_SSO_ONLY).
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_only integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -105,7 +105,9 @@ export function auditQueryString(form: AuditFormValues, extra: Record<string, st
 const ACTION_LABELS: Record<string, string> = {
   "sign_in.succeeded": "Signed in",
   "sign_in.failed": "Sign-in failed",
+  "sign_in.refused": "Company sign-in refused",
   "user.created": "User created",
+  "user.sso_linked": "Linked to company sign-in",
   "user.disabled": "User disabled",
   "user.enabled": "User enabled",
   "user.role_changed": "Role changed",
