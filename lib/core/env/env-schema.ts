@@ -225,7 +225,7 @@ function ssoProblems(env: Pick<ServerEnv, "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OI
   const out: [string, string][] = [];
   for (const k of OIDC_NEEDS_ISSUER) if (env[k] === undefined) out.push([k, `${k} is required when OIDC_ISSUER is set`]);
   // Tokens and the client secret travel to the issuer: plain http only to this machine (tests, a local IdP).
-  if (!env.OIDC_ISSUER.startsWith("https://") && !LOOPBACK.test(env.OIDC_ISSUER)) out.push(["OIDC_ISSUER", "OIDC_ISSUER must be an https URL (plain http only for localhost)"]);
+  if (env.OIDC_ISSUER.startsWith("http://") && !LOOPBACK.test(env.OIDC_ISSUER)) out.push(["OIDC_ISSUER", "OIDC_ISSUER must be an https URL (plain http only for localhost)"]);
   if (/[?#]/.test(env.OIDC_ISSUER)) out.push(["OIDC_ISSUER", "OIDC_ISSUER must be the issuer's URL without a query or fragment"]);
   if (!/^[\x21-\x7e]+( [\x21-\x7e]+)*$/.test(env.OIDC_SCOPES)) out.push(["OIDC_SCOPES", "OIDC_SCOPES must be scope names separated by single spaces, e.g. openid email profile groups"]);
   return out;
