@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { dashboardEnvFor } from "./e2e/support/env";
+import { oidcWebServer } from "./e2e/support/oidc";
 import type { E2EEnv } from "./e2e/support/prepare";
 
 // The config is loaded by the runner and again by each worker; prepare the run once.
@@ -51,6 +52,7 @@ export default defineConfig({
     { name: "secrets", testMatch: /secrets\.spec\.ts/, dependencies: ["sweep"] },
   ],
   webServer: [
+    oidcWebServer(env.oidc, env.dir),
     {
       // The service's request log (one JSON line per request) lets specs count upstream calls.
       command: `node e2e/support/run-logged.mjs ${env.dir}/service.log ${process.execPath} --import tsx service/main.ts`,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { oidcEnvFor } from "./oidc";
 import type { E2EEnv } from "./prepare";
 
 export type { E2EEnv };
@@ -29,5 +30,6 @@ export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindow
     // specs viewed would spend the same small quota at moments no spec controls. The warmer is
     // tested against the real service in lib/core/upstream/warmer.test.ts and lib/features/sharing/warm.test.ts.
     SHARE_WARM_DAYS: "0",
+    ...oidcEnvFor(env.oidc),
   };
 }

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { prepareOidc, type E2EOidc } from "./oidc";
 
 export interface E2EEnv {
   dir: string;
@@ -25,6 +26,8 @@ export interface E2EEnv {
   monitorBreachGateway: number;
   /** That month, YYYY-MM. */
   monitorBreachMonth: string;
+  /** Company sign-in: the test IdP the config starts, and its users (e2e/support/oidc.ts). */
+  oidc: E2EOidc;
 }
 
 const DIR = process.env.E2E_DIR ?? ".e2e";
@@ -79,5 +82,6 @@ const env: E2EEnv = {
   endDate,
   monitorBreachGateway: breach.gatewayId,
   monitorBreachMonth,
+  oidc: await prepareOidc(DIR, `http://localhost:${dashboardPort}`),
 };
 writeFileSync(join(DIR, "env.json"), JSON.stringify(env, null, 2));
