@@ -8,6 +8,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { dashboardEnvFor, e2eEnv } from "./support/env";
@@ -86,12 +87,14 @@ test.describe("company sign-in", () => {
 });
 
 test.describe("SSO only, with a short SSO session lifetime", () => {
+  test.describe.configure({ mode: "serial" });
   const dir = join(env.dir, "dashboard-sso-only");
   const people: Record<string, { email: string; password: string }> = {};
   let server: ChildProcess | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
+    rmSync(dir, { recursive: true, force: true });
     for (const [email, role] of [
       ["breakglass@e2e.test", "admin"],
       ["pat@e2e.test", "analyst"],
@@ -135,7 +138,7 @@ test.describe("SSO only, with a short SSO session lifetime", () => {
       await page.getByLabel("E-mail").fill(email);
       await page.getByLabel("Password").fill(people[email]!.password);
       await page.getByRole("button", { name: "Sign in" }).click();
-      if (email === "pat@e2e.test") await expect(page.getByRole("alert")).toHaveText("The e-mail address or password is incorrect.");
+      if (email === "pat@e2e.test") await expect(page.getByRole("main").getByRole("alert")).toHaveText("The e-mail address or password is incorrect.");
     }
     await expect(page).not.toHaveURL(/\/login/);
     await expect(page.getByLabel("role: admin")).toBeVisible();
@@ -164,6 +167,6 @@ test.describe("SSO only, with a short SSO session lifetime", () => {
     await page.getByLabel("Username").fill("sam");
     await page.getByLabel("IdP password").fill(idpUser("sam").password);
     await page.getByRole("button", { name: "Log in to the IdP" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Unknown user name or wrong password.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Unknown user name or wrong password.");
   });
 });
