@@ -11,7 +11,7 @@ export function SsoButton({ providerId, name, callbackUrl }: { providerId: strin
       disabled={pending}
       onClick={() => {
         setPending(true);
-        // next-auth checks callbackUrl with the dashboard's redirect rule (lib/auth/messages.ts safeCallbackPath).
+        // next-auth checks callbackUrl with the dashboard's redirect rule (lib/core/auth/messages.ts safeCallbackPath).
         void signIn(providerId, { callbackUrl }).catch(() => setPending(false));
       }}
       className="w-full rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-2 focus:outline-offset-2 focus:outline-blue-700 disabled:opacity-60"

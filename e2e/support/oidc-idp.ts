@@ -1,7 +1,7 @@
 // The e2e run's OpenID Connect provider: `oidc-idp.ts <port> <users.json> <clients.json>`. The users
 // file is read on every login and token, so a spec changes groups by rewriting it.
 import { readFileSync } from "node:fs";
-import { startTestIdp, type IdpClient, type IdpUser } from "../../lib/testing/oidc-idp";
+import { startTestIdp, type IdpClient, type IdpUser } from "../../lib/core/testing/oidc-idp";
 
 const [port, usersFile, clientsFile] = process.argv.slice(2);
 if (!port || !usersFile || !clientsFile) throw new Error("usage: oidc-idp.ts <port> <users.json> <clients.json>");

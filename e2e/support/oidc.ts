@@ -1,11 +1,11 @@
-// Company sign-in in the e2e run: a real OpenID Connect provider (lib/testing/oidc-idp.ts) started
+// Company sign-in in the e2e run: a real OpenID Connect provider (lib/core/testing/oidc-idp.ts) started
 // by the Playwright config beside the service and the dashboard, its users in a JSON file that a spec
 // rewrites to change someone's groups or remove them. Secrets here are throwaway test values.
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { IdpUser } from "../../lib/testing/oidc-idp";
-import { freePort } from "../../lib/testing/free-port";
+import type { IdpUser } from "../../lib/core/testing/oidc-idp";
+import { freePort } from "../../lib/core/testing/free-port";
 
 export interface E2EOidc {
   issuer: string;

@@ -91,7 +91,7 @@ function errorMessage(metadata: unknown): string {
 }
 
 /**
- * Company sign-in's decision for a person the IdP vouched for (lib/users/sso.ts): the account and
+ * Company sign-in's decision for a person the IdP vouched for (lib/features/users/sso.ts): the account and
  * its role, or why not. Handed in by the auth route, since it follows rights changes into features.
  */
 export type SsoSignIn = (identity: SsoIdentity, settings: SsoSettings) => Promise<{ ok: true; user: SessionUser } | { ok: false; reason: SsoRefusal }>;

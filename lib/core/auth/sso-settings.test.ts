@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseServerEnv, ssoSettingsOf } from "@/lib/core/env/env-schema";
-import { discoveryUrl, grantFor, parseGrant, parseRoleMap } from "./sso-settings";
+import { MAPPABLE_ROLES, parseGrant, parseRoleMap } from "@/lib/core/env/sso";
+import { ROLES } from "./roles";
+import { discoveryUrl, grantFor } from "./sso-settings";
 
 const base = {
   NEXTAUTH_SECRET: "x".repeat(32),
@@ -27,6 +29,10 @@ function problems(env: Record<string, string | undefined>): string[] {
 }
 
 describe("the role map", () => {
+  it("knows every role, spelled as the dashboard spells them", () => {
+    expect([...MAPPABLE_ROLES]).toEqual([...ROLES]);
+  });
+
   it("reads roles, the routing permission and both", () => {
     expect(parseGrant("admin")).toEqual({ role: "admin", routing: false });
     expect(parseGrant("Analyst + routing")).toEqual({ role: "analyst", routing: true });

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
-import { parseRoleMap, type RoleMap, type SsoSettings } from "@/lib/core/auth/sso-settings";
+import { parseRoleMap, type RoleMap, type SsoSettings } from "./sso";
 
 export { EnvError } from "@/lib/contract/env";
 
