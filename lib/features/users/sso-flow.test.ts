@@ -15,7 +15,7 @@ import { decode, type JWT } from "next-auth/jwt";
 import type { AuthOptions } from "next-auth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startTestIdp, type IdpUser, type TestIdp } from "@/lib/core/testing/oidc-idp";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { auditRepo } from "@/lib/core/audit/store";
 import { hashPassword } from "@/lib/core/auth/password";
@@ -172,7 +172,7 @@ async function sessionOf(jar: Jar): Promise<JWT | null> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-sso-flow-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "sso flow test" });
+  store = await openTestPglite(dir, "sso flow test");
   (globalThis as Record<symbol, unknown>)[Symbol.for("payments-analytics.dashboard-store")] = Promise.resolve(store);
   idp = await startTestIdp({ users: () => people, clients: [CLIENT] });
   // Another, real, provider with the same client registered: its codes and its issuer are foreign to the dashboard.

@@ -14,7 +14,7 @@ import { parseRoleMap } from "@/lib/core/env/sso";
 import { usersRepo } from "@/lib/core/auth/users";
 import { approvalRefusal } from "@/lib/features/routing/approval";
 import { auditRepo } from "@/lib/core/audit/store";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import type { RightsChange } from "./admin";
 import { ssoSignIn } from "./sso";
@@ -38,7 +38,7 @@ async function entries(action: string, label?: string) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-sso-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "sso test" });
+  store = await openTestPglite(dir, "sso test");
   const hash = await hashPassword(PASSWORD);
   await usersRepo(store).create({ email: "pw@corp.example", role: "viewer", passwordHash: hash });
   await usersRepo(store).create({ email: "linkme@corp.example", role: "viewer", passwordHash: hash });
