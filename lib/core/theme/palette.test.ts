@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contrastRatio } from "./contrast";
 
-const css = readFileSync(new URL("../../app/globals.css", import.meta.url), "utf8");
+const css = readFileSync(new URL("../../../app/globals.css", import.meta.url), "utf8");
 
 /** The --chart-* declarations of the first block opened by `selector`. */
 function chartVars(selector: string): Map<string, string> {
