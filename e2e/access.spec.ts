@@ -61,7 +61,7 @@ for (const r of routes.filter((x) => !PUBLIC.some((p) => p.test(x.path)))) {
 }
 
 test("pages send anonymous visitors to sign in, and keep where they were going", async ({ page }) => {
-  for (const path of ["/", "/metrics", "/explore"]) {
+  for (const path of ["/", "/definitions", "/explore"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/login/);
     const url = new URL(page.url());

@@ -11,11 +11,16 @@ import { join, relative, sep } from "node:path";
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 
-/** Each page.tsx of app/, as its route pattern ("/dashboards/[id]"). */
+/**
+ * Each page.tsx of app/, as its route pattern ("/dashboards/[id]"). The print views are left out:
+ * no person opens them, the PDF renderer does, with a print token in a header (e2e/pdf.spec.ts
+ * prints through them and checks they open nothing without one).
+ */
 function appRoutes(dir = "app"): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
+    if (path === join("app", "print")) continue;
     if (statSync(path).isDirectory()) out.push(...appRoutes(path));
     else if (name === "page.tsx") out.push(`/${relative("app", dir).split(sep).join("/")}`.replace(/\/$/, "") || "/");
   }
@@ -84,12 +89,13 @@ test("no page logs a console error or throws, signed in as who opens it", async 
   const visits: Record<string, { who: Who; path: string; ready: (page: Page) => Promise<void> }[]> = {
     "/": [{ who: "analyst", path: "/", ready: heading }],
     "/login": [{ who: "visitor", path: "/login", ready: (p) => expect(p.getByLabel("E-mail")).toBeVisible() }],
+    "/login/refused": [{ who: "visitor", path: "/login/refused?reason=no_group", ready: heading }],
     "/explore": [{ who: "analyst", path: "/explore", ready: heading }],
     "/cohorts": [{ who: "analyst", path: "/cohorts", ready: heading }],
     "/monitor": [{ who: "analyst", path: "/monitor", ready: heading }],
     "/alerts": [{ who: "analyst", path: "/alerts", ready: heading }],
     "/inbox": [{ who: "analyst", path: "/inbox", ready: heading }],
-    "/metrics": [{ who: "analyst", path: "/metrics", ready: heading }],
+    "/definitions": [{ who: "analyst", path: "/definitions", ready: heading }],
     "/bin-lookup": [{ who: "analyst", path: "/bin-lookup", ready: heading }],
     "/routing": [{ who: "analyst", path: "/routing", ready: heading }, { who: "admin", path: "/routing", ready: heading }],
     "/reports": [{ who: "analyst", path: "/reports", ready: heading }],

@@ -131,7 +131,7 @@ async function makeVisits(browser: Browser): Promise<Visit[]> {
     { name: "alerts", who: "analyst", path: "/alerts", ready: heading },
     { name: "cohorts", who: "analyst", path: "/cohorts", ready: heading },
     { name: "reports", who: "analyst", path: "/reports", ready: heading },
-    { name: "metrics", who: "analyst", path: "/metrics", ready: heading },
+    { name: "definitions", who: "analyst", path: "/definitions", ready: heading },
     { name: "inbox", who: "analyst", path: "/inbox", ready: heading },
     { name: "users", who: "admin", path: "/users", ready: heading },
     { name: "audit", who: "admin", path: "/audit", ready: heading },

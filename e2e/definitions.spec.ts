@@ -53,7 +53,7 @@ test("a viewer sent away from an analysts' page is told why; the favicon is serv
 });
 
 test("the menu and the content share one width", async ({ page }) => {
-  for (const path of ["/", "/metrics", "/reports"]) {
+  for (const path of ["/", "/definitions", "/reports"]) {
     await page.goto(path);
     const bar = await page.locator("header > div").first().boundingBox();
     const main = await page.locator("main").first().boundingBox();

@@ -189,7 +189,7 @@ test("the cohort grid marks the months the range cuts as partial, with their day
 });
 
 test("the other pages pass the accessibility check and are screenshotted", async ({ page }) => {
-  for (const [path, name] of [["/", "home"], ["/metrics", "definitions"], ["/reports", "saved-reports"], ["/explore", "explore-empty"]] as const) {
+  for (const [path, name] of [["/", "home"], ["/definitions", "definitions"], ["/reports", "saved-reports"], ["/explore", "explore-empty"]] as const) {
     await page.goto(path);
     await expectNoSeriousA11yViolations(page);
     await screenshots(page, name);

@@ -37,7 +37,7 @@ test("every page and API response carries the security headers, and pages run un
   page.on("console", (m) => {
     if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
   });
-  for (const path of ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/metrics", `/share/${token}`, "/login"]) {
+  for (const path of ["/", "/explore", "/cohorts", "/bin-lookup", "/reports", "/definitions", `/share/${token}`, "/login"]) {
     const res = await page.goto(path);
     const h = res!.headers();
     expect(h["x-content-type-options"], path).toBe("nosniff");

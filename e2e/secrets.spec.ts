@@ -44,7 +44,7 @@ test("no page's HTML and no API response holds a secret", async () => {
   const env = e2eEnv();
   for (const role of ["analyst", "viewer", "admin"] as const) {
     const ctx = await playwrightRequest.newContext({ baseURL: env.dashboardUrl, storageState: `.e2e/${role}.json` });
-    for (const path of ["/", "/metrics", "/explore", "/cohorts", "/bin-lookup", "/reports", "/users", "/login", "/api/users", "/api/upstream/status", "/api/health", "/api/auth/session"]) {
+    for (const path of ["/", "/definitions", "/explore", "/cohorts", "/bin-lookup", "/reports", "/users", "/login", "/api/users", "/api/upstream/status", "/api/health", "/api/auth/session"]) {
       const res = await ctx.get(path);
       expectClean(`${role} ${path}`, await res.text());
     }
