@@ -22,6 +22,12 @@ async function call<T>(url: string, init: { method: string; body?: unknown }): P
   }
 }
 
+const SIGN_IN_LABEL: Record<UserView["sign_in"], string> = {
+  local: "Password",
+  company: "Company sign-in",
+  "company and local": "Company sign-in and password",
+};
+
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "never");
 
 export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: string }) {
@@ -109,6 +115,9 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
                 <abbr title="May change live routing on the Routing page (admins always may; viewers cannot read routing)">Routing</abbr>
               </th>
               <th scope="col" className="px-3 py-2 font-medium">Status</th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <abbr title="Company sign-in: the identity provider's groups set the role and routing permission again at each sign-in">Sign-in</abbr>
+              </th>
               <th scope="col" className="px-3 py-2 font-medium">Last sign-in (UTC)</th>
               <th scope="col" className="px-3 py-2 font-medium">
                 <abbr title="E-mails this user's alert rules and scheduled reports queued in the last 24 hours (bounded by MAIL_PER_USER_PER_DAY)">Mail, 24 h</abbr>
@@ -134,6 +143,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
                       onChange={(e) => void patch(u, { role: e.target.value as Role })}
                       className="min-h-8 w-32 py-1"
                     />
+                    {u.sign_in === "local" ? null : <p className="mt-1 text-xs text-slate-700">Until their next sign-in, when their groups set it</p>}
                   </td>
                   <td className="px-3 py-2">
                     <input
@@ -147,6 +157,7 @@ export function UserAdmin({ initial, selfId }: { initial: UserView[]; selfId: st
                     />
                   </td>
                   <td className="px-3 py-2">{u.disabled ? <span className="font-medium text-red-800">Disabled</span> : "Active"}</td>
+                  <td className="px-3 py-2">{SIGN_IN_LABEL[u.sign_in]}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{day(u.last_login_at)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{u.mail_last_day}</td>
                   <td className="px-3 py-2">

@@ -15,6 +15,10 @@ export interface User {
   standingSince: Date;
   /** The dashboard admin who last set the password (and so knows it); null when the CLI or the user set it. */
   passwordSetBy: string | null;
+  /** Signs in through the company's identity provider (an identity is linked). */
+  company: boolean;
+  /** Has a password that can sign in (accounts made by company sign-in have none until an admin sets one). */
+  hasPassword: boolean;
 }
 
 /** With the secrets: only for authentication and the session re-check, never for listing. */
@@ -33,11 +37,21 @@ interface UserRow {
   last_login_at: Date | null;
   standing_since: Date;
   password_set_by: string | null;
+  company: boolean;
+  has_password: boolean;
   password_hash: string;
   sessions_valid_after: Date | null;
 }
 
-const PUBLIC_COLUMNS = "id, email, role, routing, disabled, created_at, last_login_at, standing_since, password_set_by";
+/**
+ * The password hash of an account made by company sign-in, which has no password: it parses as no
+ * hash, so no password ever matches it (lib/auth/password.ts verifyPassword).
+ */
+export const NO_PASSWORD = "!no-password";
+
+// A constant of this module, never input: whether the account can sign in with a password, without reading its hash out.
+const PUBLIC_COLUMNS = `id, email, role, routing, disabled, created_at, last_login_at, standing_since, password_set_by,
+  oidc_subject IS NOT NULL AS company, password_hash <> '${NO_PASSWORD}' AS has_password`;
 const ALL_COLUMNS = `${PUBLIC_COLUMNS}, password_hash, sessions_valid_after`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,18 +62,12 @@ export class UserExistsError extends Error {
   }
 }
 
-/**
- * The password hash of an account made by company sign-in, which has no password: it parses as no
- * hash, so no password ever matches it (lib/auth/password.ts verifyPassword).
- */
-export const NO_PASSWORD = "!no-password";
-
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
 function toUser(r: UserRow): User {
-  return { id: r.id, email: r.email, role: r.role, routing: r.routing === true, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at, standingSince: r.standing_since, passwordSetBy: r.password_set_by };
+  return { id: r.id, email: r.email, role: r.role, routing: r.routing === true, disabled: r.disabled, createdAt: r.created_at, lastLoginAt: r.last_login_at, standingSince: r.standing_since, passwordSetBy: r.password_set_by, company: r.company === true, hasPassword: r.has_password === true };
 }
 
 function toUserWithCredentials(r: UserRow): UserWithCredentials {

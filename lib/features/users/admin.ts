@@ -38,8 +38,21 @@ export interface UserView {
   disabled: boolean;
   created_at: string;
   last_login_at: string | null;
+  /**
+   * How they sign in: locally (the dashboard's own e-mail and password), through the company's
+   * identity provider (whose groups set their role and routing permission again at each sign-in), or
+   * both (a local account linked to an identity).
+   */
+  sign_in: SignIn;
   /** E-mails this user's alert rules and scheduled reports queued in the last 24 hours. */
   mail_last_day: number;
+}
+
+export type SignIn = "local" | "company" | "company and local";
+
+function signInOf(u: User): SignIn {
+  if (!u.company) return "local";
+  return u.hasPassword ? "company and local" : "company";
 }
 
 export function userView(u: User, mailLastDay = 0): UserView {
@@ -51,6 +64,7 @@ export function userView(u: User, mailLastDay = 0): UserView {
     disabled: u.disabled,
     created_at: u.createdAt.toISOString(),
     last_login_at: u.lastLoginAt?.toISOString() ?? null,
+    sign_in: signInOf(u),
     mail_last_day: mailLastDay,
   };
 }

@@ -16,7 +16,7 @@ import { approvalRefusal } from "@/lib/features/routing/approval";
 import { auditRepo } from "@/lib/core/audit/store";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
-import type { RightsChange } from "./admin";
+import { listUsers, type RightsChange } from "./admin";
 import { ssoSignIn } from "./sso";
 
 const ISSUER = "https://idp.corp.example";
@@ -165,5 +165,12 @@ describe("ssoSignIn", () => {
     await usersRepo(store).disable("off2@corp.example");
     expect(await ssoSignIn(store, identity("s-off2", "off2@corp.example", ["admins"]), settings)).toEqual({ ok: false, reason: "disabled" });
     expect((await usersRepo(store).findByEmail("off2@corp.example"))!.role).toBe("viewer");
+  });
+
+  it("tells the admin's user list how each account signs in: locally, by company sign-in, or both once linked", async () => {
+    const signIn = new Map((await listUsers(store)).map((u) => [u.email, u.sign_in]));
+    expect(signIn.get("pw@corp.example")).toBe("local");
+    expect(signIn.get("new@corp.example")).toBe("company");
+    expect(signIn.get("linkme@corp.example")).toBe("company and local");
   });
 });
