@@ -1,14 +1,15 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useState } from "react";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { Tabs } from "@/components/ui/tabs";
 import { SingleLookup } from "./single-lookup";
 
 // The bulk tab's code is loaded when the tab is first opened (its panel is hidden until then), with
 // react-query (its evidence query), which the page's first load does without.
-const BulkLookup = dynamic(() => import("./bulk-lookup").then((m) => m.BulkLookupWithClient), {
-  loading: () => <div className="min-h-96 rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">Loading the bulk lookup…</div>,
-});
+const BulkLookup = lazyPart(
+  () => import("./bulk-lookup").then((m) => m.BulkLookupWithClient),
+  <div className="min-h-96 rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">Loading the bulk lookup…</div>,
+);
 
 /** BIN lookup: one BIN with every detail, or up to 100 in a table. */
 export function BinLookup({ timeZone }: { timeZone: string }) {

@@ -1,5 +1,4 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useId, useState } from "react";
 import { BIN_MEANING, checkBin, fromCardNote, gatewayLabel, LOOKUP_MODES, nextBinInput, type BinInput, type LookupMode } from "@/lib/features/bin-lookup/lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
@@ -7,6 +6,7 @@ import { RequestError } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { describedBy, Field, inputClass } from "@/components/ui/field";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusBanner } from "@/components/ui/status-banner";
@@ -19,7 +19,7 @@ export { loadRoutingSchema };
 // The last 90 days' code (with react-query, the evidence's formatting and the catalog it reads) is
 // loaded with the first lookup, which mounts it: it fetches beside the lookup and shows once the
 // route is in. Nothing to show while it loads.
-const EvidencePanel = dynamic(() => import("./evidence-panel"), { loading: () => null });
+const EvidencePanel = lazyPart(() => import("./evidence-panel").then((m) => m.default), null);
 
 type FormState = { bin: string; sales_type: string; customer_id: string; product_id: string; email: string };
 const EMPTY: FormState = { bin: "", sales_type: "", customer_id: "", product_id: "", email: "" };

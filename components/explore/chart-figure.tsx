@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useId, useMemo } from "react";
+import { useId, useMemo } from "react";
 import { describeChart } from "@/lib/report/charts/caption";
 import { buildChartData, chooseChart } from "@/lib/report/charts/shape";
 import type { Measure } from "@/lib/report/metrics/kpis";
@@ -7,16 +7,17 @@ import type { ReportView } from "@/lib/report/periods/view";
 import type { ChartKind } from "@/lib/report/state/explore";
 import { ChartLegend } from "@/components/charts/chart-legend";
 import { EmptyState } from "@/components/ui/empty-state";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { Spinner } from "@/components/ui/spinner";
 import { ChartFrame } from "./chart-frame";
 
-// The figure is drawn only in the browser (it needs an answer, fetched there), so React's own lazy
-// does what next/dynamic's `ssr: false` did, without next/dynamic's code on the page.
-const LazyResultsChart = lazy(() => import("@/components/charts/results-chart"));
-const chartLoading = (
+// The figure is drawn only in the browser (it needs an answer, fetched there), so its code comes
+// after the page's, as next/dynamic's `ssr: false` would, without next/dynamic's code on the page.
+const ResultsChart = lazyPart(
+  () => import("@/components/charts/results-chart").then((m) => m.default),
   <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
     <Spinner /> Loading the chart…
-  </div>
+  </div>,
 );
 
 /** The chart of a report's view: its data, the caption naming what is drawn, the drawing and the legend. */
@@ -54,9 +55,7 @@ export function ChartFigure({
   const caption = describeChart(chart);
   return (
     <ChartFrame id={id} title={caption.title} notes={caption.notes} drawn dimmed={dimmed} legend={<ChartLegend chart={chart} />}>
-      <Suspense fallback={chartLoading}>
-        <LazyResultsChart chart={chart} />
-      </Suspense>
+      <ResultsChart chart={chart} />
     </ChartFrame>
   );
 }

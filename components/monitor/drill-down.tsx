@@ -1,7 +1,6 @@
 "use client";
 /** One MID's month opened from the Monitor: the ratio day by day, and its chargebacks by BIN and bank. Loaded when first opened. */
 import { useQuery } from "@tanstack/react-query";
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import type { MonitorRow } from "@/lib/features/monitor/load";
@@ -11,11 +10,13 @@ import { apiFetch, LONG_POLL_MS } from "@/lib/report/client/api";
 import { describeWaiting } from "@/lib/report/client/status";
 import { Providers } from "@/components/providers";
 import { cn } from "@/components/ui/cn";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
 import { useBoxWidth } from "@/components/charts/use-box-width";
 
-const TrendChart = dynamic(() => import("./trend-chart"), { ssr: false, loading: () => <p className="text-sm text-slate-700">Loading the chart…</p> });
+// Drawn only once the box's width is measured in the browser, so never on the server.
+const TrendChart = lazyPart(() => import("./trend-chart").then((m) => m.default), <p className="text-sm text-slate-700">Loading the chart…</p>);
 
 function PartsTable({ title, parts, dimension }: { title: string; parts: { top: DrillPart[]; rest: DrillPart | null }; dimension: string }) {
   const rows = parts.rest ? [...parts.top, parts.rest] : parts.top;

@@ -1,19 +1,20 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useState } from "react";
 import type { MonitorRow, MonthStatus } from "@/lib/features/monitor/load";
 import { describeStatus, type ReportPhase } from "@/lib/report/client/status";
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { MonitorBody, monthLabel } from "./monitor-body";
 import { useMonitorAnswer } from "./use-monitor";
 
 // The drill-down's code (and its chart's, and react-query's) is loaded when a MID is first opened;
 // until then its box.
-const DrillDown = dynamic(() => import("./drill-down"), {
-  loading: () => <section className="min-h-32 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-700">Loading…</section>,
-});
+const DrillDown = lazyPart(
+  () => import("./drill-down").then((m) => m.default),
+  <section className="min-h-32 rounded-lg border border-slate-300 bg-white p-4 text-sm text-slate-700">Loading…</section>,
+);
 
 function phaseOf(s: MonthStatus["status"]): ReportPhase {
   if (s.state === "done") return { kind: "done", result: { ...s.result, data: [] } };

@@ -1,24 +1,15 @@
 "use client";
-import { lazy, Suspense } from "react";
 import { dimensionsFor } from "@/lib/contract/dimensions";
 import type { Operation } from "@/lib/contract/operations";
 import type { Filters } from "@/lib/report/state/filters";
 import type { SelectGroup } from "@/components/ui/select";
 import { FilterFields, FilterRowLoading, groupsOf } from "./filter-fields";
-import type { FilterRowProps } from "./filter-row";
+import { lazyPart } from "@/components/ui/lazy-part";
 
 // One filter's editor (values, checkboxes, pasting, suggestions) is loaded with the first filter.
-// React's own lazy rather than next/dynamic: a filter
-// in the page's link is drawn on the server, and its row hydrates when its code has come, fetched
-// as soon as the form hydrates.
-const LazyFilterRow = lazy(() => import("./filter-row").then((m) => ({ default: m.FilterRowWithClient })));
-function FilterRow(props: FilterRowProps) {
-  return (
-    <Suspense fallback={<FilterRowLoading />}>
-      <LazyFilterRow {...props} />
-    </Suspense>
-  );
-}
+// A filter in the page's link is drawn on the server, and its row hydrates when its code has come,
+// fetched as soon as the form hydrates.
+const FilterRow = lazyPart(() => import("./filter-row").then((m) => m.FilterRowWithClient), <FilterRowLoading />);
 
 /** Catalog dimensions as select groups (the catalog's own display groups, in catalog order). */
 export function dimensionGroups(op: Operation, exclude: readonly string[] = []): SelectGroup[] {

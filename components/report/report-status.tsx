@@ -1,13 +1,13 @@
 "use client";
-import { lazy, Suspense } from "react";
 import { describeStatus, type ReportPhase } from "@/lib/report/client/status";
 import { Button } from "@/components/ui/button";
 import { StatusBanner } from "@/components/ui/status-banner";
+import { lazyPart } from "@/components/ui/lazy-part";
 
 // The quota line is read from the server after the page has loaded (nothing to draw before), so its
 // code comes after the page's; until then, and in the server's HTML, its line is empty, so
 // nothing moves when it arrives.
-const QuotaLine = lazy(() => import("./quota-line").then((m) => ({ default: m.QuotaLine })));
+const QuotaLine = lazyPart(() => import("./quota-line").then((m) => m.QuotaLine), " ");
 
 /** The report's status line, with Cancel while it runs and the shared quota underneath. */
 export function ReportStatus({
@@ -39,9 +39,7 @@ export function ReportStatus({
       </StatusBanner>
       {subject ? null : (
         <p className="min-h-5 text-xs text-slate-600" data-testid="quota-line">
-          <Suspense fallback=" ">
-            <QuotaLine moment={phaseMoment(phase)} />
-          </Suspense>
+          <QuotaLine moment={phaseMoment(phase)} />
         </p>
       )}
     </div>

@@ -1,6 +1,7 @@
 "use client";
-import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button";
+import { lazyPart } from "./lazy-part";
 
 import type { MultiSelectOption } from "./multi-select-panel";
 
@@ -10,18 +11,17 @@ export type { MultiSelectOption };
 // in the page's first load: the first paint draws only the chosen values and the button.
 // It is asked for once the browser is idle after the page has loaded, and at once when the button is
 // pointed at, focused or pressed, so that what is typed just after the press lands in its search box
-// (a press before it has come opens it when it comes). React's lazy, so the first load does not
-// preload it.
-const loadPanel = () => import("./multi-select-panel");
+// (a press before it has come opens it when it comes).
+const MultiSelectPanel = lazyPart(() => import("./multi-select-panel").then((m) => m.MultiSelectPanel), null);
+const loadPanel = MultiSelectPanel.preload;
 function loadPanelWhenIdle(): () => void {
   if (typeof requestIdleCallback === "function") {
-    const handle = requestIdleCallback(() => void loadPanel(), { timeout: 2_000 });
+    const handle = requestIdleCallback(() => loadPanel(), { timeout: 2_000 });
     return () => cancelIdleCallback(handle);
   }
-  const timer = setTimeout(() => void loadPanel(), 1_000);
+  const timer = setTimeout(loadPanel, 1_000);
   return () => clearTimeout(timer);
 }
-const MultiSelectPanel = lazy(() => loadPanel().then((m) => ({ default: m.MultiSelectPanel })));
 
 /**
  * A searchable, grouped multi-select: the chosen values as removable chips, and a non-modal panel
@@ -83,16 +83,14 @@ export function MultiSelect({
             aria-expanded={open}
             aria-controls={open ? `${id}-panel` : undefined}
             aria-haspopup="dialog"
-            onPointerEnter={() => void loadPanel()}
-            onFocus={() => void loadPanel()}
+            onPointerEnter={loadPanel}
+            onFocus={loadPanel}
             onClick={() => setOpen((o) => !o)}
           >
             Choose {label.toLowerCase()}…
           </Button>
           {open ? (
-            <Suspense fallback={null}>
-              <MultiSelectPanel id={`${id}-panel`} root={root} label={label} options={options} selected={selected} onToggle={toggle} onClose={close} actions={actions} />
-            </Suspense>
+            <MultiSelectPanel id={`${id}-panel`} root={root} label={label} options={options} selected={selected} onToggle={toggle} onClose={close} actions={actions} />
           ) : null}
         </li>
       </ul>
