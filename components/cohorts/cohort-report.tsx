@@ -78,6 +78,9 @@ export function CohortReport({
   const exportCsv = (dataOnly: boolean) => {
     if (lib && grid && data) lib.exportCohortCsv(grid, data, state, timeZone, dataOnly);
   };
+  const exportXlsx = () => {
+    if (lib && grid && data) void lib.exportCohortXlsx(grid, data, state, timeZone);
+  };
 
   const p = report.phase;
   const placeholder =
@@ -126,6 +129,9 @@ export function CohortReport({
               </Button>
               <Button onClick={() => exportCsv(true)} disabled={!grid || report.stale} title="Header row first, no notes or summary row: for spreadsheets and BI tools">
                 Data only CSV
+              </Button>
+              <Button onClick={exportXlsx} disabled={!grid || report.stale} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
+                Download Excel
               </Button>
             </span>
           </div>

@@ -2,9 +2,10 @@
  * The Cohorts page's grid from an answer, and its CSV: loaded when a report is first requested
  * (beside the grid's code), not with the page, which opens with a form and an empty grid.
  */
-import { gridToCsv, gridUnit } from "@/lib/features/cohorts/csv";
+import { gridSheet, gridToCsv, gridUnit } from "@/lib/features/cohorts/csv";
 import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/features/cohorts/grid";
 import { downloadText } from "@/lib/report/table/csv";
+import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatInstant } from "@/lib/report/metrics/format";
 import type { ReportData } from "@/lib/report/client/queries";
 import type { CohortState } from "@/lib/report/state/cohort";
@@ -23,10 +24,8 @@ export function cohortGrid(data: ReportData, today: string, s: Pick<CohortState,
   });
 }
 
-export function exportCohortCsv(grid: CohortGrid, data: ReportData, state: CohortState, timeZone: string, dataOnly: boolean): void {
-  const file = `cohorts_${data.request.start_date}_${data.request.end_date}`;
-  if (dataOnly) return downloadText(`${file}_data.csv`, gridToCsv(grid, null));
-  const lines: [string, string][] = [
+function exportLines(grid: CohortGrid, data: ReportData, state: CohortState, timeZone: string): [string, string][] {
+  return [
     ["Report", "Cohort retention (by initial date)"],
     ["Range", `${data.request.start_date} to ${data.request.end_date}`],
     ["Timezone", timeZone],
@@ -36,5 +35,17 @@ export function exportCohortCsv(grid: CohortGrid, data: ReportData, state: Cohor
     ["Masked", "cycles a cohort has not reached yet are left empty"],
     ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
   ];
-  downloadText(`${file}.csv`, gridToCsv(grid, { lines }));
+}
+
+const fileOf = (data: ReportData) => `cohorts_${data.request.start_date}_${data.request.end_date}`;
+
+export function exportCohortCsv(grid: CohortGrid, data: ReportData, state: CohortState, timeZone: string, dataOnly: boolean): void {
+  if (dataOnly) return downloadText(`${fileOf(data)}_data.csv`, gridToCsv(grid, null));
+  downloadText(`${fileOf(data)}.csv`, gridToCsv(grid, { lines: exportLines(grid, data, state, timeZone) }));
+}
+
+/** The grid as a workbook: the CSV's lines on the question sheet, the grid with its summary as the totals row. */
+export async function exportCohortXlsx(grid: CohortGrid, data: ReportData, state: CohortState, timeZone: string): Promise<void> {
+  const { downloadWorkbook } = await import("@/lib/report/table/xlsx-download");
+  await downloadWorkbook(`${fileOf(data)}.xlsx`, singleTableBook("Cohorts", gridSheet(grid, { lines: exportLines(grid, data, state, timeZone) })));
 }

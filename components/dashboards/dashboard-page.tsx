@@ -39,6 +39,7 @@ const DashboardGrid = lazy(() => import("./dashboard-grid").then((m) => ({ defau
 const FetchPanel = lazy(() => import("./fetch-panel").then((m) => ({ default: m.FetchPanel })));
 // A table, pivot or retention tile's CSV download (with the CSV writers) comes once tiles are drawn.
 const TileDownload = lazy(() => import("./tile-download").then((m) => ({ default: m.DashboardTileDownload })));
+const WorkbookDownload = lazy(() => import("./tile-download").then((m) => ({ default: m.DashboardWorkbookDownload })));
 const loadingTiles = (
   <p role="status" className="min-h-24 text-sm text-slate-700">
     Loading the tiles…
@@ -317,7 +318,7 @@ export function DashboardPage({
     );
   };
 
-  // A table, pivot or retention tile downloads what it shows as CSV.
+  // A table, pivot or retention tile downloads what it shows as CSV or a workbook.
   const tileFooter = (i: number) => {
     const t = answer.data?.tiles[i];
     const body = t?.outcome.status === "done" ? t.outcome.model.body : null;
@@ -505,9 +506,14 @@ export function DashboardPage({
       {state.tiles.length === 0 ? <p className="text-sm text-slate-700">This dashboard has no tiles yet. Press “Edit tiles” to add one.</p> : null}
       {answer.data ? (
         <>
-          <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
-            {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)}.` : "Fetching…"}
-          </p>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
+              {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)}.` : "Fetching…"}
+            </p>
+            <Suspense fallback={null}>
+              <WorkbookDownload answer={answer.data} state={state} name={saved?.name ?? "Dashboard"} timeZone={timeZone} />
+            </Suspense>
+          </div>
           <Suspense fallback={loadingTiles}>
             <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={tileControls} footer={tileFooter} />
           </Suspense>

@@ -104,6 +104,10 @@ export function ExploreReport({
     // The export is what is shown: the pivot when the pivot is on screen.
     void lib.exportCsv({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone, dataOnly });
   };
+  const exportXlsx = () => {
+    if (!lib || !model || !data) return;
+    void lib.exportXlsx({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone });
+  };
 
   const placeholder = (what: string) => {
     // The report may be done while its comparison still runs: the screen waits for both.
@@ -216,6 +220,9 @@ export function ExploreReport({
               </Button>
               <Button onClick={() => void exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
                 Data only CSV
+              </Button>
+              <Button onClick={exportXlsx} disabled={!model || stale} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
+                Download Excel
               </Button>
             </div>
           </div>

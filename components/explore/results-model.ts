@@ -5,7 +5,8 @@
  */
 import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { measureFor, measureMetrics } from "@/lib/report/metrics/kpis";
 import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
@@ -109,18 +110,7 @@ function asFilters(f: ReportData["request"]["filters"]): Filters {
   return out;
 }
 
-/** Downloads what is shown: the pivot when the pivot is on screen, the rows otherwise. */
-export async function exportCsv({
-  state,
-  data,
-  view,
-  model,
-  rows,
-  pivotMeasure,
-  today,
-  timeZone,
-  dataOnly,
-}: {
+interface ExportInput {
   state: ExploreState;
   data: ReportData;
   view: ReportView | null;
@@ -130,8 +120,10 @@ export async function exportCsv({
   pivotMeasure: string | null;
   today: string;
   timeZone: string;
-  dataOnly: boolean;
-}): Promise<void> {
+}
+
+/** What an export of what is shown says and holds: its file name, its lines, the pivot when it is on screen. */
+async function exportParts({ state, data, view, model, pivotMeasure, today, timeZone }: ExportInput) {
   const { start_date: start, end_date: end } = data.request;
   const preset = "preset" in state.range ? state.range.preset : null;
   const presetMatches =
@@ -146,7 +138,8 @@ export async function exportCsv({
   const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
   // The pivot's code is loaded already when the pivot is on screen.
   const pivots = view && pivotMeasure ? await import("@/lib/report/table/pivot") : null;
-  const pivot = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
+  const built = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
+  const pivot = pivots && built && !pivots.isPivotError(built) ? { lib: pivots, model: built } : null;
   const lines: [string, string][] = [
     ["Report", OPERATION_TABLE[data.op].label],
     ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
@@ -160,9 +153,24 @@ export async function exportCsv({
     ["Data", `${status.title}: ${status.detail}`],
     ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
   ];
-  if (pivots && pivot && !pivots.isPivotError(pivot)) {
-    return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivots.pivotToCsv(pivot)) : downloadText(`${name}_pivot.csv`, pivots.pivotToCsv(pivot, { lines }));
+  return { name, lines, pivot };
+}
+
+/** Downloads what is shown: the pivot when the pivot is on screen, the rows otherwise. */
+export async function exportCsv(input: ExportInput & { dataOnly: boolean }): Promise<void> {
+  const { name, lines, pivot } = await exportParts(input);
+  const { model, rows, dataOnly } = input;
+  if (pivot) {
+    return dataOnly ? downloadText(`${name}_pivot_data.csv`, pivot.lib.pivotToCsv(pivot.model)) : downloadText(`${name}_pivot.csv`, pivot.lib.pivotToCsv(pivot.model, { lines }));
   }
   if (dataOnly) return downloadText(`${name}_data.csv`, tableToDataCsv(model, rows));
   downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
+}
+
+/** The same as a workbook: the question sheet (the CSV's lines), then the pivot or the rows with their totals. */
+export async function exportXlsx(input: ExportInput): Promise<void> {
+  const { name, lines, pivot } = await exportParts(input);
+  const { downloadWorkbook } = await import("@/lib/report/table/xlsx-download");
+  if (pivot) return downloadWorkbook(`${name}_pivot.xlsx`, singleTableBook("Pivot", pivot.lib.pivotSheet(pivot.model, { lines })));
+  return downloadWorkbook(`${name}.xlsx`, singleTableBook(OPERATION_TABLE[input.data.op].label, tableSheet(input.model, input.rows, { lines })));
 }

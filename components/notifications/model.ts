@@ -285,7 +285,7 @@ export interface SubscriptionDraft {
   reportId: string;
   schedule: ScheduleDraft;
   recipients: RecipientsDraft;
-  /** What the e-mail attaches: "csv", "pdf" or both. */
+  /** What the e-mail attaches, one or more of "csv", "xlsx" and "pdf". */
   formats: string[];
 }
 

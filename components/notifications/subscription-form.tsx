@@ -21,6 +21,7 @@ import {
 
 const FORMATS: [string, string][] = [
   ["csv", "CSV (the tables)"],
+  ["xlsx", "Excel workbook (the tables)"],
   ["pdf", "PDF (as on screen)"],
 ];
 
@@ -145,7 +146,7 @@ export function SubscriptionForm({
         <legend className="text-sm font-medium text-slate-900">Attach</legend>
         <div className="flex flex-wrap gap-4">
           {FORMATS.map(([format, label]) => (
-            <label key={format} className="flex items-center gap-2 text-sm text-slate-900">
+            <label key={format} className="flex min-h-9 items-center gap-2 text-sm text-slate-900">
               <input
                 type="checkbox"
                 checked={draft.formats.includes(format)}
@@ -156,7 +157,10 @@ export function SubscriptionForm({
             </label>
           ))}
         </div>
-        <Hint id={`${id}-formats-hint`}>The PDF is the report or dashboard as it looks on screen, made when the e-mail is sent; if it cannot be made, nothing is sent and you are told why.</Hint>
+        <Hint id={`${id}-formats-hint`}>
+          The tables as CSV files or as one Excel workbook (a sheet per table, the question on its first sheet); the PDF is the report or dashboard as it looks on screen, made
+          when the e-mail is sent. If any file cannot be made, nothing is sent and you are told why in your inbox.
+        </Hint>
         <FieldMessages id={errId("formats")} messages={errors.formats} />
       </fieldset>
       <FormButtons busy={busy} submit={subscriptionId ? "Save changes" : "Subscribe"} onCancel={onCancel} />

@@ -3,7 +3,7 @@ import { formatInstant, formatWait } from "@/lib/report/metrics/format";
 import { dashboardWait } from "@/lib/features/dashboards/wait";
 import { tileCsvSource } from "@/lib/features/dashboards/tile-csv";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
-import { TileDownload } from "@/components/dashboards/tile-download";
+import { DashboardWorkbookButton, TileDownload } from "@/components/dashboards/tile-download";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { PendingRefresh } from "./lazy";
 import { PresetChips } from "./preset-chips";
@@ -13,19 +13,19 @@ import { PrintPageButton, SharedGridDownloads } from "./shared-grid-downloads";
 /**
  * A shared dashboard, read-only: every tile drawn at once from the answers the dashboard has, each
  * with its age; while newer answers (or a first one) are fetched, the page says so and refreshes itself.
- * Each table, pivot and retention tile downloads as CSV, with what the link shows above it; the whole
- * dashboard prints as shown (charts and KPIs included, which no CSV could carry), buttons left out.
+ * Each table, pivot and retention tile downloads as CSV or a workbook, with what the link shows above
+ * it; the whole dashboard downloads as one workbook (a sheet per such tile) and prints as shown
+ * (charts and KPIs included, which no CSV could carry), buttons left out.
  */
 export function SharedDashboardView({ view, base, pdfHref }: { view: SharedDashboard; base: string; pdfHref?: string }) {
   const a = view.answer;
   const waiting = a.tiles.some((t) => t.outcome.status === "pending" || (t.outcome.status === "done" && t.outcome.stale));
   const checkedAt = new Date();
   const wait = dashboardWait(a);
+  const sourceOf = (t: (typeof a.tiles)[number] | undefined) =>
+    t ? tileCsvSource(t, { dashboard: view.title, rangeLabel: view.rangeLabel, timeZone: view.timeZone, filters: view.filters, snapshot: view.mode === "snapshot", sharedBy: view.sharedBy }) : null;
   const download = (i: number) => {
-    const t = a.tiles[i];
-    const source = t
-      ? tileCsvSource(t, { dashboard: view.title, rangeLabel: view.rangeLabel, timeZone: view.timeZone, filters: view.filters, snapshot: view.mode === "snapshot", sharedBy: view.sharedBy })
-      : null;
+    const source = sourceOf(a.tiles[i]);
     if (!source) return null;
     return source.body.kind === "cohort" ? (
       <SharedGridDownloads grid={source.body.grid} meta={source.meta} fileName={source.fileName} />
@@ -50,6 +50,7 @@ export function SharedDashboardView({ view, base, pdfHref }: { view: SharedDashb
         <div className="mt-2 flex flex-wrap gap-2">
           <PrintPageButton label="Print dashboard" />
           {pdfHref ? <PdfDownloadLink href={pdfHref} /> : null}
+          <DashboardWorkbookButton sources={a.tiles.flatMap((t) => sourceOf(t) ?? [])} question={view.question} fileName={`${fileStem(view.title)}_${a.today}`} />
         </div>
       </header>
       {waiting && view.mode === "live" ? (
@@ -91,4 +92,9 @@ function WaitWords({ wait, at, timeZone }: { wait: ReturnType<typeof dashboardWa
       The data is being fetched from the reporting service ({wait.running} {wait.running === 1 ? "query" : "queries"} under way or waiting).{ready}
     </p>
   );
+}
+
+/** A file name part safe in any file system. */
+function fileStem(title: string): string {
+  return title.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "dashboard";
 }

@@ -1,10 +1,16 @@
 "use client";
-import { gridToCsv } from "@/lib/features/cohorts/csv";
+import { gridSheet, gridToCsv } from "@/lib/features/cohorts/csv";
 import type { CohortGrid } from "@/lib/features/cohorts/grid";
 import { downloadText } from "@/lib/report/table/csv";
+import { singleTableBook } from "@/lib/report/table/xlsx";
 import { Button } from "@/components/ui/button";
 
-/** A shared retention grid's CSV downloads: annotated (with what the link shows) or data only. */
+async function downloadGridXlsx(grid: CohortGrid, meta: [string, string][], fileName: string): Promise<void> {
+  const { downloadWorkbook } = await import("@/lib/report/table/xlsx-download");
+  await downloadWorkbook(`${fileName}.xlsx`, singleTableBook("Cohorts", gridSheet(grid, { lines: meta })));
+}
+
+/** A shared retention grid's downloads: the annotated CSV (with what the link shows), the data only, a workbook. */
 export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid; meta: [string, string][]; fileName: string }) {
   return (
     <div className="flex flex-wrap gap-2 print:hidden">
@@ -13,6 +19,9 @@ export function SharedGridDownloads({ grid, meta, fileName }: { grid: CohortGrid
       </Button>
       <Button size="sm" onClick={() => downloadText(`${fileName}_data.csv`, gridToCsv(grid, null))} title="Header row first, one row per cohort">
         Data only CSV
+      </Button>
+      <Button size="sm" onClick={() => void downloadGridXlsx(grid, meta, fileName)}>
+        Download Excel
       </Button>
     </div>
   );

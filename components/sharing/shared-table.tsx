@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { downloadText, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatCount } from "@/lib/report/metrics/format";
 import type { SortSpec } from "@/lib/report/state/explore";
 import { rowCoverage, sortRows, type TableModel } from "@/lib/report/table/table";
@@ -50,6 +51,12 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
           </Button>
           <Button size="sm" onClick={() => downloadText(`${fileName}_data.csv`, tableToDataCsv(table, rows))} title="Header row first, no notes or totals">
             Data only CSV
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => void import("@/lib/report/table/xlsx-download").then((m) => m.downloadWorkbook(`${fileName}.xlsx`, singleTableBook("Report", tableSheet(table, rows, { lines: meta }))))}
+          >
+            Download Excel
           </Button>
         </div>
       </div>

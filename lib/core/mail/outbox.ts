@@ -22,7 +22,7 @@ import { createTransport, type MailConfig, type MailTransport } from "./transpor
 
 export interface MailAttachment {
   filename: string;
-  /** The attachment's text (a CSV, say), sent as UTF-8; with `encoding` "base64", its bytes in base64 (a PDF). */
+  /** The attachment's text (a CSV, say), sent as UTF-8; with `encoding` "base64", a binary file's bytes in base64 (a workbook, a PDF). */
   content: string;
   contentType: string;
   encoding?: "base64";

@@ -506,7 +506,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 17,
     name: "scheduled reports' attachment formats",
     up: `
-      -- What a scheduled report's e-mail attaches: a list of formats ('csv', 'pdf'). Subscriptions
+      -- What a scheduled report's e-mail attaches: a list of formats ('csv', 'xlsx', 'pdf'). Subscriptions
       -- made before the choice existed keep attaching the CSV they always did.
       ALTER TABLE subscriptions ADD COLUMN formats jsonb NOT NULL DEFAULT '["csv"]';
     `,

@@ -6,7 +6,7 @@
  * and months, and the columns are the same whatever the range; the annotated file also names the
  * days each partial row holds.
  */
-import { toCsv, type CsvCell, type CsvMeta } from "@/lib/report/table/csv";
+import { sheetToCsv, toCsv, valueKind, type CsvCell, type CsvMeta, type ExportSheet } from "@/lib/report/table/csv";
 import { DISPLAY_CURRENCY, exportValue } from "@/lib/report/metrics/format";
 import type { CohortGrid, GridRow } from "./grid";
 
@@ -16,10 +16,26 @@ export function gridUnit(grid: Pick<CohortGrid, "format">): string {
 }
 
 export function gridToCsv(grid: CohortGrid, meta: CsvMeta | null): string {
-  const header: CsvCell[] = ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => `Cycle ${k}${meta ? "" : gridUnit(grid)}`)];
+  if (!meta) {
+    const sheet = gridSheet(grid, { lines: [] }, gridUnit(grid));
+    return toCsv([sheet.header, ...sheet.rows]);
+  }
+  return sheetToCsv(gridSheet(grid, meta));
+}
+
+/**
+ * The grid as a sheet: its lines, then the days a partial row holds (which its label only
+ * abbreviates, as the screen's hover note says); one row per cohort; the summary row as its totals.
+ */
+export function gridSheet(grid: CohortGrid, meta: CsvMeta, unit = ""): ExportSheet {
+  const header: CsvCell[] = ["Cohort", "Customers", ...Array.from({ length: grid.cycles + 1 }, (_, k) => `Cycle ${k}${unit}`)];
   const row = (r: GridRow): CsvCell[] => [r.label, r.customers, ...r.cells.map((c) => (c.masked ? null : exportValue(c.value, grid.format)))];
-  if (!meta) return toCsv([header, ...grid.rows.map(row)]);
-  // The days a partial row holds, which its label only abbreviates, as the screen's hover note says.
-  const notes = grid.rows.flatMap((r) => (r.note ? [["Note", `${r.label}: ${r.note}`]] : []));
-  return toCsv([...meta.lines.map(([k, v]) => [k, v]), ...notes, [], header, ...[...grid.rows, grid.summary].map(row)]);
+  const notes = grid.rows.flatMap((r) => (r.note ? [["Note", `${r.label}: ${r.note}`] as const] : []));
+  return {
+    lines: [...meta.lines, ...notes],
+    header,
+    kinds: ["text", "count", ...Array.from({ length: grid.cycles + 1 }, () => valueKind(grid.format, false))],
+    rows: grid.rows.map(row),
+    totals: row(grid.summary),
+  };
 }

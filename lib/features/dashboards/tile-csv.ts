@@ -6,11 +6,17 @@
  * symbols, amounts to the cent, percents in percent units, a decrease with its sign), so a cell reads
  * as the value the tile shows.
  */
-import { gridToCsv } from "@/lib/features/cohorts/csv";
-import { tableToCsv } from "@/lib/report/table/csv";
+import { gridSheet } from "@/lib/features/cohorts/csv";
+import { sheetToCsv, tableSheet, type ExportSheet } from "@/lib/report/table/csv";
 import { formatInstant } from "@/lib/report/metrics/format";
-import { pivotToCsv } from "@/lib/report/table/pivot";
+import { pivotSheet } from "@/lib/report/table/pivot";
+import { sheetNames, type WorkbookSpec } from "@/lib/report/table/xlsx";
+import { COMPARE_LABELS } from "@/lib/report/periods/compare";
+import { GRAIN_LABELS } from "@/lib/report/periods/grain";
+import { describeFilters } from "@/lib/report/state/describe-filters";
+import { presetLabel, resolveRange } from "@/lib/report/state/range";
 import type { TileAnswer } from "./run";
+import type { DashboardState } from "@/lib/report/state/dashboard";
 import type { TileBody } from "./tiles";
 
 /** The bodies a CSV can carry: a table, a pivot, a retention grid (a KPI's number or a chart cannot). */
@@ -71,15 +77,84 @@ export function tileCsvSource(t: TileAnswer, ctx: TileCsvContext): TileCsvSource
   return { title: t.title, fileName, meta, body };
 }
 
-/** The CSV text of a tile's table, under its lines; a pivot that could not be built has none. */
-export function tileCsv(source: TileCsvSource): string {
+/** A tile's table as a sheet (./csv.ts ExportSheet): what its CSV and its workbook sheet are written from. */
+export function tileSheet(source: TileCsvSource): ExportSheet | null {
   const { body, meta } = source;
   switch (body.kind) {
     case "table":
-      return tableToCsv(body.table, body.table.rows, { lines: meta });
+      return tableSheet(body.table, body.table.rows, { lines: meta });
     case "pivot":
-      return "error" in body.pivot ? "" : pivotToCsv(body.pivot, { lines: meta });
+      return "error" in body.pivot ? null : pivotSheet(body.pivot, { lines: meta });
     case "cohort":
-      return gridToCsv(body.grid, { lines: meta });
+      return gridSheet(body.grid, { lines: meta });
   }
+}
+
+/** The CSV text of a tile's table, under its lines; a pivot that could not be built has none. */
+export function tileCsv(source: TileCsvSource): string {
+  const sheet = tileSheet(source);
+  return sheet ? sheetToCsv(sheet) : "";
+}
+
+/** What the first sheet of a whole dashboard's workbook says besides each tile's own lines. */
+export interface DashboardQuestion {
+  dashboard: string;
+  /** The dashboard's days ("2026-04-01 to 2026-05-31"), with its name when it has one. */
+  range: string;
+  timeZone: string;
+  filters: string;
+  /** The dashboard's comparison in words, or "none". */
+  comparison: string;
+  /** The dashboard's grain in words ("Day", "Month"); a tile may keep its own (its lines say). */
+  grain: string;
+  /** When the workbook was made, in the timezone ("2026-06-30 10:15:00 Europe/London"). */
+  generatedAt: string;
+  sharedBy?: string;
+}
+
+/** The question of a dashboard's state: its days (and their name), comparison and grain in words. */
+export function dashboardQuestion(
+  state: Pick<DashboardState, "range" | "compare" | "grain" | "filters">,
+  q: { dashboard: string; today: string; timeZone: string; generatedAt: string; sharedBy?: string },
+): DashboardQuestion {
+  const { start, end } = resolveRange(state.range, q.today);
+  const named = "preset" in state.range ? ` (${presetLabel(state.range.preset)})` : "";
+  const c = state.compare;
+  const comparison = c.kind === "none" ? "none" : c.kind === "custom" ? `${COMPARE_LABELS.custom}: ${c.start} to ${c.end}` : COMPARE_LABELS[c.kind];
+  return {
+    dashboard: q.dashboard,
+    range: `${start} to ${end}${named}`,
+    timeZone: q.timeZone,
+    filters: describeFilters(state.filters),
+    comparison,
+    grain: GRAIN_LABELS[state.grain],
+    generatedAt: q.generatedAt,
+    ...(q.sharedBy !== undefined ? { sharedBy: q.sharedBy } : {}),
+  };
+}
+
+/**
+ * A whole dashboard as one workbook: the question first, then one sheet per table, pivot or
+ * retention tile, in the dashboard's order, named by the tile (made valid and unique for Excel);
+ * a tile with nothing to download (a chart, a KPI, a failed tile) has no sheet.
+ */
+export function dashboardWorkbook(sources: readonly TileCsvSource[], q: DashboardQuestion): WorkbookSpec {
+  const sheets = sources.flatMap((s) => {
+    const sheet = tileSheet(s);
+    return sheet ? [{ title: s.title, sheet }] : [];
+  });
+  const names = sheetNames(sheets.map((s) => s.title));
+  return {
+    question: [
+      ["Dashboard", q.dashboard],
+      ["Range", q.range],
+      ["Timezone", q.timeZone],
+      ["Filters", q.filters],
+      ["Comparison", q.comparison],
+      ["Grain", q.grain],
+      ...(q.sharedBy !== undefined ? [["Shared by", q.sharedBy] as const] : []),
+      ["Generated at", q.generatedAt],
+    ],
+    sheets: sheets.map((s, i) => ({ name: names[i]!, sheet: s.sheet })),
+  };
 }

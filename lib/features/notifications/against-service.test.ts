@@ -29,6 +29,7 @@ import { sendSubscription } from "@/lib/features/notifications/send";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "@/lib/core/testing/xlsx";
 import { AlertDefinition } from "./definition";
 import { evaluateRule, type AlertDeps, type EvaluationRecord } from "./run";
 
@@ -335,5 +336,67 @@ describe("a scheduled report against the service", () => {
     await deleteSubscription(store, owner, view.id);
     expect(await subscriptionsRepo(store).get(view.id)).toBeNull();
     expect((await resolveShare(store, token!, "198.51.100.7", SECRET, () => undefined)).kind).toBe("revoked");
+  });
+});
+
+describe("a scheduled report with its Excel workbook attached", () => {
+  const create = async (name: string) => {
+    const report = await savedReportsRepo(store).create({
+      ownerId: owner.id,
+      name,
+      page: "explore",
+      params: "op=orders&range=last7&by=date,gateway_alias&m=attempts,revenue&kpi=approval_rate",
+      sharedWithTeam: false,
+    });
+    const view = await createSubscription(
+      store,
+      gateway,
+      owner,
+      { report_id: report.id, schedule: { every: "day", hour: 8 }, recipients: { users: [], emails: ["cfo@test.local"] }, paused: false, formats: ["xlsx", "csv"] },
+      { timeZone: "UTC", secret: SECRET, policy: MAIL_POLICY_DEFAULTS },
+    );
+    expect(view.formats).toEqual(["xlsx", "csv"]);
+    return (await subscriptionsRepo(store).get(view.id))!;
+  };
+  const deps = () => ({ db: store, gateway, timeZone: "UTC", secret: SECRET, baseUrl: BASE_URL, mail: mailQueue(true), waitMs: 30_000 });
+
+  it("arrives at the SMTP server with the CSV and a workbook holding exactly the CSV's cells", async () => {
+    const sub = await create("Daily revenue by gateway");
+    expect(await sendSubscription(deps(), sub, false)).toEqual({ inbox: 0, emails: 1 });
+    const [mail] = await sendQueued();
+    expect(mail!.to).toEqual(["cfo@test.local"]);
+    expect(mail!.parsed.text).toContain("attached as CSV and as an Excel workbook");
+    const files = mail!.parsed.attachments;
+    // The CSV comes first however the formats were chosen.
+    expect(files.map((f) => f.filename?.split(".").pop())).toEqual(["csv", "xlsx"]);
+    expect(files.map((f) => f.contentType).sort()).toEqual(["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "text/csv"]);
+    const csv = parseCsv(files.find((f) => f.filename?.endsWith(".csv"))!.content.toString("utf8"));
+    const xlsx = files.find((f) => f.filename?.endsWith(".xlsx"))!;
+    const book = await readWorkbook(xlsx.content);
+    const blank = csv.findIndex((l) => l.length === 1 && l[0] === "");
+    expect(questionLines(book)).toEqual(csv.slice(0, blank));
+    const [question, table] = book.worksheets;
+    expect(question!.name).toBe("Question");
+    const rows = csv.slice(blank + 1);
+    expect(rows.length).toBeGreaterThan(3);
+    expect(sheetAsCsvRows(table!, rows[0]!.length)).toEqual(rows);
+    // Days are dates, amounts numbers in the currency's format, the rate a percentage.
+    expect(table!.getCell("A2").value).toBeInstanceOf(Date);
+    const revenue = rows[0]!.findIndex((h) => h.startsWith("Revenue"));
+    expect(typeof table!.getRow(2).getCell(revenue + 1).value).toBe("number");
+    expect(table!.getRow(2).getCell(rows[0]!.findIndex((h) => h.startsWith("Approval rate")) + 1).numFmt).toBe("0.00%");
+  });
+
+  it("sends nothing when the workbook cannot be made, and tells the owner in the inbox", async () => {
+    const sub = await create("Weekly revenue by gateway");
+    const before = (await inboxRepo(store).list(owner.id)).length;
+    const failing = async () => {
+      throw new Error("disk full");
+    };
+    await expect(sendSubscription({ ...deps(), workbook: failing }, sub, false)).rejects.toThrow(/Excel workbook could not be made \(disk full\)/);
+    expect(await sendQueued()).toHaveLength(0);
+    const inbox = await inboxRepo(store).list(owner.id);
+    expect(inbox).toHaveLength(before + 1);
+    expect(inbox[0]).toMatchObject({ title: "Scheduled report not sent: Weekly revenue by gateway", body: expect.stringContaining("Nothing was sent") });
   });
 });

@@ -200,7 +200,7 @@ export async function previewSubscription(deps: NotifyDeps, user: SessionUser, i
       text: hide(m.text),
       html: hide(m.html),
       numbers: m.numbers,
-      attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, bytes: Buffer.byteLength(a.content) })),
+      attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, bytes: a.encoding === "base64" ? Buffer.from(a.content, "base64").length : Buffer.byteLength(a.content) })),
     })),
     inboxUsers: built.issue.inbox.userIds.length,
     refused: built.issue.refused,

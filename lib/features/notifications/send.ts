@@ -2,12 +2,17 @@ import "server-only";
 /**
  * One scheduled report's e-mail for one slot: the report drawn as its share link draws it (queued at
  * the lowest priority, or in the turn of the person who pressed "Send now"), its key numbers in the
- * body as text and a plain table (readable with images off), the table as a CSV attachment, and a
- * link that the reader can open: into the dashboard for its users, the subscription's share link for
- * other addresses, or none (the numbers only) where the mail policy says so. The preview is built
- * by the same code, and only the sending queues anything.
+ * body as text and a plain table (readable with images off), the attachments the subscription names
+ * (its tables as CSV files and as one Excel workbook, the report as a PDF; ATTACHMENT_FORMATS in
+ * ./subscriptions.ts), and a link that the reader can open: into the dashboard for its users, the
+ * subscription's share link for other addresses, or none (the numbers only) where the mail policy
+ * says so. The preview is built by the same code (without the PDF, made only when sending), and only
+ * the sending queues anything. An attachment that cannot be made stops the issue: nothing is sent
+ * without it, and the owner is told in the inbox.
  */
-import { tableToCsv } from "@/lib/report/table/csv";
+import { sheetToCsv, tableSheet, type ExportSheet } from "@/lib/report/table/csv";
+import { sheetNames, XLSX_TYPE, type WorkbookSpec } from "@/lib/report/table/xlsx";
+import { workbookBytes } from "@/lib/report/table/xlsx-stream";
 import type { MailQueue } from "@/lib/features/notifications/run";
 import { Recipients } from "@/lib/features/notifications/definition";
 import type { TableModel } from "@/lib/report/table/table";
@@ -42,6 +47,8 @@ export interface SubscriptionDeps {
   owner?: string;
   /** Makes the report's PDF as its owner sees it (lib/features/sharing/pdf.ts); without it a PDF attachment cannot be made. */
   pdf?: PdfMaker;
+  /** Writes a workbook's bytes (exceljs's streaming writer unless given). */
+  workbook?: (spec: WorkbookSpec) => Promise<Buffer>;
 }
 
 /** A saved report's PDF with `owner`'s rights; `queue` "background" for a scheduled slot. */
@@ -51,7 +58,7 @@ export interface Attachment {
   filename: string;
   content: string;
   contentType: string;
-  /** "base64": `content` holds binary bytes in base64 (a PDF). */
+  /** "base64": `content` holds a binary file's bytes in base64 (a workbook, a PDF). */
   encoding?: "base64";
 }
 
@@ -72,8 +79,87 @@ function totals(table: TableModel): [string, string][] {
   return table.columns.flatMap((c, i) => (c.kind === "dimension" ? [] : [[c.label, table.totals.cells[i]?.text ?? ""] as [string, string]]));
 }
 
-function csvOf(table: TableModel, meta: [string, string][], filename: string): Attachment {
-  return { filename, content: tableToCsv(table, table.rows, { lines: meta }), contentType: "text/csv; charset=utf-8" };
+/** One table an e-mail carries: its title, its file name without the extension, and its sheet (CSV and workbook alike). */
+interface MailTable {
+  title: string;
+  file: string;
+  sheet: ExportSheet;
+}
+
+/** The tables of a drawn report or dashboard, with what the workbook's first sheet says; null while it is not drawn. */
+function mailTables(view: SharedView, timeZone: string): { tables: MailTable[]; question: [string, string][]; file: string } | null {
+  if (view.kind === "ok") {
+    const meta: [string, string][] = [
+      ["Report", view.title],
+      ["Range", `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`],
+      ["Filters", view.filters.join("; ") || "none"],
+      ["Data as of", formatInstant(view.asOf, timeZone)],
+    ];
+    const file = fileStem(view.fileName);
+    return { tables: [{ title: view.title, file, sheet: tableSheet(view.table, view.table.rows, { lines: meta }) }], question: [], file };
+  }
+  if (view.kind !== "dashboard") return null;
+  const tables: MailTable[] = [];
+  for (const t of view.answer.tiles) {
+    if (t.outcome.status !== "done" || t.outcome.model.body.kind !== "table") continue;
+    const table: TableModel = t.outcome.model.body.table;
+    const meta: [string, string][] = [
+      ["Dashboard", view.title],
+      ["Tile", t.title],
+      ["Range", `${t.outcome.model.range.start} to ${t.outcome.model.range.end} (${view.timeZone})`],
+    ];
+    tables.push({ title: t.title, file: `${fileStem(view.title)}_${fileStem(t.title)}`, sheet: tableSheet(table, table.rows, { lines: meta }) });
+  }
+  const question: [string, string][] = [
+    ["Dashboard", view.title],
+    ["Range", `${view.rangeLabel} (${view.timeZone})`],
+    ["Filters", view.filters],
+    ["Generated at", formatInstant(new Date().toISOString(), timeZone)],
+  ];
+  return { tables, question, file: fileStem(view.title) };
+}
+
+/** What the owner's notice calls each attachment format (ATTACHMENT_FORMATS in ./subscriptions.ts). */
+const FORMAT_NAMES = { csv: "CSV", xlsx: "Excel workbook", pdf: "PDF" } as const;
+
+/** An attachment that could not be made: the issue is not sent, and the owner is told why. */
+export class AttachmentError extends Error {}
+
+const failed = (format: keyof typeof FORMAT_NAMES, e: unknown) => new AttachmentError(`The ${FORMAT_NAMES[format]} could not be made (${e instanceof Error ? e.message : String(e)}).`);
+
+/**
+ * The table files of the formats asked for, CSVs first whatever order they were chosen in: a CSV per
+ * table, one workbook holding every table (a sheet each, named by its title). The PDF is not a table
+ * file (attachPdf). Throws AttachmentError when one cannot be made, so no e-mail goes out with some
+ * of its files.
+ */
+async function attachmentsOf(drawn: NonNullable<ReturnType<typeof mailTables>>, asked: readonly string[], workbook: (spec: WorkbookSpec) => Promise<Buffer>): Promise<Attachment[]> {
+  const { tables } = drawn;
+  if (tables.length === 0) return [];
+  const out: Attachment[] = [];
+  for (const format of (["csv", "xlsx"] as const).filter((f) => asked.includes(f))) {
+    try {
+      if (format === "csv") {
+        for (const t of tables) out.push({ filename: `${t.file}.csv`, content: sheetToCsv(t.sheet), contentType: "text/csv; charset=utf-8" });
+      } else {
+        const names = sheetNames(tables.map((t) => t.title));
+        const bytes = await workbook({ question: drawn.question, sheets: tables.map((t, i) => ({ name: names[i]!, sheet: t.sheet })) });
+        out.push({ filename: `${drawn.file}.xlsx`, content: bytes.toString("base64"), contentType: XLSX_TYPE, encoding: "base64" });
+      }
+    } catch (e) {
+      throw failed(format, e);
+    }
+  }
+  return out;
+}
+
+/** "attached as CSV", "attached as CSV and as an Excel workbook". */
+function attachedWords(attachments: readonly Attachment[]): string {
+  const csv = attachments.filter((a) => a.filename.endsWith(".csv")).length;
+  const book = attachments.some((a) => a.filename.endsWith(".xlsx"));
+  if (csv === 0 && !book) return "";
+  const as = [csv > 0 ? "as CSV" : null, book ? "as an Excel workbook" : null].filter((w) => w !== null).join(" and ");
+  return `The table${csv > 1 ? "s are" : " is"} attached ${as}.`;
 }
 
 /** Who an issue goes to, and which link each kind of reader gets. */
@@ -107,35 +193,22 @@ export interface IssuePending {
 
 const NO_LINK_NOTE = "This e-mail carries no link to the dashboard: the numbers are above and the table is attached.";
 
-/** The e-mail of a drawn report (or dashboard); null when it is still being fetched. `link` null: no link, the numbers only. */
-export function composeReportMail(view: SharedView, link: string | null, timeZone: string, late: boolean, formats: readonly string[] = ["csv"]): ReportMail | null {
-  const csv = formats.includes("csv");
-  const pdf = formats.includes("pdf");
+/**
+ * The e-mail of a drawn report (or dashboard), carrying `attachments` (and saying the PDF is attached
+ * when `pdf`, which is added when sending); null when it is still being fetched. `link` null: no
+ * link, the numbers only.
+ */
+export function composeReportMail(view: SharedView, link: string | null, late: boolean, attachments: Attachment[], pdf = false): ReportMail | null {
   if (view.kind === "ok") {
     const range = `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`;
-    const meta: [string, string][] = [
-      ["Report", view.title],
-      ["Range", range],
-      ["Filters", view.filters.join("; ") || "none"],
-      ["Data as of", formatInstant(view.asOf, timeZone)],
-    ];
-    return mail(view.title, range, totals(view.table), csv ? [csvOf(view.table, meta, `${fileStem(view.fileName)}.csv`)] : [], link, late, pdf);
+    return mail(view.title, range, totals(view.table), attachments, link, late, pdf);
   }
   if (view.kind === "dashboard") {
     const numbers: [string, string][] = [];
-    const attachments: Attachment[] = [];
     for (const t of view.answer.tiles) {
       if (t.outcome.status !== "done") continue;
       const body = t.outcome.model.body;
       if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}${body.change?.coverage ? `; ${comparedCoverageText(body.change.coverage)}` : ""}`]);
-      if (body.kind === "table" && csv) {
-        const meta: [string, string][] = [
-          ["Dashboard", view.title],
-          ["Tile", t.title],
-          ["Range", `${t.outcome.model.range.start} to ${t.outcome.model.range.end} (${view.timeZone})`],
-        ];
-        attachments.push(csvOf(body.table, meta, `${fileStem(view.title)}_${fileStem(t.title)}.csv`));
-      }
     }
     return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late, pdf);
   }
@@ -154,7 +227,7 @@ function mail(title: string, range: string, numbers: [string, string][], attachm
     ...(maturingNote ? ["", maturingNote] : []),
     ...(coverageNote ? ["", coverageNote] : []),
     "",
-    attachments.length > 0 ? `The table${attachments.length > 1 ? "s are" : " is"} attached as CSV.` : "",
+    attachedWords(attachments),
     ...(pdf ? ["The report is attached as PDF, as it looks on screen."] : []),
     link ? `Open the report: ${link}` : NO_LINK_NOTE,
     ...(lateNote ? ["", lateNote] : []),
@@ -236,15 +309,19 @@ export async function buildSubscriptionIssue(
   // Outside addresses get the subscription's share link, or no link at all where the policy says so
   // or there is no link (made before outside addresses were named to it).
   const outsideLink = token && policy.outsideLinks === "share" ? new URL(`/share/${token}`, deps.baseUrl).toString() : null;
-  const forUsers = composeReportMail(view, inApp, deps.timeZone, late, sub.formats);
-  const forOutside = composeReportMail(view, outsideLink, deps.timeZone, late, sub.formats);
-  if (!forUsers || !forOutside) {
+  const drawn = mailTables(view, deps.timeZone);
+  if (!drawn) {
     const pending = view.kind === "pending" ? view : null;
     return { kind: "pending", reason: "The report's data is queued behind people's reports.", queue: pending?.queue ?? null, retryAfterSeconds: pending?.retryAfterSeconds ?? 5 };
   }
   if (view.kind === "dashboard" && view.answer.tiles.some((t) => t.outcome.status !== "done")) {
     return { kind: "pending", reason: "Some of the dashboard's tiles are still queued.", queue: null, retryAfterSeconds: 5 };
   }
+  const attachments = await attachmentsOf(drawn, sub.formats, deps.workbook ?? workbookBytes);
+  const pdf = sub.formats.includes("pdf");
+  const forUsers = composeReportMail(view, inApp, late, attachments, pdf);
+  const forOutside = composeReportMail(view, outsideLink, late, attachments, pdf);
+  if (!forUsers || !forOutside) throw new Error("The report was drawn but its e-mail could not be written.");
   const who = await audienceOf(db, sub, report, policy);
   const mails: IssueMail[] = [];
   if (who.users.length > 0) mails.push({ audience: "users", to: who.users, ...forUsers });
@@ -260,29 +337,23 @@ export async function buildSubscriptionIssue(
 }
 
 /**
- * The report's PDF attached to the issue's e-mails when the subscription asks for PDF and some e-mail
- * will go, made with the owner's rights (composeReportMail attaches the CSVs). A PDF
- * that cannot be made stops the issue: the owner is told in the inbox why, and nothing is sent.
+ * The report's PDF attached after the table files of the issue's e-mails when the subscription asks
+ * for PDF and some e-mail will go, made with the owner's rights. Throws AttachmentError when it
+ * cannot be made.
  */
-async function attachFormats(deps: SubscriptionDeps, sub: SubscriptionRow, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
-  let mails = issue.mails;
-  if (sub.formats.includes("pdf") && mails.length > 0 && deps.mail.enabled) {
-    let made: { pdf: Buffer; fileName: string };
-    try {
-      if (!deps.pdf) throw new Error("this process makes no PDFs");
-      const owner = await usersRepo(deps.db).findById(sub.ownerId);
-      if (!owner || owner.disabled) throw new Error("its owner may no longer see the report");
-      made = await deps.pdf({ id: owner.id, email: owner.email, role: owner.role }, sub.reportId, asked ? "user" : "background");
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      const body = `The PDF of “${sub.reportName}” could not be made (${why}), so this issue was not sent to anyone. The next one is sent at its time as usual.`;
-      await inboxRepo(deps.db).add([sub.ownerId], { title: `Scheduled report not sent: ${sub.reportName}`, body, link: "/alerts", sourceKind: "subscription", sourceId: sub.id });
-      throw new Error(`The PDF could not be made (${why}). This issue was not sent.`);
-    }
-    const pdf: Attachment = { filename: made.fileName, content: made.pdf.toString("base64"), contentType: "application/pdf", encoding: "base64" };
-    mails = mails.map((m) => ({ ...m, attachments: [...m.attachments, pdf] }));
+async function attachPdf(deps: SubscriptionDeps, sub: SubscriptionRow, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
+  if (!sub.formats.includes("pdf") || issue.mails.length === 0 || !deps.mail.enabled) return issue;
+  let made: { pdf: Buffer; fileName: string };
+  try {
+    if (!deps.pdf) throw new Error("this process makes no PDFs");
+    const owner = await usersRepo(deps.db).findById(sub.ownerId);
+    if (!owner || owner.disabled) throw new Error("its owner may no longer see the report");
+    made = await deps.pdf({ id: owner.id, email: owner.email, role: owner.role }, sub.reportId, asked ? "user" : "background");
+  } catch (e) {
+    throw failed("pdf", e);
   }
-  return { ...issue, mails };
+  const pdf: Attachment = { filename: made.fileName, content: made.pdf.toString("base64"), contentType: "application/pdf", encoding: "base64" };
+  return { ...issue, mails: issue.mails.map((m) => ({ ...m, attachments: [...m.attachments, pdf] })) };
 }
 
 /** Sends the subscription's e-mail for a slot (and tells the users named in the inbox). */
@@ -293,9 +364,23 @@ export async function sendSubscription(
   /** Set when a person pressed "Send now": written to the audit log with the mail it queued. */
   asked?: { by: SessionUser },
 ): Promise<{ inbox: number; emails: number }> {
-  const built = await buildSubscriptionIssue(deps, sub, late);
-  if (built.kind === "pending") throw new Error(`${built.reason} This issue was not sent.`);
-  const issue = await attachFormats(deps, sub, built.issue, asked !== undefined);
+  let issue: SubscriptionIssue;
+  try {
+    const built = await buildSubscriptionIssue(deps, sub, late);
+    if (built.kind === "pending") throw new Error(`${built.reason} This issue was not sent.`);
+    issue = await attachPdf(deps, sub, built.issue, asked !== undefined);
+  } catch (e) {
+    if (!(e instanceof AttachmentError)) throw e;
+    // Nothing half-made goes out: the owner is told, and the slot (or "Send now") records the failure.
+    await inboxRepo(deps.db).add([sub.ownerId], {
+      title: `Scheduled report not sent: ${sub.reportName}`,
+      body: `${e.message} Nothing was sent for this issue; the next one is made at its scheduled time.`,
+      link: "/alerts",
+      sourceKind: "subscription",
+      sourceId: sub.id,
+    });
+    throw new AttachmentError(`${e.message} This issue was not sent.`);
+  }
   return deps.db.transaction(async (tx) => {
     await inboxRepo(tx).add(issue.inbox.userIds, { title: issue.inbox.title, body: issue.inbox.body, link: issue.inbox.link, sourceKind: "subscription", sourceId: sub.id });
     let emails = 0;

@@ -8,7 +8,7 @@ export interface SubscriptionRow extends ScheduledItemRow {
   reportPage: string;
   shareLinkId: string | null;
   shareTokenSealed: string | null;
-  /** What its e-mail attaches, in order: "csv", "pdf". */
+  /** What its e-mail attaches: some of "csv", "xlsx", "pdf" (ATTACHMENT_FORMATS in ./subscriptions.ts). */
   formats: string[];
 }
 

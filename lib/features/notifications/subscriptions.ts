@@ -35,8 +35,12 @@ import type { Bounce, MailStatus } from "@/lib/core/mail/outbox";
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */
 export const SubscriptionSchedule = ScheduleSpec.refine((s) => s.every !== "hour", { error: "a scheduled report is sent daily, weekly or monthly" });
 
-/** What a scheduled report's e-mail can attach: its tables as CSV, the report as it looks on screen as PDF. */
-export const ATTACHMENT_FORMATS = ["csv", "pdf"] as const;
+/**
+ * What a scheduled report's e-mail can attach: its tables as CSV (a file per table) and as one Excel
+ * workbook (a sheet per table), the report as it looks on screen as PDF. The e-mail carries them in
+ * this order whatever order they were chosen in.
+ */
+export const ATTACHMENT_FORMATS = ["csv", "xlsx", "pdf"] as const;
 export type AttachmentFormat = (typeof ATTACHMENT_FORMATS)[number];
 export const AttachmentFormats = z
   .array(z.enum(ATTACHMENT_FORMATS))

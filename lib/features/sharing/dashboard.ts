@@ -9,7 +9,8 @@ import { ApiError } from "@/lib/contract/errors";
 import { runDashboard, type DashboardAnswer, type PlanStep } from "@/lib/features/dashboards/run";
 import { parseDashboard, type DashboardState, type TileWidth } from "@/lib/report/state/dashboard";
 import { describeFilters } from "@/lib/report/state/describe-filters";
-import { presetLabel, type RangePreset } from "@/lib/report/state/range";
+import { presetLabel, resolveRange, type RangePreset } from "@/lib/report/state/range";
+import { dashboardQuestion, type DashboardQuestion } from "@/lib/features/dashboards/tile-csv";
 import type { SavedReport } from "@/lib/features/saved-reports/store";
 import type { Snapshot } from "@/lib/features/sharing/links-store";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -26,12 +27,21 @@ export interface SharedDashboard {
   filters: string;
   widths: TileWidth[];
   answer: DashboardAnswer;
+  /** What the whole dashboard's workbook states first (its time of making is added when it is made). */
+  question: Omit<DashboardQuestion, "generatedAt">;
 }
 
 /** The saved dashboard as of `today`, with the visitor's preset (already checked) in place of its range. */
 export function sharedDashboardState(report: Pick<SavedReport, "params">, preset: RangePreset | null): DashboardState {
   const saved = parseDashboard(report.params).state;
   return preset ? { ...saved, range: { preset } } : saved;
+}
+
+/** The shared dashboard's question: its days as the link names them, and whose link it is. */
+function sharedQuestion(state: DashboardState, q: { dashboard: string; today: string; timeZone: string; sharedBy: string; rangeLabel: string }): Omit<DashboardQuestion, "generatedAt"> {
+  const { start, end } = resolveRange(state.range, q.today);
+  const { generatedAt: _, ...question } = dashboardQuestion(state, { ...q, generatedAt: "" });
+  return { ...question, range: `${q.rangeLabel}: ${start} to ${end}` };
 }
 
 export async function sharedDashboardView(
@@ -74,6 +84,7 @@ export async function sharedDashboardView(
     filters: describeFilters(state.filters),
     widths: state.tiles.map((t) => t.width),
     answer,
+    question: sharedQuestion(state, { dashboard: report.name, today, timeZone: opts.timeZone, sharedBy: opts.sharedBy, rangeLabel }),
   };
 }
 

@@ -5,8 +5,8 @@
  * that some spreadsheets skip before one) gets a leading `'`. Only text is guarded: numbers are
  * written as numbers, so a negative net revenue stays a number.
  */
-import { COVERAGE_COLUMN, MATURING_COLUMN, maturingColumn, rowCoverage, type TableModel, type TableRow } from "./table";
-import { DISPLAY_CURRENCY, exportValue } from "@/lib/report/metrics/format";
+import { COVERAGE_COLUMN, MATURING_COLUMN, maturingColumn, rowCoverage, type TableColumn, type TableModel, type TableRow } from "./table";
+import { DISPLAY_CURRENCY, exportValue, type ValueFormat } from "@/lib/report/metrics/format";
 
 export type CsvCell = string | number | null | undefined;
 
@@ -30,6 +30,40 @@ export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
 export interface CsvMeta {
   /** Label/value lines written above the table, e.g. ["Range", "2025-07-01 to 2025-07-30"]. */
   lines: readonly (readonly [string, string])[];
+}
+
+/**
+ * What a column's numbers are, for a workbook's cell formats (./xlsx.ts): a plain value of the
+ * measure's unit, a signed change in it, a day, or text. The CSV writes every kind the same way.
+ */
+export type ColumnKind = "text" | "date" | ValueFormat | `signed-${Exclude<ValueFormat, "points">}`;
+
+/**
+ * One exported table before it is written: the lines saying what it is, the header row, each
+ * column's kind, the rows as shown and the totals row (none: the file has no totals). The CSV and the
+ * workbook are both written from this, so they hold the same values.
+ */
+export interface ExportSheet {
+  lines: readonly (readonly [string, string])[];
+  header: CsvCell[];
+  kinds: ColumnKind[];
+  rows: CsvCell[][];
+  totals: CsvCell[] | null;
+}
+
+/** The annotated CSV of a sheet: its lines, a blank line, the header, the rows, the totals. */
+export function sheetToCsv(sheet: ExportSheet): string {
+  return toCsv([...sheet.lines.map(([k, v]) => [k, v]), [], sheet.header, ...sheet.rows, ...(sheet.totals ? [sheet.totals] : [])]);
+}
+
+/** The kind of a value of `format`; a change is signed (points are always a signed difference). */
+export function valueKind(format: ValueFormat, signed: boolean): ColumnKind {
+  return signed && format !== "points" ? `signed-${format}` : format;
+}
+
+function columnKind(c: TableColumn): ColumnKind {
+  if (c.format === null) return c.id === "date" ? "date" : "text";
+  return valueKind(c.format, c.kind === "change");
 }
 
 function rowCells(model: TableModel, row: TableRow, coverage: boolean): CsvCell[] {
@@ -64,18 +98,25 @@ export function csvHeader(label: string, format: string | null): string {
   return label;
 }
 
+/** The table as shown, as a sheet: the same columns, the rows in the order shown, the totals row. */
+export function tableSheet(model: TableModel, rows: readonly TableRow[], meta: CsvMeta): ExportSheet {
+  const coverage = hasCoverage([...rows, model.totals]);
+  const kinds = [...model.columns.map(columnKind), ...(maturingColumn(model) ? ["text" as const] : []), ...(coverage ? ["text" as const] : [])];
+  return {
+    lines: meta.lines,
+    header: headerRow(model, coverage),
+    kinds,
+    rows: rows.map((r) => rowCells(model, r, coverage)),
+    totals: rowCells(model, model.totals, coverage),
+  };
+}
+
 /**
  * The table as shown: the same columns, the rows in the order shown, then the totals row; above it
  * the report's meta lines and a blank line.
  */
 export function tableToCsv(model: TableModel, rows: readonly TableRow[], meta: CsvMeta): string {
-  const out: CsvCell[][] = meta.lines.map(([k, v]) => [k, v]);
-  const coverage = hasCoverage([...rows, model.totals]);
-  out.push([]);
-  out.push(headerRow(model, coverage));
-  for (const r of rows) out.push(rowCells(model, r, coverage));
-  out.push(rowCells(model, model.totals, coverage));
-  return toCsv(out);
+  return sheetToCsv(tableSheet(model, rows, meta));
 }
 
 /**

@@ -9,7 +9,7 @@
  * a line found only in the comparison has no records here.
  */
 import { getDimension, getMetric } from "@/lib/contract/catalog";
-import { csvHeader, toCsv, type CsvCell, type CsvMeta } from "./csv";
+import { csvHeader, sheetToCsv, toCsv, valueKind, type CsvCell, type CsvMeta, type ExportSheet } from "./csv";
 import { GRAIN_LABELS, type TimeGrain } from "@/lib/report/periods/grain";
 import { partialNote } from "@/lib/report/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/report/periods/view";
@@ -298,26 +298,34 @@ const exportCell = (c: PivotCell, f: ValueFormat): CsvCell => exportValue(c.valu
  * description and a blank line come first, as in the rows table's CSV.
  */
 export function pivotToCsv(model: PivotModel, meta?: CsvMeta): string {
+  const sheet = pivotSheet(model, meta ?? { lines: [] });
+  return meta ? sheetToCsv(sheet) : toCsv([sheet.header, ...sheet.rows, ...(sheet.totals ? [sheet.totals] : [])]);
+}
+
+/** The pivot as a sheet: its lines (with the pivot's own description and notes), header, rows and Totals line. */
+export function pivotSheet(model: PivotModel, meta: CsvMeta): ExportSheet {
   const f = model.measure.format;
-  const out: CsvCell[][] = [];
-  if (meta) {
-    for (const [k, v] of meta.lines) out.push([k, v]);
-    out.push(["Pivot", `${model.measure.label}: ${model.rowDimensions.map((d) => d.label).join(" > ")} by ${model.columnDimension.label}`]);
-    for (const n of model.notes) out.push(["Note", n]);
-    out.push([]);
-  }
+  const lines: [string, string][] = [
+    ...meta.lines.map(([k, v]) => [k, v] as [string, string]),
+    ["Pivot", `${model.measure.label}: ${model.rowDimensions.map((d) => d.label).join(" > ")} by ${model.columnDimension.label}`],
+    ...model.notes.map((n) => ["Note", n] as [string, string]),
+  ];
   // A row dimension's header cell can never be empty (there is at least one), so the header is a header.
   // A rate that can mature gets a last column naming, per line, the columns still maturing there.
   const maturingOf = (cells: readonly PivotCell[], total: PivotCell): CsvCell[] =>
     model.canMature ? [[...cells.flatMap((c, i) => (c.maturing ? [model.columns[i]?.label ?? ""] : [])), ...(total.maturing ? [TOTAL_LABEL] : [])].join("; ")] : [];
-  out.push([...model.rowDimensions.map((d) => d.label), ...model.columns.map((c) => csvHeader(c.label, f)), csvHeader(TOTAL_LABEL, f), ...(model.canMature ? [MATURING_COLUMN] : [])]);
-  for (const r of model.rows) out.push([...r.dims.map((d) => d.text), ...r.cells.map((c) => exportCell(c, f)), exportCell(r.total, f), ...maturingOf(r.cells, r.total)]);
-  out.push([
-    TOTALS_LABEL,
-    ...model.rowDimensions.slice(1).map(() => ""),
-    ...model.columnTotals.map((c) => exportCell(c, f)),
-    exportCell(model.grandTotal, f),
-    ...maturingOf(model.columnTotals, model.grandTotal),
-  ]);
-  return toCsv(out);
+  const valueKinds = [...model.columns.map(() => valueKind(f, false)), valueKind(f, false)];
+  return {
+    lines,
+    header: [...model.rowDimensions.map((d) => d.label), ...model.columns.map((c) => csvHeader(c.label, f)), csvHeader(TOTAL_LABEL, f), ...(model.canMature ? [MATURING_COLUMN] : [])],
+    kinds: [...model.rowDimensions.map((d) => (d.id === "date" ? ("date" as const) : ("text" as const))), ...valueKinds, ...(model.canMature ? ["text" as const] : [])],
+    rows: model.rows.map((r) => [...r.dims.map((d) => d.text), ...r.cells.map((c) => exportCell(c, f)), exportCell(r.total, f), ...maturingOf(r.cells, r.total)]),
+    totals: [
+      TOTALS_LABEL,
+      ...model.rowDimensions.slice(1).map(() => ""),
+      ...model.columnTotals.map((c) => exportCell(c, f)),
+      exportCell(model.grandTotal, f),
+      ...maturingOf(model.columnTotals, model.grandTotal),
+    ],
+  };
 }

@@ -1,0 +1,40 @@
+/**
+ * Workbooks written on the server with exceljs's streaming writer: rows go out to the zip as they are
+ * written instead of being kept as cell objects, so a long table's memory is bounded by the zip's
+ * buffers and the table's own rows (docs/benchmarks.md: 100,000 rows). Strings are written inline
+ * (no shared-strings table that would grow with every distinct label).
+ */
+import ExcelJS from "exceljs";
+import { PassThrough, type Writable } from "node:stream";
+import { setImmediate as turn } from "node:timers/promises";
+import { writeWorkbook, type WorkbookSpec } from "./xlsx";
+
+/** Writes the workbook to `out` as it is made; resolves when the zip is complete. */
+export async function streamWorkbook(spec: WorkbookSpec, out: Writable): Promise<void> {
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  await writeWorkbook(
+    {
+      addWorksheet: (name, options) => book.addWorksheet(name, options),
+      streaming: true,
+      drain: async () => {
+        await turn();
+      },
+    },
+    spec,
+  );
+  await book.commit();
+}
+
+/** The workbook's bytes (an e-mail attachment). */
+export async function workbookBytes(spec: WorkbookSpec): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on("data", (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    sink.on("end", resolve);
+    sink.on("error", reject);
+  });
+  await streamWorkbook(spec, sink);
+  await done;
+  return Buffer.concat(chunks);
+}
