@@ -16,7 +16,7 @@ import { tableSheet } from "../lib/report/table/csv";
 import { buildViewTable } from "../lib/report/table/table";
 import { singleTableBook, writeWorkbook, type WorkbookSpec } from "../lib/report/table/xlsx";
 import { streamWorkbook } from "../lib/report/table/xlsx-stream";
-import { drawnTiles } from "../lib/core/testing/dashboard-tiles";
+import { drawnTiles } from "../lib/features/dashboards/testing/tiles";
 import { machine, median, peakRssMiB } from "./lib";
 
 const CASES = ["dashboard:stream", "dashboard:memory", "rows:stream", "rows:memory"] as const;

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { parseCsv } from "./support/helpers";
-import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/core/testing/xlsx";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
 
 const TILES_TIMEOUT = 90_000;
 const TITLE = "Revenue by month and brand";

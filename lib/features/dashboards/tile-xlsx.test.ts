@@ -5,11 +5,11 @@
 import type ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "@/lib/core/testing/csv";
-import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/core/testing/xlsx";
+import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/report/table/testing/xlsx";
 import { guardFormula } from "@/lib/report/table/csv";
 import { QUESTION_SHEET } from "@/lib/report/table/xlsx";
 import { workbookBytes } from "@/lib/report/table/xlsx-stream";
-import { drawnTiles } from "@/lib/core/testing/dashboard-tiles";
+import { drawnTiles } from "@/lib/features/dashboards/testing/tiles";
 import { dashboardQuestion, dashboardWorkbook, tileCsv, tileCsvSource, tileSheet } from "./tile-csv";
 
 describe("a six-tile dashboard's workbook", () => {

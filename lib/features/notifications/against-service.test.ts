@@ -29,7 +29,7 @@ import { sendSubscription } from "@/lib/features/notifications/send";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { questionLines, readWorkbook, sheetAsCsvRows } from "@/lib/core/testing/xlsx";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "@/lib/report/table/testing/xlsx";
 import { AlertDefinition } from "./definition";
 import { evaluateRule, type AlertDeps, type EvaluationRecord } from "./run";
 

@@ -15,7 +15,7 @@ import { buildReportView } from "@/lib/report/periods/view";
 import { gridSheet, gridToCsv } from "@/lib/features/cohorts/csv";
 import { buildCohortGrid } from "@/lib/features/cohorts/grid";
 import { parseCsv } from "@/lib/core/testing/csv";
-import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/core/testing/xlsx";
+import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/report/table/testing/xlsx";
 import { tableSheet, tableToCsv, type ExportSheet } from "./csv";
 import { buildPivot, isPivotError, pivotSheet, pivotToCsv } from "./pivot";
 import { buildViewTable, sortRows } from "./table";
@@ -148,7 +148,7 @@ describe("an Explore table's workbook", () => {
       return null;
     }
   })();
-  it.skipIf(soffice === null)("LibreOffice (soffice, not installed here: skipped) converts the table sheet headless to the CSV's values", async () => {
+  it.skipIf(soffice === null)("LibreOffice (soffice; skipped where it is not installed) converts the table sheet headless to the CSV's values", async () => {
     const dir = mkdtempSync(join(tmpdir(), "xlsx-lo-"));
     writeFileSync(join(dir, "book.xlsx"), await workbookBytes(singleTableBook("Order summary", sheet)));
     // Comma, double quote, UTF-8, from line 1, raw values (not as shown), the second sheet.
