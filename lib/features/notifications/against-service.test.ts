@@ -25,7 +25,8 @@ import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
 import { usersRepo } from "@/lib/core/auth/users";
 import { createSubscription, deleteSubscription } from "@/lib/features/notifications/subscriptions";
-import { sendSubscription } from "@/lib/features/notifications/send";
+import { sendSubscription, type PdfMaker } from "@/lib/features/notifications/send";
+import type { AttachmentFormat } from "@/lib/features/notifications/subscriptions";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
@@ -340,7 +341,7 @@ describe("a scheduled report against the service", () => {
 });
 
 describe("a scheduled report with its Excel workbook attached", () => {
-  const create = async (name: string) => {
+  const create = async (name: string, formats: AttachmentFormat[] = ["xlsx", "csv"]) => {
     const report = await savedReportsRepo(store).create({
       ownerId: owner.id,
       name,
@@ -352,10 +353,10 @@ describe("a scheduled report with its Excel workbook attached", () => {
       store,
       gateway,
       owner,
-      { report_id: report.id, schedule: { every: "day", hour: 8 }, recipients: { users: [], emails: ["cfo@test.local"] }, paused: false, formats: ["xlsx", "csv"] },
+      { report_id: report.id, schedule: { every: "day", hour: 8 }, recipients: { users: [], emails: ["cfo@test.local"] }, paused: false, formats },
       { timeZone: "UTC", secret: SECRET, policy: MAIL_POLICY_DEFAULTS },
     );
-    expect(view.formats).toEqual(["xlsx", "csv"]);
+    expect(view.formats).toEqual(formats);
     return (await subscriptionsRepo(store).get(view.id))!;
   };
   const deps = () => ({ db: store, gateway, timeZone: "UTC", secret: SECRET, baseUrl: BASE_URL, mail: mailQueue(true), waitMs: 30_000 });
@@ -398,5 +399,60 @@ describe("a scheduled report with its Excel workbook attached", () => {
     const inbox = await inboxRepo(store).list(owner.id);
     expect(inbox).toHaveLength(before + 1);
     expect(inbox[0]).toMatchObject({ title: "Scheduled report not sent: Weekly revenue by gateway", body: expect.stringContaining("Nothing was sent") });
+  });
+
+  // Every byte value, so a file that went through the outbox as text would come out changed.
+  const PDF_BYTES = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
+
+  it("carries the CSV, the workbook and the PDF in one e-mail, in that order however they were chosen", async () => {
+    const sub = await create("Monthly board pack", ["pdf", "xlsx", "csv"]);
+    const pdf: PdfMaker = async () => ({ pdf: PDF_BYTES, fileName: "Monthly-board-pack.pdf" });
+    expect(await sendSubscription({ ...deps(), pdf }, sub, false)).toEqual({ inbox: 0, emails: 1 });
+    const [mail] = await sendQueued();
+    const files = mail!.parsed.attachments;
+    expect(files.map((f) => [f.filename?.split(".").pop(), f.contentType])).toEqual([
+      ["csv", "text/csv"],
+      ["xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+      ["pdf", "application/pdf"],
+    ]);
+    expect(Buffer.compare(files[2]!.content, PDF_BYTES)).toBe(0);
+    const csv = parseCsv(files[0]!.content.toString("utf8"));
+    const blank = csv.findIndex((l) => l.length === 1 && l[0] === "");
+    const rows = csv.slice(blank + 1);
+    expect(sheetAsCsvRows((await readWorkbook(files[1]!.content)).worksheets[1]!, rows[0]!.length)).toEqual(rows);
+    expect(mail!.parsed.text).toContain("attached as CSV and as an Excel workbook");
+    expect(mail!.parsed.text).toContain("The report is attached as PDF, as it looks on screen.");
+  });
+
+  it("makes no PDF and sends nothing when the workbook cannot be made, and tells the owner once", async () => {
+    const sub = await create("Quarterly board pack", ["csv", "xlsx", "pdf"]);
+    const before = (await inboxRepo(store).list(owner.id)).length;
+    let pdfs = 0;
+    const pdf: PdfMaker = async () => {
+      pdfs += 1;
+      return { pdf: PDF_BYTES, fileName: "Quarterly-board-pack.pdf" };
+    };
+    const failing = async () => {
+      throw new Error("disk full");
+    };
+    await expect(sendSubscription({ ...deps(), pdf, workbook: failing }, sub, false)).rejects.toThrow(/^The Excel workbook could not be made \(disk full\)\. This issue was not sent\.$/);
+    expect(pdfs).toBe(0);
+    expect(await sendQueued()).toHaveLength(0);
+    const inbox = await inboxRepo(store).list(owner.id);
+    expect(inbox).toHaveLength(before + 1);
+    expect(inbox[0]).toMatchObject({ title: "Scheduled report not sent: Quarterly board pack", body: expect.stringContaining("The Excel workbook could not be made (disk full).") });
+  });
+
+  it("sends neither the CSV nor the workbook when the PDF cannot be made", async () => {
+    const sub = await create("Yearly board pack", ["csv", "xlsx", "pdf"]);
+    const before = (await inboxRepo(store).list(owner.id)).length;
+    const pdf: PdfMaker = async () => {
+      throw new Error("no Chromium here");
+    };
+    await expect(sendSubscription({ ...deps(), pdf }, sub, false)).rejects.toThrow(/^The PDF could not be made \(no Chromium here\)\. This issue was not sent\.$/);
+    expect(await sendQueued()).toHaveLength(0);
+    const inbox = await inboxRepo(store).list(owner.id);
+    expect(inbox).toHaveLength(before + 1);
+    expect(inbox[0]).toMatchObject({ title: "Scheduled report not sent: Yearly board pack", body: expect.stringContaining("The PDF could not be made (no Chromium here).") });
   });
 });
