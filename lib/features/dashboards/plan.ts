@@ -18,7 +18,7 @@ import {
   metricsFor,
   type Operation,
 } from "@/lib/contract/catalog";
-import { daysBetween, isCalendarDate } from "@/lib/contract/dates";
+import { addDays, daysBetween, isCalendarDate } from "@/lib/contract/dates";
 import type { FilterScalar } from "@/lib/contract/requests";
 import { canDerive } from "@/lib/core/upstream/derive";
 import { rangePieces } from "@/lib/core/upstream/range-pieces";
@@ -79,6 +79,11 @@ export interface PlanOptions {
   maxPieceDays?: number;
   /** Distinct values the server has seen of a dimension; overrides the defaults below. */
   cardinality?: (dimension: string) => number | undefined;
+  /**
+   * The day the answers run up to. A cohort's initial date can only hold the billing cycles that have
+   * come round since it (cohortCycles); without it, every initial date is counted with them all.
+   */
+  today?: string;
 }
 
 type Filters = Record<string, FilterScalar | FilterScalar[]>;
@@ -150,8 +155,27 @@ const FAMILIES: readonly { key: string; names: readonly string[]; attributes: re
   { key: "bin", names: [], attributes: ["bank", "card_brand", "card_type"] },
 ];
 
+/**
+ * Days from the initial order to the first rebill at the soonest (a trial's shortest, SPEC.md §5:
+ * "trial then monthly rebills"), and between later rebills at the soonest (the shortest month).
+ */
+const FIRST_REBILL_MIN_DAYS = 14;
+const REBILL_MIN_DAYS = 28;
+
+/**
+ * The most billing cycles a customer who started `age` days before today can have reached, the
+ * initial order (cycle 0) included. A cohort answer by initial date and billing cycle holds one
+ * record per cycle reached: a day three months old holds about four, not the year's twelve the
+ * cardinality model counts, and a quarter's cohort then costs one page where twelve a day said two.
+ * It errs high (the soonest each rebill can come), so it never plans fewer pages than are made.
+ */
+export function cohortCycles(age: number): number {
+  if (age < FIRST_REBILL_MIN_DAYS) return 1;
+  return 2 + Math.floor((age - FIRST_REBILL_MIN_DAYS) / REBILL_MIN_DAYS);
+}
+
 /** Records of `query`'s whole range, per the cardinality model. */
-export function estimateRows(op: Operation, query: ReportQuery, cardinality?: PlanOptions["cardinality"]): number {
+export function estimateRows(op: Operation, query: ReportQuery, cardinality?: PlanOptions["cardinality"], today?: string): number {
   if (!isCalendarDate(query.start_date) || !isCalendarDate(query.end_date)) return 0;
   const days = daysBetween(query.start_date, query.end_date) + 1;
   if (days <= 0) return 0;
@@ -187,9 +211,20 @@ export function estimateRows(op: Operation, query: ReportQuery, cardinality?: Pl
       );
     }
   }
+  // A cohort's billing cycles are counted per initial date, by how many can have come round since.
+  const maturing = op === "cohort" && grouped.has("billing_cycle") && today !== undefined && isCalendarDate(today);
+  if (maturing) counted.add("billing_cycle");
   for (const d of grouped) if (!counted.has(d)) combos *= card(d);
 
   const activeDays = card("date");
+  if (maturing) {
+    const cycles = (day: string) => Math.min(card("billing_cycle"), cohortCycles(Math.max(0, daysBetween(day, today))));
+    if (!grouped.has("date")) return Math.min(combos * cycles(query.start_date), MAX_ROWS_PER_DAY * activeDays);
+    // Each initial date on its own, as many as a date filter leaves (the oldest first: they hold the most).
+    let rows = 0;
+    for (let i = 0; i < activeDays; i++) rows += Math.min(combos * cycles(addDays(query.start_date, i)), MAX_ROWS_PER_DAY);
+    return rows;
+  }
   return grouped.has("date")
     ? activeDays * Math.min(combos, MAX_ROWS_PER_DAY)
     : Math.min(combos, MAX_ROWS_PER_DAY * activeDays);
@@ -205,17 +240,17 @@ interface Cost {
   maxPiecePages: number;
 }
 
-function costOf(op: Operation, query: ReportQuery, opts: Required<Omit<PlanOptions, "cardinality">> & PlanOptions): Cost {
+function costOf(op: Operation, query: ReportQuery, opts: Required<Omit<PlanOptions, "cardinality" | "today">> & PlanOptions): Cost {
   const parts = rangePieces(query, opts.maxPieceDays);
   let calls = 0;
   let maxPiecePages = 0;
   // Each piece is paged on its own, so a short last piece is cheaper than an even share would say.
   for (const p of parts) {
-    const pages = Math.max(1, Math.ceil(estimateRows(op, { ...query, ...p }, opts.cardinality) / opts.pageSize));
+    const pages = Math.max(1, Math.ceil(estimateRows(op, { ...query, ...p }, opts.cardinality, opts.today) / opts.pageSize));
     calls += pages;
     maxPiecePages = Math.max(maxPiecePages, pages);
   }
-  return { rows: estimateRows(op, query, opts.cardinality), calls, pieces: parts.length, maxPiecePages };
+  return { rows: estimateRows(op, query, opts.cardinality, opts.today), calls, pieces: parts.length, maxPiecePages };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -172,10 +172,13 @@ function jobCalls(gateway: ReportGateway, job: JobView, estimate: number | undef
   return { calls: 0, callsKnown: true, plannedCalls: planned };
 }
 
-/** The planner's options for this gateway: its page cap, and what its answers showed of each dimension. */
-function planOptionsFor(gateway: ReportGateway): PlanOptions {
+/**
+ * The planner's options for this gateway: its page cap, what its answers showed of each dimension,
+ * and the day the answers run up to (a cohort's young initial dates hold fewer billing cycles).
+ */
+function planOptionsFor(gateway: ReportGateway, today?: string): PlanOptions {
   const o = observedOf(gateway);
-  return { pageCap: gateway.config.pageCap, cardinality: (d) => o.distinct.get(d) };
+  return { pageCap: gateway.config.pageCap, cardinality: (d) => o.distinct.get(d), ...(today ? { today } : {}) };
 }
 
 function tileNeeds(state: DashboardState, today: string) {
@@ -210,7 +213,7 @@ export function dashboardQueries(gateway: ReportGateway, state: DashboardState, 
   const needs = needsOf(tileNeeds(state, today));
   const plan = planQueries(
     needs.map((n) => ({ key: needKey(n), op: n.op, query: n.query })),
-    planOptionsFor(gateway),
+    planOptionsFor(gateway, today),
   );
   return plan.queries.map((q) => ({ op: q.op, query: q.query }));
 }
@@ -329,7 +332,7 @@ async function lookOnce(gateway: ReportGateway, tiles: ReturnType<typeof tileNee
     }
   }
   const requests: PlanRequest[] = toPlan.map((n) => ({ key: needKey(n), op: n.op, query: n.query }));
-  const planOpts = planOptionsFor(gateway);
+  const planOpts = planOptionsFor(gateway, today);
   const plan = planQueries(requests, planOpts);
   const queries = [...(await withKeptDays(gateway, plan.queries, planOpts)), ...alone.map((n) => ({ op: n.op, query: n.query, estimatedCalls: 1, serves: [needKey(n)] }))];
   for (const q of queries) {
