@@ -16,7 +16,17 @@ export interface Snapshot {
   end_date: string;
   data: Record<string, string | number | null>[];
   /** The compared days' answer, frozen with the report's when the report compares (absent on links made before comparisons were kept). */
-  comparison?: { start_date: string; end_date: string; data: Record<string, string | number | null>[] };
+  comparison?: {
+    start_date: string;
+    end_date: string;
+    data: Record<string, string | number | null>[];
+    /**
+     * The compared days that held data when it was taken, when the comparison's own answer cannot
+     * tell (lib/report/periods/coverage.ts): frozen with it, so the snapshot says the same coverage
+     * however the data has grown since (absent on links made before coverage was kept).
+     */
+    data_days?: string[];
+  };
   /** A dashboard's snapshot: the answers its tiles derive from, and the day they were taken. */
   dashboard?: { today: string; answers: { op: "orders" | "cohort"; query: ReportQuery; fetched_at: string; data: Record<string, string | number | null>[] }[] };
 }

@@ -9,6 +9,7 @@ import { appendAudit, inTransaction, userActor } from "@/lib/core/audit/log";
 import { hashPassword } from "@/lib/core/auth/password";
 import { ApiError } from "@/lib/contract/errors";
 import { isRangePreset } from "@/lib/report/state/range";
+import { coverageDays, coverageRequest } from "@/lib/report/periods/coverage";
 import { canEdit, getEditableReport } from "@/lib/features/saved-reports/access";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { SavedReport } from "@/lib/features/saved-reports/store";
@@ -191,6 +192,13 @@ export async function createShareLink(
       const cmp = await runThroughGateway(gateway, op, comparison, 60_000, user.id);
       if (!("done" in cmp)) throw still();
       snapshot.comparison = { start_date: comparison.start_date, end_date: comparison.end_date, data: cmp.done.data };
+      // Which compared days held data, when the comparison's own answer cannot say: asked now, as the live page asks it.
+      const coverage = coverageRequest(op, comparison);
+      if (coverage) {
+        const cov = await runThroughGateway(gateway, op, coverage, 60_000, user.id);
+        if (!("done" in cov)) throw still();
+        snapshot.comparison.data_days = coverageDays(cov.done.data, { start: comparison.start_date, end: comparison.end_date });
+      }
     }
   }
   const token = newShareToken();

@@ -22,6 +22,8 @@ import { canEdit, canonicalParams, canView } from "@/lib/features/saved-reports"
 import { createShareLink, rotateShareLink } from "./links";
 import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
+import { renderSavedReport } from "./view";
+import { coverageDays, coverageRequest } from "@/lib/report/periods/coverage";
 
 const SECRET = "share-test-secret-share-test-secret-0123456789";
 let dir: string;
@@ -243,6 +245,53 @@ describe("share links", () => {
     expect("done" in direct && direct.done.data).toEqual(stored.comparison!.data);
     // A report without a comparison asks for none.
     expect(reportQuery(report, "UTC").comparison).toBeNull();
+  });
+
+  it("freeze a comparison's coverage with the snapshot: opened later, it says the days the compared answer covered when it was taken", async () => {
+    // 40 days by gateway against the 40 before them, of which the data (60 days) holds the last 20.
+    const today = todayIn("UTC");
+    const byGateway = await savedReportsRepo(store).create({
+      ownerId: analyst.id,
+      name: "Gateways against the period before",
+      page: "explore",
+      params: `range=${addDays(today, -39)}..${today}&by=gateway_id&cmp=prev&m=revenue,attempts`,
+      sharedWithTeam: false,
+    });
+    const { op, comparison } = reportQuery(byGateway, "UTC");
+    expect(comparison).toMatchObject({ start_date: addDays(today, -79), end_date: addDays(today, -40) });
+    // Not by date, so its own answer cannot say which compared days hold data: the coverage request can.
+    const coverage = coverageRequest(op, comparison!);
+    expect(coverage).not.toBeNull();
+    const deps = { db: store, gateway, owner: analyst.id, waitMs: 10_000, timeZone: "UTC" };
+    const live = await renderSavedReport(deps, byGateway, { allowedPresets: [], preset: null, snapshot: null });
+    expect(live.kind).toBe("ok");
+    const liveCoverage = await runThroughGateway(gateway, op, coverage!, 10_000, analyst.id);
+    const covered = "done" in liveCoverage ? coverageDays(liveCoverage.done.data, { start: comparison!.start_date, end: comparison!.end_date }) : [];
+    expect(covered.length).toBeGreaterThan(0);
+    expect(covered.length).toBeLessThan(40);
+
+    const snap = await createShareLink(store, gateway, "UTC", analyst, byGateway, { mode: "snapshot" });
+    const stored = (await shareLinksRepo(store).get(snap.link.id))!.snapshot!;
+    expect(stored.comparison?.data_days).toEqual(covered);
+    const periods = live.kind === "ok" ? live.periods : null;
+    expect(periods).toContain(`${covered.length} of 40`);
+
+    // Opened later, by another process whose cache holds nothing: drawn from what was frozen, with no
+    // call, and saying the same coverage.
+    const before = gateway.client.reportCalls;
+    const elsewhere = gatewayFor(svc);
+    const later = await renderSavedReport({ ...deps, gateway: elsewhere }, byGateway, { allowedPresets: [], preset: null, snapshot: { ...stored } });
+    expect(gateway.client.reportCalls).toBe(before);
+    expect(elsewhere.client.reportCalls).toBe(0);
+    expect(later.kind === "ok" && later.mode).toBe("snapshot");
+    expect(later.kind === "ok" ? later.periods : null).toBe(periods);
+    const moved = await renderSavedReport({ ...deps, gateway: elsewhere }, byGateway, {
+      allowedPresets: [],
+      preset: null,
+      snapshot: { ...stored, comparison: { ...stored.comparison!, data_days: covered.slice(0, 1) } },
+    });
+    // The coverage shown is the one the snapshot holds, not what a request would say now.
+    expect(moved.kind === "ok" ? moved.periods : null).toContain("1 of 40");
   });
 
   it("save and share the Monitor: no settings, and its links are always live", async () => {

@@ -175,7 +175,7 @@ export async function renderSavedReport(
     asOf = opts.snapshot.fetched_at;
     range = { start: opts.snapshot.start_date, end: opts.snapshot.end_date };
     const c = opts.snapshot.comparison;
-    if (c) compared = { range: { start: c.start_date, end: c.end_date }, records: c.data };
+    if (c) compared = { range: { start: c.start_date, end: c.end_date }, records: c.data, ...(c.data_days ? { dataDays: c.data_days } : {}) };
   } else {
     // A page waits a few seconds at most; past that it says how long and refreshes itself.
     const pending = (run: { waiting: JobView | null }): SharedView => {
