@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CARD_BRANDS, LIMITS, METRICS as CATALOG_METRICS, dimensionsFor, type Operation } from "@/lib/contract/catalog";
-import { addDays } from "@/lib/contract/dates";
+import { addDays, daysBetween } from "@/lib/contract/dates";
 import { OPERATION_SCHEMAS } from "@/lib/contract/operation-schemas";
 import type { FilterScalar } from "@/lib/contract/requests";
 import type { ReportRecord } from "@/lib/contract/records";
@@ -14,7 +14,7 @@ import { comparisonRange } from "@/lib/report/periods/compare";
 import { canDerive, derive } from "@/lib/core/upstream/derive";
 import { ReportFetcher } from "@/lib/core/upstream/fetcher";
 import { aggregate, canonicalQuery, effectiveGroupBy, effectiveMetrics, matchesFilter, queryKey, type ReportQuery } from "@/lib/core/upstream/records";
-import { contractProblem, estimateRows, mergeQueries, normalizeQuery, planQueries, type Plan, type PlanRequest } from "./plan";
+import { cohortCycles, contractProblem, estimateRows, mergeQueries, normalizeQuery, planQueries, type Plan, type PlanRequest } from "./plan";
 
 const MARCH = { start_date: "2025-03-01", end_date: "2025-03-31" };
 const req = (key: string, query: ReportQuery, op: Operation = "orders"): PlanRequest => ({ key, op, query });
@@ -88,6 +88,47 @@ describe("estimateRows", () => {
     expect(estimateRows("orders", { ...MARCH, group_by: ["date", "bin", "sub_affid"] })).toBe(31 * 25_000);
     // No group_by is the finest grain, not a total.
     expect(estimateRows("cohort", { ...MARCH })).toBe(31 * 25_000);
+  });
+});
+
+describe("a cohort's billing cycles", () => {
+  const TODAY = "2025-10-20";
+  const cohort = (start: string, end: string, group_by: string[], today?: string, seen?: (d: string) => number | undefined) =>
+    estimateRows("cohort", { start_date: start, end_date: end, group_by }, seen, today);
+
+  it("counts the cycles that can have come round since each initial date", () => {
+    // The initial order alone until the shortest trial has passed, then one more a month at most.
+    expect([0, 13, 14, 41, 42, 69, 70].map(cohortCycles)).toEqual([1, 1, 2, 2, 3, 3, 4]);
+    expect(cohort(TODAY, TODAY, ["date", "billing_cycle"], TODAY)).toBe(1);
+    expect(cohort("2025-10-01", "2025-10-01", ["date", "billing_cycle"], TODAY)).toBe(2);
+    // A day is counted by its own age: thirty days of one cycle or two, not thirty of twelve.
+    const month = cohort("2025-09-21", "2025-10-20", ["date", "billing_cycle"], TODAY);
+    let sum = 0;
+    for (let i = 0; i < 30; i++) sum += cohortCycles(29 - i);
+    expect(month).toBe(sum);
+    expect(month).toBeLessThan(30 * 12);
+  });
+
+  it("never counts more cycles than the dimension has (the default, or as seen)", () => {
+    expect(cohort("2023-01-01", "2023-01-31", ["date", "billing_cycle"], TODAY)).toBe(31 * 12);
+    expect(cohort("2023-01-01", "2023-01-31", ["date", "billing_cycle"], TODAY, (d) => (d === "billing_cycle" ? 7 : undefined))).toBe(31 * 7);
+  });
+
+  it("counts the oldest initial date's cycles when the answer is not by date, and every day's other dimensions", () => {
+    expect(cohort("2025-07-01", "2025-09-30", ["billing_cycle"], TODAY)).toBe(cohortCycles(daysBetween("2025-07-01", TODAY)));
+    expect(cohort("2025-10-20", "2025-10-20", ["date", "billing_cycle", "card_brand"], TODAY)).toBe(5);
+  });
+
+  it("counts every cycle when it does not know the day the answers run up to, and leaves other reports alone", () => {
+    expect(cohort("2025-10-01", "2025-10-20", ["date", "billing_cycle"])).toBe(20 * 12);
+    expect(estimateRows("orders", { start_date: "2025-10-01", end_date: "2025-10-20", group_by: ["date", "billing_cycle"] }, undefined, TODAY)).toBe(20 * 12);
+  });
+
+  it("plans a quarter's cohort by initial date and cycle in one page, a year's in more", () => {
+    const q = (start: string) => planQueries([req("c", { start_date: start, end_date: "2025-09-30", group_by: ["date", "billing_cycle"] }, "cohort")], { pageCap: 50, today: TODAY });
+    expect(q("2025-07-01").queries[0]!.estimatedCalls).toBe(1);
+    expect(planQueries([req("c", { start_date: "2025-07-01", end_date: "2025-09-30", group_by: ["date", "billing_cycle"] }, "cohort")], { pageCap: 50 }).queries[0]!.estimatedCalls).toBe(2);
+    expect(q("2024-10-01").queries[0]!.estimatedCalls).toBeGreaterThan(4);
   });
 });
 
