@@ -12,7 +12,7 @@ import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/session";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
-import { shareLinksRepo } from "@/lib/features/sharing/links-store";
+import { shareLinksRepo, type Snapshot } from "@/lib/features/sharing/links-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -23,6 +23,7 @@ import { createShareLink, rotateShareLink } from "./links";
 import { checkSharePassword, reportQuery, resolveShare, runThroughGateway, SHARE_LIMITS } from "./service";
 import { hashToken, signUnlock, unlockCookieName, verifyUnlock } from "./tokens";
 import { renderSavedReport } from "./view";
+import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { coverageDays, coverageRequest } from "@/lib/report/periods/coverage";
 
 const SECRET = "share-test-secret-share-test-secret-0123456789";
@@ -292,6 +293,35 @@ describe("share links", () => {
     });
     // The coverage shown is the one the snapshot holds, not what a request would say now.
     expect(moved.kind === "ok" ? moved.periods : null).toContain("1 of 40");
+  });
+
+  it("freeze a dashboard's comparison coverage with its snapshot: opened later by another process, its tiles say what they said when it was taken", async () => {
+    const today = todayIn("UTC");
+    // Its range's 40 days against the 40 before them, of which the data (60 days) holds the last 20:
+    // a KPI (its coverage read from its own answer by date) and a table by gateway (from a coverage request).
+    const tiles = ["kpi.1|op=orders&range=last30&by=date&m=revenue|Revenue", "table.2|op=orders&range=last30&by=gateway_id&m=revenue,attempts|By gateway"];
+    const dash = await savedReportsRepo(store).create({
+      ownerId: analyst.id,
+      name: "Dashboard against the period before",
+      page: "dashboard",
+      params: `range=${addDays(today, -39)}..${today}&cmp=prev&${tiles.map((t) => `t=${encodeURIComponent(t)}`).join("&")}`,
+      sharedWithTeam: false,
+    });
+    const view = (g: ReportGateway, snapshot: Snapshot | null) =>
+      sharedDashboardView(g, dash, { owner: analyst.id, sharedBy: analyst.email, timeZone: "UTC", preset: null, allowed: [], snapshot, waitMs: 10_000 });
+    const live = await view(gateway, null);
+    expect(live.answer.tiles.map((t) => t.outcome.status)).toEqual(["done", "done"]);
+    const words = (v: SharedDashboard) => JSON.stringify(v.answer.tiles.map((t) => (t.outcome.status === "done" ? t.outcome.model : t.outcome)));
+    expect(words(live)).toMatch(/data on \d+ of 40 days/);
+
+    const snap = await createShareLink(store, gateway, "UTC", analyst, dash, { mode: "snapshot" });
+    const stored = (await shareLinksRepo(store).get(snap.link.id))!.snapshot!;
+    const elsewhere = gatewayFor(svc);
+    const later = await view(elsewhere, stored);
+    expect(later.mode).toBe("snapshot");
+    expect(elsewhere.client.reportCalls).toBe(0);
+    expect(later.answer.tiles.map((t) => t.outcome.status)).toEqual(["done", "done"]);
+    expect(words(later)).toBe(words(live));
   });
 
   it("save and share the Monitor: no settings, and its links are always live", async () => {
