@@ -155,6 +155,11 @@ export function ExploreReport({
             {comparing ? (
               <ReportStatus phase={comparison.phase} timeZone={timeZone} onCancel={comparison.cancel} stale={comparison.stale} subject="Comparison" />
             ) : null}
+            {/* Which compared days hold data is a third request when the comparison cannot tell: while it
+                waits it says where it stands like the other two, and gives way to the coverage it brings. */}
+            {comparing && look.coverage && coverage.phase.kind !== "done" && coverage.phase.kind !== "idle" ? (
+              <ReportStatus phase={coverage.phase} timeZone={timeZone} onCancel={coverage.cancel} stale={coverage.stale} subject="Compared days with data" />
+            ) : null}
           </>
         )}
         {notice ? (
