@@ -119,8 +119,25 @@ function where(filter: AuditFilter, params: unknown[]): string {
 export const AUDIT_PAGE_MAX = 500;
 
 /** Why a sign-in failed, as a tally counts it (a column each). */
-const SIGN_IN_FAILURES = ["malformed", "throttled", "unknown_account", "wrong_password", "disabled", "sso_only"] as const;
+const SIGN_IN_FAILURES = [
+  "malformed",
+  "throttled",
+  "unknown_account",
+  "wrong_password",
+  "disabled",
+  "sso_only",
+  "company_account",
+  "sso_no_group",
+  "sso_no_email",
+  "sso_email_unverified",
+  "sso_email_taken",
+  "sso_disabled",
+  "sso_callback",
+] as const;
 export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
+
+/** The reasons of company sign-in (and of a password for an account that signs in through it): in an entry only when counted. */
+const COMPANY_FAILURES = SIGN_IN_FAILURES.slice(SIGN_IN_FAILURES.indexOf("company_account"));
 
 /** Addresses counted apart in one window; failures from further addresses share one tally. */
 export const TALLY_ADDRESSES = 100;
@@ -165,7 +182,7 @@ async function countFailure(db: Sql, f: { address: string | null; email: string 
  */
 async function closeTallies(db: Sql, openedBy: Date | null): Promise<number> {
   const stamp = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC'`;
-  const total = "(malformed + throttled + unknown_account + wrong_password + disabled + sso_only)";
+  const total = `(${SIGN_IN_FAILURES.join(" + ")})`;
   const accounts = "(cardinality(emails)::text || CASE WHEN more_emails THEN '+' ELSE '' END)";
   const rows = await db.query<{ n: string | number }>(
     `WITH gone AS (
@@ -183,6 +200,8 @@ async function closeTallies(db: Sql, openedBy: Date | null): Promise<number> {
            'failures', ${total}, 'wrong_password', wrong_password, 'unknown_account', unknown_account,
            'disabled', disabled, 'malformed', malformed, 'throttled', throttled, 'sso_only', sso_only,
            'emails', to_jsonb(emails[1:10]))
+         -- Company sign-in's counts only where there are any: most tallies are passwords alone.
+         || jsonb_strip_nulls(jsonb_build_object(${COMPANY_FAILURES.map((c) => `'${c}', NULLIF(${c}, 0)`).join(", ")}))
        FROM gone ORDER BY window_start
        RETURNING 1
      ) SELECT count(*) AS n FROM added`,

@@ -128,7 +128,7 @@ describe("revalidateSession", () => {
     const users = usersRepo(store);
     const rev = (await users.findByEmail("rev@example.com"))!;
     const signedIn = Date.now();
-    expect(await revalidateSession(store, rev.id, signedIn)).toEqual({ id: rev.id, email: "rev@example.com", role: "admin" });
+    expect(await revalidateSession(store, rev.id, signedIn)).toEqual({ id: rev.id, email: "rev@example.com", role: "admin", company: false });
     await users.setPassword("rev@example.com", rev.passwordHash, new Date(signedIn + 1000));
     expect(await revalidateSession(store, rev.id, signedIn)).toBeNull();
     expect(await revalidateSession(store, rev.id, signedIn + 2000)).not.toBeNull();

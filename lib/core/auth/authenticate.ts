@@ -10,6 +10,7 @@ import type { Sql } from "@/lib/core/store/sql";
 import { auditRepo, type SignInFailure } from "@/lib/core/audit/store";
 import { throttleRepo, type AttemptLimit } from "@/lib/core/store/throttle";
 import { NO_PASSWORD, normalizeEmail, usersRepo } from "./users";
+import { passwordRefusal, type SsoSettings } from "./sso-settings";
 
 export type { SessionUser } from "./roles";
 
@@ -48,7 +49,12 @@ const MAX_PASSWORD = 1024;
 export async function authenticate(
   db: Sql,
   credentials: Credentials,
-  options: { now?: Date; policy?: ThrottlePolicy; ssoOnly?: { breakGlass: readonly string[] } } = {},
+  options: {
+    now?: Date;
+    policy?: ThrottlePolicy;
+    /** Company sign-in's settings when it is configured: which passwords it leaves on (`passwordRefusal`). */
+    sso?: Pick<SsoSettings, "ssoOnly" | "breakGlass"> | null;
+  } = {},
 ): Promise<AuthResult> {
   const now = options.now ?? new Date();
   const policy = options.policy ?? LOGIN_THROTTLE;
@@ -89,10 +95,12 @@ export async function authenticate(
     await failed(!user ? "unknown_account" : !valid ? "wrong_password" : "disabled");
     return { ok: false, reason: "invalid" };
   }
-  // Only company sign-in (OIDC_SSO_ONLY): a right password is refused like a wrong one, so the
-  // answer never tells which e-mails are break-glass accounts; the audit log says why.
-  if (options.ssoOnly && !options.ssoOnly.breakGlass.includes(user.email)) {
-    await failed("sso_only");
+  // Only company sign-in (OIDC_SSO_ONLY), or an account that signs in through the identity provider:
+  // a right password is refused like a wrong one, so the answer never tells which e-mails are
+  // break-glass or company accounts; the audit log says why.
+  const refusal = passwordRefusal(user, options.sso ?? null);
+  if (refusal) {
+    await failed(refusal);
     return { ok: false, reason: "invalid" };
   }
 
@@ -108,19 +116,22 @@ export async function authenticate(
   return { ok: true, user: { id: user.id, email: user.email, role: user.role } };
 }
 
+/** A session's user as the re-check reads them, with whether the account is linked to an identity (`passwordRefusal`). */
+export type SessionAccount = SessionUser & { company: boolean };
+
 /**
  * The session re-check: the user as the store has it now, or null when the account is gone,
  * disabled, or its sessions were voided at or after `signedInAt` (password change, disable: a session
  * signed in within the same millisecond is voided too); given the session's id, also null when that
  * session was signed out (read in the same query).
  */
-export async function revalidateSession(db: Sql, userId: string, signedInAt: number, sessionId?: string): Promise<SessionUser | null> {
+export async function revalidateSession(db: Sql, userId: string, signedInAt: number, sessionId?: string): Promise<SessionAccount | null> {
   const users = usersRepo(db);
   const found = sessionId === undefined ? { user: await users.findById(userId), sessionRevoked: false } : await users.findForSession(userId, sessionId);
   if (!found || found.sessionRevoked) return null;
   const user = found.user;
   if (!user || user.disabled) return null;
   if (user.sessionsValidAfter && signedInAt <= user.sessionsValidAfter.getTime()) return null;
-  return { id: user.id, email: user.email, role: user.role };
+  return { id: user.id, email: user.email, role: user.role, company: user.company };
 }
 

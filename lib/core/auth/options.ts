@@ -7,6 +7,7 @@ import "server-only";
  * changing its role or its password takes effect on the next request.
  */
 import { randomUUID } from "node:crypto";
+import { headers } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -15,12 +16,13 @@ import { measure } from "@/lib/core/http/server-timing";
 import { serverEnv } from "@/lib/core/env/env";
 import { ssoSettingsOf } from "@/lib/core/env/env-schema";
 import { getStore } from "@/lib/core/store";
+import { auditRepo } from "@/lib/core/audit/store";
 import { sessionsRepo } from "./sessions-store";
 import { clientAddress } from "@/lib/core/http/client-address";
-import { authenticate, revalidateSession, type SessionUser } from "./authenticate";
+import { authenticate, LOGIN_THROTTLE, revalidateSession, type SessionUser } from "./authenticate";
 import { safeCallbackPath, throttledError } from "./messages";
 import { SessionChecks } from "./session-checks";
-import { discoveryUrl, type SsoIdentity, type SsoRefusal, type SsoSettings } from "./sso-settings";
+import { discoveryUrl, passwordRefusal, type SsoIdentity, type SsoRefusal, type SsoSettings } from "./sso-settings";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
@@ -39,24 +41,31 @@ function maxAgeSeconds(token: JWT): number {
 }
 
 /**
- * Whether a session (its decrypted cookie) still holds, and its user as the store has them now:
- * null past its absolute lifetime (12 hours, or OIDC_SESSION_MAX_AGE_SECONDS after company sign-in), after signing out (its id recorded as revoked), or when the user
- * is gone, disabled, or their sessions were voided after it began (password change). Asked on every
- * use of a session, by next-auth's jwt callback and by the API's session check (./session-token.ts);
- * the answer is always the store's as of now, kept in memory only while that is exact.
+ * Whether a session (its decrypted cookie) still holds at `now`, and its user as the store has them
+ * now: null past its absolute lifetime (12 hours, or OIDC_SESSION_MAX_AGE_SECONDS after company
+ * sign-in), after signing out (its id recorded as revoked), when the user is gone, disabled, or their
+ * sessions were voided after it began (password change), and for a password session that company
+ * sign-in's settings no longer let a password make (`passwordRefusal`: OIDC_SSO_ONLY turned on, the
+ * e-mail taken off OIDC_BREAK_GLASS, the account linked to an identity). Asked on every use of a
+ * session, by next-auth's jwt callback and by the API's session check (./session-token.ts); the
+ * answer is always the store's and the settings' as of now, kept in memory only while that is exact.
  */
-export async function currentSessionUser(token: JWT): Promise<SessionUser | null> {
+export async function currentSessionUser(token: JWT, now = Date.now()): Promise<SessionUser | null> {
   const signedInAt = token.signedInAt ?? 0;
   // An absolute limit: next-auth slides the cookie's expiry each time /api/auth/session is read.
   // A company sign-in's is shorter, and is how a person removed at the IdP loses access (with SSO
   // turned off, such a session is simply over).
-  if (Date.now() - signedInAt > maxAgeSeconds(token) * 1000) return null;
+  if (now - signedInAt > maxAgeSeconds(token) * 1000) return null;
   // Signed out: the cookie may have been copied, but the session it names is over.
   const sid = token.sid;
   if (!sid) return null;
   // The user and the session's revocation in one query, kept while the store says nothing of them
   // changed (./session-checks.ts: with PGlite; PostgreSQL is read on every request).
-  return measure("session-store", async () => sessionChecks().check(await getStore(), token.sub ?? "", signedInAt, sid));
+  const account = await measure("session-store", async () => sessionChecks().check(await getStore(), token.sub ?? "", signedInAt, sid));
+  if (!account) return null;
+  // The settings are read per request, after the store's answer: kept answers never outlive a change of them.
+  if (token.method !== "sso" && passwordRefusal(account, ssoSettings()) !== null) return null;
+  return { id: account.id, email: account.email, role: account.role };
 }
 
 const checksKey = Symbol.for("payments-analytics.session-checks");
@@ -94,7 +103,33 @@ function errorMessage(metadata: unknown): string {
  * Company sign-in's decision for a person the IdP vouched for (lib/features/users/sso.ts): the account and
  * its role, or why not. Handed in by the auth route, since it follows rights changes into features.
  */
-export type SsoSignIn = (identity: SsoIdentity, settings: SsoSettings) => Promise<{ ok: true; user: SessionUser } | { ok: false; reason: SsoRefusal }>;
+export type SsoSignIn = (
+  identity: SsoIdentity,
+  settings: SsoSettings,
+  context: { address: string | null },
+) => Promise<{ ok: true; user: SessionUser } | { ok: false; reason: SsoRefusal }>;
+
+/**
+ * The client's address as the password sign-in reads it (TRUSTED_PROXY_HOPS), from the request
+ * next-auth is serving (its callbacks are not handed the request); null outside one.
+ */
+async function requestAddress(): Promise<string | null> {
+  try {
+    return clientAddress(await headers(), serverEnv().TRUSTED_PROXY_HOPS);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A company sign-in the signIn callback refuses itself (no profile, an issuer that is not the
+ * configured one): counted in the failed sign-ins' tally, as every refusal of company sign-in is
+ * (lib/features/users/sso.ts), so repeating one cannot grow the audit log.
+ */
+async function countCallbackRefusal(address: string | null, profile: Record<string, unknown> | undefined): Promise<void> {
+  const email = typeof profile?.email === "string" && profile.email !== "" ? profile.email.trim().toLowerCase() : null;
+  await auditRepo(await getStore()).countFailedSignIn({ address, email, why: "sso_callback", now: new Date(), windowSeconds: LOGIN_THROTTLE.windowSeconds });
+}
 
 /** A user that company sign-in has resolved to an account (set by the signIn callback). */
 type ResolvedUser = User & { ssoResolved?: true };
@@ -157,7 +192,7 @@ export function authOptionsWith(deps: { ssoSignIn?: SsoSignIn } = {}): NextAuthO
                 password: credentials?.password,
                 address: clientAddress(req.headers, serverEnv().TRUSTED_PROXY_HOPS),
               },
-              sso?.ssoOnly ? { ssoOnly: { breakGlass: sso.breakGlass } } : {},
+              { sso },
             );
             if (result.ok) return result.user;
             // next-auth passes a thrown message on as `?error=`; the sign-in page turns it into minutes.
@@ -177,12 +212,15 @@ export function authOptionsWith(deps: { ssoSignIn?: SsoSignIn } = {}): NextAuthO
       },
       async signIn({ user, account, profile }) {
         if (account?.provider !== SSO_PROVIDER_ID) return true;
+        const address = await requestAddress();
         const sso = ssoSettings();
-        if (!sso || !deps.ssoSignIn || !profile) return false;
-        const claims = profile as Record<string, unknown>;
+        const claims = profile as Record<string, unknown> | undefined;
         // openid-client compared the ID token's issuer with the discovered one; that must be the configured one.
-        if (!sameIssuer(claims.iss, sso.issuer)) return false;
-        const outcome = await deps.ssoSignIn(identityOf(claims, sso.issuer), sso);
+        if (!sso || !deps.ssoSignIn || !claims || !sameIssuer(claims.iss, sso.issuer)) {
+          await countCallbackRefusal(address, claims);
+          return false;
+        }
+        const outcome = await deps.ssoSignIn(identityOf(claims, sso.issuer), sso, { address });
         if (!outcome.ok) return `${serverEnv().NEXTAUTH_URL}/login/refused?reason=${outcome.reason}`;
         // next-auth hands this same object to the jwt callback: the session is the account's, not the IdP's subject's.
         const resolved = user as ResolvedUser;

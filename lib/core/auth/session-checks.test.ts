@@ -43,7 +43,7 @@ describe("kept session checks (PGlite)", () => {
     const { reads, revalidate } = counted();
     const checks = new SessionChecks(revalidate, 100);
     const at = signedIn();
-    for (let i = 0; i < 5; i++) expect(await checks.check(store, ids["a@example.com"]!, at, "sid-a")).toEqual({ id: ids["a@example.com"], email: "a@example.com", role: "analyst" });
+    for (let i = 0; i < 5; i++) expect(await checks.check(store, ids["a@example.com"]!, at, "sid-a")).toEqual({ id: ids["a@example.com"], email: "a@example.com", role: "analyst", company: false });
     expect(reads()).toBe(1);
     // Another session of the same user is its own answer (signed out on its own).
     await checks.check(store, ids["a@example.com"]!, at, "sid-a2");

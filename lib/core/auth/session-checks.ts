@@ -17,19 +17,19 @@
  * drops them all.
  */
 import type { Store } from "@/lib/core/store/sql";
-import type { SessionUser } from "./authenticate";
+import type { SessionAccount } from "./authenticate";
 
 export const SESSION_CHANGE_CHANNEL = "session_change";
 
 /** The store read this keeps: the user of a session, or null when the session is over. */
-export type Revalidate = (store: Store, userId: string, signedInAt: number, sessionId: string) => Promise<SessionUser | null>;
+export type Revalidate = (store: Store, userId: string, signedInAt: number, sessionId: string) => Promise<SessionAccount | null>;
 
 interface PerStore {
   /** Resolves true once this process hears the store's notifications; false when it cannot. */
   listening: Promise<boolean>;
   /** Notifications heard so far: an answer is kept only if none came while it was read. */
   revision: number;
-  entries: Map<string, SessionUser>;
+  entries: Map<string, SessionAccount>;
 }
 
 export class SessionChecks {
@@ -41,7 +41,7 @@ export class SessionChecks {
   ) {}
 
   /** The session's user as the store has them now, or null when the session is over. */
-  async check(store: Store, userId: string, signedInAt: number, sessionId: string): Promise<SessionUser | null> {
+  async check(store: Store, userId: string, signedInAt: number, sessionId: string): Promise<SessionAccount | null> {
     const state = this.follow(store);
     if (!(await state.listening)) return this.revalidate(store, userId, signedInAt, sessionId);
     // No character of a uuid, a session id or a number is a newline: distinct sessions, distinct keys.

@@ -3,7 +3,7 @@
  * that turns their groups into the dashboard's role and routing permission (the settings themselves
  * are read with the environment, lib/core/env/sso.ts). Free of server code.
  */
-import type { RoleMap } from "@/lib/core/env/sso";
+import type { RoleMap, SsoSettings } from "@/lib/core/env/sso";
 import type { Role } from "./roles";
 
 export type { RoleMap, SsoSettings } from "@/lib/core/env/sso";
@@ -45,4 +45,20 @@ export function grantFor(groups: unknown, map: RoleMap): { role: Role; routing: 
 /** The issuer without a trailing slash, as discovery is joined onto it. */
 export function discoveryUrl(issuer: string): string {
   return `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+}
+
+/** Why a password may not sign this account in (or keep a password session going); null when it may. */
+export type PasswordRefusal = "sso_only" | "company_account";
+
+/**
+ * The one rule for passwords once company sign-in is configured (`sso` non-null), asked at sign-in
+ * and again on every use of a password session, so a session outlives no change of the settings:
+ * with OIDC_SSO_ONLY no password signs in but a break-glass account's; without it, an account linked
+ * to an identity still signs in only through the identity provider, so removal there removes access
+ * here too, unless it is a break-glass account. Without company sign-in every password counts.
+ */
+export function passwordRefusal(account: { email: string; company: boolean }, sso: Pick<SsoSettings, "ssoOnly" | "breakGlass"> | null): PasswordRefusal | null {
+  if (!sso || sso.breakGlass.includes(account.email)) return null;
+  if (sso.ssoOnly) return "sso_only";
+  return account.company ? "company_account" : null;
 }

@@ -525,6 +525,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_failure_tallies ADD COLUMN sso_only integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 19,
+    name: "company sign-in refusals counted per address",
+    up: `
+      -- Password sign-ins refused because the account signs in through the identity provider, and
+      -- company sign-ins the dashboard refused (lib/features/users/sso.ts), each reason apart: counted
+      -- like failed passwords, since one person in no group can try again as often as they like.
+      ALTER TABLE audit_failure_tallies ADD COLUMN company_account integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_no_group integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_no_email integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_email_unverified integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_email_taken integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_disabled integer NOT NULL DEFAULT 0;
+      ALTER TABLE audit_failure_tallies ADD COLUMN sso_callback integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

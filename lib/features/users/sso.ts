@@ -8,13 +8,26 @@
  *   cannot hold two accounts through them (the two-person rule, lib/routing/approval.ts).
  * - The role and routing permission come from the role claim through OIDC_ROLE_MAP at every sign-in;
  *   a change is made, audited and followed (alert rules paused, routing changes withdrawn) exactly as
- *   an admin's change on the Users page. A person in no mapped group is refused and their sessions
- *   end; they are never given a default role.
+ *   an admin's change on the Users page. A person in no mapped group is refused; they are never given
+ *   a default role. If they have an account, its sessions end and it loses its role's reach: it
+ *   becomes a viewer without the routing permission, through that same path, so nothing runs or
+ *   waits for approval with rights the company took away (their alert rules and scheduled reports
+ *   pause, routing changes they proposed or could approve are withdrawn). It is not disabled: their
+ *   saved reports and dashboards stay for their colleagues, and when the IdP puts them back in a
+ *   group their next sign-in gives them that group's role again, as it would anyone's (a disable is
+ *   an admin's decision, which no group at the IdP undoes). A break-glass account keeps its role: it
+ *   exists for when the IdP cannot be trusted to say who is who. Its password cannot sign it in
+ *   anyway unless it is break-glass (lib/core/auth/sso-settings.ts `passwordRefusal`).
  * - A first sign-in creates the account (just in time, audited). A password account with the same
  *   e-mail is taken over only when OIDC_LINK_BY_EMAIL is true and the IdP says the e-mail is verified;
- *   otherwise the sign-in is refused and the password account stays as it was.
+ *   otherwise the sign-in is refused and the password account stays as it was. Of two first
+ *   sign-ins at once with the same e-mail, one links or creates the account and the other is refused.
+ * - Refusals are counted in the failed sign-ins' tally (lib/core/audit/store.ts), each reason apart,
+ *   not an entry each: one person in no group may try as often as they like, and the log stays bounded.
  */
 import { appendAudit, type AuditActor } from "@/lib/core/audit/log";
+import { auditRepo, type AuditDetailValue, type SignInFailure } from "@/lib/core/audit/store";
+import { LOGIN_THROTTLE } from "@/lib/core/auth/authenticate";
 import type { SessionUser } from "@/lib/core/auth/roles";
 import { grantFor, type SsoIdentity, type SsoRefusal, type SsoSettings } from "@/lib/core/auth/sso-settings";
 import { normalizeEmail, UserExistsError, usersRepo, type User } from "@/lib/core/auth/users";
@@ -25,15 +38,19 @@ export type SsoOutcome =
   | { ok: true; user: SessionUser; created: boolean; linked: boolean }
   | { ok: false; reason: SsoRefusal };
 
-type Settings = Pick<SsoSettings, "roleClaim" | "roleMap" | "linkByEmail">;
+type Settings = Pick<SsoSettings, "roleClaim" | "roleMap" | "linkByEmail"> & Partial<Pick<SsoSettings, "breakGlass">>;
 
-const REFUSAL_WORDS: Record<SsoRefusal, string> = {
-  no_group: "in no group that OIDC_ROLE_MAP grants a role",
-  no_email: "the identity provider sent no e-mail address",
-  email_unverified: "the identity provider says the e-mail address is not verified",
-  email_taken: "a password account (or another identity's account) has this e-mail and is not linked",
-  disabled: "the account is disabled",
+/** Each refusal's count in the failed sign-ins' tally. */
+const TALLIED_AS: Record<SsoRefusal, SignInFailure> = {
+  no_group: "sso_no_group",
+  no_email: "sso_no_email",
+  email_unverified: "sso_email_unverified",
+  email_taken: "sso_email_taken",
+  disabled: "sso_disabled",
 };
+
+/** What an account in no mapped group keeps: the least role, no permission. */
+const NO_REACH = { role: "viewer", routing: false } as const;
 
 function describe(role: string, routing: boolean): string {
   return routing ? `${role} with the routing permission` : role;
@@ -53,18 +70,14 @@ export async function ssoSignIn(
   const address = options.address;
   const email = identity.email ? normalizeEmail(identity.email) : null;
   const grant = grantFor(identity.claims[settings.roleClaim], settings.roleMap);
+  const tally = (db: Sql, reason: SsoRefusal, who: string | null) =>
+    auditRepo(db).countFailedSignIn({ address: address ?? null, email: who, why: TALLIED_AS[reason], now, windowSeconds: LOGIN_THROTTLE.windowSeconds });
   try {
     return await store.transaction(async (tx) => {
       const users = usersRepo(tx);
+      // Counted with whatever the refusal changed, in its transaction.
       const refuse = async (reason: SsoRefusal, account: User | null): Promise<SsoOutcome> => {
-        // A person the IdP vouched for (never anonymous traffic: next-auth refused that before), so one entry each.
-        await appendAudit(tx, {
-          action: "sign_in.refused",
-          actor: { kind: "anonymous", id: null, email: account?.email ?? email, ...(address !== undefined ? { address } : {}) },
-          ...(account ? { subject: { kind: "user", id: account.id, label: account.email } } : {}),
-          detail: { method: "sso", refusal: reason, groups: groupsOf(identity.claims[settings.roleClaim]) },
-          reason: REFUSAL_WORDS[reason],
-        });
+        await tally(tx, reason, account?.email ?? email);
         return { ok: false, reason };
       };
 
@@ -80,7 +93,8 @@ export async function ssoSignIn(
           if (identity.emailVerified !== true) return refuse("email_unverified", null);
           if (!grant) return refuse("no_group", byEmail);
           if (byEmail.disabled) return refuse("disabled", byEmail);
-          await users.linkIdentity(byEmail.id, identity.issuer, identity.subject);
+          // Another identity's first sign-in may have linked it since it was read: that one has it.
+          if (!(await users.linkIdentity(byEmail.id, identity.issuer, identity.subject))) return refuse("email_taken", null);
           await appendAudit(tx, {
             action: "user.sso_linked",
             actor: actorOf(byEmail, address),
@@ -107,8 +121,10 @@ export async function ssoSignIn(
 
       if (account.disabled) return refuse("disabled", account);
       if (!grant) {
-        // Removed from every mapped group: the sessions they still hold end now, not when they expire.
+        // Removed from every mapped group: the sessions they still hold end now, not when they
+        // expire, and what acts with their rights stops (see the top of this file).
         await users.endSessions(account.id, now);
+        if (!settings.breakGlass?.includes(account.email)) await applyGrant(tx, account, NO_REACH, address, options.afterRightsChange, "no_group");
         return refuse("no_group", account);
       }
       if (!created) await applyGrant(tx, account, grant, address, options.afterRightsChange);
@@ -122,8 +138,11 @@ export async function ssoSignIn(
       return { ok: true, user: { id: account.id, email: account.email, role: grant.role }, created, linked };
     });
   } catch (e) {
-    // Two first sign-ins of the same e-mail at once: the second finds the first's account next time.
-    if (e instanceof UserExistsError) return { ok: false, reason: "email_taken" };
+    // Two first sign-ins of the same e-mail at once: the second's transaction is gone, its refusal is counted on its own.
+    if (e instanceof UserExistsError) {
+      await tally(store, "email_taken", email);
+      return { ok: false, reason: "email_taken" };
+    }
     throw e;
   }
 }
@@ -132,25 +151,25 @@ function actorOf(user: Pick<User, "id" | "email">, address: string | null | unde
   return { kind: "user", id: user.id, email: user.email, ...(address !== undefined ? { address } : {}) };
 }
 
-function groupsOf(value: unknown): string[] {
-  const list = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
-  return list.slice(0, 20);
-}
-
-/** The mapped role and routing permission onto the account, audited and followed as an admin's change is. */
+/**
+ * The mapped role and routing permission onto the account, audited and followed as an admin's change
+ * is; with `refusal`, what an account keeps when its sign-in is refused for being in no mapped group.
+ */
 async function applyGrant(
   tx: Sql,
   account: User,
   grant: { role: SessionUser["role"]; routing: boolean },
   address: string | null | undefined,
   afterRightsChange: AfterRightsChange | undefined,
+  refusal?: "no_group",
 ): Promise<void> {
   const users = usersRepo(tx);
   const subject = { kind: "user", id: account.id, label: account.email };
+  const why: Record<string, AuditDetailValue> = refusal ? { refusal } : {};
   const words: string[] = [];
   if (grant.role !== account.role) {
     await users.setRole(account.id, grant.role);
-    await appendAudit(tx, { action: "user.role_changed", actor: actorOf(account, address), subject, detail: { method: "sso", from_role: account.role, role: grant.role } });
+    await appendAudit(tx, { action: "user.role_changed", actor: actorOf(account, address), subject, detail: { method: "sso", from_role: account.role, role: grant.role, ...why } });
     words.push(`role changed from ${account.role} to ${grant.role}`);
   }
   if (grant.routing !== account.routing) {
@@ -159,11 +178,12 @@ async function applyGrant(
       action: "user.role_changed",
       actor: actorOf(account, address),
       subject,
-      detail: { method: "sso", role: grant.role, from_routing: account.routing, routing: grant.routing },
+      detail: { method: "sso", role: grant.role, from_routing: account.routing, routing: grant.routing, ...why },
     });
     words.push(`routing permission ${grant.routing ? "granted" : "withdrawn"}`);
   }
   if (words.length === 0) return;
-  const what = `${words.join(", ")} (now ${describe(grant.role, grant.routing)}, from their groups at the identity provider)`;
+  const source = refusal ? "in no group at the identity provider that OIDC_ROLE_MAP grants a role" : "from their groups at the identity provider";
+  const what = `${words.join(", ")} (now ${describe(grant.role, grant.routing)}, ${source})`;
   await afterRightsChange?.(tx, account.id, { actor: { id: account.id, email: account.email, role: grant.role, ...(address !== undefined ? { address } : {}) }, before: account, what });
 }

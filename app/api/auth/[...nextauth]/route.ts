@@ -12,8 +12,9 @@ import { ssoSignIn } from "@/lib/features/users/sso";
 // admin's change is (alert rules and scheduled reports paused where they may no longer run,
 // pending routing changes whose possible approvers it changes withdrawn).
 const authOptions = authOptionsWith({
-  ssoSignIn: async (identity, settings) =>
+  ssoSignIn: async (identity, settings, { address }) =>
     ssoSignIn(await getStore(), identity, settings, {
+      address,
       afterRightsChange: async (tx, id, change) => {
         await pauseStopped(tx, id);
         await withdrawAffected(tx, id, change);
