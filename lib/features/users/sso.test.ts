@@ -1,8 +1,11 @@
 /**
- * Company sign-in's decision against the real store (PGlite): just-in-time accounts, the group
- * mapping at every sign-in, linking to password accounts only when the deployment allows it and the
- * e-mail is verified, refusals, the audit log, and the two-person rule's view of the person.
+ * Company sign-in's decision against the real store (PGlite, and PostgreSQL where one is installed):
+ * just-in-time accounts, the group mapping at every sign-in, linking to password accounts only when
+ * the deployment allows it and the e-mail is verified (and only once when two sign-ins race for it),
+ * refusals counted in the failed sign-ins' tally, what an account in no mapped group keeps, the
+ * password of a linked account, and the two-person rule's view of the person.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +16,13 @@ import type { SsoIdentity } from "@/lib/core/auth/sso-settings";
 import { parseRoleMap } from "@/lib/core/env/sso";
 import { usersRepo } from "@/lib/core/auth/users";
 import { approvalRefusal } from "@/lib/features/routing/approval";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import { pauseStopped } from "@/lib/features/notifications/rights";
 import { auditRepo } from "@/lib/core/audit/store";
+import { openStore } from "@/lib/core/store/open";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
-import type { Store } from "@/lib/core/store/sql";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import type { Sql, Store } from "@/lib/core/store/sql";
 import { listUsers, type RightsChange } from "./admin";
 import { ssoSignIn } from "./sso";
 
@@ -23,6 +30,8 @@ const ISSUER = "https://idp.corp.example";
 const roleMap = parseRoleMap(JSON.stringify({ admins: "admin", analysts: "analyst", viewers: "viewer", routers: "routing" }));
 const settings = { roleClaim: "groups", roleMap, linkByEmail: false };
 const PASSWORD = "a-password-of-the-password-account";
+/** Company sign-in configured, passwords not turned off (OIDC_SSO_ONLY=false), no break-glass account. */
+const CONFIGURED = { ssoOnly: false, breakGlass: [] as string[] };
 
 let dir: string;
 let store: Store;
@@ -30,6 +39,8 @@ let store: Store;
 function identity(subject: string, email: string | null, groups: unknown, extra: Partial<SsoIdentity> = {}): SsoIdentity {
   return { issuer: ISSUER, subject, email, emailVerified: true, claims: { sub: subject, email, groups }, ...extra };
 }
+
+const auditRows = async () => Number((await store.query<{ n: string | number }>("SELECT count(*) AS n FROM audit_log"))[0]?.n ?? 0);
 
 async function entries(action: string, label?: string) {
   const page = await auditRepo(store).list({ actions: [action] }, { limit: 200 });
@@ -103,25 +114,70 @@ describe("ssoSignIn", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("refuses a person in no mapped group (or with only the routing permission) without making an account", async () => {
+  it("refuses a person in no mapped group (or with only the routing permission) without making an account, and counts every refusal in one tally", async () => {
+    const address = "192.0.2.40";
+    await auditRepo(store).list();
+    const before = await auditRows();
     for (const groups of [[], ["unmapped"], ["routers"], "unmapped", undefined, 42]) {
-      expect(await ssoSignIn(store, identity("s-none", "none@corp.example", groups), settings)).toEqual({ ok: false, reason: "no_group" });
+      expect(await ssoSignIn(store, identity("s-none", "none@corp.example", groups), settings, { address })).toEqual({ ok: false, reason: "no_group" });
     }
+    // The same person trying again and again: counted, not an entry each.
+    for (let i = 0; i < 30; i++) await ssoSignIn(store, identity("s-none", "none@corp.example", []), settings, { address });
     expect(await usersRepo(store).findByEmail("none@corp.example")).toBeNull();
-    const refused = await entries("sign_in.refused", "none@corp.example");
-    expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]).toMatchObject({ actorKind: "anonymous", detail: { method: "sso", refusal: "no_group" } });
+    expect(await auditRows()).toBe(before);
+    const tallied = (await entries("sign_in.failed")).filter((e) => e.actorAddress === address);
+    expect(await auditRows()).toBe(before + 1);
+    expect(tallied).toHaveLength(1);
+    expect(tallied[0]).toMatchObject({ actorKind: "anonymous", actorEmail: "none@corp.example", detail: { failures: 36, sso_no_group: 36, wrong_password: 0, emails: ["none@corp.example"] } });
+    expect(tallied[0]!.detail).not.toHaveProperty("sso_email_taken");
   });
 
-  it("ends the sessions of a known person who is no longer in any mapped group, and lets them back when they are", async () => {
-    const a = await ssoSignIn(store, identity("s-gone", "gone@corp.example", ["analysts"]), settings);
+  it("ends the sessions of a known person who is no longer in any mapped group and takes their role's reach away as an admin's demotion does, and lets them back when they are", async () => {
+    const seen: { id: string; change: RightsChange }[] = [];
+    // The path the auth route hands in, as far as this store has it: their alert rules pause.
+    const after = async (tx: Sql, id: string, change: RightsChange) => {
+      seen.push({ id, change });
+      await pauseStopped(tx, id);
+    };
+    const a = await ssoSignIn(store, identity("s-gone", "gone@corp.example", ["analysts", "routers"]), settings, { afterRightsChange: after });
     if (!a.ok) throw new Error("expected a sign-in");
+    const rule = await alertsRepo(store).create({ ownerId: a.user.id, name: "Gone's rule", definition: {}, schedule: { every: "hour" }, recipients: { users: [], emails: [] }, cooldownMinutes: 60, paused: false });
     const signedInAt = Date.now() - 1000;
     expect(await revalidateSession(store, a.user.id, signedInAt)).not.toBeNull();
-    expect(await ssoSignIn(store, identity("s-gone", "gone@corp.example", []), settings)).toEqual({ ok: false, reason: "no_group" });
+
+    expect(await ssoSignIn(store, identity("s-gone", "gone@corp.example", []), settings, { afterRightsChange: after })).toEqual({ ok: false, reason: "no_group" });
     expect(await revalidateSession(store, a.user.id, signedInAt)).toBeNull();
-    const back = await ssoSignIn(store, identity("s-gone", "gone@corp.example", ["viewers"]), settings);
-    expect(back.ok && back.user).toEqual({ id: a.user.id, email: "gone@corp.example", role: "viewer" });
+    expect(await usersRepo(store).findById(a.user.id)).toMatchObject({ role: "viewer", routing: false, disabled: false });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.id).toBe(a.user.id);
+    expect(seen[0]!.change.before).toMatchObject({ role: "analyst", routing: true });
+    expect(seen[0]!.change.what).toBe("role changed from analyst to viewer, routing permission withdrawn (now viewer, in no group at the identity provider that OIDC_ROLE_MAP grants a role)");
+    expect(await alertsRepo(store).get(rule.id)).toMatchObject({ paused: true, pausedReason: "owner_role" });
+    expect((await entries("user.role_changed", "gone@corp.example")).map((e) => e.detail)).toEqual(
+      expect.arrayContaining([
+        { method: "sso", from_role: "analyst", role: "viewer", refusal: "no_group" },
+        { method: "sso", role: "viewer", from_routing: true, routing: false, refusal: "no_group" },
+      ]),
+    );
+    // Refused again: nothing is left to take, nothing is handed on.
+    await ssoSignIn(store, identity("s-gone", "gone@corp.example", ["unmapped"]), settings, { afterRightsChange: after });
+    expect(seen).toHaveLength(1);
+
+    const back = await ssoSignIn(store, identity("s-gone", "gone@corp.example", ["analysts"]), settings, { afterRightsChange: after });
+    expect(back.ok && back.user).toEqual({ id: a.user.id, email: "gone@corp.example", role: "analyst" });
+  });
+
+  it("leaves a break-glass account its role when it is in no mapped group; its sessions still end", async () => {
+    const a = await ssoSignIn(store, identity("s-root", "root@corp.example", ["admins"]), settings);
+    if (!a.ok) throw new Error("expected a sign-in");
+    const signedInAt = Date.now() - 1000;
+    const glass = { ...settings, breakGlass: ["root@corp.example"] };
+    expect(await ssoSignIn(store, identity("s-root", "root@corp.example", []), glass)).toEqual({ ok: false, reason: "no_group" });
+    expect(await usersRepo(store).findById(a.user.id)).toMatchObject({ role: "admin" });
+    expect(await revalidateSession(store, a.user.id, signedInAt)).toBeNull();
+    // Off the list, the same refusal takes the role away.
+    await ssoSignIn(store, identity("s-root", "root@corp.example", []), settings);
+    expect(await usersRepo(store).findById(a.user.id)).toMatchObject({ role: "viewer" });
   });
 
   it("refuses without an e-mail, and a first sign-in whose e-mail the IdP says is unverified", async () => {
@@ -139,23 +195,38 @@ describe("ssoSignIn", () => {
     const untouched = (await usersRepo(store).findByEmail("pw@corp.example"))!;
     expect(untouched.role).toBe("viewer");
     expect(await usersRepo(store).identityOf(untouched.id)).toBeNull();
+    // A password account that is not linked keeps signing in with its password.
     expect((await authenticate(store, { email: "pw@corp.example", password: PASSWORD })).ok).toBe(true);
+    expect((await authenticate(store, { email: "pw@corp.example", password: PASSWORD }, { sso: CONFIGURED })).ok).toBe(true);
   });
 
-  it("links a password account when allowed: one account, one person, the password kept, the link audited", async () => {
+  it("links a password account when allowed: one account, one person, signing in through the IdP only (but a break-glass one), the link audited", async () => {
     const linking = { ...settings, linkByEmail: true };
     const before = (await usersRepo(store).findByEmail("linkme@corp.example"))!;
     const out = await ssoSignIn(store, identity("s-link", "linkme@corp.example", ["analysts"]), linking);
     expect(out).toEqual({ ok: true, user: { id: before.id, email: "linkme@corp.example", role: "analyst" }, created: false, linked: true });
     expect(await usersRepo(store).identityOf(before.id)).toEqual({ issuer: ISSUER, subject: "s-link" });
     expect(await entries("user.sso_linked", "linkme@corp.example")).toHaveLength(1);
-    // The same person by password is the same account: the two-person rule sees one person.
-    const byPassword = await authenticate(store, { email: "linkme@corp.example", password: PASSWORD });
+    // Linked, it signs in only through the IdP, so removal there removes access: its password, right
+    // or wrong, gets the wrong password's answer, and the audit log counts why.
+    const address = "192.0.2.41";
+    expect(await authenticate(store, { email: "linkme@corp.example", password: PASSWORD, address }, { sso: CONFIGURED })).toEqual({ ok: false, reason: "invalid" });
+    expect(await authenticate(store, { email: "linkme@corp.example", password: "not-the-password", address }, { sso: CONFIGURED })).toEqual({ ok: false, reason: "invalid" });
+    const counted = (await entries("sign_in.failed")).find((e) => e.actorAddress === address);
+    expect(counted?.detail).toMatchObject({ failures: 2, company_account: 1, wrong_password: 1, emails: ["linkme@corp.example"] });
+    // A break-glass account may still use its password, and it is the same account either way:
+    // the two-person rule sees one person.
+    const byPassword = await authenticate(store, { email: "linkme@corp.example", password: PASSWORD }, { sso: { ...CONFIGURED, breakGlass: ["linkme@corp.example"] } });
     expect(byPassword.ok && byPassword.user.id).toBe(before.id);
     const account = (await usersRepo(store).findById(before.id))!;
     expect(approvalRefusal({ proposed_at: new Date(Date.now() + 60_000).toISOString(), proposed_by: { id: before.id, email: account.email } }, account, account)).toMatch(/You proposed this change/);
     // A second identity cannot take the now linked account, even with linking on.
     expect(await ssoSignIn(store, identity("s-link-2", "linkme@corp.example", ["admins"]), linking)).toEqual({ ok: false, reason: "email_taken" });
+  });
+
+  it("of two first sign-ins at once with the same verified e-mail, one links the password account and the other is refused", async () => {
+    await usersRepo(store).create({ email: "race@corp.example", role: "viewer", passwordHash: await hashPassword(PASSWORD) });
+    await raceToLink(store, "race@corp.example");
   });
 
   it("refuses a disabled account, linked or not", async () => {
@@ -173,4 +244,59 @@ describe("ssoSignIn", () => {
     expect(signIn.get("new@corp.example")).toBe("company");
     expect(signIn.get("linkme@corp.example")).toBe("company and local");
   });
+});
+
+/** Two different subjects' first sign-ins at once, both with `email`'s password account to link. */
+async function raceToLink(db: Store, email: string, meanwhile?: () => Promise<void>) {
+  const linking = { ...settings, linkByEmail: true };
+  const subjects = [`race-1-${email}`, `race-2-${email}`];
+  const both = Promise.all(subjects.map((s) => ssoSignIn(db, identity(s, email, ["analysts"]), linking)));
+  await meanwhile?.();
+  const outs = await both;
+  const account = (await usersRepo(db).findByEmail(email))!;
+  const winner = outs.findIndex((o) => o.ok);
+  expect(outs[winner]).toEqual({ ok: true, user: { id: account.id, email, role: "analyst" }, created: false, linked: true });
+  expect(outs[1 - winner]).toEqual({ ok: false, reason: "email_taken" });
+  expect(await usersRepo(db).identityOf(account.id)).toEqual({ issuer: ISSUER, subject: subjects[winner] });
+}
+
+const external = process.env.TEST_DATABASE_URL;
+
+describe.runIf(external !== undefined || postgresBinDir() !== null)("on PostgreSQL", () => {
+  let server: TestPostgres | null = null;
+  let pg: Store;
+  beforeAll(async () => {
+    let url = external;
+    if (!url) {
+      server = await startTestPostgres();
+      url = server.url;
+    }
+    pg = await openStore({ kind: "postgres", url }, { owner: "sso test" });
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+    await server?.stop();
+  });
+
+  it("of two first sign-ins that both read the password account unlinked, the second to link is refused, not signed in as the first's account", async () => {
+    const email = `race-${randomUUID()}@corp.example`;
+    await usersRepo(pg).create({ email, role: "viewer", passwordHash: await hashPassword(PASSWORD) });
+    // The account's row is held, so both sign-ins read it unlinked and then wait at the link, both.
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const released = new Promise<void>((r) => (release = r));
+    const holder = pg.transaction(async (tx) => {
+      await tx.query("SELECT id FROM users WHERE email = $1 FOR UPDATE", [email]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    await raceToLink(pg, email, async () => {
+      const waiting = async () => Number((await pg.query<{ n: string | number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"))[0]?.n ?? 0);
+      while ((await waiting()) < 2) await new Promise((r) => setTimeout(r, 20));
+      release();
+      await holder;
+    });
+  }, 60_000);
 });
