@@ -5,7 +5,9 @@
  *
  * Proves the code flow with PKCE, state and nonce as next-auth checks them: a wrong state, a replayed
  * code and a foreign issuer are refused and sign nobody in; the mapped role at every sign-in; the
- * SSO session's bounded lifetime; the redirect rule; "SSO only" with its break-glass account.
+ * SSO session's bounded lifetime; the redirect rule; the client's address in the audit log and the
+ * refusals counted; "SSO only" with its break-glass account, also for sessions made before the
+ * setting changed; a linked account's password.
  */
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,10 +24,11 @@ import { hashPassword } from "@/lib/core/auth/password";
 import { usersRepo } from "@/lib/core/auth/users";
 import { parseServerEnv } from "@/lib/core/env/env-schema";
 
-const state = vi.hoisted(() => ({ env: null as unknown }));
+const state = vi.hoisted(() => ({ env: null as unknown, headers: null as Headers | null }));
 vi.mock("server-only", () => ({}));
 vi.mock("@/lib/core/env/env", () => ({ serverEnv: () => state.env }));
-vi.mock("next/headers", () => ({ headers: () => Promise.reject(new Error("outside a request")) }));
+// The request next-auth serves, as a route handler sees it; outside one (null) next/headers throws.
+vi.mock("next/headers", () => ({ headers: () => (state.headers ? Promise.resolve(state.headers) : Promise.reject(new Error("outside a request"))) }));
 
 const { authOptionsWith, currentSessionUser } = await import("@/lib/core/auth/options");
 const { ssoSignIn } = await import("./sso");
@@ -68,7 +71,7 @@ function setEnv(extra: Record<string, string> = {}): void {
   });
 }
 
-const options = authOptionsWith({ ssoSignIn: async (identity, settings) => ssoSignIn(store, identity, settings) });
+const options = authOptionsWith({ ssoSignIn: async (identity, settings, context) => ssoSignIn(store, identity, settings, context) });
 
 /** A browser's cookies for one site. */
 class Jar {
@@ -170,6 +173,26 @@ async function sessionOf(jar: Jar): Promise<JWT | null> {
   return raw ? decode({ token: raw, secret: SECRET }) : null;
 }
 
+/** A password sign-in through next-auth's credentials callback: the browser and its session. */
+async function withPassword(email: string, password: string) {
+  const browser = new Jar();
+  const csrf = await dashboard(browser, "/api/auth/csrf");
+  const { csrfToken } = csrf.body as { csrfToken: string };
+  const res = await dashboard(browser, "/api/auth/callback/credentials", { method: "POST", form: { csrfToken, email, password, callbackUrl: "/", json: "true" } });
+  return { res, browser, token: await sessionOf(browser) };
+}
+
+/** next-auth's own answer to the browser asking for its session: the user, or null when there is none. */
+async function sessionEndpoint(browser: Jar): Promise<unknown> {
+  const res = await dashboard(browser, "/api/auth/session");
+  return (res.body as { user?: unknown } | undefined)?.user ?? null;
+}
+
+/** The failed sign-ins' tally entry of `address` (reading the log closes the open tallies). */
+async function tallyOf(address: string) {
+  return (await auditRepo(store).list({ actions: ["sign_in.failed"] }, { limit: 100 })).entries.find((e) => e.actorAddress === address);
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dashboard-sso-flow-"));
   store = await openTestPglite(dir, "sso flow test");
@@ -194,7 +217,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-beforeEach(() => setEnv());
+beforeEach(() => {
+  setEnv();
+  state.headers = null;
+});
 
 describe("company sign-in through a real OpenID Connect provider", () => {
   it("signs a person in with the mapped role, creates their account once, and returns them to a page of the dashboard", async () => {
@@ -257,10 +283,36 @@ describe("company sign-in through a real OpenID Connect provider", () => {
     setEnv({ OIDC_SESSION_MAX_AGE_SECONDS: "600" });
     const { browser } = await signInAs(people[4]!);
     const token = (await sessionOf(browser))!;
+    const at = token.signedInAt!;
     expect(await currentSessionUser(token)).not.toBeNull();
-    expect(await currentSessionUser({ ...token, signedInAt: Date.now() - 599_000 })).not.toBeNull();
-    expect(await currentSessionUser({ ...token, signedInAt: Date.now() - 601_000 })).toBeNull();
-    expect(await currentSessionUser({ ...token, method: "password", signedInAt: Date.now() - 601_000 })).not.toBeNull();
+    expect(await currentSessionUser(token, at + 600_000)).not.toBeNull();
+    expect(await currentSessionUser(token, at + 600_001)).toBeNull();
+
+    await usersRepo(store).create({ email: "lou@corp.example", role: "analyst", passwordHash: await hashPassword("lou-s-long-password") });
+    const lou = (await withPassword("lou@corp.example", "lou-s-long-password")).token!;
+    expect(lou).toMatchObject({ method: "password" });
+    const louAt = lou.signedInAt!;
+    expect(await currentSessionUser(lou, louAt + 600_001)).not.toBeNull();
+    expect(await currentSessionUser(lou, louAt + 12 * 3600_000)).not.toBeNull();
+    expect(await currentSessionUser(lou, louAt + 12 * 3600_000 + 1)).toBeNull();
+  });
+
+  it("writes the client's address (TRUSTED_PROXY_HOPS) into the audit log, and counts refusals, the callback's own too, in its tally", async () => {
+    setEnv({ TRUSTED_PROXY_HOPS: "1" });
+    state.headers = new Headers({ "x-forwarded-for": "203.0.113.99, 198.51.100.23" });
+    await signInAs(people[0]!);
+    const succeeded = (await auditRepo(store).list({ actions: ["sign_in.succeeded"] }, { limit: 1 })).entries[0];
+    expect(succeeded).toMatchObject({ actorEmail: "ada@corp.example", actorAddress: "198.51.100.23" });
+
+    const cyd = people[2]!;
+    for (let i = 0; i < 3; i++) expect((await signInAs(cyd)).res.redirect).toBe(`${DASHBOARD}/login/refused?reason=no_group`);
+    // The signIn callback's own refusal (an issuer that is not the configured one) is counted as well.
+    const signIn = options.callbacks!.signIn!;
+    const foreignProfile = { iss: foreign.issuer, sub: cyd.sub, email: cyd.email };
+    expect(await signIn({ user: { id: cyd.sub, email: cyd.email, role: "viewer" }, account: { provider: "oidc", type: "oauth", providerAccountId: cyd.sub }, profile: foreignProfile })).toBe(false);
+    expect(await signIn({ user: { id: cyd.sub, email: cyd.email, role: "viewer" }, account: { provider: "oidc", type: "oauth", providerAccountId: cyd.sub } })).toBe(false);
+    const tally = await tallyOf("198.51.100.23");
+    expect(tally).toMatchObject({ actorKind: "anonymous", actorEmail: "cyd@corp.example", detail: { failures: 5, sso_no_group: 3, sso_callback: 2, emails: ["cyd@corp.example"] } });
   });
 
   it("refuses a callback whose state is not the one this browser was given", async () => {
@@ -352,32 +404,73 @@ describe("SSO only", () => {
     await usersRepo(store).create({ email: "pat@corp.example", role: "analyst", passwordHash: hash });
   });
 
-  async function withPassword(email: string) {
-    const browser = new Jar();
-    const csrf = await dashboard(browser, "/api/auth/csrf");
-    const { csrfToken } = csrf.body as { csrfToken: string };
-    const res = await dashboard(browser, "/api/auth/callback/credentials", { method: "POST", form: { csrfToken, email, password: PASSWORD, callbackUrl: "/", json: "true" } });
-    return { res, token: await sessionOf(browser) };
-  }
-
   it("refuses a right password except for a break-glass account, and counts the refusal in the audit log", async () => {
     setEnv({ OIDC_SSO_ONLY: "true", OIDC_BREAK_GLASS: BREAK_GLASS });
-    const refused = await withPassword("pat@corp.example");
+    const refused = await withPassword("pat@corp.example", PASSWORD);
     expect(refused.token).toBeNull();
     expect(refused.res.redirect ?? "").toMatch(/error=CredentialsSignin/);
-    const allowed = await withPassword(BREAK_GLASS);
+    const allowed = await withPassword(BREAK_GLASS, PASSWORD);
     expect(allowed.token).toMatchObject({ email: BREAK_GLASS, role: "admin", method: "password" });
 
     const failed = (await auditRepo(store).list({ actions: ["sign_in.failed"] }, { limit: 50 })).entries;
     expect(failed.some((e) => e.detail.sso_only === 1 && (e.detail.emails as string[]).includes("pat@corp.example"))).toBe(true);
     // Without the setting the same password works again.
     setEnv();
-    expect((await withPassword("pat@corp.example")).token).toMatchObject({ email: "pat@corp.example", method: "password" });
+    expect((await withPassword("pat@corp.example", PASSWORD)).token).toMatchObject({ email: "pat@corp.example", method: "password" });
+  });
+
+  it("ends password sessions made before it was turned on, and a break-glass account's once its e-mail is taken off OIDC_BREAK_GLASS", async () => {
+    setEnv({ OIDC_BREAK_GLASS: BREAK_GLASS });
+    const pat = await withPassword("pat@corp.example", PASSWORD);
+    const root = await withPassword(BREAK_GLASS, PASSWORD);
+    const sso = await signInAs(people[1]!);
+    expect(await currentSessionUser(pat.token!)).toMatchObject({ email: "pat@corp.example" });
+    expect(await sessionEndpoint(pat.browser)).toMatchObject({ email: "pat@corp.example" });
+
+    setEnv({ OIDC_SSO_ONLY: "true", OIDC_BREAK_GLASS: BREAK_GLASS });
+    expect(await currentSessionUser(pat.token!)).toBeNull();
+    expect(await sessionEndpoint(pat.browser)).toBeNull();
+    expect(await currentSessionUser(root.token!)).toMatchObject({ email: BREAK_GLASS, role: "admin" });
+    expect(await currentSessionUser((await sessionOf(sso.browser))!)).toMatchObject({ email: "bob@corp.example" });
+
+    setEnv({ OIDC_SSO_ONLY: "true", OIDC_BREAK_GLASS: "someone-else@corp.example" });
+    expect(await currentSessionUser(root.token!)).toBeNull();
+    expect(await sessionEndpoint(root.browser)).toBeNull();
+    expect(await currentSessionUser((await sessionOf(sso.browser))!)).toMatchObject({ email: "bob@corp.example" });
   });
 
   it("still signs people in through the provider", async () => {
     setEnv({ OIDC_SSO_ONLY: "true", OIDC_BREAK_GLASS: BREAK_GLASS });
     const { browser } = await signInAs(people[1]!);
     expect(await sessionOf(browser)).toMatchObject({ email: "bob@corp.example", role: "admin", method: "sso" });
+  });
+});
+
+describe("a password account linked to an identity", () => {
+  const PASSWORD = "kim-s-long-password";
+  const kim = person("kim", ["bi-analysts"]);
+
+  beforeAll(async () => {
+    await usersRepo(store).create({ email: kim.email, role: "viewer", passwordHash: await hashPassword(PASSWORD) });
+    people.push(kim);
+  });
+
+  it("signs in only through the IdP once linked: its password session ends and its password is refused, unless it is break-glass", async () => {
+    const before = await withPassword(kim.email, PASSWORD);
+    expect(before.token).toMatchObject({ email: kim.email, method: "password" });
+
+    setEnv({ OIDC_LINK_BY_EMAIL: "true" });
+    const linked = await signInAs(kim);
+    expect(await sessionOf(linked.browser)).toMatchObject({ email: kim.email, role: "analyst", method: "sso" });
+    expect(await currentSessionUser(before.token!)).toBeNull();
+    expect(await sessionEndpoint(before.browser)).toBeNull();
+    const refused = await withPassword(kim.email, PASSWORD);
+    expect(refused.token).toBeNull();
+    expect(refused.res.redirect ?? "").toMatch(/error=CredentialsSignin/);
+
+    setEnv({ OIDC_BREAK_GLASS: kim.email });
+    const glass = await withPassword(kim.email, PASSWORD);
+    expect(glass.token).toMatchObject({ email: kim.email, method: "password" });
+    expect(glass.token!.sub).toBe((await sessionOf(linked.browser))!.sub);
   });
 });
