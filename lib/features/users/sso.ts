@@ -58,7 +58,7 @@ function describe(role: string, routing: boolean): string {
 
 /**
  * Signs `identity` in: the account and its role as of now, or the refusal. Everything it changes
- * (a new account, a link, a role, the refusal itself) is audited in the same transaction.
+ * (a new account, a link, a role) is audited, and a refusal counted, in the same transaction.
  */
 export async function ssoSignIn(
   store: Store,
