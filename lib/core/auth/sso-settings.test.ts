@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EnvError, parseServerEnv, ssoSettingsOf } from "@/lib/core/env/env-schema";
 import { MAPPABLE_ROLES, parseGrant, parseRoleMap } from "@/lib/core/env/sso";
 import { ROLES } from "./roles";
-import { discoveryUrl, grantFor } from "./sso-settings";
+import { discoveryUrl, grantFor, passwordRefusal } from "./sso-settings";
 
 const base = {
   NEXTAUTH_SECRET: "x".repeat(32),
@@ -123,5 +123,30 @@ describe("company sign-in settings in the environment", () => {
     expect(problems({ ...base, ...sso, OIDC_LINK_BY_EMAIL: "1" })).toEqual(["OIDC_LINK_BY_EMAIL must be true or false"]);
     expect(problems({ ...base, ...sso, OIDC_BREAK_GLASS: "root" })).toEqual(["OIDC_BREAK_GLASS must be e-mail addresses separated by commas"]);
     expect(problems({ ...base, ...sso, OIDC_ROLE_CLAIM: "group claim" })).toEqual(["OIDC_ROLE_CLAIM must be a claim name such as groups or roles"]);
+  });
+});
+
+describe("passwordRefusal", () => {
+  const local = { email: "pat@corp.example", company: false };
+  const linked = { email: "kim@corp.example", company: true };
+  const root = { email: "root@corp.example", company: true };
+
+  it("leaves every password on without company sign-in", () => {
+    for (const account of [local, linked, root]) expect(passwordRefusal(account, null)).toBeNull();
+  });
+
+  it("with company sign-in, refuses a linked account's password unless it is break-glass", () => {
+    const configured = { ssoOnly: false, breakGlass: ["root@corp.example"] };
+    expect(passwordRefusal(local, configured)).toBeNull();
+    expect(passwordRefusal(linked, configured)).toBe("company_account");
+    expect(passwordRefusal(root, configured)).toBeNull();
+  });
+
+  it("with SSO only, refuses every password but a break-glass account's", () => {
+    const only = { ssoOnly: true, breakGlass: ["root@corp.example"] };
+    expect(passwordRefusal(local, only)).toBe("sso_only");
+    expect(passwordRefusal(linked, only)).toBe("sso_only");
+    expect(passwordRefusal(root, only)).toBeNull();
+    expect(passwordRefusal(root, { ssoOnly: true, breakGlass: [] })).toBe("sso_only");
   });
 });
