@@ -11,7 +11,7 @@
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { BinRoutingResponse } from "../lib/contract/bin-routing";
-import type { WorkspaceAnswer } from "../lib/features/routing/workspace";
+import type { WorkspaceAnswer } from "../lib/features/routing/model";
 import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, screenshots, serviceCall } from "./support/helpers";
 import { e2eEnv } from "./support/env";
 

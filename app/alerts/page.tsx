@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { listAlertRules } from "@/lib/features/notifications/alert-rules";
 import { requirePageUser } from "@/lib/core/auth/session";
-import { mailStatusLine } from "@/lib/features/notifications/runtime";
+import { mailStatusLine } from "@/lib/features/notifications/mail-queue";
 import { serverEnv } from "@/lib/core/env/env";
 import { sinkFolder } from "@/lib/core/mail/sink-viewer";
 import { monitorConfig } from "@/lib/features/monitor/config";
@@ -13,7 +13,7 @@ import { listSubscriptions } from "@/lib/features/notifications/subscriptions";
 import { AlertsManager } from "@/components/notifications/lazy-alerts-manager";
 import { checkAlerts, checkSubscription } from "@/components/notifications/checked";
 import { alertVocabulary } from "@/components/notifications/vocabulary";
-import type { AlertsAnswer, SubscriptionView } from "@/components/notifications/model";
+import type { AlertsAnswer, SubscriptionView } from "@/components/notifications/answers";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Alerts" };

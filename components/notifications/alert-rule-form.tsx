@@ -13,24 +13,10 @@ import { cn } from "@/components/ui/cn";
 import { FilterFields, FilterRowLoading, groupsOf } from "@/components/report/filter-fields";
 import type { FilterRowProps } from "@/components/report/filter-row";
 import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
-import {
-  ALERT_WINDOWS,
-  RULE_FIELD_LABELS,
-  WINDOW_LABELS,
-  draftDefinition,
-  parseTarget,
-  ruleBody,
-  ruleSentence,
-  targetFormat,
-  targetGroups,
-  withTarget,
-  type AlertVocabulary,
-  type DirectoryUser,
-  type Programme,
-  type RuleDraft,
-  type RuleField,
-  type RuleView,
-} from "./model";
+import { ALERT_WINDOWS, WINDOW_LABELS } from "@/lib/features/notifications/definition";
+import { RULE_FIELD_LABELS, draftDefinition, ruleBody, withTarget, type RuleDraft, type RuleField } from "./drafts";
+import { parseTarget, ruleSentence, targetFormat, targetGroups, type AlertVocabulary } from "./rule-words";
+import type { DirectoryUser, Programme, RuleView } from "./answers";
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const WINDOW_OPTIONS = ALERT_WINDOWS.map((w) => ({ value: w, label: capital(WINDOW_LABELS[w]) }));

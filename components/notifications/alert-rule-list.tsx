@@ -10,17 +10,9 @@ import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AlertRuleForm } from "./alert-rule-form";
 import { AutomationList, type AutomationKind } from "./automation-list";
-import {
-  describeCooldown,
-  describeRecipients,
-  describeRule,
-  evaluationRecord,
-  ruleDraft,
-  type AlertVocabulary,
-  type CheckedRule,
-  type DirectoryUser,
-  type Programme,
-} from "./model";
+import { ruleDraft } from "./drafts";
+import { describeCooldown, describeRecipients, describeRule, type AlertVocabulary } from "./rule-words";
+import { evaluationRecord, type CheckedRule, type DirectoryUser, type Programme } from "./answers";
 
 // Display only, drawn by the server on first load: their code comes after the page's, and hydrates then.
 const Evaluations = lazy(() => import("./evaluations").then((m) => ({ default: m.Evaluations })));

@@ -12,18 +12,9 @@ import { AlertRuleList } from "./alert-rule-list";
 import { SubscriptionForm } from "./subscription-form";
 import { SubscriptionList } from "./subscription-list";
 import { useRefetchable } from "./use-refetchable";
-import {
-  emptyRuleDraft,
-  emptySubscriptionDraft,
-  type AlertVocabulary,
-  type AlertsAnswer,
-  type CheckedAlerts,
-  type CheckedSubscription,
-  type DirectoryUser,
-  type Programme,
-  type SavedChoice,
-  type SubscriptionView,
-} from "./model";
+import { emptyRuleDraft, emptySubscriptionDraft } from "./drafts";
+import type { AlertVocabulary } from "./rule-words";
+import type { AlertsAnswer, CheckedAlerts, CheckedSubscription, DirectoryUser, Programme, SavedChoice, SubscriptionView } from "./answers";
 
 /** As the server's render checked it (./checked.ts), so the first paint needs no schemas. */
 export interface AlertsInitial {

@@ -8,7 +8,7 @@
 import { Fragment, useState, type ReactNode } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
-import { pausedLabel, type DirectoryUser } from "./model";
+import { pausedLabel, type DirectoryUser } from "./answers";
 import { ReassignControl, reassignable } from "./reassign";
 
 export interface AutomationItem {

@@ -7,7 +7,7 @@
  */
 import { AlertDefinition, Recipients } from "@/lib/features/notifications/definition";
 import { ScheduleSpec } from "@/lib/features/notifications/spec";
-import type { AlertsAnswer, CheckedAlerts, CheckedRule, CheckedSubscription, RuleView, SubscriptionView } from "./model";
+import type { AlertsAnswer, CheckedAlerts, CheckedRule, CheckedSubscription, RuleView, SubscriptionView } from "./answers";
 
 function parseDefinition(raw: unknown): AlertDefinition | null {
   const r = AlertDefinition.safeParse(raw);

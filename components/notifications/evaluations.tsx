@@ -4,11 +4,11 @@
  * list loads it lazily, so the page's first load hydrates it after the rest (the server drew it).
  */
 import { formatInstant } from "@/lib/report/metrics/format";
-import type { EvaluationRow } from "@/lib/features/notifications/alerts-store";
+import type { AlertEvaluation } from "@/lib/features/notifications/model";
 import { coverageWords, partlyCovered } from "@/lib/report/periods/coverage";
-import { evaluationRecord } from "./model";
+import { evaluationRecord } from "./answers";
 
-function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
+function Evaluation({ e, timeZone }: { e: AlertEvaluation; timeZone: string }) {
   const r = evaluationRecord(e.result);
   const firing = r?.reading ? r.reading.groups.filter((g) => g.fires).length : null;
   const coverage = r?.reading?.previousCoverage;
@@ -53,7 +53,7 @@ function Evaluation({ e, timeZone }: { e: EvaluationRow; timeZone: string }) {
   );
 }
 
-export function Evaluations({ evaluations, timeZone, paused }: { evaluations: EvaluationRow[]; timeZone: string; paused: boolean }) {
+export function Evaluations({ evaluations, timeZone, paused }: { evaluations: AlertEvaluation[]; timeZone: string; paused: boolean }) {
   const [latest, ...earlier] = evaluations;
   return (
     <div className="mt-3 border-t border-slate-200 pt-2">

@@ -13,7 +13,8 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
-import { scheduleSpec, type DirectoryUser, type FieldErrors, type RecipientsDraft, type ScheduleDraft } from "./model";
+import { scheduleSpec, type FieldErrors, type RecipientsDraft, type ScheduleDraft } from "./drafts";
+import type { DirectoryUser } from "./answers";
 
 /** The server's refusal details by field, in words (./server-errors.ts, loaded only when a save is refused). */
 type Refusals<F extends string> = (

@@ -5,7 +5,7 @@
  * page: the top bar is on every page, and most pages need neither before the user does something.
  */
 import { useSyncExternalStore } from "react";
-import type { InboxMessage } from "@/lib/features/notifications/inbox-store";
+import type { InboxMessage } from "@/lib/features/notifications/model";
 
 export type { InboxMessage };
 export interface InboxAnswer {

@@ -4,7 +4,7 @@
  * sends that failed or wait for a retry, said first; the latest sends behind a disclosure.
  */
 import { formatInstant } from "@/lib/report/metrics/format";
-import type { MailFate, MailView } from "./model";
+import type { MailFate, MailView } from "./answers";
 
 function line(m: MailView, timeZone: string): string {
   if (m.status === "sent") return `Sent to ${m.recipient} at ${formatInstant(m.sentAt ?? m.createdAt, timeZone)}`;

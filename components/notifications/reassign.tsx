@@ -7,7 +7,7 @@
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
-import type { DirectoryUser } from "./model";
+import type { DirectoryUser } from "./answers";
 
 /** Whether an item paused for its owner's rights can be handed over here. */
 export const reassignable = (reason: string | null | undefined) => reason === "owner_disabled" || reason === "owner_role";

@@ -3,7 +3,8 @@
  * Loaded when a form's submission is refused, not with the page.
  */
 import type { Recipients } from "@/lib/features/notifications/definition";
-import type { DirectoryUser, FieldErrors, RuleField, SubscriptionField } from "./model";
+import type { FieldErrors, RuleField, SubscriptionField } from "./drafts";
+import type { DirectoryUser } from "./answers";
 
 
 /** "recipients.emails[2]" and "recipients.users.2" alike, as dot paths. */

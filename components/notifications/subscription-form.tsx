@@ -8,16 +8,8 @@ import { useId, useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
 import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
-import {
-  SUBSCRIPTION_FIELD_LABELS,
-  recipientsInput,
-  scheduleSpec,
-  type DirectoryUser,
-  type SavedChoice,
-  type SubscriptionDraft,
-  type SubscriptionField,
-  type SubscriptionView,
-} from "./model";
+import { SUBSCRIPTION_FIELD_LABELS, recipientsInput, scheduleSpec, type SubscriptionDraft, type SubscriptionField } from "./drafts";
+import type { DirectoryUser, SavedChoice, SubscriptionView } from "./answers";
 
 const FORMATS: [string, string][] = [
   ["csv", "CSV (the tables)"],

@@ -10,7 +10,9 @@ import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import { SubscriptionForm } from "./subscription-form";
-import { describeRecipients, recipientsDraft, reportHref, scheduleDraft, type DirectoryUser, type SavedChoice, type CheckedSubscription } from "./model";
+import { recipientsDraft, scheduleDraft } from "./drafts";
+import { describeRecipients } from "./rule-words";
+import { reportHref, type DirectoryUser, type SavedChoice, type CheckedSubscription } from "./answers";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
 

@@ -7,7 +7,7 @@
 import { dimensionsFor, metricsFor } from "@/lib/contract/catalog";
 import { kpisFor, measureFor } from "@/lib/report/metrics/kpis";
 import type { SelectGroup } from "@/components/ui/select";
-import type { AlertVocabulary } from "./model";
+import type { AlertVocabulary } from "./rule-words";
 
 export function alertVocabulary(): AlertVocabulary {
   const measures: AlertVocabulary["measures"] = {};

@@ -8,7 +8,7 @@ import { useState } from "react";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { diffConfigs, normalizeConfig } from "@/lib/features/routing/diff";
-import type { RoutingChange } from "@/lib/features/routing/changes-store";
+import type { RoutingChange } from "@/lib/features/routing/model";
 import { Button } from "@/components/ui/button";
 import { DiffView } from "./diff-view";
 import { ReasonForm } from "./reason-form";

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { itemNoun, sameNamed, type NamedItem } from "@/lib/features/saved-reports/names";
-import type { SavedPage } from "@/lib/features/saved-reports/store";
+import type { SavedPage } from "@/lib/features/saved-reports/model";
 
 const NAME_MAX = 200;
 

@@ -4,7 +4,7 @@ import { apiFetch } from "@/lib/core/api-client/fetch";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import type { SavedPage } from "@/lib/features/saved-reports/store";
+import type { SavedPage } from "@/lib/features/saved-reports/model";
 import { NameDialog } from "./name-dialog";
 
 export function SaveReportButton({ page, disabled }: { page: SavedPage; disabled?: boolean }) {

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { LazyShareLinks } from "./lazy-share-links";
 import { NameDialog } from "./name-dialog";
-import type { SavedReportItem } from "@/lib/features/saved-reports/view-model";
+import type { SavedReportItem } from "@/lib/features/saved-reports/model";
 
 
 const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor", dashboard: "Dashboard" };

@@ -13,30 +13,12 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { describeLink, tailText } from "@/lib/features/sharing/link-view";
 import { EXPLORE_PRESETS, COHORT_PRESETS, presetLabel, type RangePreset } from "@/lib/report/state/range";
-import type { SavedPage } from "@/lib/features/saved-reports/store";
+import type { SavedPage } from "@/lib/features/saved-reports/model";
+import type { LinkFormLimits, ListedLink, ShareLink } from "@/lib/features/sharing/model";
 import { Providers } from "@/components/providers";
 
-interface LinkView {
-  id: string;
-  label: string | null;
-  tokenTail: string | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  hasPassword: boolean;
-  mode: "live" | "snapshot";
-  allowedPresets: string[];
-  viewCount: number;
-  lastViewedAt: string | null;
-  /** Made by a user who may no longer share the report: not served; the owner or an admin revokes it. */
-  paused?: boolean;
-}
-
-interface FormLimits {
-  labelMax: number;
-  maxHours: number;
-  maxDays: number;
-}
+/** A link as the list shows it, or as the API answers a new or rotated one (without `paused`). */
+type LinkView = ShareLink & Partial<Pick<ListedLink, "paused">>;
 
 /** The link just made or rotated: its whole URL exists only here, until the panel closes. */
 interface Fresh {
@@ -59,7 +41,7 @@ export function ShareLinks({ reportId, page }: { reportId: string; page: SavedPa
   const queryClient = useQueryClient();
   const linksQuery = useQuery({
     queryKey: ["share-links", reportId],
-    queryFn: () => apiFetch<{ links: LinkView[]; limits: FormLimits }>(base),
+    queryFn: () => apiFetch<{ links: ListedLink[]; limits: LinkFormLimits }>(base),
     staleTime: 0,
   });
   const links = linksQuery.data?.links ?? null;

@@ -5,15 +5,13 @@ import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
 import { serverEnv } from "@/lib/core/env/env";
 import { auditCsv, parseAuditQuery, readAuditLog } from "@/lib/features/audit/query";
-import { getStore } from "@/lib/core/store";
 
-export const GET = apiRoute({ role: "admin" }, async ({ request }) => {
+export const GET = apiRoute({ role: "admin", store: true }, async ({ request, store }) => {
   const env = serverEnv();
   const params = new URL(request.url).searchParams;
   const format = params.get("format") ?? "json";
   if (format !== "json" && format !== "csv") throw ApiError.badRequest("format must be json or csv", [{ path: "format", message: "json or csv" }]);
   const query = parseAuditQuery(params, env.REPORT_TIMEZONE);
-  const store = await getStore();
   const headers = { "Cache-Control": "no-store" };
   if (format === "json") return Response.json(await readAuditLog(store, query, env.REPORT_TIMEZONE, env.AUDIT_RETENTION_DAYS), { headers });
   const day = new Date().toISOString().slice(0, 10);

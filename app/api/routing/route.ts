@@ -2,7 +2,4 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { loadWorkspace, workspaceFor } from "@/lib/features/routing/workspace";
 
-export const GET = apiRoute({ role: "analyst" }, async ({ user: session }) => {
-  const { deps, user } = await workspaceFor(session);
-  return loadWorkspace(deps, user);
-});
+export const GET = apiRoute({ role: "analyst", feature: workspaceFor }, async ({ feature: { deps, user } }) => loadWorkspace(deps, user));

@@ -2,10 +2,9 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { serverEnv } from "@/lib/core/env/env";
 import { createSavedReport, listSavedReports, SavedReportInput } from "@/lib/features/saved-reports";
-import { getStore } from "@/lib/core/store";
 
-export const GET = apiRoute({ role: "viewer" }, async ({ user }) => ({ reports: await listSavedReports(await getStore(), user) }));
+export const GET = apiRoute({ role: "viewer", store: true }, async ({ user, store }) => ({ reports: await listSavedReports(store, user) }));
 
-export const POST = apiRoute({ role: "analyst", schema: SavedReportInput }, async ({ user, body }) =>
-  Response.json({ report: await createSavedReport(await getStore(), user, body, serverEnv().REPORT_TIMEZONE) }, { status: 201 }),
+export const POST = apiRoute({ role: "analyst", store: true, schema: SavedReportInput }, async ({ user, body, store }) =>
+  Response.json({ report: await createSavedReport(store, user, body, serverEnv().REPORT_TIMEZONE) }, { status: 201 }),
 );

@@ -6,7 +6,7 @@ export interface User {
   id: string;
   email: string;
   role: Role;
-  /** May change live routing without being an admin (lib/features/routing/workspace.ts). */
+  /** May change live routing without being an admin (lib/features/routing/permissions.ts). */
   routing: boolean;
   disabled: boolean;
   createdAt: Date;

@@ -15,7 +15,8 @@ import { openStore } from "@/lib/core/store/open";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
-import { MailWorker, outboxRepo, type MailWorkerOptions } from "./outbox";
+import { outboxRepo } from "./outbox";
+import { MailWorker, type MailWorkerOptions } from "./worker";
 import type { MailOn } from "./transport";
 
 interface Received {

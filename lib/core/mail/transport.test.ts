@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseServerEnv } from "@/lib/core/env/env-schema";
-import { classifySendError, DEFAULT_BACKOFF, retryDelayMs } from "./outbox";
+import { classifySendError, DEFAULT_BACKOFF, retryDelayMs } from "./worker";
 import { describeMail, mailConfigFrom } from "./transport";
 
 const base = {

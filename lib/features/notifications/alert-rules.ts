@@ -8,7 +8,8 @@ import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { appendAudit, changedFields, inTransaction, userActor } from "@/lib/core/audit/log";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig } from "@/lib/features/monitor/definitions";
-import { alertsRepo, type AlertRuleRow, type EvaluationRow } from "@/lib/features/notifications/alerts-store";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import type { AlertRule, AlertEvaluation } from "@/lib/features/notifications/model";
 import type { Sql, Store } from "@/lib/core/store/sql";
 import { checkRecipients, mailFate } from "@/lib/features/notifications/recipients";
 import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/features/notifications/policy";
@@ -18,8 +19,8 @@ import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definiti
 
 export { AlertRuleInput, AlertRulePatch };
 
-export interface AlertRuleView extends AlertRuleRow {
-  evaluations: EvaluationRow[];
+export interface AlertRuleView extends AlertRule {
+  evaluations: AlertEvaluation[];
   /** What became of its latest e-mails (sent, waiting for a retry, failed), and addresses refused for good. */
   mail: MailStatus[];
   bounces: Bounce[];
@@ -34,7 +35,7 @@ function checkProgramme(def: AlertDefinition, monitor: MonitorConfig): void {
   }
 }
 
-async function ownRule(db: Sql, user: SessionUser, id: string): Promise<AlertRuleRow> {
+async function ownRule(db: Sql, user: SessionUser, id: string): Promise<AlertRule> {
   const rule = await alertsRepo(db).get(id);
   // Not yours answers as missing: ids are no way to probe for others' rules.
   if (!rule || (user.role !== "admin" && rule.ownerId !== user.id)) throw new ApiError(404, "No such alert rule");
@@ -52,7 +53,7 @@ export async function getAlertRule(db: Sql, user: SessionUser, id: string): Prom
   return { ...rule, evaluations: await alertsRepo(db).evaluations(rule.id, 50), ...(await mailFate(db, "alert", rule.id, rule.recipients)) };
 }
 
-export async function createAlertRule(db: Store, user: SessionUser, input: AlertRuleInput, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
+export async function createAlertRule(db: Store, user: SessionUser, input: AlertRuleInput, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRule> {
   checkProgramme(input.definition, monitor);
   await checkRecipients(db, input.recipients, { requireOne: false });
   await checkMailPolicy(db, input.recipients, policy);
@@ -73,7 +74,7 @@ export async function createAlertRule(db: Store, user: SessionUser, input: Alert
   });
 }
 
-export async function updateAlertRule(db: Store, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRuleRow> {
+export async function updateAlertRule(db: Store, user: SessionUser, id: string, patch: AlertRulePatch, monitor: MonitorConfig, policy: MailPolicy): Promise<AlertRule> {
   let rule = await ownRule(db, user, id);
   if (patch.owner_id !== undefined && patch.owner_id !== rule.ownerId) {
     const to = await newOwner(db, user, patch.owner_id);

@@ -1,12 +1,7 @@
 /** Alert rules, their per-group states and their evaluations. Definitions are JSON validated by lib/alerts. */
 import { fromJson, type Sql } from "@/lib/core/store/sql";
-import { scheduledItemFields, scheduledItemsRepo, type ScheduledItemColumns, type ScheduledItemRow } from "./scheduled-items-store";
-
-export interface AlertRuleRow extends ScheduledItemRow {
-  name: string;
-  definition: unknown;
-  cooldownMinutes: number;
-}
+import { scheduledItemFields, scheduledItemsRepo, type ScheduledItemColumns } from "./scheduled-items-store";
+import type { AlertEvaluation, AlertRule } from "./model";
 
 interface Row extends ScheduledItemColumns {
   name: string;
@@ -14,7 +9,7 @@ interface Row extends ScheduledItemColumns {
   cooldown_minutes: number;
 }
 
-const toRule = (r: Row): AlertRuleRow => ({
+const toRule = (r: Row): AlertRule => ({
   ...scheduledItemFields(r),
   name: r.name,
   definition: fromJson(r.definition),
@@ -30,26 +25,18 @@ export interface AlertStateRow {
   lastNotifiedAt: Date | null;
 }
 
-export interface EvaluationRow {
-  id: number;
-  slot: string;
-  evaluatedAt: string;
-  late: boolean;
-  result: unknown;
-}
-
 export function alertsRepo(db: Sql) {
   const items = scheduledItemsRepo(db, TABLE, toRule);
   return {
     ...items,
-    async create(input: { ownerId: string; name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow> {
+    async create(input: { ownerId: string; name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRule> {
       const rows = await db.query<{ id: string }>(
         "INSERT INTO alert_rules (owner_id, name, definition, schedule, recipients, cooldown_minutes, paused) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         [input.ownerId, input.name, JSON.stringify(input.definition), JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.cooldownMinutes, input.paused],
       );
       return (await items.get(rows[0]!.id))!;
     },
-    async update(id: string, patch: { name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRuleRow | null> {
+    async update(id: string, patch: { name: string; definition: unknown; schedule: unknown; recipients: unknown; cooldownMinutes: number; paused: boolean }): Promise<AlertRule | null> {
       await db.query(
         "UPDATE alert_rules SET name = $2, definition = $3, schedule = $4, recipients = $5, cooldown_minutes = $6, paused = $7, paused_reason = CASE WHEN $7::boolean THEN paused_reason END, updated_at = now() WHERE id = $1",
         [id, patch.name, JSON.stringify(patch.definition), JSON.stringify(patch.schedule), JSON.stringify(patch.recipients), patch.cooldownMinutes, patch.paused],
@@ -79,7 +66,7 @@ export function alertsRepo(db: Sql) {
     async recordEvaluation(ruleId: string, slot: Date, late: boolean, result: unknown): Promise<void> {
       await db.query("INSERT INTO alert_evaluations (rule_id, slot, late, result) VALUES ($1, $2, $3, $4)", [ruleId, slot, late, JSON.stringify(result)]);
     },
-    async evaluations(ruleId: string, limit = 20): Promise<EvaluationRow[]> {
+    async evaluations(ruleId: string, limit = 20): Promise<AlertEvaluation[]> {
       const rows = await db.query<{ id: string | number; slot: Date; evaluated_at: Date; late: boolean; result: unknown }>(
         "SELECT id, slot, evaluated_at, late, result FROM alert_evaluations WHERE rule_id = $1 ORDER BY evaluated_at DESC, id DESC LIMIT $2",
         [ruleId, limit],

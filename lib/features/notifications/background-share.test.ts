@@ -24,7 +24,8 @@ import { BACKGROUND_SHARE } from "@/lib/core/upstream/quota";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { MAIL_POLICY_DEFAULTS } from "./policy";
-import { mailQueue, runSlot, scheduledItems } from "./runtime";
+import { runSlot, scheduledItems } from "./slots";
+import { mailQueue } from "./mail-queue";
 import { recordingProxy } from "./testing/recording-proxy";
 
 const RULES = 50;

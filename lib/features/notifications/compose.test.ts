@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { AlertDefinition } from "./definition";
 import type { Reading } from "./evaluate";
-import { composeAlert } from "./run";
+import { composeAlert } from "./alert-evaluation";
 
 const MINUS = "\u2212";
 const def = (measure: string) =>

@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { metricsFor } from "@/lib/contract/catalog";
 import { formatValue } from "@/lib/report/metrics/format";
 import { kpisFor, measureFor } from "@/lib/report/metrics/kpis";
-import { emptyRuleDraft, ruleBody, ruleDraft, ruleSentence, withTarget, type CheckedRule, type Programme } from "@/components/notifications/model";
+import { emptyRuleDraft, ruleBody, ruleDraft, withTarget } from "@/components/notifications/drafts";
+import { ruleSentence } from "@/components/notifications/rule-words";
+import type { CheckedRule, Programme } from "@/components/notifications/answers";
 import { alertVocabulary } from "@/components/notifications/vocabulary";
 import { badNewsCondition, defaultCondition, PROGRAMME_BETTER } from "./definition";
 

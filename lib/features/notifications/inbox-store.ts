@@ -1,15 +1,6 @@
 /** The in-app inbox: what alerts and subscriptions told each user. */
 import type { Sql } from "@/lib/core/store/sql";
-
-export interface InboxMessage {
-  id: number;
-  createdAt: string;
-  readAt: string | null;
-  title: string;
-  body: string;
-  link: string | null;
-  sourceKind: string;
-}
+import type { InboxMessage } from "./model";
 
 interface Row {
   id: string | number;

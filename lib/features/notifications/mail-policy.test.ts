@@ -15,7 +15,7 @@ import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule, listAlertRules } from "@/lib/features/notifications/alert-rules";
 import { mailsInLastDay } from "@/lib/core/mail/counts";
-import { MailWorker } from "@/lib/core/mail/outbox";
+import { MailWorker } from "@/lib/core/mail/worker";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
@@ -28,7 +28,8 @@ import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
-import { evaluateNow, mailQueue, type NotifyDeps } from "./runtime";
+import { evaluateNow, type NotifyDeps } from "./slots";
+import { mailQueue } from "./mail-queue";
 import { startTestSmtp, type TestSmtp } from "./testing/smtp";
 
 const SECRET = "mail-policy-test-secret-mail-policy-test-secret-0123";

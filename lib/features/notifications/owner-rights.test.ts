@@ -15,7 +15,7 @@ import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
 import { createAlertRule, updateAlertRule } from "@/lib/features/notifications/alert-rules";
-import { MailWorker } from "@/lib/core/mail/outbox";
+import { MailWorker } from "@/lib/core/mail/worker";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { updateSavedReport } from "@/lib/features/saved-reports";
 import { Scheduler } from "@/lib/features/notifications/scheduler";
@@ -33,7 +33,8 @@ import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { pauseStopped } from "./rights";
 import { MAIL_POLICY_DEFAULTS } from "./policy";
-import { mailQueue, runSlot, scheduledItems, type NotifyDeps } from "./runtime";
+import { runSlot, scheduledItems, type NotifyDeps } from "./slots";
+import { mailQueue } from "./mail-queue";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
 
 const SECRET = "owner-rights-test-secret-owner-rights-test-secret-01";

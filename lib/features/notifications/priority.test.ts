@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/core/auth/password";
 import { addDays, todayIn } from "@/lib/contract/dates";
 import { AlertDefinition } from "@/lib/features/notifications/definition";
-import { evaluateRule } from "@/lib/features/notifications/run";
+import { evaluateRule } from "@/lib/features/notifications/alert-evaluation";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
@@ -19,7 +19,7 @@ import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { mailQueue } from "./runtime";
+import { mailQueue } from "./mail-queue";
 import { recordingProxy } from "./testing/recording-proxy";
 
 let dir: string;

@@ -1,5 +1,5 @@
 // Two dashboard processes on one real PostgreSQL database, each running the real scheduler and mail
-// worker (lib/features/notifications/testing/run-scheduler.ts, wired as lib/features/notifications/runtime.ts wires the server) against
+// worker (lib/features/notifications/testing/run-scheduler.ts, wired as lib/features/notifications/slots.ts wires the server) against
 // the real service and a real SMTP server in this test: a due slot is evaluated and mailed once in
 // all, and a slot whose claimer died is run once after its lease ran out. The server is a throwaway
 // cluster (lib/core/store/testing/postgres.ts), or the scratch database TEST_DATABASE_URL names; the file is
@@ -11,7 +11,8 @@ import { todayIn } from "@/lib/contract/dates";
 import { AlertDefinition } from "@/lib/features/notifications/definition";
 import { claimsRepo } from "@/lib/features/notifications/claims";
 import { latestSlot } from "@/lib/features/notifications/spec";
-import { alertsRepo, type AlertRuleRow } from "@/lib/features/notifications/alerts-store";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import type { AlertRule } from "@/lib/features/notifications/model";
 import { openStore } from "@/lib/core/store/open";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
@@ -66,7 +67,7 @@ afterAll(async () => {
 });
 
 /** An hourly rule that fires (every day has attempts, so an approval rate above 0 %), made two hours ago. */
-async function firingRule(name: string): Promise<AlertRuleRow> {
+async function firingRule(name: string): Promise<AlertRule> {
   const rule = await alertsRepo(store!).create({
     ownerId,
     name,
@@ -143,7 +144,7 @@ function dashboardProcess(worker: string, args: string[]): Promise<Outcome> {
 }
 
 const summaryOf = (o: Outcome): Summary => JSON.parse(o.stdout.trim().split("\n").at(-1)!) as Summary;
-const mailsAbout = async (rule: AlertRuleRow) => (await smtp!.settled()).filter((m) => (m.parsed.subject ?? "").startsWith(`Alert: ${rule.name}:`));
+const mailsAbout = async (rule: AlertRule) => (await smtp!.settled()).filter((m) => (m.parsed.subject ?? "").startsWith(`Alert: ${rule.name}:`));
 
 describe.runIf(available)("two dashboard processes on one PostgreSQL", () => {
   it("Two dashboard processes on one PostgreSQL database never send the same slot twice (count messages)", async () => {

@@ -9,11 +9,13 @@
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
 import { canEdit, canView } from "@/lib/features/saved-reports/access";
-import { alertsRepo, type AlertRuleRow } from "@/lib/features/notifications/alerts-store";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import type { AlertRule } from "@/lib/features/notifications/model";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Sql } from "@/lib/core/store/sql";
-import { subscriptionsRepo, type SubscriptionRow } from "@/lib/features/notifications/subscriptions-store";
+import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
+import type { Subscription } from "@/lib/features/notifications/model";
 import { usersRepo } from "@/lib/core/auth/users";
 import { hasRole } from "@/lib/core/auth/roles";
 
@@ -36,12 +38,12 @@ async function activeOwner(db: Sql, ownerId: string): Promise<SessionUser | Stop
 
 const isStop = (x: SessionUser | Stop): x is Stop => "reason" in x;
 
-export async function ruleStop(db: Sql, rule: Pick<AlertRuleRow, "ownerId">): Promise<Stop | null> {
+export async function ruleStop(db: Sql, rule: Pick<AlertRule, "ownerId">): Promise<Stop | null> {
   const owner = await activeOwner(db, rule.ownerId);
   return isStop(owner) ? owner : null;
 }
 
-export async function subscriptionStop(db: Sql, sub: Pick<SubscriptionRow, "ownerId" | "reportId" | "shareLinkId">): Promise<Stop | null> {
+export async function subscriptionStop(db: Sql, sub: Pick<Subscription, "ownerId" | "reportId" | "shareLinkId">): Promise<Stop | null> {
   const owner = await activeOwner(db, sub.ownerId);
   if (isStop(owner)) return owner;
   const report = await savedReportsRepo(db).get(sub.reportId);

@@ -6,19 +6,7 @@
  */
 import { fromJson, type Sql } from "@/lib/core/store/sql";
 import { isUuid } from "@/lib/features/saved-reports/store";
-
-export interface ScheduledItemRow {
-  id: string;
-  ownerId: string;
-  ownerEmail: string;
-  schedule: unknown;
-  recipients: unknown;
-  paused: boolean;
-  /** Why it was paused when its owner did not pause it (lib/features/notifications/rights.ts), or null. */
-  pausedReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { ScheduledAutomation } from "./model";
 
 /** The shared columns as the database returns them. */
 export interface ScheduledItemColumns {
@@ -33,7 +21,7 @@ export interface ScheduledItemColumns {
   updated_at: Date;
 }
 
-export const scheduledItemFields = (r: ScheduledItemColumns): ScheduledItemRow => ({
+export const scheduledItemFields = (r: ScheduledItemColumns): ScheduledAutomation => ({
   id: r.id,
   ownerId: r.owner_id,
   ownerEmail: r.owner_email,

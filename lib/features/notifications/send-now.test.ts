@@ -14,7 +14,7 @@ import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { MailWorker } from "@/lib/core/mail/outbox";
+import { MailWorker } from "@/lib/core/mail/worker";
 import { DEFAULT_MONITOR_CONFIG } from "@/lib/features/monitor/definitions";
 import { Scheduler } from "@/lib/features/notifications/scheduler";
 import { listShareLinks, revokeShareLink } from "@/lib/features/sharing/links";
@@ -33,7 +33,8 @@ import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { pauseStopped } from "./rights";
 import { MAIL_POLICY_DEFAULTS, type MailPolicy } from "./policy";
-import { evaluateNow, mailQueue, previewSubscription, runSlot, scheduledItems, sendSubscriptionNow, type NotifyDeps } from "./runtime";
+import { evaluateNow, previewSubscription, runSlot, scheduledItems, sendSubscriptionNow, type NotifyDeps } from "./slots";
+import { mailQueue } from "./mail-queue";
 import { createAlertRule } from "@/lib/features/notifications/alert-rules";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
 

@@ -1,16 +1,7 @@
 /** Scheduled reports: a saved report or dashboard mailed on a schedule. */
 import type { Sql } from "@/lib/core/store/sql";
-import { scheduledItemFields, scheduledItemsRepo, type ScheduledItemColumns, type ScheduledItemRow } from "./scheduled-items-store";
-
-export interface SubscriptionRow extends ScheduledItemRow {
-  reportId: string;
-  reportName: string;
-  reportPage: string;
-  shareLinkId: string | null;
-  shareTokenSealed: string | null;
-  /** What its e-mail attaches: some of "csv", "xlsx", "pdf" (ATTACHMENT_FORMATS in ./subscriptions.ts). */
-  formats: string[];
-}
+import { scheduledItemFields, scheduledItemsRepo, type ScheduledItemColumns } from "./scheduled-items-store";
+import type { Subscription } from "./model";
 
 interface Row extends ScheduledItemColumns {
   report_id: string;
@@ -21,7 +12,7 @@ interface Row extends ScheduledItemColumns {
   formats: string[] | string;
 }
 
-const toRow = (r: Row): SubscriptionRow => ({
+const toRow = (r: Row): Subscription => ({
   ...scheduledItemFields(r),
   reportId: r.report_id,
   reportName: r.report_name,
@@ -42,14 +33,14 @@ export function subscriptionsRepo(db: Sql) {
   const items = scheduledItemsRepo(db, TABLE, toRow);
   return {
     ...items,
-    async create(input: { ownerId: string; reportId: string; schedule: unknown; recipients: unknown; paused: boolean; shareLinkId: string | null; shareTokenSealed: string | null; formats: readonly string[] }): Promise<SubscriptionRow> {
+    async create(input: { ownerId: string; reportId: string; schedule: unknown; recipients: unknown; paused: boolean; shareLinkId: string | null; shareTokenSealed: string | null; formats: readonly string[] }): Promise<Subscription> {
       const rows = await db.query<{ id: string }>(
         "INSERT INTO subscriptions (owner_id, report_id, schedule, recipients, paused, share_link_id, share_token_sealed, formats) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         [input.ownerId, input.reportId, JSON.stringify(input.schedule), JSON.stringify(input.recipients), input.paused, input.shareLinkId, input.shareTokenSealed, JSON.stringify(input.formats)],
       );
       return (await items.get(rows[0]!.id))!;
     },
-    async update(id: string, patch: { schedule: unknown; recipients: unknown; paused: boolean; formats: readonly string[] }): Promise<SubscriptionRow | null> {
+    async update(id: string, patch: { schedule: unknown; recipients: unknown; paused: boolean; formats: readonly string[] }): Promise<Subscription | null> {
       await db.query("UPDATE subscriptions SET schedule = $2, recipients = $3, paused = $4, paused_reason = CASE WHEN $4::boolean THEN paused_reason END, formats = $5, updated_at = now() WHERE id = $1", [
         id,
         JSON.stringify(patch.schedule),

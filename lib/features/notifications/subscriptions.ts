@@ -14,17 +14,19 @@ import { ApiError } from "@/lib/contract/errors";
 import { Recipients } from "@/lib/features/notifications/definition";
 import { ScheduleSpec } from "@/lib/features/notifications/spec";
 import { canEdit, canView, getVisibleReport } from "@/lib/features/saved-reports/access";
-import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
+import { savedReportsRepo } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import { createShareLink, type LinkFollowers } from "@/lib/features/sharing/links";
 import { appendAudit, changedFields, inTransaction, userActor } from "@/lib/core/audit/log";
 import { SHARE_LIMITS } from "@/lib/features/sharing/service";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Sql, Store } from "@/lib/core/store/sql";
-import { subscriptionsRepo, type SubscriptionRow } from "@/lib/features/notifications/subscriptions-store";
+import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
+import type { Subscription } from "@/lib/features/notifications/model";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { seal } from "@/lib/features/sharing/seal";
-import { splitAddresses } from "./send";
+import { splitAddresses } from "./subscription-mail";
 import { LABEL_MAX } from "@/lib/features/sharing/link-input";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { checkRecipients, mailFate } from "@/lib/features/notifications/recipients";
@@ -63,8 +65,8 @@ export const SubscriptionPatch = SubscriptionInput.omit({ report_id: true })
 export type SubscriptionPatch = z.output<typeof SubscriptionPatch>;
 
 /** A subscription as its owner (or an admin) sees it: never the token. */
-export type SubscriptionView = Omit<SubscriptionRow, "shareTokenSealed">;
-export const subscriptionView = ({ shareTokenSealed: _t, ...rest }: SubscriptionRow): SubscriptionView => rest;
+export type SubscriptionView = Omit<Subscription, "shareTokenSealed">;
+export const subscriptionView = ({ shareTokenSealed: _t, ...rest }: Subscription): SubscriptionView => rest;
 
 /** With what became of its latest e-mails and its recipients' bounces (lib/alerts mailFate). */
 export type SubscriptionListItem = SubscriptionView & { mail: MailStatus[]; bounces: Bounce[] };
@@ -75,7 +77,7 @@ export async function listSubscriptions(db: Sql, user: SessionUser): Promise<Sub
   return Promise.all(rows.map(async (s) => ({ ...subscriptionView(s), ...(await mailFate(db, "subscription", s.id, s.recipients)) })));
 }
 
-export async function ownSubscription(db: Sql, user: SessionUser, id: string): Promise<SubscriptionRow> {
+export async function ownSubscription(db: Sql, user: SessionUser, id: string): Promise<Subscription> {
   const s = await subscriptionsRepo(db).get(id);
   // Not yours answers as missing: ids are no way to probe for others' subscriptions.
   if (!s || (user.role !== "admin" && s.ownerId !== user.id)) throw new ApiError(404, "No such subscription");

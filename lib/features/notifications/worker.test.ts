@@ -14,7 +14,8 @@ import { outboxRepo } from "@/lib/core/mail/outbox";
 import { startTestSmtp, type TestSmtp } from "@/lib/features/notifications/testing/smtp";
 import { claimsRepo } from "@/lib/features/notifications/claims";
 import { latestSlot } from "@/lib/features/notifications/spec";
-import { alertsRepo, type AlertRuleRow } from "@/lib/features/notifications/alerts-store";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import type { AlertRule } from "@/lib/features/notifications/model";
 import { openStore } from "@/lib/core/store/open";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
@@ -33,7 +34,7 @@ let url: string;
 let svc: TestService | null = null;
 let smtp: TestSmtp | null = null;
 let ownerId: string;
-let rule: AlertRuleRow;
+let rule: AlertRule;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -111,7 +112,7 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv): Running {
 }
 
 /** An hourly rule that fires (every day has attempts), made two hours ago so its latest slot is due. */
-async function firingRule(name: string): Promise<AlertRuleRow> {
+async function firingRule(name: string): Promise<AlertRule> {
   const created = await alertsRepo(store!).create({
     ownerId,
     name,

@@ -9,10 +9,11 @@ import "server-only";
  */
 import { startAuditRetention } from "@/lib/core/audit/retention";
 import type { ServerEnv } from "@/lib/core/env/env";
-import { MailWorker } from "@/lib/core/mail/outbox";
+import { MailWorker } from "@/lib/core/mail/worker";
 import { mailConfigFrom } from "@/lib/core/mail/transport";
 import { mailPolicyFrom } from "@/lib/features/notifications/policy";
-import { mailQueue, runSlot, scheduledItems, type NotifyDeps } from "@/lib/features/notifications/runtime";
+import { runSlot, scheduledItems, type NotifyDeps } from "@/lib/features/notifications/slots";
+import { mailQueue } from "@/lib/features/notifications/mail-queue";
 import { Scheduler, defaultWorkerId } from "@/lib/features/notifications/scheduler";
 import { startShareWarmer } from "@/lib/features/sharing/warmer";
 import { getStore } from "@/lib/core/store";

@@ -23,7 +23,8 @@ import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { describeUse } from "./allowance";
 import { lookUpBinWithin, previewFor } from "./calls";
-import { countedClients, loadWorkspace, routingUser, validateChange, type WorkspaceDeps } from "./workspace";
+import { routingUser } from "./permissions";
+import { countedClients, loadWorkspace, validateChange, type WorkspaceDeps } from "./workspace";
 
 const BIN_X = "999999";
 const configA = {

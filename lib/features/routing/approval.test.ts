@@ -25,7 +25,9 @@ import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { withdrawAffected } from "./approval";
-import { approveChange, loadWorkspace, proposeChange, routingUser, type RoutingUser, type WorkspaceDeps } from "./workspace";
+import { approveChange, proposeChange } from "./changes";
+import { routingUser, type RoutingUser } from "./permissions";
+import { loadWorkspace, type WorkspaceDeps } from "./workspace";
 
 const BIN_X = "999999";
 const configA = {

@@ -14,13 +14,14 @@
  *   right to change routing, withdraws the pending changes it concerns, with the reason in the
  *   audit log; the users CLI, which does not withdraw, is still caught by the standing check.
  */
-import { appendRoutingAudit, userActor } from "@/lib/core/audit/log";
 import type { User } from "@/lib/core/auth/users";
 import { usersRepo } from "@/lib/core/auth/users";
 import { hasRole, type Role } from "@/lib/core/auth/roles";
 import { ApiError } from "@/lib/contract/errors";
-import { routingChangesRepo, type RoutingChange } from "@/lib/features/routing/changes-store";
+import { routingChangesRepo } from "@/lib/features/routing/changes-store";
+import type { RoutingChange } from "@/lib/features/routing/model";
 import type { Sql } from "@/lib/core/store/sql";
+import { recordChange } from "./record";
 
 /** May change routing: an admin, or an analyst (or higher) with the routing permission; never a disabled account. */
 export function isEditor(u: { role: Role; routing: boolean; disabled: boolean }): boolean {
@@ -97,16 +98,13 @@ export async function withdrawAffected(
     const reason = own
       ? `Withdrawn: its proposer ${after.email} had their ${change.what} by ${change.actor.email}, ${isEditor(after) ? "which changes who may approve it" : "and may no longer change routing"}`
       : `Withdrawn: ${after.email} had their ${change.what} by ${change.actor.email}, which changes who may approve it; propose it again to have it reviewed`;
-    const done = await repo.withdrawn(c.id, { id: change.actor.id, email: change.actor.email }, reason);
-    if (!done) continue;
-    await appendRoutingAudit(tx, {
+    const done = await recordChange(tx, change.actor, (changes) => changes.withdrawn(c.id, { id: change.actor.id, email: change.actor.email }, reason), () => ({
       event: "withdrawn",
-      actor: userActor(change.actor),
       version: String(c.base_version),
       reason,
       detail: { change_id: c.id, base_version: c.base_version, proposed_by: c.proposed_by.email, user: after.email },
-    });
-    withdrawn.push(done);
+    }));
+    if (done) withdrawn.push(done);
   }
   return withdrawn;
 }
@@ -114,15 +112,10 @@ export async function withdrawAffected(
 /** Withdraws `change` at approval time because its proposer may no longer change routing (the users CLI changed them, which withdraws nothing itself). */
 export async function withdrawForProposer(tx: Sql, change: RoutingChange, by: { id: string; email: string; role: Role }, proposerEmail: string): Promise<RoutingChange | null> {
   const reason = `Withdrawn: its proposer ${proposerEmail} may no longer change routing`;
-  const done = await routingChangesRepo(tx).withdrawn(change.id, { id: by.id, email: by.email }, reason);
-  if (done) {
-    await appendRoutingAudit(tx, {
-      event: "withdrawn",
-      actor: userActor(by),
-      version: String(change.base_version),
-      reason,
-      detail: { change_id: change.id, base_version: change.base_version, proposed_by: change.proposed_by.email },
-    });
-  }
-  return done;
+  return recordChange(tx, by, (changes) => changes.withdrawn(change.id, { id: by.id, email: by.email }, reason), () => ({
+    event: "withdrawn",
+    version: String(change.base_version),
+    reason,
+    detail: { change_id: change.id, base_version: change.base_version, proposed_by: change.proposed_by.email },
+  }));
 }

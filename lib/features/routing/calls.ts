@@ -14,7 +14,8 @@ import { getGateway } from "@/lib/core/upstream";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import type { Store } from "@/lib/core/store/sql";
 import { takeRoutingCall } from "./allowance";
-import { deeperThan, MAX_CONFIG_DEPTH, takeCall, type WorkspaceDeps } from "./workspace";
+import { deeperThan, MAX_CONFIG_DEPTH } from "./requests";
+import { takeCall, type WorkspaceDeps } from "./workspace";
 
 /** The preview route's body: the contract's, with a configuration no deeper than any real one. */
 export const PreviewRequest = RoutingPreviewRequestSchema.superRefine((body, ctx) => {

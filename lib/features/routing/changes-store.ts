@@ -6,28 +6,7 @@
  */
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { fromJson, type Sql } from "@/lib/core/store/sql";
-
-export const ROUTING_CHANGE_STATUSES = ["pending", "applied", "rejected", "superseded", "withdrawn"] as const;
-export type RoutingChangeStatus = (typeof ROUTING_CHANGE_STATUSES)[number];
-
-export interface RoutingChange {
-  id: string;
-  /** "change": a configuration of its own; "restore": brings back `restore_version`. */
-  kind: "change" | "restore";
-  /** The live version the change was reviewed against; applied only while it is still live. */
-  base_version: number;
-  config: RoutingConfig | null;
-  restore_version: number | null;
-  reason: string;
-  proposed_by: { id: string | null; email: string };
-  proposed_at: string;
-  status: RoutingChangeStatus;
-  decided_by: { id: string | null; email: string } | null;
-  decided_at: string | null;
-  /** Why it was rejected or withdrawn, or what superseded it. */
-  decision_reason: string | null;
-  applied_version: number | null;
-}
+import type { RoutingChange, RoutingChangeStatus } from "./model";
 
 interface Row {
   id: string;

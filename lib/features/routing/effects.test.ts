@@ -13,7 +13,7 @@ import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { buildEffects, EFFECT_METRICS, measureEffect, planEffects, type EffectQuery, type RoutingEffectsAnswer } from "./effects";
-import { loadRoutingEffects } from "./workspace";
+import { loadRoutingEffects } from "./effects-load";
 
 const member = (gateway_id: number) => ({ gateway_id, weight: 1, active: true });
 const groups: RoutingConfig["groups"] = [

@@ -2,7 +2,7 @@
  * Measured after: for each applied routing configuration version, the traffic its rules changed
  * (the BIN prefixes and banks of rules added, removed or changed against the version before it)
  * and that traffic's approval and chargeback rates in equal windows of full days before and after
- * the day it was applied (pure; the workspace fetches the records, lib/features/routing/workspace.ts).
+ * the day it was applied (pure; ./effects-load.ts fetches the records).
  *
  * - Rates are ratios of sums from the product's KPI registry: approval rate = approvals ÷ attempts,
  *   chargeback rate = chargebacks ÷ approvals, each shown with its counts.

@@ -23,21 +23,10 @@ import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { PreviewRequest } from "./calls";
-import {
-  approveChange,
-  ChangeRequest,
-  canEditRouting,
-  canReadRouting,
-  loadWorkspace,
-  proposeChange,
-  proposeRestore,
-  rejectChange,
-  routingUser,
-  validateChange,
-  ValidateRequest,
-  type RoutingUser,
-  type WorkspaceDeps,
-} from "./workspace";
+import { approveChange, proposeChange, proposeRestore, rejectChange } from "./changes";
+import { canEditRouting, canReadRouting, routingUser, type RoutingUser } from "./permissions";
+import { ChangeRequest, ValidateRequest } from "./requests";
+import { loadWorkspace, validateChange, type WorkspaceDeps } from "./workspace";
 
 const BIN_X = "999999";
 

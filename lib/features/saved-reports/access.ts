@@ -5,7 +5,8 @@
  */
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { ApiError } from "@/lib/contract/errors";
-import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
+import { savedReportsRepo } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import type { Sql } from "@/lib/core/store/sql";
 
 export function canEdit(user: SessionUser, report: SavedReport): boolean {

@@ -4,16 +4,18 @@
  */
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { appendAudit, inTransaction, userActor } from "@/lib/core/audit/log";
-import { savedReportsRepo, type SavedPage, type SavedReport } from "@/lib/features/saved-reports/store";
+import { savedReportsRepo } from "@/lib/features/saved-reports/store";
+import type { SavedPage, SavedReport } from "@/lib/features/saved-reports/model";
 import type { Sql } from "@/lib/core/store/sql";
 import { canonicalParams, type SavedReportInput, type SavedReportPatch } from "./input";
 import { getEditableReport } from "./access";
 import type { NamedItem } from "./names";
-import { savedReportItem, type SavedReportItem } from "./view-model";
+import { savedReportItem } from "./view-model";
+import type { SavedReportItem } from "./model";
 
 export { canEdit, canView, getVisibleReport } from "./access";
 export { canonicalParams, SavedReportInput, SavedReportPatch } from "./input";
-export { type SavedReportItem } from "./view-model";
+export { type SavedReportItem } from "./model";
 
 export async function listSavedReports(db: Sql, user: SessionUser): Promise<SavedReport[]> {
   return savedReportsRepo(db).listVisible(user);

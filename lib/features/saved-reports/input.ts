@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { parseCohort, serializeCohort } from "@/lib/report/state/cohort";
 import { type UrlProblem } from "@/lib/report/state/encoding";
 import { parseExplore, serializeExplore } from "@/lib/report/state/explore";
-import { SAVED_PAGES, type SavedPage } from "@/lib/features/saved-reports/store";
+import { SAVED_PAGES, type SavedPage } from "@/lib/features/saved-reports/model";
 import { MAX_TILES, parseDashboard, serializeDashboard } from "@/lib/report/state/dashboard";
 
 export const SavedReportInput = z.strictObject({

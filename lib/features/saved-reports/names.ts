@@ -3,7 +3,7 @@
  * text once spaces are collapsed and case is ignored ("Gateways  Q1" and "gateways q1" look alike in
  * a list). Browser-safe: the naming dialog warns with it before saving.
  */
-import type { SavedPage } from "@/lib/features/saved-reports/store";
+import type { SavedPage } from "@/lib/features/saved-reports/model";
 
 export interface NamedItem {
   id: string;

@@ -1,21 +1,7 @@
 /** Saved reports (and dashboards): a name, the page, and its URL state; owned by the analyst who saved it. */
 import type { Sql } from "@/lib/core/store/sql";
+import type { SavedPage, SavedReport } from "./model";
 
-/** The report pages a saved report can reopen; the store, the API schemas and the views read this list. */
-export const SAVED_PAGES = ["explore", "cohorts", "monitor", "dashboard"] as const;
-export type SavedPage = (typeof SAVED_PAGES)[number];
-
-export interface SavedReport {
-  id: string;
-  ownerId: string;
-  ownerEmail: string;
-  name: string;
-  page: SavedPage;
-  params: string;
-  sharedWithTeam: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
 interface Row {
   id: string;

@@ -11,7 +11,7 @@ import { parseDashboard, type DashboardState, type TileWidth } from "@/lib/repor
 import { describeFilters } from "@/lib/report/state/describe-filters";
 import { presetLabel, resolveRange, type RangePreset } from "@/lib/report/state/range";
 import { dashboardQuestion, type DashboardQuestion } from "@/lib/features/dashboards/tile-csv";
-import type { SavedReport } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import type { Snapshot } from "@/lib/features/sharing/links-store";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 

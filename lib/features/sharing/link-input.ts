@@ -5,7 +5,7 @@
  * beside the hash so the owner can tell links apart, never enough to open one.
  */
 import { z } from "zod";
-import { SHARE_MODES } from "@/lib/features/sharing/links-store";
+import { SHARE_MODES } from "@/lib/features/sharing/model";
 import { SHARE_LIMITS } from "./service";
 
 /** A label is a short note for the owner ("for the bank manager"), shown in the list of links. */

@@ -5,10 +5,7 @@
 import type { ReportQuery } from "@/lib/contract/schemas";
 import { fromJson, type Sql } from "@/lib/core/store/sql";
 import { isUuid } from "@/lib/features/saved-reports/store";
-
-/** What a share link serves: the report run live, or the answer frozen when the link was made. */
-export const SHARE_MODES = ["live", "snapshot"] as const;
-export type ShareMode = (typeof SHARE_MODES)[number];
+import type { ShareLink, ShareMode } from "./model";
 
 export interface Snapshot {
   fetched_at: string;
@@ -29,24 +26,6 @@ export interface Snapshot {
   };
   /** A dashboard's snapshot: the answers its tiles derive from, and the day they were taken. */
   dashboard?: { today: string; answers: { op: "orders" | "cohort"; query: ReportQuery; fetched_at: string; data: Record<string, string | number | null>[] }[] };
-}
-
-export interface ShareLink {
-  id: string;
-  reportId: string;
-  createdBy: string;
-  /** The owner's note, e.g. "for the bank manager"; null when none was given. */
-  label: string | null;
-  /** The token's last characters (lib/features/sharing/link-input.ts); null for links made before they were kept. */
-  tokenTail: string | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  hasPassword: boolean;
-  mode: ShareMode;
-  allowedPresets: string[];
-  viewCount: number;
-  lastViewedAt: string | null;
 }
 
 /** With the secrets and the snapshot, for the share page only. */

@@ -12,8 +12,9 @@ import { isRangePreset } from "@/lib/report/state/range";
 import { coverageDays, coverageRequest } from "@/lib/report/periods/coverage";
 import { canEdit, getEditableReport } from "@/lib/features/saved-reports/access";
 import { usersRepo } from "@/lib/core/auth/users";
-import type { SavedReport } from "@/lib/features/saved-reports/store";
-import { publicLink, shareLinksRepo, type ShareLink, type ShareLinkWithSecrets, type ShareMode, type Snapshot } from "@/lib/features/sharing/links-store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
+import { publicLink, shareLinksRepo, type ShareLinkWithSecrets, type Snapshot } from "@/lib/features/sharing/links-store";
+import type { ListedLink, ShareLink, ShareMode } from "./model";
 import type { Sql } from "@/lib/core/store/sql";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { reportQuery, runThroughGateway, SHARE_LIMITS } from "./service";
@@ -37,11 +38,6 @@ function shareUrl(token: string, base: string): string {
   return new URL(`/share/${token}`, base).toString();
 }
 
-/**
- * A link as the report's list shows it: `paused` when the user who made it may no longer share the
- * report (their role changed), so it is not served and they cannot revoke it: the owner or an admin can.
- */
-type ListedLink = ShareLink & { paused: boolean };
 
 export async function listShareLinks(db: Sql, user: SessionUser, reportId: string): Promise<{ links: ListedLink[]; limits: typeof LINK_FORM_LIMITS }> {
   const report = await getEditableReport(db, user, reportId);

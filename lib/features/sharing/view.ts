@@ -17,7 +17,7 @@ import { parseCohort } from "@/lib/report/state/cohort";
 import { parseExplore, chartMeasureId, visibleMeasures } from "@/lib/report/state/explore";
 import { COHORT_PRESETS, EXPLORE_PRESETS, isRangePreset, presetLabel, type RangePreset } from "@/lib/report/state/range";
 import { getStore } from "@/lib/core/store";
-import type { SavedReport } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import type { Snapshot } from "@/lib/features/sharing/links-store";
 import { usersRepo } from "@/lib/core/auth/users";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/features/cohorts/grid";

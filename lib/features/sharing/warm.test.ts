@@ -15,7 +15,8 @@ import { dashboardQueries, runDashboard, type DashboardAnswer } from "@/lib/feat
 import { serializeDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 import { canonicalParams } from "@/lib/features/saved-reports";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
-import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
+import { savedReportsRepo } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { AlertDefinition } from "@/lib/features/notifications/definition";
 import type { Reading } from "@/lib/features/notifications/evaluate";
-import { composeAlert } from "@/lib/features/notifications/run";
+import { composeAlert } from "@/lib/features/notifications/alert-evaluation";
 
 const reading = (id: string, label: string, end: string): Reading => ({
   measure: { id, label, format: "percent" },

@@ -3,11 +3,10 @@ import { apiRoute } from "@/lib/core/route/handler";
 import { waitParam } from "@/lib/report/route";
 import { DashboardRunInput, runDashboardFor } from "@/lib/features/dashboards/service";
 import { serverEnv } from "@/lib/core/env/env";
-import { getStore } from "@/lib/core/store";
 import { getGateway } from "@/lib/core/upstream";
 
-export const POST = apiRoute({ role: "viewer", schema: DashboardRunInput }, async ({ user, body, request }) => {
+export const POST = apiRoute({ role: "viewer", store: true, schema: DashboardRunInput }, async ({ user, body, request, store }) => {
   const env = serverEnv();
-  const answer = await runDashboardFor(await getStore(), getGateway(), user, body, { timeZone: env.REPORT_TIMEZONE, waitMs: waitParam(request) });
+  const answer = await runDashboardFor(store, getGateway(), user, body, { timeZone: env.REPORT_TIMEZONE, waitMs: waitParam(request) });
   return Response.json(answer, { headers: { "Cache-Control": "no-store" } });
 });

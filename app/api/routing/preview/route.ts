@@ -3,7 +3,4 @@ import { apiRoute } from "@/lib/core/route/handler";
 import { PreviewRequest, previewFor } from "@/lib/features/routing/calls";
 import { workspaceFor } from "@/lib/features/routing/workspace";
 
-export const POST = apiRoute({ role: "analyst", schema: PreviewRequest }, async ({ user: session, body }) => {
-  const { deps, user } = await workspaceFor(session);
-  return previewFor(deps, user, body);
-});
+export const POST = apiRoute({ role: "analyst", schema: PreviewRequest, feature: workspaceFor }, async ({ feature: { deps, user }, body }) => previewFor(deps, user, body));

@@ -4,7 +4,4 @@ import { loadRoutingProposals } from "@/lib/features/routing/evidence";
 import { countedClients, workspaceFor } from "@/lib/features/routing/workspace";
 import { getGateway } from "@/lib/core/upstream";
 
-export const GET = apiRoute({ role: "analyst" }, async ({ user: session }) => {
-  const { deps, user } = await workspaceFor(session);
-  return loadRoutingProposals(getGateway(), { clients: countedClients(deps, user) });
-});
+export const GET = apiRoute({ role: "analyst", feature: workspaceFor }, async ({ feature: { deps, user } }) => loadRoutingProposals(getGateway(), { clients: countedClients(deps, user) }));

@@ -2,14 +2,13 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { serverEnv } from "@/lib/core/env/env";
 import { deleteSavedReport, getVisibleReport, SavedReportPatch, updateSavedReport } from "@/lib/features/saved-reports";
-import { getStore } from "@/lib/core/store";
 
-export const GET = apiRoute({ role: "viewer", params: ["id"] }, async ({ user, params }) => ({
-  report: await getVisibleReport(await getStore(), user, params.id),
+export const GET = apiRoute({ role: "viewer", store: true, params: ["id"] }, async ({ user, params, store }) => ({
+  report: await getVisibleReport(store, user, params.id),
 }));
 
-export const PATCH = apiRoute({ role: "analyst", params: ["id"], schema: SavedReportPatch }, async ({ user, params, body }) => ({
-  report: await updateSavedReport(await getStore(), user, params.id, body, serverEnv().REPORT_TIMEZONE),
+export const PATCH = apiRoute({ role: "analyst", store: true, params: ["id"], schema: SavedReportPatch }, async ({ user, params, body, store }) => ({
+  report: await updateSavedReport(store, user, params.id, body, serverEnv().REPORT_TIMEZONE),
 }));
 
-export const DELETE = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => deleteSavedReport(await getStore(), user, params.id));
+export const DELETE = apiRoute({ role: "analyst", store: true, params: ["id"] }, async ({ user, params, store }) => deleteSavedReport(store, user, params.id));

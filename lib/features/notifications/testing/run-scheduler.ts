@@ -1,5 +1,5 @@
 // One dashboard process's alerts and scheduled reports, for lib/features/notifications/processes.test.ts: the real
-// wiring of lib/features/notifications/runtime.ts (store, gateway and mail settings from the validated environment:
+// wiring of lib/features/notifications/slots.ts (store, gateway and mail settings from the validated environment:
 // DATABASE_URL, UPSTREAM_*, SMTP_*, MAIL_FROM), but ticking the Scheduler and the MailWorker every
 // --every ms for --for ms instead of on their 30 s and 10 s timers, then exiting. Run it as
 //   node --conditions=react-server --import tsx lib/features/notifications/testing/run-scheduler.ts \
@@ -7,12 +7,13 @@
 // (react-server: the modules are marked server-only). Prints {"worker","ticks","ran","sent"} on exit.
 import { parseArgs } from "node:util";
 import { serverEnv } from "@/lib/core/env/env";
-import { MailWorker } from "@/lib/core/mail/outbox";
+import { MailWorker } from "@/lib/core/mail/worker";
 import { mailConfigFrom } from "@/lib/core/mail/transport";
 import { Scheduler, type SlotRun } from "@/lib/features/notifications/scheduler";
 import { getStore } from "@/lib/core/store";
 import { getGateway } from "@/lib/core/upstream";
-import { mailQueue, runSlot, scheduledItems, type NotifyDeps } from "../runtime";
+import { mailQueue } from "../mail-queue";
+import { runSlot, scheduledItems, type NotifyDeps } from "../slots";
 
 const { values } = parseArgs({
   options: {

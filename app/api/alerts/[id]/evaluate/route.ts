@@ -1,7 +1,7 @@
 // POST /api/alerts/:id/evaluate: evaluates the rule now (owner or admin), tells what there is to tell, and answers the evaluation.
 import { apiRoute } from "@/lib/core/route/handler";
 import { getAlertRule } from "@/lib/features/notifications/alert-rules";
-import { evaluateNow, notifyDeps } from "@/lib/features/notifications/runtime";
+import { evaluateNow, notifyDeps } from "@/lib/features/notifications/slots";
 import { ApiError } from "@/lib/contract/errors";
 
 export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {

@@ -1,6 +1,6 @@
 // GET /api/subscriptions/:id/preview: the e-mails the next issue would be (owner or admin), built as a send builds them, sending nothing; 202 with the queue place while its report waits.
 import { apiRoute } from "@/lib/core/route/handler";
-import { notifyDeps, previewSubscription } from "@/lib/features/notifications/runtime";
+import { notifyDeps, previewSubscription } from "@/lib/features/notifications/slots";
 
 export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
   const preview = await previewSubscription(await notifyDeps(), user, params.id);

@@ -1,7 +1,7 @@
 // POST /api/subscriptions/:id/send: sends the scheduled report's next issue now (owner or admin), without moving its schedule; 429 past the per-user allowance.
 import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { notifyDeps, sendSubscriptionNow } from "@/lib/features/notifications/runtime";
+import { notifyDeps, sendSubscriptionNow } from "@/lib/features/notifications/slots";
 
 export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
   try {

@@ -1,7 +1,6 @@
 // POST /api/users/:id/password: a new generated password for another user, shown once (admins); pending routing changes it concerns are withdrawn.
 import { apiRoute } from "@/lib/core/route/handler";
-import { getStore } from "@/lib/core/store";
 import { withdrawAffected } from "@/lib/features/routing/approval";
 import { resetPassword } from "@/lib/features/users/admin";
 
-export const POST = apiRoute({ role: "admin", params: ["id"] }, async ({ user, params }) => resetPassword(await getStore(), user, params.id, withdrawAffected));
+export const POST = apiRoute({ role: "admin", store: true, params: ["id"] }, async ({ user, params, store }) => resetPassword(store, user, params.id, withdrawAffected));

@@ -4,8 +4,7 @@ import { apiRoute } from "@/lib/core/route/handler";
 import { shareSecret } from "@/lib/features/sharing/http";
 import { subscriptionsFollowingLink } from "@/lib/features/notifications/subscriptions";
 import { rotateShareLink } from "@/lib/features/sharing/links";
-import { getStore } from "@/lib/core/store";
 
-export const POST = apiRoute({ role: "analyst", params: ["id", "linkId"] }, async ({ user, params, request }) =>
-  rotateShareLink(await getStore(), user, params.id, params.linkId, request.url, subscriptionsFollowingLink(shareSecret())),
+export const POST = apiRoute({ role: "analyst", store: true, params: ["id", "linkId"] }, async ({ user, params, request, store }) =>
+  rotateShareLink(store, user, params.id, params.linkId, request.url, subscriptionsFollowingLink(shareSecret())),
 );

@@ -13,7 +13,7 @@ import "server-only";
 import { sheetToCsv, tableSheet, type ExportSheet } from "@/lib/report/table/csv";
 import { sheetNames, XLSX_TYPE, type WorkbookSpec } from "@/lib/report/table/xlsx";
 import { workbookBytes } from "@/lib/report/table/xlsx-stream";
-import type { MailQueue } from "@/lib/features/notifications/run";
+import type { MailQueue } from "@/lib/features/notifications/mail-queue";
 import { Recipients } from "@/lib/features/notifications/definition";
 import type { TableModel } from "@/lib/report/table/table";
 import { formatInstant } from "@/lib/report/metrics/format";
@@ -21,10 +21,11 @@ import { MATURING_LEGEND, saysMaturing } from "@/lib/report/metrics/maturity";
 import { comparedCoverageText, coverageLegend, saysCoverage } from "@/lib/report/periods/coverage";
 import { renderSavedReport, type SharedView } from "@/lib/features/sharing/view";
 import { inboxRepo } from "@/lib/features/notifications/inbox-store";
-import { savedReportsRepo, type SavedReport } from "@/lib/features/saved-reports/store";
+import { savedReportsRepo } from "@/lib/features/saved-reports/store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import { canView } from "@/lib/features/saved-reports/access";
 import type { Sql, Store } from "@/lib/core/store/sql";
-import type { SubscriptionRow } from "@/lib/features/notifications/subscriptions-store";
+import type { Subscription } from "@/lib/features/notifications/model";
 import { usersRepo } from "@/lib/core/auth/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import { unseal } from "@/lib/features/sharing/seal";
@@ -265,7 +266,7 @@ const mayOpen = (u: { id: string; email: string; role: SessionUser["role"]; disa
  * users' addresses are not mailed, and addresses that are no user's are outside. The mail policy's
  * domains are checked again at each send (named before the policy, or a domain since taken off the list).
  */
-async function audienceOf(db: Sql, sub: SubscriptionRow, report: SavedReport, policy: MailPolicy) {
+async function audienceOf(db: Sql, sub: Subscription, report: SavedReport, policy: MailPolicy) {
   const recipients = Recipients.parse(sub.recipients);
   const users = usersRepo(db);
   const active: { id: string; email: string }[] = [];
@@ -291,7 +292,7 @@ const inAppPath = (report: Pick<SavedReport, "id" | "page">) => (report.page ===
  */
 export async function buildSubscriptionIssue(
   deps: Omit<SubscriptionDeps, "mail">,
-  sub: SubscriptionRow,
+  sub: Subscription,
   late: boolean,
   db: Sql = deps.db,
 ): Promise<{ kind: "ready"; issue: SubscriptionIssue } | IssuePending> {
@@ -341,7 +342,7 @@ export async function buildSubscriptionIssue(
  * for PDF and some e-mail will go, made with the owner's rights. Throws AttachmentError when it
  * cannot be made.
  */
-async function attachPdf(deps: SubscriptionDeps, sub: SubscriptionRow, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
+async function attachPdf(deps: SubscriptionDeps, sub: Subscription, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
   if (!sub.formats.includes("pdf") || issue.mails.length === 0 || !deps.mail.enabled) return issue;
   let made: { pdf: Buffer; fileName: string };
   try {
@@ -359,7 +360,7 @@ async function attachPdf(deps: SubscriptionDeps, sub: SubscriptionRow, issue: Su
 /** Sends the subscription's e-mail for a slot (and tells the users named in the inbox). */
 export async function sendSubscription(
   deps: SubscriptionDeps,
-  sub: SubscriptionRow,
+  sub: Subscription,
   late: boolean,
   /** Set when a person pressed "Send now": written to the audit log with the mail it queued. */
   asked?: { by: SessionUser },

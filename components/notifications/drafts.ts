@@ -1,205 +1,17 @@
 /**
- * The browser's side of alert rules and scheduled reports: the shapes the API answers
- * with, the forms' drafts and their conversion to the API's input (thresholds typed in the unit a
- * person reads: percent, dollars, a count), the rule in words, and the server's error details
+ * What the alert and scheduled-report forms hold (thresholds typed in the unit a person reads:
+ * percent, dollars, a count), their conversion to the API's input, and the server's error details
  * mapped back onto the forms' fields. Pure: no React.
  */
-import type { EvaluationRecord } from "@/lib/features/notifications/run";
 // Types only from the schemas' modules: their values (and zod) reach the browser through
 // ./checked.ts, loaded when the lists are fetched again; the words come from zod-free modules.
 import type { AlertCondition, AlertDefinition, Recipients } from "@/lib/features/notifications/definition";
-import { ALERT_WINDOWS, WINDOW_LABELS, defaultCondition, describeCondition, type AlertWindow } from "@/lib/features/notifications/definition";
-import type { Direction } from "@/lib/contract/catalog";
-// The catalog's words come from the server's render (./vocabulary.ts): the page loads no catalog.
-import type { DimensionDef } from "@/lib/contract/dimensions";
+import { defaultCondition, type AlertWindow } from "@/lib/features/notifications/definition";
 import type { ValueFormat } from "@/lib/report/metrics/format";
 import type { Filters } from "@/lib/report/state/filters";
-import { describeFiltersBy } from "@/lib/report/state/filter-words";
 import type { ScheduleSpec } from "@/lib/features/notifications/spec";
-import type { AlertRuleRow, EvaluationRow } from "@/lib/features/notifications/alerts-store";
-import type { SubscriptionRow } from "@/lib/features/notifications/subscriptions-store";
-import type { SavedPage } from "@/lib/features/saved-reports/store";
-import type { Role } from "@/lib/core/auth/roles";
-import type { SelectGroup } from "@/components/ui/select";
-
-export { ALERT_WINDOWS, WINDOW_LABELS, type AlertWindow };
-
-// ---------------------------------------------------------------------------------------------
-// What the API answers with
-
-/** One of the latest e-mails of a rule or subscription (lib/core/mail/outbox MailStatus, as JSON). */
-export interface MailView {
-  id: number;
-  recipient: string;
-  subject: string;
-  status: "sent" | "pending" | "failed";
-  createdAt: string;
-  attempts: number;
-  sentAt: string | null;
-  failedAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-}
-/** An address the mail server refused for good. */
-export interface BounceView {
-  address: string;
-  at: string;
-  reason: string;
-}
-/** What became of the mail (the lists answer it; a create or an edit does not). */
-export interface MailFate {
-  mail?: MailView[];
-  bounces?: BounceView[];
-}
-
-export interface RuleView extends AlertRuleRow, MailFate {
-  evaluations: EvaluationRow[];
-}
-export interface AlertsAnswer {
-  rules: RuleView[];
-  mail: string;
-}
-export type SubscriptionView = Omit<SubscriptionRow, "shareTokenSealed"> & MailFate;
-
-/** A rule's stored JSON as its schemas read it (./checked.ts): null where it can no longer be read. */
-export interface CheckedRule extends RuleView {
-  checked: { definition: AlertDefinition | null; schedule: ScheduleSpec | null; recipients: Recipients };
-}
-export interface CheckedAlerts {
-  rules: CheckedRule[];
-  mail: string;
-}
-export type CheckedSubscription = SubscriptionView & { checked: { schedule: ScheduleSpec | null; recipients: Recipients } };
-export interface DirectoryUser {
-  id: string;
-  email: string;
-  role: Role;
-}
-export interface Programme {
-  id: string;
-  name: string;
-}
-/** A saved report or dashboard a subscription can mail (GET /api/saved-reports). */
-export interface SavedChoice {
-  id: string;
-  name: string;
-  page: SavedPage;
-  params: string;
-  ownerEmail: string;
-}
-
-/** "Paused", or why it was paused when its owner did not pause it (lib/features/notifications/rights.ts). */
-export function pausedLabel(reason: string | null | undefined): string {
-  switch (reason) {
-    case "owner_disabled":
-      return "Paused: its owner was disabled (an admin can reassign it)";
-    case "owner_role":
-      return "Paused: its owner's role may no longer run it (an admin can reassign it)";
-    case "report_unshared":
-      return "Paused: its owner may no longer see or share the report";
-    default:
-      return "Paused";
-  }
-}
-
-/** An evaluation's stored result, read defensively (it is JSON written by the scheduler). */
-export function evaluationRecord(result: unknown): EvaluationRecord | null {
-  if (!result || typeof result !== "object") return null;
-  const r = result as Partial<EvaluationRecord>;
-  return {
-    reading: r.reading ?? null,
-    notices: Array.isArray(r.notices) ? r.notices : [],
-    sent: r.sent ?? { inbox: 0, emails: 0 },
-    ...(typeof r.error === "string" ? { error: r.error } : {}),
-    ...(typeof r.mailWithheld === "string" ? { mailWithheld: r.mailWithheld } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// What a rule watches
-
-export const targetValue = (t: AlertDefinition["target"]) => (t.kind === "measure" ? `measure:${t.measure}` : `programme:${t.programme}`);
-
-export function parseTarget(value: string): AlertDefinition["target"] | null {
-  const [kind, ...rest] = value.split(":");
-  const id = rest.join(":");
-  if (!id) return null;
-  if (kind === "measure") return { kind: "measure", measure: id };
-  if (kind === "programme") return { kind: "programme", programme: id };
-  return null;
-}
-
-/**
- * What the alert forms and lists need of the catalog and the KPI registry for the order summary,
- * derived by the server's render (./vocabulary.ts) and handed to the page as data.
- */
-export interface AlertVocabulary {
-  /** KPIs and metrics by id: their label, the format of their values, and which way is better. */
-  measures: Record<string, { label: string; format: ValueFormat; better: Direction }>;
-  /** The target select's groups: KPIs, then the metrics by their group. */
-  measureGroups: SelectGroup[];
-  /** The order summary's dimensions (filters, "evaluated per", their labels). */
-  dimensions: readonly DimensionDef[];
-}
-
-/** The target select's groups: KPIs, the order summary's metrics by group, then the Monitor's programmes. */
-export function targetGroups(programmes: readonly Programme[], words: AlertVocabulary): SelectGroup[] {
-  const groups = [...words.measureGroups];
-  if (programmes.length > 0) groups.push({ label: "Monitor programmes", options: programmes.map((p) => ({ value: `programme:${p.id}`, label: `${p.name} (ratio per MID)` })) });
-  return groups;
-}
-
-/** What a target's values are: a programme's ratio is a rate. */
-export function targetFormat(t: AlertDefinition["target"] | null, words: AlertVocabulary): ValueFormat {
-  if (!t) return "count";
-  if (t.kind === "programme") return "percent";
-  return words.measures[t.measure]?.format ?? "count";
-}
-
-export function targetLabel(t: AlertDefinition["target"], programmes: readonly Programme[], words: AlertVocabulary): string {
-  if (t.kind === "programme") return `${programmes.find((p) => p.id === t.programme)?.name ?? `Programme “${t.programme}”`} ratio`;
-  return words.measures[t.measure]?.label ?? `“${t.measure}”`;
-}
-
-const dimensionOf = (words: AlertVocabulary, name: string) => words.dimensions.find((d) => d.name === name);
-
-/** "Approval rate below 85.00%, over today so far, per Card brand; only Card brand: VISA". */
-export function describeRule(d: AlertDefinition, programmes: readonly Programme[], words: AlertVocabulary): string {
-  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${dimensionOf(words, d.group_by)?.label ?? d.group_by}` : "as a whole";
-  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFiltersBy(d.filters as Filters, (k) => dimensionOf(words, k))}` : "";
-  return `${targetLabel(d.target, programmes, words)} ${describeCondition(d.condition, targetFormat(d.target, words))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}`;
-}
-
-/** A measure's name inside a sentence: "revenue", "approval rate"; an acronym stays as it is ("CPA"). */
-const inSentence = (label: string) => (/^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
-
-/**
- * The rule as the form reads it back before it is saved, a whole sentence: "Fires when the Mastercard
- * Excessive Chargeback Program ratio is above 1.00%, over the month to date, per MID and card brand."
- */
-export function ruleSentence(d: AlertDefinition, programmes: readonly Programme[], words: AlertVocabulary): string {
-  const what = d.target.kind === "programme" ? `the ${targetLabel(d.target, programmes, words)}` : inSentence(targetLabel(d.target, programmes, words));
-  const per = d.target.kind === "programme" ? "per MID and card brand" : d.group_by ? `per ${dimensionOf(words, d.group_by)?.label ?? d.group_by}` : "as a whole";
-  const filters = Object.keys(d.filters).length > 0 ? `; only ${describeFiltersBy(d.filters as Filters, (k) => dimensionOf(words, k))}` : "";
-  return `Fires when ${what} is ${describeCondition(d.condition, targetFormat(d.target, words))}, over ${WINDOW_LABELS[d.window]}, ${per}${filters}.`;
-}
-
-/** "analyst@demo.local, ops@example.com" (users by their e-mail when the directory knows them). */
-export function describeRecipients(r: Recipients, users: readonly DirectoryUser[] | undefined, none = "nobody"): string {
-  const names = r.users.map((id) => users?.find((u) => u.id === id)?.email ?? `a user no longer active (${id.slice(0, 8)}…)`);
-  const all = [...names, ...r.emails];
-  return all.length === 0 ? none : all.join(", ");
-}
-
-export function describeCooldown(minutes: number): string {
-  if (minutes === 0) return "none (told at every evaluation while it fires)";
-  const h = minutes / 60;
-  const hours = Number.isInteger(h) ? ` (${h} hour${h === 1 ? "" : "s"})` : "";
-  return `${minutes} minute${minutes === 1 ? "" : "s"}${hours}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Drafts: what the forms hold (numbers as typed)
+import type { CheckedRule } from "./answers";
+import { type AlertVocabulary, dimensionOf, parseTarget, targetFormat, targetValue } from "./rule-words";
 
 export interface ScheduleDraft {
   every: ScheduleSpec["every"];
@@ -446,12 +258,4 @@ export function ruleBody(d: RuleDraft, words: AlertVocabulary): { ok: true; body
       cooldown_minutes: cooldown!,
     },
   };
-}
-
-/** Where a saved report opens, as the saved-reports list opens it. */
-export function reportHref(s: { reportId: string; reportPage: string }, saved: readonly SavedChoice[] | undefined): string {
-  if (s.reportPage === "dashboard") return `/dashboards/${s.reportId}`;
-  if (s.reportPage === "monitor") return "/monitor";
-  const r = saved?.find((x) => x.id === s.reportId);
-  return r ? `/${r.page}?${r.params}` : `/reports/${s.reportId}`;
 }

@@ -14,29 +14,18 @@ import { loadMonitor } from "@/lib/features/monitor/load";
 import { previousMonth } from "@/lib/features/monitor/evaluate";
 import type { MonitorConfig } from "@/lib/features/monitor/definitions";
 import { serializeExplore, defaultExploreState } from "@/lib/report/state/explore";
-import { alertsRepo, type AlertRuleRow } from "@/lib/features/notifications/alerts-store";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import type { AlertRule } from "@/lib/features/notifications/model";
 import { inboxRepo } from "@/lib/features/notifications/inbox-store";
-import type { Sql, Store } from "@/lib/core/store/sql";
+import type { Store } from "@/lib/core/store/sql";
 import { usersRepo, type UserWithCredentials } from "@/lib/core/auth/users";
 import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, effectiveCooldown, sendableRecipients, type MailPolicy } from "@/lib/features/notifications/policy";
 import { ALERT_OUTSIDE_NOTE, splitByUser } from "@/lib/features/notifications/recipients";
 import { coverageWords, partlyCovered } from "@/lib/report/periods/coverage";
 import { AlertDefinition, Recipients, WINDOW_LABELS, typedFilters, windowRange } from "./definition";
+import type { MailQueue } from "./mail-queue";
 import { alertRequests, describeCondition, describeValue, readMeasure, readProgramme, transitions, type GroupReading, type Notice, type Reading } from "./evaluate";
-
-/** Where mail goes: queued in the same transaction as the evaluation (lib/core/mail/outbox.ts), or nowhere when mail is off. */
-export interface MailQueue {
-  enabled: boolean;
-  /**
-   * Queues the message; throws MailLimitError (lib/features/notifications/policy.ts), queuing nothing, when it would
-   * take `ownerId` past the mail a user's automation may send a day.
-   */
-  enqueue(
-    tx: Sql,
-    message: { recipients: string[]; subject: string; text: string; html?: string; attachments?: { filename: string; content: string; contentType: string; encoding?: "base64" }[]; sourceKind: string; sourceId: string; ownerId: string },
-  ): Promise<number>;
-}
 
 export interface AlertDeps {
   db: Store;
@@ -111,7 +100,7 @@ export function exploreLinkFor(def: AlertDefinition, reading: Reading): string {
 
 const NOTICE_WORDS: Record<Notice["kind"], string> = { fired: "fired", still: "still firing", recovered: "recovered" };
 
-export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean, today?: string) {
+export function composeAlert(rule: Pick<AlertRule, "name">, def: AlertDefinition, reading: Reading, notices: readonly Notice[], late: boolean, today?: string) {
   const byKey = new Map(reading.groups.map((g) => [g.key, g]));
   // A rate whose late events are still arriving for the window says so (lib/report/metrics/maturity.ts).
   const measure = measureFor(reading.measure.id, "orders");
@@ -146,7 +135,7 @@ export function composeAlert(rule: Pick<AlertRuleRow, "name">, def: AlertDefinit
  * Evaluates the rule for `slot` and tells what there is to tell. Throws when its reports could not be
  * had (the scheduler records the error on the slot); a reading is then not recorded as seen.
  */
-export async function evaluateRule(deps: AlertDeps, rule: AlertRuleRow, slot: Date, late: boolean, now = new Date()): Promise<EvaluationRecord> {
+export async function evaluateRule(deps: AlertDeps, rule: AlertRule, slot: Date, late: boolean, now = new Date()): Promise<EvaluationRecord> {
   const def = AlertDefinition.parse(rule.definition);
   const recipients = Recipients.parse(rule.recipients);
   const today = todayIn(deps.timeZone, slot);

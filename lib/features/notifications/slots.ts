@@ -3,19 +3,25 @@ import "server-only";
  * Alerts and scheduled reports as the scheduler and the routes run them: what is scheduled, one slot
  * of a rule or subscription, "Evaluate now", "Send now" and the preview. The process that ticks the
  * scheduler and sends the mail is lib/features/notifications/worker.ts.
+ *
+ * An alert's life, by module: the rule (./alert-rules.ts) → its evaluation (./evaluate.ts, pure;
+ * ./alert-evaluation.ts: the reports, the reading, the notices and the inbox messages) → its mail
+ * (./mail-queue.ts, into the outbox lib/core/mail/outbox.ts, sent by lib/core/mail/worker.ts). A
+ * scheduled report's: the subscription (./subscriptions.ts) → its issue (./subscription-mail.ts) →
+ * the same mail queue.
  */
-import { evaluateRule, type EvaluationRecord, type MailQueue } from "@/lib/features/notifications/run";
+import { evaluateRule, type EvaluationRecord } from "@/lib/features/notifications/alert-evaluation";
+import { mailQueue, type MailQueue } from "@/lib/features/notifications/mail-queue";
 import { ScheduleSpec } from "@/lib/features/notifications/spec";
 import type { ScheduledItem } from "@/lib/features/notifications/scheduler";
 import { serverEnv, type ServerEnv } from "@/lib/core/env/env";
-import { describeMail, mailConfigFrom } from "@/lib/core/mail/transport";
-import { outboxRepo } from "@/lib/core/mail/outbox";
+import { mailConfigFrom } from "@/lib/core/mail/transport";
 import { monitorConfig } from "@/lib/features/monitor/config";
 import { getStore } from "@/lib/core/store";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
-import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker } from "@/lib/features/notifications/send";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker } from "@/lib/features/notifications/subscription-mail";
 import { savedReportPdf } from "@/lib/features/sharing/pdf";
 import { ownSubscription } from "@/lib/features/notifications/subscriptions";
 import { unseal } from "@/lib/features/sharing/seal";
@@ -26,28 +32,10 @@ import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { getGateway } from "@/lib/core/upstream";
 import type { MonitorConfig } from "@/lib/features/monitor/definitions";
 import { refuseStopped, ruleStop, subscriptionStop } from "./rights";
-import { MAIL_POLICY_DEFAULTS, MailLimitError, checkDailyMail, mailPolicyFrom, takeRunNow, takeSendNow, type MailPolicy } from "./policy";
+import { MailLimitError, mailPolicyFrom, takeRunNow, takeSendNow, type MailPolicy } from "./policy";
 
 /** How long a slot's reports may wait behind people's (inside the claim's 5-minute lease). */
 const REPORT_WAIT_MS = 4 * 60_000;
-
-/** The outbox, bounded by the owner's mail per day (a refusal queues nothing and names the limit). */
-export function mailQueue(enabled: boolean, policy: MailPolicy = MAIL_POLICY_DEFAULTS): MailQueue {
-  return {
-    enabled,
-    enqueue: async (tx, message) => {
-      if (!enabled) return 0;
-      const distinct = new Set(message.recipients.map((r) => r.trim().toLowerCase())).size;
-      await checkDailyMail(tx, message.ownerId, distinct, policy);
-      return outboxRepo(tx, { enabled }).enqueue(message);
-    },
-  };
-}
-
-/** "E-mail is on: …" or "E-mail is off: …", for the alerts page (never the password). */
-export function mailStatusLine(): string {
-  return describeMail(mailConfigFrom(serverEnv()));
-}
 
 /**
  * Every rule and subscription as the scheduler sees it. A slot before the item's last change never
