@@ -29,7 +29,7 @@ export function tileControls({ state, lib: l, editingTile, setEditingTile, leave
       change(l, make(base), note, focus);
       setEditingTile((at) => (at === null ? null : follow(at)));
     });
-  return (i: number) => {
+  return function controlsOf(i: number) {
     // While the next answer loads the previous one stays on screen, and may have more tiles than the URL now holds.
     const t = state.tiles[i];
     if (!l || !t) return null;
