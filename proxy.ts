@@ -5,8 +5,11 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { pagePolicy } from "./lib/core/http/security-headers";
 
-// The print views answer the dashboard's own PDF renderer, by a print token or a share's token (lib/features/sharing/pdf.ts).
-const PUBLIC_PAGES = [/^\/login(\/refused)?\/?$/, /^\/share(\/|$)/, /^\/print\/(reports|share)\//];
+// The print views answer the dashboard's own PDF renderer only, by its print token (lib/features/sharing/pdf.ts).
+const PRINT_PAGES = /^\/print\/(reports|share)\//;
+const PUBLIC_PAGES = [/^\/login(\/refused)?\/?$/, /^\/share(\/|$)/, PRINT_PAGES];
+/** lib/core/pdf/print-token.ts's PRINT_TOKEN_HEADER (not imported: that module signs with node:crypto). */
+const PRINT_TOKEN_HEADER = "x-print-token";
 
 /** Lets the page render with a fresh CSP nonce (Next.js puts it on its scripts). */
 function withNonce(request: NextRequest): NextResponse {
@@ -23,6 +26,9 @@ function withNonce(request: NextRequest): NextResponse {
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  // Without a print token a print view is refused before it draws (and waits for) anything; with one,
+  // the page checks it.
+  if (PRINT_PAGES.test(pathname) && !request.headers.get(PRINT_TOKEN_HEADER)) return new NextResponse("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   if (PUBLIC_PAGES.some((re) => re.test(pathname))) return withNonce(request);
   const secret = process.env.NEXTAUTH_SECRET;
   const token = secret ? await getToken({ req: request, secret }).catch(() => null) : null;

@@ -37,11 +37,14 @@ let open = 0;
 let mostOpen = 0;
 let hold: Promise<void> | null = null;
 const seen: { header: string | undefined; cookie: string | undefined }[] = [];
+/** Every request's path and query, in the order they came. */
+const asked: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
+      asked.push(req.url ?? "");
       open += 1;
       mostOpen = Math.max(mostOpen, open);
       seen.push({ header: req.headers["x-print-token"] as string | undefined, cookie: req.headers.cookie });
@@ -137,6 +140,46 @@ describe.skipIf(!ready)("PdfRenderer with Chromium", () => {
       expect(bounded.stats()).toMatchObject({ running: 0, waiting: 0, peak: 2 });
       // Its share back, the owner renders again.
       await bounded.render({ owner: "a", url: `${base}/echo` });
+    } finally {
+      hold = null;
+      await Promise.allSettled(started);
+      await bounded.close();
+    }
+  });
+
+  it("bounds anonymous visitors per address and together, and serves people's and scheduled renders before theirs", async () => {
+    const bounded = new PdfRenderer(limits({ perOwner: 2, perVisitor: 1, anonymousMax: 2, maxWaiting: 4 }));
+    let started: Promise<unknown>[] = [];
+    try {
+      let release!: () => void;
+      hold = new Promise<void>((r) => (release = r));
+      const from = asked.length;
+      const first = bounded.render({ owner: "203.0.113.1", anonymous: true, url: `${base}/echo?who=v1` });
+      started = [first];
+      await expect.poll(() => open, { timeout: 60_000 }).toBe(1);
+      // One visitor: one render at a time, however many links they hold.
+      const again = await bounded.render({ owner: "203.0.113.1", anonymous: true, url: `${base}/echo?who=v1b` }).catch((e: unknown) => e);
+      expect((again as PdfError).kind).toBe("owner-busy");
+      const second = bounded.render({ owner: "203.0.113.2", anonymous: true, url: `${base}/echo?who=v2` });
+      started.push(second);
+      // Visitors together: no more than their bound, whatever their addresses.
+      const third = await bounded.render({ owner: "203.0.113.3", anonymous: true, url: `${base}/echo?who=v3` }).catch((e: unknown) => e);
+      expect((third as PdfError).kind).toBe("busy");
+      expect(bounded.stats()).toMatchObject({ running: 1, waiting: 1, anonymous: 2 });
+      // An address is not a user: a user whose id reads like one keeps their own budget.
+      const person = bounded.render({ owner: "203.0.113.1", url: `${base}/echo?who=person` });
+      const scheduled = bounded.render({ owner: "background", url: `${base}/echo?who=scheduled` });
+      started.push(person, scheduled);
+      expect(bounded.stats()).toMatchObject({ running: 1, waiting: 3, anonymous: 2 });
+      const full = await bounded.render({ owner: "u9", url: `${base}/echo?who=u9` }).catch((e: unknown) => e);
+      expect((full as PdfError).kind).toBe("busy");
+      release();
+      hold = null;
+      await Promise.all(started);
+      // The visitor who came second waited behind the person and the scheduled send who came after.
+      const order = asked.slice(from).filter((u) => u.startsWith("/echo")).map((u) => new URL(u, "http://x").searchParams.get("who"));
+      expect(order).toEqual(["v1", "person", "scheduled", "v2"]);
+      expect(bounded.stats()).toMatchObject({ running: 0, waiting: 0, anonymous: 0 });
     } finally {
       hold = null;
       await Promise.allSettled(started);

@@ -8,8 +8,13 @@ import "server-only";
  *
  * Bounded, because a render holds a browser page and a few hundred MB:
  * - `concurrency` renders at a time per process (1 unless stated), the rest wait in line;
- * - each owner (a user, all share-link visitors together, the background) may have `perOwner` renders
- *   waiting or running, and everyone together `maxWaiting`: past either, a 429 that says which;
+ * - each owner (a user, the background) may have `perOwner` renders waiting or running, and everyone
+ *   together `maxWaiting`: past either, a 429 that says which;
+ * - anonymous renders (share-link visitors, each its own owner by its trusted client address) may
+ *   have `perVisitor` each and `anonymousMax` together, a part of `maxWaiting`, so signed-in users
+ *   and scheduled sends always keep `maxWaiting - anonymousMax` places; and they wait behind every
+ *   signed-in or scheduled render in line, so a link holder never delays a person's PDF by more
+ *   than the one render already running;
  * - each render has `timeoutMs` from the moment it starts (its browser context is closed at the
  *   limit), and a page that says its data is still being fetched is refused, never printed half-made.
  * The browser is launched at the first render and closed after `idleMs` with nothing to render.
@@ -34,8 +39,10 @@ export interface PrintFacts {
 }
 
 export interface PdfRequest {
-  /** Whose budget the render counts against: a user's id, the share visitors', the background's. */
+  /** Whose budget the render counts against: a user's id, the background's, a share visitor's address. */
   owner: string;
+  /** A visitor without an account (a share link's): bounded by `perVisitor` and `anonymousMax`, served after people. */
+  anonymous?: boolean;
   /** The print view's absolute URL (the dashboard's own). */
   url: string;
   /** Headers the print view reads its rights from (a print token). */
@@ -72,13 +79,17 @@ export interface PdfLimits {
   perOwner: number;
   /** Renders waiting or running for everyone together. */
   maxWaiting: number;
+  /** Renders one anonymous visitor (one client address) may have waiting or running. */
+  perVisitor: number;
+  /** Anonymous renders waiting or running together: at most this many of `maxWaiting`'s places. */
+  anonymousMax: number;
   /** One render's limit, from its start to the last byte of PDF. */
   timeoutMs: number;
   /** Close the browser after this long with nothing to render. */
   idleMs: number;
 }
 
-export const PDF_DEFAULTS = { concurrency: 1, perOwner: 2, maxWaiting: 10, timeoutMs: 120_000, idleMs: 60_000 } as const;
+export const PDF_DEFAULTS = { concurrency: 1, perOwner: 2, maxWaiting: 10, perVisitor: 1, anonymousMax: 3, timeoutMs: 120_000, idleMs: 60_000 } as const;
 
 /** A4 landscape, 12 mm at the sides: 273 mm of content, laid out at this many CSS pixels. */
 const CONTENT_WIDTH_PX = 1032;
@@ -101,7 +112,11 @@ export function pageTemplates(f: Pick<PrintFacts, "title" | "subtitle" | "genera
 export class PdfRenderer {
   private browser: Promise<Browser> | null = null;
   private running = 0;
+  /** Renders waiting: people's and scheduled ones first, anonymous visitors' after them. */
   private readonly line: (() => void)[] = [];
+  private readonly anonymousLine: (() => void)[] = [];
+  /** Anonymous renders waiting or running. */
+  private anonymous = 0;
   private readonly owners = new Map<string, number>();
   private idleTimer: NodeJS.Timeout | null = null;
   private peakWaiting = 0;
@@ -109,8 +124,8 @@ export class PdfRenderer {
   constructor(private readonly limits: PdfLimits) {}
 
   /** Renders waiting or running now, and the most there have been at once. */
-  stats(): { running: number; waiting: number; peak: number } {
-    return { running: this.running, waiting: this.line.length, peak: this.peakWaiting };
+  stats(): { running: number; waiting: number; anonymous: number; peak: number } {
+    return { running: this.running, waiting: this.line.length + this.anonymousLine.length, anonymous: this.anonymous, peak: this.peakWaiting };
   }
 
   available(): boolean {
@@ -121,27 +136,38 @@ export class PdfRenderer {
     if (!this.available()) {
       throw new PdfError("no-browser", `PDF downloads need Chromium, and there is none at ${this.limits.executablePath} (as root: apt-get install chromium, or set CHROMIUM_PATH).`);
     }
-    const mine = this.owners.get(req.owner) ?? 0;
-    if (mine >= this.limits.perOwner) {
+    const anonymous = req.anonymous === true;
+    // Anonymous owners are keyed apart, so no address can be read as a user's id.
+    const key = anonymous ? `visitor:${req.owner}` : `owner:${req.owner}`;
+    const mine = this.owners.get(key) ?? 0;
+    if (anonymous && mine >= this.limits.perVisitor) {
+      throw new PdfError("owner-busy", `A PDF of a shared page is already being made for you (at most ${this.limits.perVisitor} at once). Wait for it to finish.`, 10);
+    }
+    if (!anonymous && mine >= this.limits.perOwner) {
       throw new PdfError("owner-busy", `You already have ${mine} PDFs being made, the most one person may have at once (${this.limits.perOwner}). Wait for them to finish.`, 10);
     }
-    const total = this.running + this.line.length;
+    const total = this.running + this.line.length + this.anonymousLine.length;
+    if (anonymous && this.anonymous >= this.limits.anonymousMax) {
+      throw new PdfError("busy", `The dashboard is already making ${this.anonymous} PDFs of shared pages, the most it takes at once (${this.limits.anonymousMax}). Try again in a minute.`, 60);
+    }
     if (total >= this.limits.maxWaiting) {
       throw new PdfError("busy", `The dashboard is already making ${total} PDFs, the most it takes at once (${this.limits.maxWaiting}). Try again in a minute.`, 60);
     }
-    this.owners.set(req.owner, mine + 1);
+    this.owners.set(key, mine + 1);
+    if (anonymous) this.anonymous += 1;
     this.peakWaiting = Math.max(this.peakWaiting, total + 1);
     try {
-      await this.acquire();
+      await this.acquire(anonymous);
       try {
         return await this.renderNow(req);
       } finally {
         this.release();
       }
     } finally {
-      const left = (this.owners.get(req.owner) ?? 1) - 1;
-      if (left <= 0) this.owners.delete(req.owner);
-      else this.owners.set(req.owner, left);
+      if (anonymous) this.anonymous -= 1;
+      const left = (this.owners.get(key) ?? 1) - 1;
+      if (left <= 0) this.owners.delete(key);
+      else this.owners.set(key, left);
     }
   }
 
@@ -154,18 +180,18 @@ export class PdfRenderer {
     if (b) await b.then((x) => x.close()).catch(() => undefined);
   }
 
-  private acquire(): Promise<void> {
+  private acquire(anonymous: boolean): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.running < this.limits.concurrency) {
       this.running += 1;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.line.push(resolve));
+    return new Promise((resolve) => (anonymous ? this.anonymousLine : this.line).push(resolve));
   }
 
   private release(): void {
-    const next = this.line.shift();
+    const next = this.line.shift() ?? this.anonymousLine.shift();
     if (next) return next();
     this.running -= 1;
     if (this.running === 0) {

@@ -8,7 +8,9 @@ import "server-only";
  * queues in that user's turn, under their own report budgets. A share's PDF goes through the share's
  * token and every check of the share page (expiry, revocation, password by the visitor's own unlock
  * cookie, the sharer's rights); its data queues in share visitors' turn. A share link offers its
- * downloads to every visitor who may open it, and its PDF follows the same rule.
+ * downloads to every visitor who may open it, and its PDF follows the same rule. Its render is an
+ * anonymous one, counted per visitor address and bounded apart from people's (renderer.ts), and its
+ * print view opens only with a print token made here, so it is reached through the renderer alone.
  */
 import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/features/saved-reports/access";
@@ -17,14 +19,14 @@ import { serverEnv } from "@/lib/core/env/env";
 import { getStore } from "@/lib/core/store";
 import type { Sql } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
-import { BACKGROUND_OWNER, SHARE_OWNER } from "@/lib/core/upstream/gateway";
+import { BACKGROUND_OWNER } from "@/lib/core/upstream/gateway";
 import { getGateway } from "@/lib/core/upstream";
 import { COHORT_PRESETS, EXPLORE_PRESETS } from "@/lib/report/state/range";
 import { PDF_DEFAULTS, PdfError, PdfRenderer, type PdfResult } from "@/lib/core/pdf/renderer";
-import { makePrintToken, readPrintToken, PRINT_TOKEN_HEADER, type PrintQueue } from "@/lib/core/pdf/print-token";
+import { makePrintToken, makeSharePrintToken, readPrintToken, readSharePrintToken, PRINT_TOKEN_HEADER, type PrintQueue } from "@/lib/core/pdf/print-token";
 import { renderSavedReport, type SharedView } from "./view";
 import { resolveShare } from "./service";
-import { unlockCookieName } from "./tokens";
+import { hashToken, unlockCookieName } from "./tokens";
 
 /** How long a print view waits for its data (inside the render's own limit). */
 const PRINT_WAIT_MS = 60_000;
@@ -99,6 +101,11 @@ export async function loadReportPrintView(reportId: string, token: string | null
   );
 }
 
+/** Whether a share's print view was asked by this server's renderer (a share print token for that link). */
+export function sharePrintAllowed(shareToken: string, printToken: string | null): boolean {
+  return readSharePrintToken(printToken, hashToken(shareToken), serverEnv().NEXTAUTH_SECRET, Date.now());
+}
+
 // Gone links answer as missing: the error envelope has no 410.
 const SHARE_STATUS = { locked: 401, expired: 404, revoked: 404, paused: 403, unknown: 404, throttled: 429 } as const;
 const SHARE_WORDS = { locked: "This report is protected: open the link and give its password first.", expired: "This link has expired.", revoked: "This link has been revoked.", paused: "This link is paused.", unknown: "No such link.", throttled: "Too many attempts. Try again in 15 minutes." } as const;
@@ -120,7 +127,14 @@ export async function sharePdf(
   const unlock = opts.cookie(name);
   const url = new URL(`/print/share/${encodeURIComponent(token)}`, env.NEXTAUTH_URL);
   if (opts.preset) url.searchParams.set("preset", opts.preset);
-  const result = await pdfRenderer().render({ owner: SHARE_OWNER, url: url.toString(), cookies: unlock ? [{ name, value: unlock }] : [] });
+  const result = await pdfRenderer().render({
+    // Without a trusted address every visitor is one: the anonymous bound still holds them together.
+    owner: opts.address ?? "unknown-address",
+    anonymous: true,
+    url: url.toString(),
+    headers: { [PRINT_TOKEN_HEADER]: makeSharePrintToken(r.tokenHash, env.NEXTAUTH_SECRET, Date.now()) },
+    cookies: unlock ? [{ name, value: unlock }] : [],
+  });
   return { ...result, fileName: pdfFileName(r.report.name) };
 }
 

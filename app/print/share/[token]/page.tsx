@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { serverEnv } from "@/lib/core/env/env";
 import { requestAddress } from "@/lib/features/sharing/http";
 import { loadSharedView } from "@/lib/features/sharing/view";
-import { PRINT_WAIT_MS } from "@/lib/features/sharing/pdf";
+import { PRINT_TOKEN_HEADER, PRINT_WAIT_MS, sharePrintAllowed } from "@/lib/features/sharing/pdf";
 import { printFacts } from "@/lib/features/sharing/print-facts";
 import { PrintView } from "@/components/sharing/print-view";
 
@@ -12,14 +12,20 @@ export const metadata: Metadata = { title: "Print", robots: { index: false, foll
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** A share link's print view, for the dashboard's own PDF renderer: every check of the share page, as the share page makes them. */
+/**
+ * A share link's print view, for the dashboard's own PDF renderer only (opened with its print token,
+ * so every visit is one of the renderer's bounded renders): every check of the share page, as the
+ * share page makes them.
+ */
 export default async function PrintSharePage({ params, searchParams }: Props) {
   const { token } = await params;
   const preset = (await searchParams).preset;
+  const h = await headers();
+  if (!sharePrintAllowed(token, h.get(PRINT_TOKEN_HEADER))) notFound();
   const jar = await cookies();
   const view = await loadSharedView(token, {
     preset: typeof preset === "string" ? preset : null,
-    address: requestAddress(await headers()),
+    address: requestAddress(h),
     cookie: (name) => jar.get(name)?.value,
     wait: { ms: PRINT_WAIT_MS, acceptStale: false },
   });
