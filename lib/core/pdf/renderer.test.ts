@@ -28,7 +28,15 @@ const PAGES: Record<string, string> = {
   // A chart that never says it is drawn: the render waits for it until its limit.
   "/never": `<div ${facts("ready")}><div data-pdf-chart="loading"></div></div>`,
   "/echo": "",
+  // A page that reaches out of its origin (an image and a fetch elsewhere) and in (an image of its own).
+  "/astray": "",
+  "/pixel.svg": "",
 };
+
+/** A server of another origin, counting what reaches it. */
+let elsewhere: Server;
+let elsewhereBase: string;
+let elsewhereHits = 0;
 
 let server: Server;
 let base: string;
@@ -55,15 +63,31 @@ beforeAll(async () => {
         res.writeHead(404).end();
         return;
       }
+      if (path === "/pixel.svg") {
+        res.writeHead(200, { "Content-Type": "image/svg+xml" }).end(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`);
+        return;
+      }
+      if (path === "/astray") {
+        const page = `<div ${facts("ready")}>astray<img src="/pixel.svg"><img src="${elsewhereBase}/image.png"><script>fetch("${elsewhereBase}/data").catch(() => undefined)</script></div>`;
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><html><body>${page}</body></html>`);
+        return;
+      }
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><html><body>${body || `<div ${facts("ready")}>echo</div>`}</body></html>`);
     })();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  elsewhere = createServer((_req, res) => {
+    elsewhereHits += 1;
+    res.writeHead(200).end("x");
+  });
+  await new Promise<void>((r) => elsewhere.listen(0, "127.0.0.1", r));
+  elsewhereBase = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
+  await new Promise<void>((r) => elsewhere.close(() => r()));
 });
 
 const limits = (over: Partial<PdfLimits> = {}): PdfLimits => ({ ...PDF_DEFAULTS, executablePath: CHROMIUM, ...over });
@@ -103,6 +127,27 @@ describe.skipIf(!ready)("PdfRenderer with Chromium", () => {
     for (const img of images) expect(img.pixels.some((p) => p < 128)).toBe(true);
     // The page was asked with the caller's header and cookie, and nothing else of theirs.
     expect(seen.at(-1)).toEqual({ header: "t-1", cookie: "unlock=c-1" });
+  });
+
+  it("sends the caller's headers with the page's document only, and aborts every request off its origin", async () => {
+    const log = { aborted: [] as string[] };
+    const guarded = new PdfRenderer(limits(), { requests: log });
+    try {
+      const from = seen.length;
+      const fromAsked = asked.length;
+      const { pdf } = await guarded.render({ owner: "u1", url: `${base}/astray`, headers: { "x-print-token": "t-2" } });
+      expect(pdfPages(pdf).join("\n")).toContain("astray");
+      const mine = asked.slice(fromAsked).map((u, i) => ({ path: new URL(u, "http://x").pathname, header: seen[from + i]?.header }));
+      expect(mine.find((r) => r.path === "/astray")?.header).toBe("t-2");
+      // The page's own image came, without the token.
+      expect(mine.filter((r) => r.path === "/pixel.svg").length).toBeGreaterThan(0);
+      for (const r of mine.filter((x) => x.path !== "/astray")) expect(r.header, r.path).toBeUndefined();
+      // Nothing reached the other origin: its image and its fetch were aborted.
+      expect(elsewhereHits).toBe(0);
+      expect(log.aborted.sort()).toEqual([`${elsewhereBase}/data`, `${elsewhereBase}/image.png`]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("does not print a page that says its data is still being fetched, nor one that is refused", async () => {

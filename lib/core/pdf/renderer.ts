@@ -20,7 +20,7 @@ import "server-only";
  * The browser is launched at the first render and closed after `idleMs` with nothing to render.
  */
 import { existsSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 
 /** What a print view says about itself, on its `[data-pdf-state]` element. */
 export interface PrintFacts {
@@ -45,7 +45,7 @@ export interface PdfRequest {
   anonymous?: boolean;
   /** The print view's absolute URL (the dashboard's own). */
   url: string;
-  /** Headers the print view reads its rights from (a print token). */
+  /** Headers the print view reads its rights from (a print token): sent with the page's own document request only. */
   headers?: Record<string, string>;
   /** Cookies the print view reads its rights from (a share's unlock cookie), for `url`'s origin. */
   cookies?: { name: string; value: string }[];
@@ -109,6 +109,44 @@ export function pageTemplates(f: Pick<PrintFacts, "title" | "subtitle" | "genera
   };
 }
 
+/** Requests of a render, as the renderer met them: sent, and aborted for leaving the page's origin. */
+export interface RequestLog {
+  aborted: string[];
+}
+
+/**
+ * Every request the print view makes passes here: one to another origin than the page's is aborted
+ * (the print view draws from its own server only, so anything else is a page led astray, and the
+ * renderer runs inside the network), and the caller's headers (a print token) go with the page's own
+ * document request alone, never with its scripts, images or fetches.
+ */
+async function guard(context: BrowserContext, req: PdfRequest, log?: RequestLog): Promise<void> {
+  const origin = new URL(req.url).origin;
+  await context.route(
+    () => true,
+    async (route, request) => {
+      let theirs: string;
+      try {
+        theirs = new URL(request.url()).origin;
+      } catch {
+        theirs = "";
+      }
+      if (theirs !== origin) {
+        log?.aborted.push(request.url());
+        return route.abort("blockedbyclient");
+      }
+      let main = false;
+      try {
+        main = request.isNavigationRequest() && request.frame().parentFrame() === null;
+      } catch {
+        // A request of no frame (a worker's) is not the page's document.
+      }
+      if (main && req.headers) return route.continue({ headers: { ...request.headers(), ...req.headers } });
+      return route.continue();
+    },
+  );
+}
+
 export class PdfRenderer {
   private browser: Promise<Browser> | null = null;
   private running = 0;
@@ -121,7 +159,15 @@ export class PdfRenderer {
   private idleTimer: NodeJS.Timeout | null = null;
   private peakWaiting = 0;
 
-  constructor(private readonly limits: PdfLimits) {}
+  private readonly requests: RequestLog | undefined;
+
+  /** `requests`: where a test reads what the guard aborted. */
+  constructor(
+    private readonly limits: PdfLimits,
+    opts: { requests?: RequestLog } = {},
+  ) {
+    this.requests = opts.requests;
+  }
 
   /** Renders waiting or running now, and the most there have been at once. */
   stats(): { running: number; waiting: number; anonymous: number; peak: number } {
@@ -225,8 +271,9 @@ export class PdfRenderer {
       viewport: { width: CONTENT_WIDTH_PX, height: 800 },
       colorScheme: "light",
       reducedMotion: "reduce",
-      ...(req.headers ? { extraHTTPHeaders: req.headers } : {}),
+      serviceWorkers: "block",
     });
+    await guard(context, req, this.requests);
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
