@@ -22,6 +22,7 @@ export function PrintView({ view, facts, base }: { view: SharedView; facts: Prin
       data-pdf-snapshot={facts.snapshot}
       data-pdf-retry-after={facts.retryAfter}
       data-pdf-reason={facts.reason}
+      data-pdf-refusal={facts.refusal}
     >
       {facts.state === "ready" ? (
         <>

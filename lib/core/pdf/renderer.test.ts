@@ -25,6 +25,7 @@ const PAGES: Record<string, string> = {
   "/ready": `<div ${facts("ready")}><h1>Gateways</h1>${table}</div>`,
   "/pending": `<div ${facts("pending")}>waiting</div>`,
   "/refused": `<div ${facts("refused")}>no</div>`,
+  "/forbidden": `<div ${facts("refused", 'data-pdf-refusal="forbidden"')}>no</div>`,
   // A chart that never says it is drawn: the render waits for it until its limit.
   "/never": `<div ${facts("ready")}><div data-pdf-chart="loading"></div></div>`,
   "/echo": "",
@@ -158,6 +159,13 @@ describe.skipIf(!ready)("PdfRenderer with Chromium", () => {
     const refused = await renderer.render({ owner: "u1", url: `${base}/refused` }).catch((e: unknown) => e);
     expect((refused as PdfError).kind).toBe("refused");
     expect((refused as PdfError).message).toBe("Not yet.");
+    // A print view that answers 404 (the report deleted, or its rights lost, since the render was
+    // asked) or says it is refused as forbidden: said as the report's routes say it, not as a failure.
+    const gone = await renderer.render({ owner: "u1", url: `${base}/gone` }).catch((e: unknown) => e);
+    expect((gone as PdfError).kind).toBe("not-found");
+    const forbidden = await renderer.render({ owner: "u1", url: `${base}/forbidden` }).catch((e: unknown) => e);
+    expect((forbidden as PdfError).kind).toBe("forbidden");
+    expect((forbidden as PdfError).message).toBe("Not yet.");
   });
 
   it("renders one at a time, refuses an owner past their share and everyone past the line", async () => {
@@ -244,9 +252,12 @@ describe.skipIf(!ready)("PdfRenderer with Chromium", () => {
   });
 });
 
-it("says where Chromium is missing instead of failing later", async () => {
-  const none = new PdfRenderer(limits({ executablePath: "/nonexistent/chromium" }));
+it("says there is no browser without telling the caller where it was looked for; the server's log says where", async () => {
+  const logged: Record<string, string>[] = [];
+  const none = new PdfRenderer(limits({ executablePath: "/nonexistent/chromium" }), { log: (entry) => logged.push(entry) });
   const e = await none.render({ owner: "a", url: "http://127.0.0.1:9/" }).catch((x: unknown) => x);
   expect((e as PdfError).kind).toBe("no-browser");
-  expect((e as PdfError).message).toContain("/nonexistent/chromium");
+  expect((e as PdfError).message).not.toContain("/nonexistent");
+  expect((e as PdfError).message).not.toContain("CHROMIUM_PATH");
+  expect(logged).toEqual([expect.objectContaining({ level: "error", path: "/nonexistent/chromium" })]);
 });

@@ -36,6 +36,8 @@ export interface PrintFacts {
   retryAfter: number;
   /** Why a refused page is refused, in words. */
   reason: string;
+  /** A refusal the caller's route answers as its own: "not-found" (404), "forbidden" (403), else empty. */
+  refusal?: string;
 }
 
 export interface PdfRequest {
@@ -56,7 +58,7 @@ export interface PdfResult {
   facts: PrintFacts;
 }
 
-export type PdfFailure = "busy" | "owner-busy" | "pending" | "refused" | "timeout" | "no-browser" | "failed";
+export type PdfFailure = "busy" | "owner-busy" | "pending" | "refused" | "not-found" | "forbidden" | "timeout" | "no-browser" | "failed";
 
 export class PdfError extends Error {
   constructor(
@@ -93,6 +95,9 @@ export const PDF_DEFAULTS = { concurrency: 1, perOwner: 2, maxWaiting: 10, perVi
 
 /** A4 landscape, 12 mm at the sides: 273 mm of content, laid out at this many CSS pixels. */
 const CONTENT_WIDTH_PX = 1032;
+
+/** What a caller is told when there is no browser: where and why stay in the server's log. */
+const NO_BROWSER = "PDF downloads are not available on this server now: its browser could not be started. Its administrator finds why in the server's log.";
 
 const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
@@ -160,13 +165,15 @@ export class PdfRenderer {
   private peakWaiting = 0;
 
   private readonly requests: RequestLog | undefined;
+  private readonly log: (entry: Record<string, string>) => void;
 
-  /** `requests`: where a test reads what the guard aborted. */
+  /** `requests`: where a test reads what the guard aborted; `log`: the server's log (stderr as JSON unless given). */
   constructor(
     private readonly limits: PdfLimits,
-    opts: { requests?: RequestLog } = {},
+    opts: { requests?: RequestLog; log?: (entry: Record<string, string>) => void } = {},
   ) {
     this.requests = opts.requests;
+    this.log = opts.log ?? ((entry) => console.error(JSON.stringify(entry)));
   }
 
   /** Renders waiting or running now, and the most there have been at once. */
@@ -180,7 +187,8 @@ export class PdfRenderer {
 
   async render(req: PdfRequest): Promise<PdfResult> {
     if (!this.available()) {
-      throw new PdfError("no-browser", `PDF downloads need Chromium, and there is none at ${this.limits.executablePath} (as root: apt-get install chromium, or set CHROMIUM_PATH).`);
+      this.log({ level: "error", msg: "pdf: no Chromium", path: this.limits.executablePath, hint: "as root: apt-get install chromium, or set CHROMIUM_PATH" });
+      throw new PdfError("no-browser", NO_BROWSER);
     }
     const anonymous = req.anonymous === true;
     // Anonymous owners are keyed apart, so no address can be read as a user's id.
@@ -265,7 +273,9 @@ export class PdfRenderer {
     try {
       browser = await this.launch();
     } catch (e) {
-      throw new PdfError("no-browser", `Chromium at ${this.limits.executablePath} could not be started: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+      // The first line only: the rest is the browser's own log, which may quote its environment.
+      this.log({ level: "error", msg: "pdf: Chromium could not be started", path: this.limits.executablePath, error: e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e) });
+      throw new PdfError("no-browser", NO_BROWSER);
     }
     const context = await browser.newContext({
       viewport: { width: CONTENT_WIDTH_PX, height: 800 },
@@ -294,7 +304,22 @@ export class PdfRenderer {
     const page = await context.newPage();
     // A fresh context keeps no theme choice, so the page follows the light scheme asked here.
     await page.emulateMedia({ media: "screen", colorScheme: "light" });
-    const response = await page.goto(req.url, { waitUntil: "load", timeout: this.limits.timeoutMs });
+    // The document's status as it came: Chromium fails the navigation itself on a bodiless 4xx.
+    let documentStatus = 0;
+    page.on("response", (r) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) documentStatus = r.status();
+    });
+    let response: Awaited<ReturnType<typeof page.goto>> = null;
+    try {
+      response = await page.goto(req.url, { waitUntil: "load", timeout: this.limits.timeoutMs });
+    } catch (e) {
+      if (documentStatus !== 404 && documentStatus !== 403) throw e;
+    }
+    // A print view that answers as the report's routes would (the report deleted, or the rights to it
+    // lost, since the render was asked) is said as that, not as a failure to print.
+    const status = response?.status() ?? documentStatus;
+    if (status === 404) throw new PdfError("not-found", "The report is not there, or you may no longer see it.");
+    if (status === 403) throw new PdfError("forbidden", "You may no longer see this report.");
     const marker = page.locator("[data-pdf-state]").first();
     try {
       await marker.waitFor({ state: "attached", timeout: 5_000 });
@@ -311,10 +336,14 @@ export class PdfRenderer {
         snapshot: d.pdfSnapshot ?? "",
         retryAfter: Number(d.pdfRetryAfter ?? "0"),
         reason: d.pdfReason ?? "",
+        refusal: d.pdfRefusal ?? "",
       };
     });
     if (facts.state === "pending") throw new PdfError("pending", `${facts.reason || "The data is still being fetched."} Try again in ${facts.retryAfter || 10} s.`, facts.retryAfter || 10);
-    if (facts.state !== "ready") throw new PdfError("refused", facts.reason || "This page cannot be printed.");
+    if (facts.state !== "ready") {
+      const kind = facts.refusal === "not-found" || facts.refusal === "forbidden" ? facts.refusal : "refused";
+      throw new PdfError(kind, facts.reason || "This page cannot be printed.");
+    }
     // Charts draw after hydration, once their code has come and they have measured their box, and
     // fonts load late: print once the page is quiet and every chart says it is drawn.
     await page.waitForLoadState("networkidle");

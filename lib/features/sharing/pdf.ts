@@ -42,7 +42,17 @@ export function pdfRenderer(): PdfRenderer {
   return renderer;
 }
 
-const STATUS = { busy: 429, "owner-busy": 429, pending: 503, refused: 409, timeout: 503, "no-browser": 503, failed: 500 } as const satisfies Record<PdfError["kind"], number>;
+const STATUS = { busy: 429, "owner-busy": 429, pending: 503, refused: 409, "not-found": 404, forbidden: 403, timeout: 503, "no-browser": 503, failed: 500 } as const satisfies Record<PdfError["kind"], number>;
+
+/** The range presets a saved report's PDF may ask for (as its page offers them). */
+const presetsOf = (page: string): readonly string[] => (page === "cohorts" || page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS);
+
+/** A preset the page does not offer is the caller's mistake, said as one, never printed as the saved range. */
+export function checkPreset(preset: string | null, allowed: readonly string[]): void {
+  if (preset === null || allowed.includes(preset)) return;
+  const offered = allowed.length > 0 ? `one of ${allowed.join(", ")}` : "this page offers none";
+  throw new ApiError(400, `There is no range preset “${preset}” here: ${offered}.`, [{ path: "preset", message: `unknown preset “${preset}”` }]);
+}
 
 /** A renderer's refusal as the API answers it: the status, the reason in words, and when to ask again. */
 export function pdfApiError(e: unknown): unknown {
@@ -70,8 +80,9 @@ export async function savedReportPdf(
   reportId: string,
   opts: { preset: string | null; queue: PrintQueue; db?: Sql; baseUrl?: string; renderer?: PdfRenderer },
 ): Promise<PdfResult & { fileName: string }> {
-  const env = serverEnv();
   const report = await getVisibleReport(opts.db ?? (await getStore()), user, reportId);
+  checkPreset(opts.preset, report.page === "monitor" ? [] : presetsOf(report.page));
+  const env = serverEnv();
   const token = makePrintToken({ userId: user.id, reportId: report.id, preset: opts.preset, queue: opts.queue }, env.NEXTAUTH_SECRET, Date.now());
   const url = new URL(`/print/reports/${encodeURIComponent(report.id)}`, opts.baseUrl ?? env.NEXTAUTH_URL);
   const result = await (opts.renderer ?? pdfRenderer()).render({ owner: opts.queue === "background" ? BACKGROUND_OWNER : user.id, url: url.toString(), headers: { [PRINT_TOKEN_HEADER]: token } });
@@ -93,7 +104,7 @@ export async function loadReportPrintView(reportId: string, token: string | null
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;
   }
-  const allowed = report.page === "cohorts" || report.page === "dashboard" ? COHORT_PRESETS : EXPLORE_PRESETS;
+  const allowed = presetsOf(report.page);
   return renderSavedReport(
     { db, gateway: getGateway(), owner: claim.queue === "background" ? BACKGROUND_OWNER : u.id, waitMs: PRINT_WAIT_MS, timeZone: env.REPORT_TIMEZONE, acceptStale: false },
     report,
@@ -123,6 +134,7 @@ export async function sharePdf(
   const db = await getStore();
   const r = await resolveShare(db, token, opts.address, env.NEXTAUTH_SECRET, (hash) => opts.cookie(unlockCookieName(hash)));
   if (r.kind !== "ok") throw new ApiError(SHARE_STATUS[r.kind], SHARE_WORDS[r.kind]);
+  checkPreset(opts.preset, r.report.page === "monitor" ? [] : r.link.allowedPresets);
   const name = unlockCookieName(r.tokenHash);
   const unlock = opts.cookie(name);
   const url = new URL(`/print/share/${encodeURIComponent(token)}`, env.NEXTAUTH_URL);

@@ -16,7 +16,12 @@ export interface PrintFacts {
   snapshot: string;
   retryAfter: number;
   reason: string;
+  /** A refusal the PDF's route answers as its own status: "not-found" (404), "forbidden" (403), or "". */
+  refusal: "" | "not-found" | "forbidden";
 }
+
+/** A link that went away while its PDF was being made answers as the link's route answers it (lib/features/sharing/pdf.ts). */
+const REFUSAL: Record<string, PrintFacts["refusal"]> = { locked: "forbidden", paused: "forbidden", expired: "not-found", revoked: "not-found", unknown: "not-found" };
 
 const REFUSED: Record<string, string> = {
   locked: "This link is protected by a password: open it first.",
@@ -29,7 +34,7 @@ const REFUSED: Record<string, string> = {
 
 export function printFacts(view: SharedView, timeZone: string, now: Date): PrintFacts {
   const generated = `Generated ${formatInstant(now.toISOString(), timeZone)}`;
-  const base = { generated, snapshot: "", retryAfter: 0, reason: "" };
+  const base = { generated, snapshot: "", retryAfter: 0, reason: "", refusal: "" as const };
   switch (view.kind) {
     case "ok": {
       const filters = view.filters.length ? view.filters.join("; ") : "none";
@@ -63,6 +68,6 @@ export function printFacts(view: SharedView, timeZone: string, now: Date): Print
     case "pending":
       return { ...base, state: "pending", title: view.title, subtitle: view.rangeLabel, retryAfter: view.retryAfterSeconds, reason: "The report's data is still being fetched." };
     default:
-      return { ...base, state: "refused", title: "", subtitle: "", reason: REFUSED[view.kind] ?? "This page cannot be printed." };
+      return { ...base, state: "refused", title: "", subtitle: "", reason: REFUSED[view.kind] ?? "This page cannot be printed.", refusal: REFUSAL[view.kind] ?? "" };
   }
 }

@@ -4,7 +4,7 @@ import { pdfApiError, pdfResponse, savedReportPdf } from "@/lib/features/sharing
 
 export const GET = apiRoute({ role: "viewer", params: ["id"] }, async ({ user, params, request }) => {
   try {
-    const made = await savedReportPdf(user, params.id, { preset: new URL(request.url).searchParams.get("preset"), queue: "user" });
+    const made = await savedReportPdf(user, params.id, { preset: new URL(request.url).searchParams.get("preset") || null, queue: "user" });
     return pdfResponse(made.pdf, made.fileName);
   } catch (e) {
     throw pdfApiError(e);

@@ -8,7 +8,7 @@ export const GET = apiRoute({ role: "public", params: ["token"] }, async ({ para
   const jar = await cookies();
   try {
     const made = await sharePdf(params.token, {
-      preset: new URL(request.url).searchParams.get("preset"),
+      preset: new URL(request.url).searchParams.get("preset") || null,
       address: requestAddress(await headers()),
       cookie: (name) => jar.get(name)?.value,
     });
