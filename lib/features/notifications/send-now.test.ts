@@ -37,6 +37,8 @@ import { evaluateNow, previewSubscription, runSlot, scheduledItems, sendSubscrip
 import { mailQueue } from "./mail-queue";
 import { createAlertRule } from "@/lib/features/notifications/alert-rules";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
+import { PdfError } from "@/lib/core/pdf/renderer";
+import { PDF_RETRY } from "./send";
 
 const SECRET = "send-now-test-secret-send-now-test-secret-send-now-01";
 const BASE_URL = "http://localhost:3000";
@@ -378,6 +380,84 @@ describe("attachment formats", () => {
     // The same at its scheduled slot: the slot's run fails and nothing is queued.
     const item = (await scheduledItems(store)).find((i) => i.id === sub.id)!;
     await expect(runSlot({ ...depsWith(POLICY), pdf: failing }, item, false, new Date())).rejects.toThrow(/This issue was not sent/);
+    expect(await outboxCount()).toBe(queued);
+  }, 120_000);
+
+  /** A clock whose waits pass at once, each one counted. */
+  const countingClock = () => {
+    let now = Date.parse("2026-11-02T08:00:00Z");
+    const waits: number[] = [];
+    return {
+      waits,
+      clock: {
+        now: () => now,
+        sleep: async (ms: number) => {
+          waits.push(ms);
+          now += ms;
+        },
+      },
+    };
+  };
+
+  it("asks again within the slot while the renderer is busy or the data pending, and sends once it is made, the owner told nothing", async () => {
+    const { dee } = people;
+    const report = await newReport(dee, "Dee's busy pack");
+    const sub = await createSubscription(store, gateway, dee, { report_id: report.id, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [dee.email] }, paused: false, formats: ["pdf"] }, { timeZone: "UTC", secret: SECRET, policy: POLICY });
+    const { waits, clock } = countingClock();
+    const refusals = [new PdfError("busy", "The dashboard is already making 10 PDFs.", 600), new PdfError("pending", "The data is still being fetched.", 2), new PdfError("owner-busy", "You already have 2 PDFs being made.", 10)];
+    let calls = 0;
+    const pdf: NotifyDeps["pdf"] = async () => {
+      const refusal = refusals[calls++];
+      if (refusal) throw refusal;
+      return { pdf: PDF_BYTES, fileName: "Dee-s-busy-pack.pdf" };
+    };
+    const item = (await scheduledItems(store)).find((i) => i.id === sub.id)!;
+    await runSlot({ ...depsWith(POLICY), pdf, clock }, item, false, new Date());
+    expect(calls).toBe(4);
+    // The renderer's own words on when to ask again, held within the bounds.
+    expect(waits).toEqual([PDF_RETRY.maxWaitMs, PDF_RETRY.minWaitMs, 10_000]);
+    const mails = await delivered();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.parsed.attachments.map((a) => a.filename)).toEqual(["Dee-s-busy-pack.pdf"]);
+    const told = await inboxRepo(store).list(dee.id, 100);
+    expect(told.filter((m) => m.title === "Scheduled report not sent: Dee's busy pack")).toHaveLength(0);
+  }, 120_000);
+
+  it("gives up after its bounded retries, tells the owner once, and sends nothing; a final refusal is not asked again, nor a Send now", async () => {
+    const { dee } = people;
+    const report = await newReport(dee, "Dee's never pack");
+    const sub = await createSubscription(store, gateway, dee, { report_id: report.id, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [dee.email] }, paused: false, formats: ["csv", "pdf"] }, { timeZone: "UTC", secret: SECRET, policy: POLICY });
+    const queued = await outboxCount();
+    const notSent = async () => (await inboxRepo(store).list(dee.id, 100)).filter((m) => m.title === "Scheduled report not sent: Dee's never pack").length;
+    const item = (await scheduledItems(store)).find((i) => i.id === sub.id)!;
+
+    const { waits, clock } = countingClock();
+    let calls = 0;
+    const alwaysBusy: NotifyDeps["pdf"] = async () => {
+      calls += 1;
+      throw new PdfError("busy", "The dashboard is already making 10 PDFs.", 60);
+    };
+    await expect(runSlot({ ...depsWith(POLICY), pdf: alwaysBusy, clock }, item, false, new Date())).rejects.toThrow(/This issue was not sent/);
+    expect(calls).toBe(PDF_RETRY.attempts);
+    expect(waits).toHaveLength(PDF_RETRY.attempts - 1);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(PDF_RETRY.budgetMs);
+    expect(await outboxCount()).toBe(queued);
+    expect(await notSent()).toBe(1);
+
+    // Refused for good (the report went away): asked once.
+    calls = 0;
+    const gone: NotifyDeps["pdf"] = async () => {
+      calls += 1;
+      throw new PdfError("not-found", "The report is not there, or you may no longer see it.");
+    };
+    await expect(runSlot({ ...depsWith(POLICY), pdf: gone, clock }, item, false, new Date())).rejects.toThrow(/This issue was not sent/);
+    expect(calls).toBe(1);
+    expect(await notSent()).toBe(2);
+
+    // Send now answers its person at once.
+    calls = 0;
+    await expect(sendSubscriptionNow({ ...depsWith(POLICY), pdf: alwaysBusy, clock }, dee, sub.id)).rejects.toThrow(/This issue was not sent/);
+    expect(calls).toBe(1);
     expect(await outboxCount()).toBe(queued);
   }, 120_000);
 

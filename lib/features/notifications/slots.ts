@@ -21,7 +21,7 @@ import { getStore } from "@/lib/core/store";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
-import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker } from "@/lib/features/notifications/subscription-mail";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker, type RetryClock } from "@/lib/features/notifications/subscription-mail";
 import { savedReportPdf } from "@/lib/features/sharing/pdf";
 import { ownSubscription } from "@/lib/features/notifications/subscriptions";
 import { unseal } from "@/lib/features/sharing/seal";
@@ -66,6 +66,8 @@ export interface NotifyDeps {
   monitor?: MonitorConfig;
   /** Makes a scheduled report's PDF (this process's renderer, through the dashboard at NEXTAUTH_URL, unless given). */
   pdf?: PdfMaker;
+  /** How a scheduled PDF the renderer cannot make yet waits to ask again (the real clock unless given). */
+  clock?: RetryClock;
 }
 
 /** A report's PDF by this process's renderer, opening the print view of the dashboard at NEXTAUTH_URL. */
@@ -94,7 +96,18 @@ export async function runSlot(deps: NotifyDeps, item: ScheduledItem, late: boole
   const stop = await subscriptionStop(deps.db, sub);
   if (stop) return subscriptionsRepo(deps.db).pauseFor(sub.id, stop.reason);
   await sendSubscription(
-    { db: deps.db, gateway: deps.gateway, timeZone: deps.env.REPORT_TIMEZONE, secret: deps.env.NEXTAUTH_SECRET, baseUrl: deps.env.NEXTAUTH_URL, mail: deps.mail, waitMs, policy: policyOf(deps), pdf: pdfOf(deps) },
+    {
+      db: deps.db,
+      gateway: deps.gateway,
+      timeZone: deps.env.REPORT_TIMEZONE,
+      secret: deps.env.NEXTAUTH_SECRET,
+      baseUrl: deps.env.NEXTAUTH_URL,
+      mail: deps.mail,
+      waitMs,
+      policy: policyOf(deps),
+      pdf: pdfOf(deps),
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    },
     sub,
     late,
   );

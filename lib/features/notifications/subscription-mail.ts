@@ -50,6 +50,38 @@ export interface SubscriptionDeps {
   pdf?: PdfMaker;
   /** Writes a workbook's bytes (exceljs's streaming writer unless given). */
   workbook?: (spec: WorkbookSpec) => Promise<Buffer>;
+  /** How a scheduled PDF waits before asking the renderer again (the real clock unless given). */
+  clock?: RetryClock;
+}
+
+/** Time as the PDF retries read it: now, and a wait. */
+export interface RetryClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: RetryClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/**
+ * A scheduled PDF the renderer could not make yet (busy with others, the owner's own PDFs, the data
+ * still coming) is asked again within the slot: at most this many times in all, waiting what the
+ * renderer said (within these bounds), and no longer in all than `budgetMs` (the slot's claim is
+ * renewed while it runs). "Send now" asks once: its person is waiting for the answer.
+ */
+export const PDF_RETRY = { attempts: 5, minWaitMs: 5_000, maxWaitMs: 60_000, budgetMs: 5 * 60_000 } as const;
+
+/** Renderer refusals that asking again later can cure. */
+const RETRYABLE = new Set(["busy", "owner-busy", "pending"]);
+
+/** The wait before asking again, or null when the failure is final. */
+function retryWait(e: unknown, attempt: number, leftMs: number): number | null {
+  // Read by shape, not by class: the renderer may be another bundle's copy of its module.
+  if (!(e instanceof Error) || e.name !== "PdfError") return null;
+  const { kind, retryAfter } = e as Error & { kind?: unknown; retryAfter?: unknown };
+  if (typeof kind !== "string" || !RETRYABLE.has(kind) || attempt >= PDF_RETRY.attempts) return null;
+  const asked = typeof retryAfter === "number" ? retryAfter * 1000 : PDF_RETRY.minWaitMs;
+  const wait = Math.min(PDF_RETRY.maxWaitMs, Math.max(PDF_RETRY.minWaitMs, asked));
+  return wait <= leftMs ? wait : null;
 }
 
 /** A saved report's PDF with `owner`'s rights; `queue` "background" for a scheduled slot. */
@@ -339,17 +371,29 @@ export async function buildSubscriptionIssue(
 
 /**
  * The report's PDF attached after the table files of the issue's e-mails when the subscription asks
- * for PDF and some e-mail will go, made with the owner's rights. Throws AttachmentError when it
- * cannot be made.
+ * for PDF and some e-mail will go, made with the owner's rights. A scheduled PDF the renderer cannot
+ * make yet is asked again (PDF_RETRY); throws AttachmentError when it cannot be made in the end.
  */
 async function attachPdf(deps: SubscriptionDeps, sub: Subscription, issue: SubscriptionIssue, asked: boolean): Promise<SubscriptionIssue> {
   if (!sub.formats.includes("pdf") || issue.mails.length === 0 || !deps.mail.enabled) return issue;
   let made: { pdf: Buffer; fileName: string };
+  const clock = deps.clock ?? realClock;
+  const until = clock.now() + PDF_RETRY.budgetMs;
   try {
-    if (!deps.pdf) throw new Error("this process makes no PDFs");
-    const owner = await usersRepo(deps.db).findById(sub.ownerId);
-    if (!owner || owner.disabled) throw new Error("its owner may no longer see the report");
-    made = await deps.pdf({ id: owner.id, email: owner.email, role: owner.role }, sub.reportId, asked ? "user" : "background");
+    for (let attempt = 1; ; attempt += 1) {
+      if (!deps.pdf) throw new Error("this process makes no PDFs");
+      // The owner's rights are read again at each attempt: a retry never outlives them.
+      const owner = await usersRepo(deps.db).findById(sub.ownerId);
+      if (!owner || owner.disabled) throw new Error("its owner may no longer see the report");
+      try {
+        made = await deps.pdf({ id: owner.id, email: owner.email, role: owner.role }, sub.reportId, asked ? "user" : "background");
+        break;
+      } catch (e) {
+        const wait = asked ? null : retryWait(e, attempt, until - clock.now());
+        if (wait === null) throw e;
+        await clock.sleep(wait);
+      }
+    }
   } catch (e) {
     throw failed("pdf", e);
   }
