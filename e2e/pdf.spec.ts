@@ -242,8 +242,11 @@ test.describe("a scheduled report with a PDF attachment", () => {
     expect(mail!.parsed.text).toContain("The report is attached as PDF");
     const pages = pdfPages(pdf!.content);
     expectPageFurniture(pages, name);
-    // The e-mail's own numbers (its body's totals) are the PDF's.
+    // The e-mail's own numbers (its body's totals) are the PDF's, and each says when its data was
+    // fetched, in the same words.
     const text = clean(pages.join("\n"));
+    expect(mail!.parsed.text ?? "").toMatch(/^Data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/m);
+    for (const p of pages) expect(clean(p)).toMatch(/Data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
     for (const m of (mail!.parsed.text ?? "").matchAll(/^(Attempts|Revenue): (.+)$/gm)) expect(text).toContain(clean(m[2]!));
     await context.close();
   });

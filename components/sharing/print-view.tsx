@@ -19,6 +19,7 @@ export function PrintView({ view, facts, base }: { view: SharedView; facts: Prin
       data-pdf-title={facts.title}
       data-pdf-subtitle={facts.subtitle}
       data-pdf-generated={facts.generated}
+      data-pdf-as-of={facts.asOf}
       data-pdf-snapshot={facts.snapshot}
       data-pdf-retry-after={facts.retryAfter}
       data-pdf-reason={facts.reason}

@@ -98,6 +98,8 @@ describe("pageTemplates", () => {
     const t = pageTemplates({ title: "A <b> & C", subtitle: "Last 7 days", generated: "Generated now", snapshot: "Snapshot taken then" });
     expect(t.headerTemplate).toContain("A &lt;b&gt; &amp; C");
     expect(t.headerTemplate).toContain("Snapshot taken then · Generated now");
+    // A live answer's fetch time beside the generation time, as the e-mail that carries the PDF says it.
+    expect(pageTemplates({ title: "T", subtitle: "", generated: "Generated now", snapshot: "", asOf: "Data as of then" }).headerTemplate).toContain("Data as of then · Generated now");
     expect(t.footerTemplate).toContain('<span class="pageNumber"></span> of <span class="totalPages"></span>');
   });
 });

@@ -30,6 +30,8 @@ export interface PrintFacts {
   subtitle: string;
   /** "Generated 29 Nov 2026, 07:30 (UTC)". */
   generated: string;
+  /** "Data as of …" when the page prints a live answer, else empty. */
+  asOf?: string;
   /** "Snapshot taken …" when the page is a snapshot, else empty. */
   snapshot: string;
   /** Seconds until a pending page's data should be there. */
@@ -104,10 +106,10 @@ const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** The header and footer Chromium repeats on every page (its templates fill pageNumber and totalPages). */
-export function pageTemplates(f: Pick<PrintFacts, "title" | "subtitle" | "generated" | "snapshot">): { headerTemplate: string; footerTemplate: string } {
+export function pageTemplates(f: Pick<PrintFacts, "title" | "subtitle" | "generated" | "snapshot" | "asOf">): { headerTemplate: string; footerTemplate: string } {
   // Templates have no page styles: every size is given here, and 0 would hide them.
   const box = "font-family: Arial, Helvetica, sans-serif; font-size: 8px; color: #1e293b; width: 100%; margin: 0 12mm; display: flex; justify-content: space-between; gap: 12px;";
-  const right = [f.snapshot, f.generated].filter(Boolean).map(escapeHtml).join(" · ");
+  const right = [f.snapshot, f.asOf, f.generated].filter((x): x is string => Boolean(x)).map(escapeHtml).join(" · ");
   return {
     headerTemplate: `<div style="${box}"><span><b>${escapeHtml(f.title)}</b>${f.subtitle ? ` · ${escapeHtml(f.subtitle)}` : ""}</span><span>${right}</span></div>`,
     footerTemplate: `<div style="${box}"><span>${escapeHtml(f.title)}</span><span>Page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`,
@@ -333,6 +335,7 @@ export class PdfRenderer {
         title: d.pdfTitle ?? "",
         subtitle: d.pdfSubtitle ?? "",
         generated: d.pdfGenerated ?? "",
+        asOf: d.pdfAsOf ?? "",
         snapshot: d.pdfSnapshot ?? "",
         retryAfter: Number(d.pdfRetryAfter ?? "0"),
         reason: d.pdfReason ?? "",

@@ -354,6 +354,9 @@ describe("attachment formats", () => {
     ]);
     expect(Buffer.compare(mail!.parsed.attachments[1]!.content, PDF_BYTES)).toBe(0);
     expect(mail!.parsed.text).toContain("The report is attached as PDF, as it looks on screen.");
+    // When the body's numbers were fetched, in the words the PDF's header uses for its own.
+    expect(mail!.parsed.text).toMatch(/^Data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/m);
+    expect(mail!.parsed.html || "").toMatch(/<p>Data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC<\/p>/);
 
     // PDF only: no CSV, and the body does not promise one.
     await updateSubscription(store, dee, both.id, { formats: ["pdf"] }, { policy: POLICY, gateway, timeZone: "UTC", secret: SECRET });

@@ -234,7 +234,7 @@ const NO_LINK_NOTE = "This e-mail carries no link to the dashboard: the numbers 
 export function composeReportMail(view: SharedView, link: string | null, late: boolean, attachments: Attachment[], pdf = false): ReportMail | null {
   if (view.kind === "ok") {
     const range = `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`;
-    return mail(view.title, range, totals(view.table), attachments, link, late, pdf);
+    return mail(view.title, range, totals(view.table), attachments, link, late, pdf, asOfLine(view.asOf, view.timeZone));
   }
   if (view.kind === "dashboard") {
     const numbers: [string, string][] = [];
@@ -243,18 +243,26 @@ export function composeReportMail(view: SharedView, link: string | null, late: b
       const body = t.outcome.model.body;
       if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}${body.change?.coverage ? `; ${comparedCoverageText(body.change.coverage)}` : ""}`]);
     }
-    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late, pdf);
+    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late, pdf, view.answer.asOf ? asOfLine(view.answer.asOf, view.timeZone) : null);
   }
   return null;
 }
 
-function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean, pdf = false): ReportMail {
+/**
+ * The body's numbers and its PDF are two fetches of the report, which may be minutes apart (the PDF
+ * waits its turn in the renderer): each says when its data was fetched, in the same words, so a
+ * reader sees when the two differ.
+ */
+const asOfLine = (at: string, timeZone: string) => `Data as of ${formatInstant(at, timeZone)}`;
+
+function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean, pdf = false, asOf: string | null = null): ReportMail {
   const lateNote = late ? "This e-mail is late: the dashboard was not running at the scheduled time." : null;
   const maturingNote = numbers.some(([, v]) => saysMaturing(v)) ? MATURING_LEGEND : null;
   const coverageNote = numbers.some(([, v]) => saysCoverage(v)) ? coverageLegend("") : null;
   const text = [
     `${title}`,
     range,
+    ...(asOf ? [asOf] : []),
     "",
     ...numbers.map(([k, v]) => `${k}: ${v}`),
     ...(maturingNote ? ["", maturingNote] : []),
@@ -266,7 +274,7 @@ function mail(title: string, range: string, numbers: [string, string][], attachm
     ...(lateNote ? ["", lateNote] : []),
   ].join("\n");
   const rows = numbers.map(([k, v]) => `<tr><th scope="row" style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="text-align:right;padding:4px 0">${escapeHtml(v)}</td></tr>`).join("");
-  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p><table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}${coverageNote ? `<p>${escapeHtml(coverageNote)}</p>` : ""}${link ? `<p><a href="${escapeHtml(link)}">Open the report</a></p>` : `<p>${escapeHtml(NO_LINK_NOTE)}</p>`}${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
+  const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p>${asOf ? `<p>${escapeHtml(asOf)}</p>` : ""}<table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}${coverageNote ? `<p>${escapeHtml(coverageNote)}</p>` : ""}${link ? `<p><a href="${escapeHtml(link)}">Open the report</a></p>` : `<p>${escapeHtml(NO_LINK_NOTE)}</p>`}${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
   return { subject: `${title}: ${range}`, text, html, attachments, numbers };
 }
 

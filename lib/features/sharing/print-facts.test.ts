@@ -26,6 +26,11 @@ describe("printFacts", () => {
     expect(f).toMatchObject({ state: "ready", title: "Board pack", subtitle: "Last 30 days (Europe/Berlin) · Filters: none", generated: "Generated 2026-11-02 09:30:00 Europe/Berlin", snapshot: "" });
   });
 
+  it("says when a live answer's data was fetched (as the e-mail carrying the PDF does), and leaves it to a snapshot's own words", () => {
+    expect(printFacts(dashboard("live", [{ status: "done", stale: false }]), "Europe/Berlin", NOW).asOf).toBe("Data as of 2026-11-01 07:00:00 Europe/Berlin");
+    expect(printFacts(dashboard("snapshot", [{ status: "done", stale: false }]), "Europe/Berlin", NOW).asOf).toBe("");
+  });
+
   it("does not print a dashboard with a tile still fetching or drawn from an old answer, and names a failed tile", () => {
     expect(printFacts(dashboard("live", [{ status: "done", stale: false }, { status: "pending" }]), "UTC", NOW)).toMatchObject({ state: "pending", retryAfter: 10 });
     expect(printFacts(dashboard("live", [{ status: "done", stale: true }]), "UTC", NOW).state).toBe("pending");

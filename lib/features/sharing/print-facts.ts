@@ -13,6 +13,8 @@ export interface PrintFacts {
   title: string;
   subtitle: string;
   generated: string;
+  /** "Data as of …": when the live answer printed was fetched (the e-mail that carries the PDF says it too); empty for a snapshot, which says its own time. */
+  asOf: string;
   snapshot: string;
   retryAfter: number;
   reason: string;
@@ -34,7 +36,8 @@ const REFUSED: Record<string, string> = {
 
 export function printFacts(view: SharedView, timeZone: string, now: Date): PrintFacts {
   const generated = `Generated ${formatInstant(now.toISOString(), timeZone)}`;
-  const base = { generated, snapshot: "", retryAfter: 0, reason: "", refusal: "" as const };
+  const base = { generated, asOf: "", snapshot: "", retryAfter: 0, reason: "", refusal: "" as const };
+  const dataAsOf = (at: string | null, snapshot: boolean) => (at && !snapshot ? `Data as of ${formatInstant(at, timeZone)}` : "");
   switch (view.kind) {
     case "ok": {
       const filters = view.filters.length ? view.filters.join("; ") : "none";
@@ -44,6 +47,7 @@ export function printFacts(view: SharedView, timeZone: string, now: Date): Print
         title: view.title,
         subtitle: `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone}) · Filters: ${filters}${view.periods ? ` · ${view.periods}` : ""}`,
         snapshot: view.mode === "snapshot" ? `Snapshot taken ${formatInstant(view.asOf, view.timeZone)}` : "",
+        asOf: dataAsOf(view.asOf, view.mode === "snapshot"),
       };
     }
     case "dashboard": {
@@ -53,6 +57,7 @@ export function printFacts(view: SharedView, timeZone: string, now: Date): Print
         ...base,
         title: view.title,
         subtitle: `${view.rangeLabel} (${view.timeZone}) · Filters: ${view.filters}`,
+        asOf: dataAsOf(view.answer.asOf, view.mode === "snapshot"),
         snapshot: view.mode === "snapshot" && view.answer.asOf ? `Snapshot taken ${formatInstant(view.answer.asOf, view.timeZone)}` : view.mode === "snapshot" ? "Snapshot" : "",
       };
       if (failed) {
