@@ -49,7 +49,7 @@ async function pdfOf(page: Page, path: string): Promise<Buffer> {
 
 // About 19 rows a day on the e2e data: over 300 rows, under the service's 1,000-record page.
 const REPORT = "op=orders&range=last30&by=date,gateway_alias&m=attempts,revenue";
-const report = { id: "", name: `Attempts by day and gateway ${stamp}` };
+const report = { id: "", name: `Attempts by day and gateway ${stamp}`, totals: "" };
 
 test("a saved report of over 300 rows prints every row as the screen shows it, each page with its header and number, totals as the service sums them", async ({ page }) => {
   test.setTimeout(PDF_TIMEOUT * 2);
@@ -63,6 +63,7 @@ test("a saved report of over 300 rows prints every row as the screen shows it, e
   await expect(table).toBeVisible({ timeout: PDF_TIMEOUT });
   const screenRows = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" ")));
   const screenTotals = clean(await table.locator("tfoot tr").innerText());
+  report.totals = screenTotals;
   const header = clean(await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").trim();
   expect(screenRows.length, "the report needs more than 300 rows to span pages").toBeGreaterThan(300);
 
@@ -106,6 +107,15 @@ test("a snapshot link's PDF, fetched without an account, says it is a snapshot; 
   expect(link.status()).toBe(201);
   const { url } = (await link.json()) as { url: string };
   const token = new URL(url).pathname.split("/").at(-1)!;
+  // The report changes after the snapshot (a week instead of 30 days): its live totals move, and
+  // the snapshot's PDF must still print the numbers the snapshot took.
+  const changed = await page.request.patch(`/api/saved-reports/${report.id}`, { data: { params: REPORT.replace("range=last30", "range=last7") } });
+  expect(changed.status(), await changed.text()).toBe(200);
+  await page.goto(`/reports/${report.id}`);
+  const liveTotals = page.getByRole("region", { name: "Results table (scrolls sideways)" }).locator("table tfoot tr");
+  await expect(liveTotals).toBeVisible({ timeout: PDF_TIMEOUT });
+  const live = clean(await liveTotals.innerText());
+  expect(live, "the live report's totals moved").not.toBe(report.totals);
   const visitor = await playwrightRequest.newContext({ baseURL: e2eEnv().dashboardUrl });
   try {
     const res = await visitor.get(`/api/share/${token}/pdf`, { timeout: PDF_TIMEOUT });
@@ -114,6 +124,10 @@ test("a snapshot link's PDF, fetched without an account, says it is a snapshot; 
     expectPageFurniture(pages, report.name);
     for (const p of pages) expect(clean(p)).toMatch(/Snapshot taken \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
     expect(clean(pages[0]!)).toContain("the numbers as they were then, not as they are now");
+    // The snapshot's numbers, not the live ones.
+    const all = lines(pages);
+    expect(all.filter((l) => l === report.totals)).toHaveLength(1);
+    expect(all.filter((l) => l === live)).toHaveLength(0);
     const unknown = await visitor.get(`/api/share/${"x".repeat(token.length)}/pdf`);
     expect(unknown.status()).toBe(404);
   } finally {

@@ -3,7 +3,7 @@
  * with poppler: every page carries the header and its number, a 300-row table spans pages with its
  * header row on each and no row lost; a page that says its data is pending or refused is not
  * printed; renders run one at a time, an owner past their share and everyone past the line are
- * refused, and a render past its limit stops. Skipped without Chromium or poppler.
+ * refused, and a render past its limit stops. Skipped without Chromium or poppler, saying which is missing.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +13,9 @@ import { PDF_DEFAULTS, PdfError, PdfRenderer, pageTemplates, type PdfLimits } fr
 import { havePoppler, pdfImages, pdfPages } from "./testing/poppler";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ready = existsSync(CHROMIUM) && havePoppler();
+const missing = [existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`, havePoppler() ? null : "no poppler-utils (pdftotext, pdftoppm)"].filter(Boolean);
+const ready = missing.length === 0;
+if (!ready) console.warn(`lib/core/pdf/renderer.test.ts: ${missing.join(", ")} (bash scripts/test-servers.sh installs them); the Chromium suite skipped`);
 
 const facts = (state: string, extra = "") =>
   `data-pdf-state="${state}" data-pdf-title="Gateways &amp; BINs" data-pdf-subtitle="Last 7 days (UTC)" data-pdf-generated="Generated 2026-11-02 08:00:00 UTC" data-pdf-snapshot="" data-pdf-retry-after="7" data-pdf-reason="Not yet." ${extra}`;

@@ -1,6 +1,9 @@
 /**
- * Saved reports' PDFs before the renderer, over a real PGlite store: a range preset the page does
- * not offer is refused as the caller's mistake, naming it; the renderer's refusals answer as the
+ * Saved reports' PDFs before and after the renderer, over a real PGlite store and the real service
+ * through the report gateway: the print view opens for the user its token names, with their rights
+ * now, and nothing for a token of another report, another user's token for a report they may not
+ * see, a disabled user, or a user who lost the right to see it; a range preset the page does not
+ * offer is refused as the caller's mistake, naming it; the renderer's refusals answer as the
  * report's routes would, and none tells the caller where the browser is.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,16 +13,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/authenticate";
 import { usersRepo } from "@/lib/core/auth/users";
+import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
+import { makePrintToken } from "@/lib/core/pdf/print-token";
 import { PDF_DEFAULTS, PdfError, PdfRenderer } from "@/lib/core/pdf/renderer";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
+import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
-import { pdfApiError, savedReportPdf } from "./pdf";
+import { startTestService, type TestService } from "@/service/testing/harness";
+import { gatewayFor } from "@/service/testing/test-gateway";
+import { loadReportPrintView, pdfApiError, savedReportPdf, type PrintViewDeps } from "./pdf";
 
+const SECRET = "pdf-test-secret-pdf-test-secret-pdf-test-secret-0001";
+const NOW = Date.parse("2026-11-02T08:00:00Z");
 
 let dir: string;
 let store: Store;
+let svc: TestService;
+let gateway: ReportGateway;
 
 async function person(name: string, role: SessionUser["role"]): Promise<SessionUser> {
   const u = await usersRepo(store).create({ email: `${name}-${Date.now()}@corp.example`, role, passwordHash: await hashPassword("irrelevant-password") });
@@ -29,15 +41,71 @@ async function person(name: string, role: SessionUser["role"]): Promise<SessionU
 const newReport = (owner: SessionUser, name: string, sharedWithTeam = false) =>
   savedReportsRepo(store).create({ ownerId: owner.id, name, page: "explore", params: "op=orders&range=last7&by=gateway_alias&m=attempts,revenue", sharedWithTeam });
 
+const deps = (): PrintViewDeps => ({ db: store, gateway, secret: SECRET, timeZone: "UTC", now: NOW + 1_000 });
+const tokenFor = (user: SessionUser, reportId: string) => makePrintToken({ userId: user.id, reportId, preset: null, queue: "user" }, SECRET, NOW);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sharing-pdf-"));
   store = await openTestPglite(dir, "sharing pdf test");
+  svc = await startTestService({ data: { days: 14, ordersPerDay: 20, seed: 47, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
+  gateway = gatewayFor(svc);
 }, 120_000);
 
 afterAll(async () => {
+  await svc?.stop();
   await store?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loadReportPrintView", () => {
+  it("draws the report for the user its token names, with their rights now", async () => {
+    const ann = await person("ann", "analyst");
+    const report = await newReport(ann, "Ann's gateways");
+    const view = await loadReportPrintView(report.id, tokenFor(ann, report.id), deps());
+    expect(view?.kind).toBe("ok");
+    expect(view?.kind === "ok" && view.title).toBe("Ann's gateways");
+  }, 60_000);
+
+  it("opens nothing with a token of another report, nor another user's token for a report they may not see", async () => {
+    const ann = await person("ann2", "analyst");
+    const bob = await person("bob", "analyst");
+    const mine = await newReport(ann, "Ann's private");
+    const bobs = await newReport(bob, "Bob's own");
+    expect(await loadReportPrintView(mine.id, tokenFor(ann, bobs.id), deps())).toBeNull();
+    expect(await loadReportPrintView(mine.id, tokenFor(bob, mine.id), deps())).toBeNull();
+    expect(await loadReportPrintView(mine.id, null, deps())).toBeNull();
+    // Expired: the token's lifetime is the render's, not longer.
+    expect(await loadReportPrintView(mine.id, tokenFor(ann, mine.id), { ...deps(), now: NOW + 60 * 60_000 })).toBeNull();
+  });
+
+  it("opens nothing for a user disabled since the token was made", async () => {
+    const cat = await person("cat", "analyst");
+    const report = await newReport(cat, "Cat's report");
+    const token = tokenFor(cat, report.id);
+    expect((await loadReportPrintView(report.id, token, deps()))?.kind).toBe("ok");
+    await usersRepo(store).disable(cat.email);
+    expect(await loadReportPrintView(report.id, token, deps())).toBeNull();
+  });
+
+  it("opens nothing for a user who lost the right to see the report since the token was made", async () => {
+    const dee = await person("dee", "analyst");
+    const vic = await person("vic", "viewer");
+    const report = await newReport(dee, "Dee's team report", true);
+    const token = tokenFor(vic, report.id);
+    // While the report is the team's, the viewer's token opens it.
+    expect((await loadReportPrintView(report.id, token, deps()))?.kind).toBe("ok");
+    await savedReportsRepo(store).update(report.id, { sharedWithTeam: false });
+    expect(await loadReportPrintView(report.id, token, deps())).toBeNull();
+    // An admin who is made an analyst loses the reports of others the same way.
+    const ada = await person("ada", "admin");
+    const adminToken = tokenFor(ada, report.id);
+    await usersRepo(store).setRole(ada.id, "analyst");
+    expect(await loadReportPrintView(report.id, adminToken, deps())).toBeNull();
+    // Deleted: nothing for anyone.
+    const ownerToken = tokenFor(dee, report.id);
+    await savedReportsRepo(store).remove(report.id);
+    expect(await loadReportPrintView(report.id, ownerToken, deps())).toBeNull();
+  });
 });
 
 describe("savedReportPdf's refusals", () => {

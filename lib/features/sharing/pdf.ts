@@ -19,7 +19,7 @@ import { serverEnv } from "@/lib/core/env/env";
 import { getStore } from "@/lib/core/store";
 import type { Sql } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
-import { BACKGROUND_OWNER } from "@/lib/core/upstream/gateway";
+import { BACKGROUND_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import { getGateway } from "@/lib/core/upstream";
 import { COHORT_PRESETS, EXPLORE_PRESETS } from "@/lib/report/state/range";
 import { PDF_DEFAULTS, PdfError, PdfRenderer, type PdfResult } from "@/lib/core/pdf/renderer";
@@ -89,12 +89,30 @@ export async function savedReportPdf(
   return { ...result, fileName: pdfFileName(report.name) };
 }
 
-/** What a print token opens: the report drawn for its user with their rights now, or null (answered as missing). */
-export async function loadReportPrintView(reportId: string, token: string | null): Promise<SharedView | null> {
+/** What a report's print view reads: the store, the gateway, the signing secret, the reporting timezone, the time. */
+export interface PrintViewDeps {
+  db: Sql;
+  gateway: ReportGateway;
+  secret: string;
+  timeZone: string;
+  now: number;
+}
+
+async function printViewDeps(): Promise<PrintViewDeps> {
   const env = serverEnv();
-  const claim = readPrintToken(token, reportId, env.NEXTAUTH_SECRET, Date.now());
+  return { db: await getStore(), gateway: getGateway(), secret: env.NEXTAUTH_SECRET, timeZone: env.REPORT_TIMEZONE, now: Date.now() };
+}
+
+/**
+ * What a print token opens: the report drawn for the token's user with their rights now, or null
+ * (answered as missing) when the token is not for this report, the user is gone or disabled, or they
+ * may no longer see it.
+ */
+export async function loadReportPrintView(reportId: string, token: string | null, given?: PrintViewDeps): Promise<SharedView | null> {
+  const deps = given ?? (await printViewDeps());
+  const claim = readPrintToken(token, reportId, deps.secret, deps.now);
   if (!claim) return null;
-  const db = await getStore();
+  const db = deps.db;
   const u = await usersRepo(db).findById(claim.userId);
   if (!u || u.disabled) return null;
   let report;
@@ -106,7 +124,7 @@ export async function loadReportPrintView(reportId: string, token: string | null
   }
   const allowed = presetsOf(report.page);
   return renderSavedReport(
-    { db, gateway: getGateway(), owner: claim.queue === "background" ? BACKGROUND_OWNER : u.id, waitMs: PRINT_WAIT_MS, timeZone: env.REPORT_TIMEZONE, acceptStale: false },
+    { db, gateway: deps.gateway, owner: claim.queue === "background" ? BACKGROUND_OWNER : u.id, waitMs: PRINT_WAIT_MS, timeZone: deps.timeZone, acceptStale: false },
     report,
     { allowedPresets: [...allowed], preset: claim.preset, snapshot: null },
   );
