@@ -32,11 +32,77 @@ async function spendWindow(page: Page, daysBack: number) {
   expect((await status(page)).calls_in_window).toBe(limit);
 }
 
+/** Seconds in a wait's words ("about 8 s", "about 2 min", "any moment now"), from when the page last heard. */
+const seconds = (m: RegExpExecArray) => (m[2] ? Number(m[2]) * (m[3] === "min" ? 60 : 1) : 0);
+const WAIT = "(about (\\d+) (s|min)|any moment now)";
+
+/** A single report's queued line: its place and its estimated start; null when it says neither. */
+function placeIn(text: string): Reading | null {
+  const m = new RegExp(`(?:Next in line|Position (\\d+) in the queue); estimated start ${WAIT}`).exec(text);
+  if (!m) return null;
+  return { position: m[1] ? Number(m[1]) : 1, seconds: m[3] ? Number(m[3]) * (m[4] === "min" ? 60 : 1) : 0 };
+}
+
+/** The drill-down's line: how many of its reports are in, and when all of them should be under way. */
+function drillIn(text: string): Reading | null {
+  const ready = /(\d+) of \d+ reports ready/.exec(text);
+  const all = new RegExp(`all of them should be under way ${WAIT}`).exec(text);
+  return ready && all ? { ready: Number(ready[1]), seconds: seconds(all) } : null;
+}
+
+interface Reading {
+  /** Its place in the queue (1 = next in line). */
+  position?: number;
+  /** Reports in so far. */
+  ready?: number;
+  seconds: number;
+}
+
+/** Queues `n` more one-day reports no other spec asks for behind the spent window, without waiting for them. */
+async function queueMore(page: Page, fromDaysBack: number, n: number) {
+  const { endDate } = e2eEnv();
+  for (let i = 0; i < n; i++) {
+    const day = addDays(endDate, -(fromDaysBack + i));
+    const res = await page.request.post("/api/reports/order-summary?wait=0", { data: { start_date: day, end_date: day, group_by: ["card_brand", "gateway_id"], metrics: ["approvals"] } });
+    expect(res.status()).toBe(202);
+  }
+}
+
+/**
+ * Reads a waiting line at every look until `done`, and holds what it said to a wait that keeps
+ * moving: its place in the queue never rises, the reports in never fall, and its estimate counts
+ * down (the last one told is sooner than the first). Order and counts only: how long any of it
+ * takes is not asserted.
+ */
+async function watchQueue(what: string, read: (text: string) => Reading | null, line: () => Promise<string | null>, done: () => Promise<boolean>) {
+  const told: Reading[] = [];
+  await expect
+    .poll(
+      async () => {
+        const text = await line();
+        const r = text === null ? null : read(text);
+        if (r && JSON.stringify(r) !== JSON.stringify(told.at(-1))) told.push(r);
+        return done();
+      },
+      { timeout: 120_000, intervals: [250] },
+    )
+    .toBe(true);
+  const words = told.map((t) => JSON.stringify(t)).join(", ");
+  expect(told.length, `${what}: it said where it stood more than once (${words})`).toBeGreaterThan(1);
+  const rose = (k: "position" | "ready", up: boolean) =>
+    told.filter((t, i) => i > 0 && t[k] !== undefined && told[i - 1]![k] !== undefined && (up ? t[k]! < told[i - 1]![k]! : t[k]! > told[i - 1]![k]!));
+  expect(rose("position", false), `${what}: places as told, in order: ${words}`).toEqual([]);
+  expect(rose("ready", true), `${what}: reports in as told, in order: ${words}`).toEqual([]);
+  expect(told.at(-1)!.seconds, `${what}: estimates as told, in order: ${words}`).toBeLessThan(told[0]!.seconds);
+}
+
 test("the Monitor's drill-down says where its reports wait in the queue and when they should start", async ({ page }) => {
   await page.goto("/monitor");
   const mids = page.getByRole("button", { name: /\(#\d+\)$/ });
   await expect(mids.first()).toBeVisible({ timeout: 90_000 });
   await spendWindow(page, 30);
+  // Two windows' worth more in line, so the drill-down waits long enough to be seen moving.
+  await queueMore(page, 100, 10);
   // A MID no other spec opens: the last one shown.
   await mids.last().click();
   const line = page.getByRole("status", { name: "Drill-down status" });
@@ -44,9 +110,38 @@ test("the Monitor's drill-down says where its reports wait in the queue and when
   await expect(line).toContainText(QUEUE_WORDS);
   await expect(line).toContainText(/\d of \d reports ready; all of them should be under way/);
   await screenshots(page, "drill-down-queued");
-  // The wait ends by itself: the drill-down's tables arrive.
-  await expect(page.getByRole("region", { name: /^Chargebacks by BIN/ })).toBeVisible({ timeout: 60_000 });
-  await expect(line).toHaveCount(0);
+  // The wait ends by itself, moving all the way: the drill-down's tables arrive.
+  const tables = page.getByRole("region", { name: /^Chargebacks by BIN/ });
+  await watchQueue(
+    "the drill-down",
+    drillIn,
+    async () => ((await line.count()) > 0 ? await line.first().innerText().catch(() => null) : null),
+    async () => (await tables.count()) > 0 && (await line.count()) === 0,
+  );
+  await expect(tables).toBeVisible();
+});
+
+test("Explore's request for which compared days hold data says where it waits, keeps moving, and ends in the coverage it brings", async ({ page }) => {
+  // 20 days by BIN against the 20 before them, half of which lie before the data (150 days) begins;
+  // days and a filter no other spec asks for, so all three requests are fetched.
+  const { endDate } = e2eEnv();
+  const first = addDays(endDate, -149);
+  const url = `/explore?op=orders&range=${addDays(first, 10)}..${addDays(first, 29)}&by=bin&cmp=prev&m=revenue,attempts&f.card_brand=VISA`;
+  await page.goto("/explore");
+  await spendWindow(page, 70);
+  await queueMore(page, 80, 10);
+  await page.goto(url);
+  const coverage = page.getByRole("status", { name: "Report status" }).filter({ hasText: "Compared days with data:" });
+  await expect(coverage).toContainText(QUEUE_WORDS, { timeout: 30_000 });
+  await screenshots(page, "explore-coverage-queued");
+  await watchQueue(
+    "the coverage request",
+    placeIn,
+    async () => ((await coverage.count()) > 0 ? await coverage.first().innerText().catch(() => null) : null),
+    async () => (await coverage.count()) === 0 && (await page.getByText("data on 10 of 20 days").count()) > 0,
+  );
+  // The answer: the comparison marked with the days it covers, and no verdict on it.
+  await expect(page.getByText("data on 10 of 20 days").first()).toBeVisible();
 });
 
 test("a BIN's last 90 days say where their report waits in the queue and when it should start", async ({ page }) => {
