@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { appendAudit, type AuditActor } from "../lib/core/audit/log";
 import { generatePassword, hashPassword } from "../lib/core/auth/password";
 import { ROLES, isRole } from "../lib/core/auth/roles";
-import { EnvError, parseStoreEnv } from "../lib/core/env/env-schema";
+import { EnvError, parsePasswordSettings, parseStoreEnv } from "../lib/core/env/env-schema";
 import { storeConfigFrom } from "../lib/core/store/config";
 import { StoreLockedError } from "../lib/core/store/lock";
 import { openStore } from "../lib/core/store/open";
@@ -62,7 +62,7 @@ async function run(store: Store, command: string, opts: { email?: string; role?:
       return;
     }
     case "list":
-      for (const u of await listUsers(store)) print(u);
+      for (const u of await listUsers(store, parsePasswordSettings(process.env))) print(u);
       return;
     case "disable":
     case "enable": {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ssoSettings } from "@/lib/core/auth/options";
 import { requirePageUser } from "@/lib/core/auth/session";
 import { getStore } from "@/lib/core/store";
 import { listUsers } from "@/lib/features/users/admin";
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: "Users" };
 /** Who may sign in, and as what (admins). */
 export default async function UsersPage() {
   const user = await requirePageUser("/users", "admin");
-  const users = await listUsers(await getStore());
+  const users = await listUsers(await getStore(), ssoSettings());
   return (
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <h1 className="text-2xl font-semibold">Users</h1>

@@ -26,6 +26,7 @@ const SIGN_IN_LABEL: Record<UserView["sign_in"], string> = {
   local: "Password",
   company: "Company sign-in",
   "company and local": "Company sign-in and password",
+  "password refused": "None: passwords are off (SSO only)",
 };
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "never");

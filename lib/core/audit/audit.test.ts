@@ -75,10 +75,10 @@ describe("the audit log as the product writes it", () => {
     expect(await authenticate(store, { email: "boss@test.local", password: ADMIN_PASSWORD, address: "198.51.100.4" })).toMatchObject({ ok: true });
 
     const acting = { ...admin, address: "198.51.100.4" };
-    const { user: ana, password: anaPassword } = await createUser(store, acting, { email: "ana@test.local", role: "analyst" });
+    const { user: ana, password: anaPassword } = await createUser(store, acting, { email: "ana@test.local", role: "analyst" }, null);
     secrets.push(anaPassword);
-    await updateUser(store, acting, ana.id, { disabled: true });
-    await updateUser(store, acting, ana.id, { role: "viewer" });
+    await updateUser(store, acting, ana.id, { disabled: true }, null);
+    await updateUser(store, acting, ana.id, { role: "viewer" }, null);
 
     const report = await savedReportsRepo(store).create({ ownerId: admin.id, name: "Approvals by gateway", page: "explore", params: "range=last7&by=date&m=attempts,approvals", sharedWithTeam: false });
     const issued = await issueShareLink(store, gateway, "UTC", acting, report.id, ShareLinkInput.parse({ mode: "snapshot", label: "Board pack", password: LINK_PASSWORD }), "http://dash.test/");
@@ -124,7 +124,7 @@ describe("the audit log as the product writes it", () => {
 
   it("a change that fails leaves no entry: a duplicate user is refused and not recorded", async () => {
     const before = (await all()).length;
-    await expect(createUser(store, admin, { email: "ana@test.local", role: "viewer" })).rejects.toThrow(/already exists/);
+    await expect(createUser(store, admin, { email: "ana@test.local", role: "viewer" }, null)).rejects.toThrow(/already exists/);
     expect((await all()).length).toBe(before);
   });
 

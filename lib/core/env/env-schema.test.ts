@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseServerEnv, parseStoreEnv } from "./env-schema";
+import { EnvError, parsePasswordSettings, parseServerEnv, parseStoreEnv } from "./env-schema";
 
 const valid = {
   NEXTAUTH_SECRET: "x".repeat(32),
@@ -254,5 +254,18 @@ describe("the separate worker", () => {
     expect(embedded.variables).toEqual(["SEPARATE_WORKER"]);
     expect(embedded.message).toContain("SEPARATE_WORKER=true needs DATABASE_URL");
     expect(errorOf({ ...pg, SEPARATE_WORKER: "yes" }).message).toContain("SEPARATE_WORKER must be true or false");
+  });
+});
+
+describe("parsePasswordSettings (npm run users)", () => {
+  it("reads the password rule's variables alone, as the dashboard does, and refuses what the dashboard refuses", () => {
+    expect(parsePasswordSettings({})).toBeNull();
+    expect(parsePasswordSettings({ OIDC_SSO_ONLY: "true" })).toBeNull();
+    expect(parsePasswordSettings({ OIDC_ISSUER: "https://id.corp.example", OIDC_SSO_ONLY: "true", OIDC_BREAK_GLASS: " Root@Corp.example ,ops@corp.example" })).toEqual({
+      ssoOnly: true,
+      breakGlass: ["root@corp.example", "ops@corp.example"],
+    });
+    expect(parsePasswordSettings({ OIDC_ISSUER: "https://id.corp.example" })).toEqual({ ssoOnly: false, breakGlass: [] });
+    expect(() => parsePasswordSettings({ OIDC_ISSUER: "https://id.corp.example", OIDC_BREAK_GLASS: "root" })).toThrow(EnvError);
   });
 });

@@ -43,6 +43,21 @@ export const storeEnvShape = {
     .optional(),
 };
 
+/** What decides whether a password still signs an account in, also read on its own by `npm run users`. */
+const passwordEnvShape = {
+  OIDC_ISSUER: httpUrl("OIDC_ISSUER").optional(),
+  OIDC_SSO_ONLY: z
+    .enum(["true", "false"], { error: "OIDC_SSO_ONLY must be true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
+  /** E-mails that may still sign in with a password when OIDC_SSO_ONLY is true, comma-separated. */
+  OIDC_BREAK_GLASS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter((e) => e !== ""))
+    .refine((es) => es.every((e) => MAIL_ADDRESS.test(e)), { error: "OIDC_BREAK_GLASS must be e-mail addresses separated by commas" }),
+};
+
 const serverEnvSchema = z
   .object({
     NEXTAUTH_SECRET: z
@@ -140,7 +155,7 @@ const serverEnvSchema = z
     /** One PDF's limit, from the start of its render to its last byte. */
     PDF_TIMEOUT_SECONDS: intInRange("PDF_TIMEOUT_SECONDS", 10, 600, 120),
     // Company sign-in with OpenID Connect (README "Company sign-in"). Unset OIDC_ISSUER: passwords only.
-    OIDC_ISSUER: httpUrl("OIDC_ISSUER").optional(),
+    ...passwordEnvShape,
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     /** Space-separated; `openid` is added when missing. */
@@ -164,16 +179,6 @@ const serverEnvSchema = z
       .enum(["true", "false"], { error: "OIDC_LINK_BY_EMAIL must be true or false" })
       .default("false")
       .transform((v) => v === "true"),
-    OIDC_SSO_ONLY: z
-      .enum(["true", "false"], { error: "OIDC_SSO_ONLY must be true or false" })
-      .default("false")
-      .transform((v) => v === "true"),
-    /** E-mails that may still sign in with a password when OIDC_SSO_ONLY is true, comma-separated. */
-    OIDC_BREAK_GLASS: z
-      .string()
-      .default("")
-      .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter((e) => e !== ""))
-      .refine((es) => es.every((e) => MAIL_ADDRESS.test(e)), { error: "OIDC_BREAK_GLASS must be e-mail addresses separated by commas" }),
   })
   .superRefine((env, ctx) => {
     const both = env.UPSTREAM_ACCESS_TOKEN !== undefined && env.UPSTREAM_TOKEN_URL !== undefined;
@@ -253,6 +258,12 @@ export function ssoSettingsOf(env: ServerEnv): SsoSettings | null {
 /** Pure: parses an environment record, throwing `EnvError` that names every bad variable. */
 export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
   return parseEnv(serverEnvSchema, env);
+}
+
+/** `passwordRefusal`'s settings from an environment holding only the company sign-in variables (`npm run users`). */
+export function parsePasswordSettings(env: Record<string, string | undefined>): Pick<SsoSettings, "ssoOnly" | "breakGlass"> | null {
+  const parsed = parseEnv(z.object(passwordEnvShape), env);
+  return parsed.OIDC_ISSUER === undefined ? null : { ssoOnly: parsed.OIDC_SSO_ONLY, breakGlass: parsed.OIDC_BREAK_GLASS };
 }
 
 const storeEnvSchema = z.object(storeEnvShape);

@@ -224,7 +224,7 @@ describe("the relay burst", () => {
     const mails = (await delivered()).slice(sentBefore);
     expect(mails.flatMap((m) => m.to).sort()).toEqual(five.sort());
 
-    const users = await listUsers(store);
+    const users = await listUsers(store, null);
     expect(users.find((u) => u.id === analyst.id)?.mail_last_day).toBe(already + 5);
     expect(users.find((u) => u.id === admin.id)?.mail_last_day).toBe(0);
   }, 60_000);

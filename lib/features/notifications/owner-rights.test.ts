@@ -140,7 +140,7 @@ describe("automation with its owner's rights", () => {
     await madeTwoDaysAgo("subscriptions", sub.id);
     await madeTwoDaysAgo("alert_rules", rule.id);
 
-    await updateUser(store, admin, ann.id, { disabled: true }, pauseStopped);
+    await updateUser(store, admin, ann.id, { disabled: true }, null, pauseStopped);
     await tick();
     expect((await delivered()).flatMap((m) => m.to)).toEqual([]);
     expect(await alertsRepo(store).get(rule.id)).toMatchObject({ paused: true, pausedReason: "owner_disabled" });
@@ -173,7 +173,7 @@ describe("automation with its owner's rights", () => {
       POLICY,
     );
     await madeTwoDaysAgo("alert_rules", rule.id);
-    await updateUser(store, admin, dan.id, { role: "viewer" }, pauseStopped);
+    await updateUser(store, admin, dan.id, { role: "viewer" }, null, pauseStopped);
     expect(await alertsRepo(store).get(rule.id)).toMatchObject({ paused: true, pausedReason: "owner_role" });
     await tick();
     expect((await delivered()).flatMap((m) => m.to)).toEqual([]);

@@ -175,12 +175,12 @@ describe("Send now", () => {
     const report = await newReport(bob, "Bob's week");
     const sub = await subscribe(bob, report.id, { users: [bob.id], emails: [] });
     expect((await refusal(sendSubscriptionNow(depsWith(POLICY), ann, sub.id))).status).toBe(404);
-    await updateUser(store, admin, bob.id, { disabled: true }, pauseStopped);
+    await updateUser(store, admin, bob.id, { disabled: true }, null, pauseStopped);
     const stopped = await refusal(sendSubscriptionNow(depsWith(POLICY), admin, sub.id));
     expect(stopped.status).toBe(400);
     expect(stopped.message).toContain("paused because its owner was disabled");
     expect(await store.query("SELECT id FROM mail_outbox WHERE source_id = $1", [sub.id])).toEqual([]);
-    await updateUser(store, admin, bob.id, { disabled: false }, pauseStopped);
+    await updateUser(store, admin, bob.id, { disabled: false }, null, pauseStopped);
   }, 60_000);
 });
 

@@ -109,8 +109,8 @@ describe("one admin cannot approve their own change through another account", ()
   it("a new account made after proposing (the five steps: propose, create, grant, sign in, approve) is refused", async () => {
     const before = await liveVersion();
     const change = await adaProposes(ada);
-    const { user: sock } = await createUser(store, ada, { email: "sock1@test.local", role: "analyst" });
-    await updateUser(store, ada, sock.id, { routing: true }, withdraw);
+    const { user: sock } = await createUser(store, ada, { email: "sock1@test.local", role: "analyst" }, null);
+    await updateUser(store, ada, sock.id, { routing: true }, null, withdraw);
     // Granting the permission changed who may approve: the change was withdrawn, with the reason.
     expect(await routingChangesRepo(store).get(change.id)).toMatchObject({ status: "withdrawn", decision_reason: expect.stringContaining("sock1@test.local") });
     const refused = await rejection(approveChange(deps(), await asRouting({ id: sock.id, email: sock.email, role: "analyst" }), change.id));
@@ -121,7 +121,7 @@ describe("one admin cannot approve their own change through another account", ()
 
   it("a new account made before proposing is refused: its password was shown to the proposer", async () => {
     const before = await liveVersion();
-    const { user: sock } = await createUser(store, ada, { email: "sock2@test.local", role: "admin" });
+    const { user: sock } = await createUser(store, ada, { email: "sock2@test.local", role: "admin" }, null);
     const change = await adaProposes(ada);
     const asSock = await asRouting({ id: sock.id, email: sock.email, role: "admin" });
     // The workspace says so before anyone presses Approve.
@@ -137,7 +137,7 @@ describe("one admin cannot approve their own change through another account", ()
     const before = await liveVersion();
     const rita = await cliUser("rita@test.local", "analyst", true);
     const first = await adaProposes(ada);
-    await resetPassword(store, ada, rita.id, withdraw);
+    await resetPassword(store, ada, rita.id, null, withdraw);
     expect(await routingChangesRepo(store).get(first.id)).toMatchObject({ status: "withdrawn" });
     const audit = await routingAudit(first.id);
     expect(audit[0]).toMatchObject({ action: "routing.withdrawn", actor: "ada@test.local", reason: expect.stringContaining("rita@test.local had their password reset by ada@test.local") });
@@ -156,7 +156,7 @@ describe("one admin cannot approve their own change through another account", ()
     const carl = await cliUser("carl@test.local", "admin");
     await usersRepo(store).disable(carl.email);
     const first = await adaProposes(ada);
-    await updateUser(store, ada, carl.id, { disabled: false }, withdraw);
+    await updateUser(store, ada, carl.id, { disabled: false }, null, withdraw);
     expect(await routingChangesRepo(store).get(first.id)).toMatchObject({ status: "withdrawn", decision_reason: expect.stringContaining("account enabled") });
 
     await usersRepo(store).disable(carl.email);
@@ -172,7 +172,7 @@ describe("one admin cannot approve their own change through another account", ()
     const before = await liveVersion();
     const ana = await cliUser("ana@test.local", "analyst");
     const first = await adaProposes(ada);
-    await updateUser(store, ada, ana.id, { routing: true }, withdraw);
+    await updateUser(store, ada, ana.id, { routing: true }, null, withdraw);
     expect(await routingChangesRepo(store).get(first.id)).toMatchObject({ status: "withdrawn", decision_reason: expect.stringContaining("routing permission granted") });
 
     const ben = await cliUser("ben@test.local", "analyst");
@@ -188,8 +188,8 @@ describe("one admin cannot approve their own change through another account", ()
     const before = await liveVersion();
     const dan = await cliUser("dan@test.local", "admin");
     const pat = await cliUser("pat@test.local", "analyst", true);
-    const { user: eve } = await createUser(store, dan, { email: "eve@test.local", role: "admin" });
-    await resetPassword(store, dan, pat.id, withdraw);
+    const { user: eve } = await createUser(store, dan, { email: "eve@test.local", role: "admin" }, null);
+    await resetPassword(store, dan, pat.id, null, withdraw);
     // Dan signs in as pat (whose password he set), proposes, then approves as eve, and as himself.
     const change = await proposeChange(deps(), await asRouting(pat), { config: pointing(3), reason: "dan as pat", base_version: before });
     const asEve = await rejection(approveChange(deps(), await asRouting({ id: eve.id, email: eve.email, role: "admin" }), change.id));
@@ -206,7 +206,7 @@ describe("one admin cannot approve their own change through another account", ()
     const rose = await cliUser("rose@test.local", "analyst", true);
     const bob = await cliUser("bob@test.local", "admin");
     const first = await proposeChange(deps(), await asRouting(rose), { config: pointing(3), reason: "rose 1", base_version: before });
-    await updateUser(store, ada, rose.id, { routing: false }, withdraw);
+    await updateUser(store, ada, rose.id, { routing: false }, null, withdraw);
     expect(await routingChangesRepo(store).get(first.id)).toMatchObject({ status: "withdrawn", decision_reason: expect.stringContaining("may no longer change routing") });
     expect((await routingAudit(first.id))[0]).toMatchObject({ action: "routing.withdrawn", actor: "ada@test.local" });
 

@@ -154,7 +154,7 @@ describe("a link whose maker may no longer share the report", () => {
     expect((await resolveShare(store, open.token, VISITOR, SECRET, noCookie)).kind).toBe("ok");
     expect((await resolveShare(store, locked.token, VISITOR, SECRET, noCookie)).kind).toBe("locked");
 
-    await updateUser(store, admin, cal.id, { role: "viewer" });
+    await updateUser(store, admin, cal.id, { role: "viewer" }, null);
     const demoted: SessionUser = { ...cal, role: "viewer" };
     expect((await resolveShare(store, open.token, VISITOR, SECRET, noCookie)).kind).toBe("paused");
     expect((await resolveShare(store, locked.token, VISITOR, SECRET, noCookie)).kind).toBe("paused");
@@ -176,7 +176,7 @@ describe("a link whose maker may no longer share the report", () => {
     expect(entries.map((e) => e.actorEmail)).toEqual([admin.email]);
 
     // Given the role back, Cal's link that no one revoked serves again.
-    await updateUser(store, admin, cal.id, { role: "analyst" });
+    await updateUser(store, admin, cal.id, { role: "analyst" }, null);
     expect((await resolveShare(store, locked.token, VISITOR, SECRET, noCookie)).kind).toBe("locked");
     expect((await listShareLinks(store, cal, report.id)).links.find((l) => l.id === locked.link.id)?.paused).toBe(false);
   }, 60_000);
@@ -187,7 +187,7 @@ describe("a link whose maker may no longer share the report", () => {
     const report = await newReport(eve, "Eve's report");
     const byAdmin = await createShareLink(store, gateway, "UTC", dora, report, { mode: "live" });
     const byOwner = await createShareLink(store, gateway, "UTC", eve, report, { mode: "live" });
-    await updateUser(store, admin, dora.id, { role: "analyst" });
+    await updateUser(store, admin, dora.id, { role: "analyst" }, null);
     expect((await resolveShare(store, byAdmin.token, VISITOR, SECRET, noCookie)).kind).toBe("paused");
     expect((await resolveShare(store, byOwner.token, VISITOR, SECRET, noCookie)).kind).toBe("ok");
     // The report's owner may revoke it too: it is a link to her report.

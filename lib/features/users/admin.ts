@@ -14,6 +14,10 @@ import { mailsInLastDayByUser } from "@/lib/core/mail/counts";
 import { ApiError } from "@/lib/contract/errors";
 import type { Sql, Store } from "@/lib/core/store/sql";
 import { UserExistsError, usersRepo, type User } from "@/lib/core/auth/users";
+import { passwordRefusal, type SsoSettings } from "@/lib/core/auth/sso-settings";
+
+/** What decides whether a password still signs an account in: the deployment's company sign-in settings, null without them. */
+export type PasswordSettings = Pick<SsoSettings, "ssoOnly" | "breakGlass"> | null;
 
 export const NewUserInput = z.strictObject({
   email: z.email({ error: "email must be an e-mail address" }).max(320),
@@ -39,23 +43,26 @@ export interface UserView {
   created_at: string;
   last_login_at: string | null;
   /**
-   * How they sign in: locally (the dashboard's own e-mail and password), through the company's
-   * identity provider (whose groups set their role and routing permission again at each sign-in), or
-   * both (a local account linked to an identity).
+   * How they can sign in under the deployment's settings today: locally (the dashboard's own e-mail
+   * and password), through the company's identity provider (whose groups set their role and routing
+   * permission again at each sign-in), both (a linked account whose password is still honoured: a
+   * break-glass account), or neither yet (a local account whose password SSO-only refuses).
    */
   sign_in: SignIn;
   /** E-mails this user's alert rules and scheduled reports queued in the last 24 hours. */
   mail_last_day: number;
 }
 
-export type SignIn = "local" | "company" | "company and local";
+export type SignIn = "local" | "company" | "company and local" | "password refused";
 
-function signInOf(u: User): SignIn {
-  if (!u.company) return "local";
-  return u.hasPassword ? "company and local" : "company";
+/** The same rule sign-in applies (`passwordRefusal`), so the list never promises a password that is refused. */
+function signInOf(u: User, sso: PasswordSettings): SignIn {
+  const password = u.hasPassword && passwordRefusal(u, sso) === null;
+  if (u.company) return password ? "company and local" : "company";
+  return password ? "local" : "password refused";
 }
 
-export function userView(u: User, mailLastDay = 0): UserView {
+export function userView(u: User, sso: PasswordSettings, mailLastDay = 0): UserView {
   return {
     id: u.id,
     email: u.email,
@@ -64,20 +71,20 @@ export function userView(u: User, mailLastDay = 0): UserView {
     disabled: u.disabled,
     created_at: u.createdAt.toISOString(),
     last_login_at: u.lastLoginAt?.toISOString() ?? null,
-    sign_in: signInOf(u),
+    sign_in: signInOf(u, sso),
     mail_last_day: mailLastDay,
   };
 }
 
-export async function listUsers(store: Store): Promise<UserView[]> {
+export async function listUsers(store: Store, sso: PasswordSettings): Promise<UserView[]> {
   const mail = await mailsInLastDayByUser(store);
-  return (await usersRepo(store).list()).map((u) => userView(u, mail.get(u.id) ?? 0));
+  return (await usersRepo(store).list()).map((u) => userView(u, sso, mail.get(u.id) ?? 0));
 }
 
 /** The admin acting, with the address they act from when the caller knows it. */
 export type ActingUser = SessionUser & { address?: string | null };
 
-export async function createUser(store: Store, actor: ActingUser, input: z.infer<typeof NewUserInput>): Promise<{ user: UserView; password: string }> {
+export async function createUser(store: Store, actor: ActingUser, input: z.infer<typeof NewUserInput>, sso: PasswordSettings): Promise<{ user: UserView; password: string }> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   try {
@@ -87,7 +94,7 @@ export async function createUser(store: Store, actor: ActingUser, input: z.infer
       await appendAudit(tx, { action: "user.created", actor: userActor(actor), subject: { kind: "user", id: created.id, label: created.email }, detail: { role: created.role } });
       return created;
     });
-    return { user: userView(user), password };
+    return { user: userView(user, sso), password };
   } catch (e) {
     if (e instanceof UserExistsError) throw ApiError.badRequest(e.message, [{ path: "email", message: "already in use" }]);
     throw e;
@@ -129,7 +136,14 @@ function changedWords(target: User, patch: z.infer<typeof UserPatch>): string {
 }
 
 /** Role, routing permission and enabled state in one transaction. Disabling ends the user's sessions at once. */
-export async function updateUser(store: Store, actor: ActingUser, id: string, patch: z.infer<typeof UserPatch>, afterRightsChange?: AfterRightsChange): Promise<UserView> {
+export async function updateUser(
+  store: Store,
+  actor: ActingUser,
+  id: string,
+  patch: z.infer<typeof UserPatch>,
+  sso: PasswordSettings,
+  afterRightsChange?: AfterRightsChange,
+): Promise<UserView> {
   const what = patch.role !== undefined ? "change the role of" : patch.routing !== undefined ? "change the routing permission of" : "disable or enable";
   const target = await otherUser(store, actor, id, what);
   return store.transaction(async (tx) => {
@@ -158,12 +172,12 @@ export async function updateUser(store: Store, actor: ActingUser, id: string, pa
       await appendAudit(tx, { action: "user.enabled", actor: userActor(actor), subject });
     }
     await afterRightsChange?.(tx, id, { actor, before: target, what: changedWords(target, patch) });
-    return userView((await users.findById(id))!);
+    return userView((await users.findById(id))!, sso);
   });
 }
 
 /** A new generated password, shown to the admin who asked (who therefore knows it); the user's sessions end. */
-export async function resetPassword(store: Store, actor: ActingUser, id: string, afterRightsChange?: AfterRightsChange): Promise<{ user: UserView; password: string }> {
+export async function resetPassword(store: Store, actor: ActingUser, id: string, sso: PasswordSettings, afterRightsChange?: AfterRightsChange): Promise<{ user: UserView; password: string }> {
   const target = await otherUser(store, actor, id, "reset the password of");
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -172,5 +186,5 @@ export async function resetPassword(store: Store, actor: ActingUser, id: string,
     await appendAudit(tx, { action: "user.password_reset", actor: userActor(actor), subject: { kind: "user", id: target.id, label: target.email } });
     await afterRightsChange?.(tx, id, { actor, before: target, what: "password reset" });
   });
-  return { user: userView(target), password };
+  return { user: userView({ ...target, hasPassword: true }, sso), password };
 }

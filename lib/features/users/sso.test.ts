@@ -238,11 +238,21 @@ describe("ssoSignIn", () => {
     expect((await usersRepo(store).findByEmail("off2@corp.example"))!.role).toBe("viewer");
   });
 
-  it("tells the admin's user list how each account signs in: locally, by company sign-in, or both once linked", async () => {
-    const signIn = new Map((await listUsers(store)).map((u) => [u.email, u.sign_in]));
-    expect(signIn.get("pw@corp.example")).toBe("local");
-    expect(signIn.get("new@corp.example")).toBe("company");
-    expect(signIn.get("linkme@corp.example")).toBe("company and local");
+  it("tells the admin's user list how each account can sign in under the settings, by the rule sign-in applies", async () => {
+    const signIn = async (sso: Parameters<typeof listUsers>[1]) => new Map((await listUsers(store, sso)).map((u) => [u.email, u.sign_in]));
+    // Company sign-in configured: a linked account's password is refused, so it signs in by company sign-in only.
+    const configured = await signIn(CONFIGURED);
+    expect(configured.get("pw@corp.example")).toBe("local");
+    expect(configured.get("new@corp.example")).toBe("company");
+    expect(configured.get("linkme@corp.example")).toBe("company");
+    // A break-glass account keeps its password beside company sign-in.
+    expect((await signIn({ ...CONFIGURED, breakGlass: ["linkme@corp.example"] })).get("linkme@corp.example")).toBe("company and local");
+    // SSO only: a local account's password is refused too, unless it is break-glass.
+    const ssoOnly = await signIn({ ssoOnly: true, breakGlass: ["linkme@corp.example"] });
+    expect(ssoOnly.get("pw@corp.example")).toBe("password refused");
+    expect(ssoOnly.get("linkme@corp.example")).toBe("company and local");
+    // Without company sign-in every password counts.
+    expect((await signIn(null)).get("linkme@corp.example")).toBe("company and local");
   });
 });
 
