@@ -186,13 +186,18 @@ async function attachmentsOf(drawn: NonNullable<ReturnType<typeof mailTables>>, 
   return out;
 }
 
-/** "attached as CSV", "attached as CSV and as an Excel workbook". */
-function attachedWords(attachments: readonly Attachment[]): string {
-  const csv = attachments.filter((a) => a.filename.endsWith(".csv")).length;
+/**
+ * What the table files hold, in words: "The table is attached as CSV and as an Excel workbook.", or
+ * for a dashboard's several tables "The 3 tables are attached as CSV files and as an Excel workbook,
+ * a sheet each."; "" when no table file is attached.
+ */
+export function attachedWords(attachments: readonly Attachment[], tables: number): string {
+  const csv = attachments.some((a) => a.filename.endsWith(".csv"));
   const book = attachments.some((a) => a.filename.endsWith(".xlsx"));
-  if (csv === 0 && !book) return "";
-  const as = [csv > 0 ? "as CSV" : null, book ? "as an Excel workbook" : null].filter((w) => w !== null).join(" and ");
-  return `The table${csv > 1 ? "s are" : " is"} attached ${as}.`;
+  if ((!csv && !book) || tables === 0) return "";
+  const many = tables > 1;
+  const as = [csv ? (many ? "as CSV files" : "as CSV") : null, book ? (many ? "as an Excel workbook, a sheet each" : "as an Excel workbook") : null].filter((w) => w !== null).join(" and ");
+  return many ? `The ${tables} tables are attached ${as}.` : `The table is attached ${as}.`;
 }
 
 /** Who an issue goes to, and which link each kind of reader gets. */
@@ -231,10 +236,10 @@ const NO_LINK_NOTE = "This e-mail carries no link to the dashboard: the numbers 
  * when `pdf`, which is added when sending); null when it is still being fetched. `link` null: no
  * link, the numbers only.
  */
-export function composeReportMail(view: SharedView, link: string | null, late: boolean, attachments: Attachment[], pdf = false): ReportMail | null {
+export function composeReportMail(view: SharedView, link: string | null, late: boolean, attachments: Attachment[], tables: number, pdf = false): ReportMail | null {
   if (view.kind === "ok") {
     const range = `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`;
-    return mail(view.title, range, totals(view.table), attachments, link, late, pdf, asOfLine(view.asOf, view.timeZone));
+    return mail(view.title, range, totals(view.table), { files: attachments, tables }, link, late, pdf, asOfLine(view.asOf, view.timeZone));
   }
   if (view.kind === "dashboard") {
     const numbers: [string, string][] = [];
@@ -243,7 +248,7 @@ export function composeReportMail(view: SharedView, link: string | null, late: b
       const body = t.outcome.model.body;
       if (body.kind === "kpi") numbers.push([t.title, `${body.value.text}${body.change ? ` (${body.change.text})` : ""}${body.change?.coverage ? `; ${comparedCoverageText(body.change.coverage)}` : ""}`]);
     }
-    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, attachments, link, late, pdf, view.answer.asOf ? asOfLine(view.answer.asOf, view.timeZone) : null);
+    return mail(view.title, `${view.rangeLabel} (${view.timeZone})`, numbers, { files: attachments, tables }, link, late, pdf, view.answer.asOf ? asOfLine(view.answer.asOf, view.timeZone) : null);
   }
   return null;
 }
@@ -255,7 +260,16 @@ export function composeReportMail(view: SharedView, link: string | null, late: b
  */
 const asOfLine = (at: string, timeZone: string) => `Data as of ${formatInstant(at, timeZone)}`;
 
-function mail(title: string, range: string, numbers: [string, string][], attachments: Attachment[], link: string | null, late: boolean, pdf = false, asOf: string | null = null): ReportMail {
+function mail(
+  title: string,
+  range: string,
+  numbers: [string, string][],
+  attached: { files: Attachment[]; tables: number },
+  link: string | null,
+  late: boolean,
+  pdf = false,
+  asOf: string | null = null,
+): ReportMail {
   const lateNote = late ? "This e-mail is late: the dashboard was not running at the scheduled time." : null;
   const maturingNote = numbers.some(([, v]) => saysMaturing(v)) ? MATURING_LEGEND : null;
   const coverageNote = numbers.some(([, v]) => saysCoverage(v)) ? coverageLegend("") : null;
@@ -268,14 +282,14 @@ function mail(title: string, range: string, numbers: [string, string][], attachm
     ...(maturingNote ? ["", maturingNote] : []),
     ...(coverageNote ? ["", coverageNote] : []),
     "",
-    attachedWords(attachments),
+    attachedWords(attached.files, attached.tables),
     ...(pdf ? ["The report is attached as PDF, as it looks on screen."] : []),
     link ? `Open the report: ${link}` : NO_LINK_NOTE,
     ...(lateNote ? ["", lateNote] : []),
   ].join("\n");
   const rows = numbers.map(([k, v]) => `<tr><th scope="row" style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="text-align:right;padding:4px 0">${escapeHtml(v)}</td></tr>`).join("");
   const html = `<h1 style="font-size:18px">${escapeHtml(title)}</h1><p>${escapeHtml(range)}</p>${asOf ? `<p>${escapeHtml(asOf)}</p>` : ""}<table>${rows}</table>${maturingNote ? `<p>${escapeHtml(maturingNote)}</p>` : ""}${coverageNote ? `<p>${escapeHtml(coverageNote)}</p>` : ""}${link ? `<p><a href="${escapeHtml(link)}">Open the report</a></p>` : `<p>${escapeHtml(NO_LINK_NOTE)}</p>`}${lateNote ? `<p>${escapeHtml(lateNote)}</p>` : ""}`;
-  return { subject: `${title}: ${range}`, text, html, attachments, numbers };
+  return { subject: `${title}: ${range}`, text, html, attachments: attached.files, numbers };
 }
 
 /**
@@ -360,8 +374,8 @@ export async function buildSubscriptionIssue(
   }
   const attachments = await attachmentsOf(drawn, sub.formats, deps.workbook ?? workbookBytes);
   const pdf = sub.formats.includes("pdf");
-  const forUsers = composeReportMail(view, inApp, late, attachments, pdf);
-  const forOutside = composeReportMail(view, outsideLink, late, attachments, pdf);
+  const forUsers = composeReportMail(view, inApp, late, attachments, drawn.tables.length, pdf);
+  const forOutside = composeReportMail(view, outsideLink, late, attachments, drawn.tables.length, pdf);
   if (!forUsers || !forOutside) throw new Error("The report was drawn but its e-mail could not be written.");
   const who = await audienceOf(db, sub, report, policy);
   const mails: IssueMail[] = [];
