@@ -104,9 +104,20 @@ export function ExploreReport({
     // The export is what is shown: the pivot when the pivot is on screen.
     void lib.exportCsv({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone, dataOnly });
   };
+  // A long table's workbook is written by the server and may wait for an answer: the button says so, and a failure is shown.
+  const [xlsx, setXlsx] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const exportXlsx = () => {
-    if (!lib || !model || !data) return;
-    void lib.exportXlsx({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone });
+    if (!lib || !model || !data || xlsx.busy) return;
+    setXlsx({ busy: true, error: null });
+    lib
+      .exportXlsx({ state, data, view, model, rows, pivotMeasure: pivotShown && view ? pivotMeasure : null, today, timeZone })
+      .then(
+        () => setXlsx({ busy: false, error: null }),
+        (e: unknown) => {
+          const action = e instanceof Error && "action" in e && typeof e.action === "string" ? ` ${e.action}` : "";
+          setXlsx({ busy: false, error: `The workbook could not be made: ${e instanceof Error ? e.message : String(e)}${action}` });
+        },
+      );
   };
 
   const placeholder = (what: string) => {
@@ -226,11 +237,16 @@ export function ExploreReport({
               <Button onClick={() => void exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
                 Data only CSV
               </Button>
-              <Button onClick={exportXlsx} disabled={!model || stale} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
-                Download Excel
+              <Button onClick={exportXlsx} disabled={!model || stale || xlsx.busy} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
+                {xlsx.busy ? "Preparing Excel…" : "Download Excel"}
               </Button>
             </div>
           </div>
+          {xlsx.error ? (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {xlsx.error}
+            </p>
+          ) : null}
           {model && model.rows.length === 0 && !stale ? (
             <div className="h-[480px]">
               <EmptyState title="No records">

@@ -7,58 +7,19 @@ import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
 import { singleTableBook } from "@/lib/report/table/xlsx";
-import { formatInstant } from "@/lib/report/metrics/format";
-import { measureFor, measureMetrics } from "@/lib/report/metrics/kpis";
-import { buildViewTable, sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
+import { measureFor } from "@/lib/report/metrics/kpis";
+import { sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
 import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/report/metrics/maturity";
-import { buildReportView, describePeriods, type ReportView } from "@/lib/report/periods/view";
+import type { ReportView } from "@/lib/report/periods/view";
 import type { ReportData } from "@/lib/report/client/queries";
-import { describeStatus } from "@/lib/report/client/status";
-import { effectiveSort, visibleMeasures, type ExploreState, type SortSpec } from "@/lib/report/state/explore";
-import { describeFilters } from "@/lib/report/state/describe-filters";
-import type { Filters } from "@/lib/report/state/filters";
-import { presetLabel, resolveRange } from "@/lib/report/state/range";
-import { coverageDays } from "@/lib/report/periods/coverage";
+import { effectiveSort, serializeExplore, type ExploreState, type SortSpec } from "@/lib/report/state/explore";
+import { computable, exploreExportLines, exploreFileName, reportView, SERVER_WORKBOOK_ROWS, tableModel } from "@/lib/report/export/explore";
 
 // The chart panel's lookup of a measure's label and terms, which comes with the results.
 export { measureFor };
 
-/** Measures of the state that can be computed from what a report fetched. */
-export function computable(state: ExploreState, data: ReportData): string[] {
-  const fetched = new Set(data.request.metrics ?? []);
-  return visibleMeasures(state).filter((id) => {
-    const m = measureFor(id, data.op);
-    return m !== undefined && measureMetrics(m).every((x) => fetched.has(x));
-  });
-}
-
-/** `covData`: the answer of the comparison's coverage request, when it has one (lib/periods/coverage.ts). */
-export function reportView({ grain, compare }: Pick<ExploreState, "grain" | "compare">, data: ReportData, cmpData: ReportData | null, covData: ReportData | null = null): ReportView {
-  const range = { start: data.request.start_date, end: data.request.end_date };
-  const groupBy = data.request.group_by ?? [];
-  return buildReportView({
-    op: data.op,
-    groupBy,
-    metrics: data.request.metrics ?? [],
-    grain: groupBy.includes("date") ? grain : "day",
-    range,
-    records: data.result.data,
-    comparison:
-      cmpData && compare.kind !== "none"
-        ? {
-            compare,
-            range: { start: cmpData.request.start_date, end: cmpData.request.end_date },
-            records: cmpData.result.data,
-            dataDays: covData ? coverageDays(covData.result.data, { start: cmpData.request.start_date, end: cmpData.request.end_date }) : null,
-          }
-        : null,
-  });
-}
-
-/** `today` in the reporting time zone: the table marks the rates still maturing. */
-export function tableModel(view: ReportView, measures: string[], today: string): TableModel {
-  return buildViewTable({ op: view.op, groupBy: view.groupBy, measures }, view, { today });
-}
+// What turns an answer into the table: shared with the server's workbook of a long table.
+export { computable, reportView, tableModel };
 
 export { effectiveSort, sortRows };
 
@@ -101,15 +62,6 @@ export function nextSort(sort: SortSpec | null, key: string): SortSpec {
   return sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
 }
 
-function asFilters(f: ReportData["request"]["filters"]): Filters {
-  const out: Filters = {};
-  for (const [k, v] of Object.entries(f ?? {})) {
-    if (v === undefined) continue;
-    out[k] = (Array.isArray(v) ? v : [v]).filter((x): x is string | number => x !== null);
-  }
-  return out;
-}
-
 interface ExportInput {
   state: ExploreState;
   data: ReportData;
@@ -123,37 +75,14 @@ interface ExportInput {
 }
 
 /** What an export of what is shown says and holds: its file name, its lines, the pivot when it is on screen. */
-async function exportParts({ state, data, view, model, pivotMeasure, today, timeZone }: ExportInput) {
-  const { start_date: start, end_date: end } = data.request;
-  const preset = "preset" in state.range ? state.range.preset : null;
-  const presetMatches =
-    preset !== null &&
-    (() => {
-      const r = resolveRange({ preset }, today);
-      return r.start === start && r.end === end;
-    })();
-  const periods = view ? describePeriods(view) : null;
-  const groupBy = (data.request.group_by ?? []).map((d) => getDimension(d)?.label ?? d).join(" > ") || "none";
-  const status = describeStatus({ kind: "done", result: data.result }, timeZone);
-  const name = `${data.op === "orders" ? "order-summary" : "cohort-summary"}_${start}_${end}${view && view.grain !== "day" ? `_by-${view.grain}` : ""}${view?.comparison ? `_vs_${view.comparison.range.start}_${view.comparison.range.end}` : ""}`;
+async function exportParts(input: ExportInput) {
+  const { view, pivotMeasure, today } = input;
+  const name = exploreFileName(input.data, view);
   // The pivot's code is loaded already when the pivot is on screen.
   const pivots = view && pivotMeasure ? await import("@/lib/report/table/pivot") : null;
   const built = pivots && view && pivotMeasure ? pivots.buildPivot(view, pivotMeasure, { today }) : null;
   const pivot = pivots && built && !pivots.isPivotError(built) ? { lib: pivots, model: built } : null;
-  const lines: [string, string][] = [
-    ["Report", OPERATION_TABLE[data.op].label],
-    ["Range", `${start} to ${end}${presetMatches && preset ? ` (${presetLabel(preset)})` : ""}`],
-    ["Timezone", timeZone],
-    ["Group by", groupBy],
-    ...(periods ? [["Periods", periods] as [string, string]] : []),
-    ["Filters", describeFilters(asFilters(data.request.filters))],
-    ...([...model.rows, model.totals].some((r) => r.cells.some((c) => c.maturing))
-      ? [["Maturing", "Values whose sales are too recent for all their chargebacks, refunds or alerts to have arrived (named per row in the Maturing column); they are not final, and their changes are not called better or worse."] as [string, string]]
-      : []),
-    ["Data", `${status.title}: ${status.detail}`],
-    ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-  ];
-  return { name, lines, pivot };
+  return { name, lines: exploreExportLines(input), pivot };
 }
 
 /** Downloads what is shown: the pivot when the pivot is on screen, the rows otherwise. */
@@ -167,9 +96,17 @@ export async function exportCsv(input: ExportInput & { dataOnly: boolean }): Pro
   downloadText(`${name}.csv`, tableToCsv(model, rows, { lines }));
 }
 
-/** The same as a workbook: the question sheet (the CSV's lines), then the pivot or the rows with their totals. */
+/**
+ * The same as a workbook: the question sheet (the CSV's lines), then the pivot or the rows with
+ * their totals. A rows table longer than SERVER_WORKBOOK_ROWS is written by the server from the
+ * same question (the page's URL state) and streamed; the browser only saves the file.
+ */
 export async function exportXlsx(input: ExportInput): Promise<void> {
   const { name, lines, pivot } = await exportParts(input);
+  if (!pivot && input.rows.length > SERVER_WORKBOOK_ROWS) {
+    const { downloadExploreWorkbook } = await import("@/lib/report/export/explore-download");
+    return downloadExploreWorkbook(serializeExplore(input.state), `${name}.xlsx`);
+  }
   const { downloadWorkbook } = await import("@/lib/report/table/xlsx-download");
   if (pivot) return downloadWorkbook(`${name}_pivot.xlsx`, singleTableBook("Pivot", pivot.lib.pivotSheet(pivot.model, { lines })));
   return downloadWorkbook(`${name}.xlsx`, singleTableBook(OPERATION_TABLE[input.data.op].label, tableSheet(input.model, input.rows, { lines })));

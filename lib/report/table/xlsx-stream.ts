@@ -2,12 +2,26 @@
  * Workbooks written on the server with exceljs's streaming writer: rows go out to the zip as they are
  * written instead of being kept as cell objects, so a long table's memory is bounded by the zip's
  * buffers and the table's own rows (docs/benchmarks.md: 100,000 rows). Strings are written inline
- * (no shared-strings table that would grow with every distinct label).
+ * (no shared-strings table that would grow with every distinct label). Every few hundred rows the
+ * writer waits while `out` is behind its reader (an HTTP response), so what is buffered stays small.
  */
 import ExcelJS from "exceljs";
 import { PassThrough, type Writable } from "node:stream";
 import { setImmediate as turn } from "node:timers/promises";
 import { writeWorkbook, type WorkbookSpec } from "./xlsx";
+
+/** Resolves when `out` takes more, or is gone. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.once("drain", done);
+    out.once("close", done);
+  });
+}
 
 /** Writes the workbook to `out` as it is made; resolves when the zip is complete. */
 export async function streamWorkbook(spec: WorkbookSpec, out: Writable): Promise<void> {
@@ -18,6 +32,9 @@ export async function streamWorkbook(spec: WorkbookSpec, out: Writable): Promise
       streaming: true,
       drain: async () => {
         await turn();
+        // A reader that went away (a download cancelled) ends the writing; one that is behind holds it.
+        if (out.destroyed) throw new Error("The workbook's reader went away.");
+        if (out.writableNeedDrain) await drained(out);
       },
     },
     spec,

@@ -1,0 +1,23 @@
+// POST /api/reports/explore-xlsx: Explore's rows table as an Excel workbook streamed from the server
+// (body {"search": the Explore page's query string}; ?wait=ms as the report routes): 202 with the job
+// to poll while an answer is being fetched, after which the same request gives the file.
+import { z } from "zod";
+import { apiRoute, methodNotAllowed } from "@/lib/core/route/handler";
+import { serverEnv } from "@/lib/core/env/env";
+import { getGateway } from "@/lib/core/upstream";
+import { waitParam } from "@/lib/report/route";
+import { exploreWorkbookResponse } from "@/lib/report/export/explore-xlsx";
+
+const Body = z.strictObject({ search: z.string().max(8_000) });
+
+export const POST = apiRoute({ role: "analyst", schema: Body }, async ({ user, body, request }) =>
+  exploreWorkbookResponse(body.search, { gateway: getGateway(), owner: user.id, timeZone: serverEnv().REPORT_TIMEZONE, waitMs: waitParam(request) }),
+);
+
+// Any other method: the contract's 405 envelope.
+export const GET = methodNotAllowed("POST");
+export const PUT = GET;
+export const PATCH = GET;
+export const DELETE = GET;
+export const HEAD = GET;
+export const OPTIONS = GET;
