@@ -65,15 +65,28 @@ export function isMaturing(maturity: Maturity | null, lastDay: string | null | u
 
 const words = (sources: readonly LateSource[]) => sources.map((s, i) => (i === 0 ? SOURCE_WORDS[s] : SOURCE_WORDS[s].toLowerCase())).join(" and ");
 
+/**
+ * Notes already written, by what they say: the maturing cells of a long table (every row of a recent
+ * breakdown, a few hundred characters each) share one string per period end instead of a copy each.
+ */
+const notes = new Map<string, string>();
+const NOTES_KEPT = 4_096;
+
 /** The hover note of a maturing value: why it is incomplete and what to compare instead. */
 export function maturingNote(maturity: Maturity, lastDay: string, today: string): string {
+  const move = likelyMove(maturity);
+  const key = `${maturity.window}|${maturity.sources.join(",")}|${move}|${lastDay}|${today}`;
+  const kept = notes.get(key);
+  if (kept !== undefined) return kept;
   const age = Math.max(0, daysBetween(lastDay, today));
   const ago = age === 0 ? "ends today" : `ended ${age} day${age === 1 ? "" : "s"} ago`;
-  return (
+  const note =
     `${words(maturity.sources)} on sales this recent are still arriving: they come up to ${maturity.window} days after the sale, ` +
     `and this period ${ago} (mature once it ends on or before ${lastMatureDay(today, maturity.window)}). ` +
-    `This value ${likelyMove(maturity)} as they arrive; the event-dated measure counts them by the day they arrived and is complete.`
-  );
+    `This value ${move} as they arrive; the event-dated measure counts them by the day they arrived and is complete.`;
+  if (notes.size >= NOTES_KEPT) notes.clear();
+  notes.set(key, note);
+  return note;
 }
 
 /** Why a change between periods of different maturity has no better or worse. */
