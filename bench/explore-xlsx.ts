@@ -68,8 +68,9 @@ async function once(): Promise<Run> {
   const res = await exploreWorkbookResponse(SEARCH, { gateway, owner: "bench", timeZone: "UTC", waitMs: 0, now: () => new Date(`${TODAY}T12:00:00Z`) });
   if (res.status !== 200 || !res.body) throw new Error(`answered ${res.status}: ${await res.text()}`);
   let bytes = 0;
-  for await (const chunk of res.body) {
-    bytes += chunk.byteLength;
+  const reader = res.body.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    bytes += part.value.byteLength;
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
   }
   const ms = performance.now() - t0;
