@@ -55,6 +55,13 @@ describe("the streaming writer and its reader", () => {
     expect(book.getWorksheet("Order summary")!.rowCount).toBe(ROWS + 2);
   });
 
+  it("ends with an error when the reader goes away before the end of a short table", async () => {
+    const out = new PassThrough();
+    const writing = streamWorkbook(singleTableBook("Order summary", { ...sheet, rows: sheet.rows.slice(0, 10) }), out);
+    out.destroy();
+    await expect(writing).rejects.toThrow("The workbook's reader went away.");
+  });
+
   it("ends with an error when the reader goes away", async () => {
     const out = new PassThrough();
     const writing = streamWorkbook(spec, out);

@@ -23,23 +23,32 @@ function drained(out: Writable): Promise<void> {
   });
 }
 
-/** Writes the workbook to `out` as it is made; resolves when the zip is complete. */
+const GONE = "The workbook's reader went away.";
+
+/** Writes the workbook to `out` as it is made; resolves when the zip is complete, rejects when `out` closes first. */
 export async function streamWorkbook(spec: WorkbookSpec, out: Writable): Promise<void> {
+  // A reader gone before the end (a download cancelled) leaves the zip with nowhere to go: the
+  // writing stops there, instead of waiting for ever on a zip that cannot finish.
+  const gone = new Promise<never>((_, reject) => out.once("close", () => (out.writableFinished ? undefined : reject(new Error(GONE)))));
+  gone.catch(() => undefined);
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  await writeWorkbook(
-    {
-      addWorksheet: (name, options) => book.addWorksheet(name, options),
-      streaming: true,
-      drain: async () => {
-        await turn();
-        // A reader that went away (a download cancelled) ends the writing; one that is behind holds it.
-        if (out.destroyed) throw new Error("The workbook's reader went away.");
-        if (out.writableNeedDrain) await drained(out);
+  const write = async () => {
+    await writeWorkbook(
+      {
+        addWorksheet: (name, options) => book.addWorksheet(name, options),
+        streaming: true,
+        drain: async () => {
+          await turn();
+          // A reader that went away ends the writing; one that is behind holds it.
+          if (out.destroyed) throw new Error(GONE);
+          if (out.writableNeedDrain) await drained(out);
+        },
       },
-    },
-    spec,
-  );
-  await book.commit();
+      spec,
+    );
+    await book.commit();
+  };
+  await Promise.race([write(), gone]);
 }
 
 /** The workbook's bytes (an e-mail attachment). */
