@@ -1,6 +1,6 @@
 "use client";
 /**
- * The single lookup's last 90 days, loaded with the first lookup (next/dynamic): it brings
+ * The single lookup's last 90 days, loaded with the first lookup (lazyPart): it brings
  * react-query, which the BIN lookup page's first load does without, with the browser's one client.
  */
 import { Providers } from "@/components/providers";

@@ -6,7 +6,7 @@
  * it has, so the page simply asks again until every tile is drawn.
  */
 import { useRouter } from "next/navigation";
-import { lazy, Suspense, useCallback, useId, useState, type ComponentProps } from "react";
+import { useCallback, useId, useState } from "react";
 import { COHORT_PRESETS } from "@/lib/report/state/range";
 import type { TileKind } from "@/lib/report/state/dashboard";
 import { formatInstant } from "@/lib/report/metrics/format";
@@ -21,37 +21,13 @@ import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";
 import { PdfDownloadLink } from "@/components/report/pdf-link";
 import type { ColumnOptions } from "@/components/explore/columns-picker";
+import { DashboardGrid, FetchPanel, TileDownload, TileEditor, WorkbookDownload } from "./lazy-parts";
 import { tileControls } from "./tile-controls";
 import { useArranging } from "./use-arranging";
 import { useDashboardLook, type DashboardLooks, type FirstLook } from "./use-dashboard-look";
 import { useDashboardSaving } from "./use-dashboard-saving";
 import { useSettingsDraft } from "./use-settings-draft";
 import { useTileEditing } from "./use-tile-editing";
-
-// The tiles' bodies and the fetch panel, display only (the arranging buttons appear in edit mode),
-// come with the first answer: asked for as soon as there are settings, while that answer is on its
-// way. A dashboard the server drew shows them from its HTML and hydrates them when their code has
-// come, after the page's (React's lazy: next/dynamic would preload them with the page).
-const DashboardGrid = lazy(() => import("./dashboard-grid").then((m) => ({ default: m.DashboardGrid })));
-const FetchPanel = lazy(() => import("./fetch-panel").then((m) => ({ default: m.FetchPanel })));
-// A table, pivot or retention tile's CSV download (with the CSV writers) comes once tiles are drawn.
-const TileDownload = lazy(() => import("./tile-download").then((m) => ({ default: m.DashboardTileDownload })));
-const WorkbookDownload = lazy(() => import("./tile-download").then((m) => ({ default: m.DashboardWorkbookDownload })));
-const loadingTiles = (
-  <p role="status" className="min-h-24 text-sm text-slate-700">
-    Loading the tiles…
-  </p>
-);
-
-// A tile's editor is loaded when a tile is first edited (React's lazy too: the server never draws it).
-const LazyTileEditor = lazy(() => import("./tile-editor").then((m) => ({ default: m.TileEditor })));
-function TileEditor(props: ComponentProps<typeof LazyTileEditor>) {
-  return (
-    <Suspense fallback={<div className="min-h-64 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-slate-700">Loading the tile editor…</div>}>
-      <LazyTileEditor {...props} />
-    </Suspense>
-  );
-}
 
 export interface SavedDashboard {
   id: string;
@@ -106,11 +82,7 @@ export function DashboardPage({
     const t = answer.data?.tiles[i];
     const body = t?.outcome.status === "done" ? t.outcome.model.body : null;
     if (!t || !body || (body.kind !== "table" && body.kind !== "pivot" && body.kind !== "cohort")) return null;
-    return (
-      <Suspense fallback={null}>
-        <TileDownload tile={t} context={{ dashboard: saved?.name ?? "Dashboard", timeZone }} filters={state.filters} />
-      </Suspense>
-    );
+    return <TileDownload tile={t} context={{ dashboard: saved?.name ?? "Dashboard", timeZone }} filters={state.filters} />;
   };
 
   return (
@@ -274,18 +246,10 @@ export function DashboardPage({
             <p className="text-sm text-slate-700" data-testid="dashboard-as-of">
               {answer.data.asOf ? `Data as of ${formatInstant(answer.data.asOf, timeZone)}.` : "Fetching…"}
             </p>
-            <Suspense fallback={null}>
-              <WorkbookDownload answer={answer.data} state={state} name={saved?.name ?? "Dashboard"} timeZone={timeZone} />
-            </Suspense>
+            <WorkbookDownload answer={answer.data} state={state} name={saved?.name ?? "Dashboard"} timeZone={timeZone} />
           </div>
-          <Suspense fallback={loadingTiles}>
-            <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={controls} footer={tileFooter} />
-          </Suspense>
-          {canBuild ? (
-            <Suspense fallback={null}>
-              <FetchPanel answer={answer.data} timeZone={timeZone} />
-            </Suspense>
-          ) : null}
+          <DashboardGrid answer={answer.data} widths={state.tiles.map((t) => t.width)} timeZone={timeZone} controls={controls} footer={tileFooter} />
+          {canBuild ? <FetchPanel answer={answer.data} timeZone={timeZone} /> : null}
         </>
       ) : params ? (
         <p role="status" className="text-sm text-slate-700">

@@ -11,6 +11,7 @@ import type { DashboardLook } from "@/lib/report/state/dashboard";
 import type { DashboardAnswer } from "@/lib/features/dashboards/run";
 import { useLazyUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { preloadTileChart } from "./lazy-tile-chart";
+import { DashboardGrid, FetchPanel } from "./lazy-parts";
 
 // The dashboard's state code (its URL's parser and writer, the tiles' arranging, and through them the
 // metrics' catalog, the KPI registry and both report pages' URL state) is not in the page's first
@@ -55,8 +56,8 @@ export function useDashboardLook({
   const asked = params !== null;
   useEffect(() => {
     if (!asked) return;
-    void import("./dashboard-grid");
-    if (canBuild) void import("./fetch-panel");
+    DashboardGrid.preload();
+    if (canBuild) FetchPanel.preload();
   }, [asked, canBuild]);
   // A chart tile's code is fetched beside its answer, not after it.
   const hasChart = state.tiles.some((t) => t.kind === "chart");

@@ -5,13 +5,12 @@
  * evaluated per, filters, the window, the schedule, recipients and the cool-down. The server's
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
-import { lazy, Suspense, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
-import { FilterFields, FilterRowLoading, groupsOf } from "@/components/report/filter-fields";
-import type { FilterRowProps } from "@/components/report/filter-row";
+import { FilterFields, groupsOf } from "@/components/report/filter-fields";
 import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
 import { ALERT_WINDOWS, WINDOW_LABELS } from "@/lib/features/notifications/definition";
 import { RULE_FIELD_LABELS, draftDefinition, ruleBody, withTarget, type RuleDraft, type RuleField } from "./drafts";
@@ -20,18 +19,6 @@ import type { DirectoryUser, Programme, RuleView } from "./answers";
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const WINDOW_OPTIONS = ALERT_WINDOWS.map((w) => ({ value: w, label: capital(WINDOW_LABELS[w]) }));
-// A filter's row is loaded with the first filter (a new rule has none; an edited one opens on a
-// click): React's own lazy, as nothing here draws a filter on the server, so the page needs no
-// next/dynamic.
-const LazyFilterRow = lazy(() => import("@/components/report/filter-row").then((m) => ({ default: m.FilterRowWithClient })));
-function FilterRow(props: FilterRowProps) {
-  return (
-    <Suspense fallback={<FilterRowLoading />}>
-      <LazyFilterRow {...props} />
-    </Suspense>
-  );
-}
-
 const groupOptions = (words: AlertVocabulary) => [{ label: "Nothing", options: [{ value: "", label: "Nothing: the whole, as one number" }] }, ...groupsOf(words.dimensions, ["date"])];
 
 export function AlertRuleForm({
@@ -302,7 +289,7 @@ export function AlertRuleForm({
             <Hint>A programme ratio takes no filters: it counts what the programme counts.</Hint>
           </>
         ) : (
-          <FilterFields dimensions={words.dimensions} row={FilterRow} value={draft.filters} onChange={(filters) => set({ filters })} />
+          <FilterFields dimensions={words.dimensions} value={draft.filters} onChange={(filters) => set({ filters })} />
         )}
         <FieldMessages id={errId("filters")} messages={err("filters")} />
       </div>

@@ -4,10 +4,10 @@
  * its last evaluations (when, whether late, what fired or recovered with its numbers, or why it could
  * not be evaluated), and Evaluate now, Pause/Resume, Edit and Delete.
  */
-import { lazy, Suspense } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { AlertRuleForm } from "./alert-rule-form";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import { ruleDraft } from "./drafts";
@@ -15,8 +15,8 @@ import { describeCooldown, describeRecipients, describeRule, type AlertVocabular
 import { evaluationRecord, type CheckedRule, type DirectoryUser, type Programme } from "./answers";
 
 // Display only, drawn by the server on first load: their code comes after the page's, and hydrates then.
-const Evaluations = lazy(() => import("./evaluations").then((m) => ({ default: m.Evaluations })));
-const MailFateView = lazy(() => import("./mail-fate").then((m) => ({ default: m.MailFateView })));
+const Evaluations = lazyPart(() => import("./evaluations").then((m) => m.Evaluations), null);
+const MailFateView = lazyPart(() => import("./mail-fate").then((m) => m.MailFateView), null);
 
 export function AlertRuleList({
   rules,
@@ -92,10 +92,10 @@ export function AlertRuleList({
       { term: "Cool-down", description: describeCooldown(cooldownMinutes) },
     ],
     after: (rule) => (
-      <Suspense fallback={null}>
+      <>
         <Evaluations evaluations={rule.evaluations} timeZone={timeZone} paused={rule.paused} />
         <MailFateView fate={rule} timeZone={timeZone} />
-      </Suspense>
+      </>
     ),
     editTitle: (rule) => `Edit “${rule.name}”`,
     editor: (rule, done, cancel) => {

@@ -4,10 +4,11 @@
  * the schedule unchanged), Preview (the e-mail it would be, sending nothing), Pause/Resume, Edit and
  * Delete (which revokes its link).
  */
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { Button } from "@/components/ui/button";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import { SubscriptionForm } from "./subscription-form";
 import { recipientsDraft, scheduleDraft } from "./drafts";
@@ -17,8 +18,12 @@ import { reportHref, type DirectoryUser, type SavedChoice, type CheckedSubscript
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
 
 // Display only, drawn by the server on first load: its code comes after the page's, and hydrates then.
-const MailFateView = lazy(() => import("./mail-fate").then((m) => ({ default: m.MailFateView })));
-const SubscriptionPreview = lazy(() => import("./subscription-preview").then((m) => ({ default: m.SubscriptionPreview })));
+const MailFateView = lazyPart(() => import("./mail-fate").then((m) => m.MailFateView), null);
+// The preview, loaded when it is first asked for.
+const SubscriptionPreview = lazyPart(
+  () => import("./subscription-preview").then((m) => m.SubscriptionPreview),
+  <p className="mt-3 text-sm text-slate-700">Loading the preview…</p>,
+);
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -97,14 +102,8 @@ export function SubscriptionList({
     ],
     after: (s) => (
       <>
-        <Suspense fallback={null}>
-          <MailFateView fate={s} timeZone={timeZone} />
-        </Suspense>
-        {previewing === s.id ? (
-          <Suspense fallback={<p className="mt-3 text-sm text-slate-700">Loading the preview…</p>}>
-            <SubscriptionPreview id={s.id} name={s.reportName} />
-          </Suspense>
-        ) : null}
+        <MailFateView fate={s} timeZone={timeZone} />
+        {previewing === s.id ? <SubscriptionPreview id={s.id} name={s.reportName} /> : null}
       </>
     ),
     editTitle: (s) => `Edit the scheduled report of “${s.reportName}”`,

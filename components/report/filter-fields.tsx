@@ -1,14 +1,17 @@
 "use client";
-import { useId, type ComponentType } from "react";
+import { useId } from "react";
 import type { DimensionDef } from "@/lib/contract/dimensions";
 import type { FilterValue, Filters } from "@/lib/report/state/filters";
 import { Select, type SelectGroup } from "@/components/ui/select";
-import type { FilterRowProps } from "./filter-row";
+import { lazyPart } from "@/components/ui/lazy-part";
 
-/** What stands for a filter's row while its code loads (the row is loaded with the first filter). */
-export function FilterRowLoading() {
-  return <div className="min-h-28 text-sm text-slate-700">Loading the filter…</div>;
-}
+// One filter's editor (values, checkboxes, pasting, suggestions) is loaded with the first filter. A
+// filter in the page's link is drawn on the server, and its row hydrates when its code has come,
+// fetched as soon as the form hydrates.
+const FilterRow = lazyPart(
+  () => import("./filter-row").then((m) => m.FilterRowWithClient),
+  <div className="min-h-28 text-sm text-slate-700">Loading the filter…</div>,
+);
 
 /** Dimensions as select groups (the catalog's own display groups, in catalog order). */
 export function groupsOf(dimensions: readonly DimensionDef[], exclude: readonly string[] = []): SelectGroup[] {
@@ -30,13 +33,10 @@ export function groupsOf(dimensions: readonly DimensionDef[], exclude: readonly 
  */
 export function FilterFields({
   dimensions: dims,
-  row: FilterRow,
   value,
   onChange,
 }: {
   dimensions: readonly DimensionDef[];
-  /** One filter's editor (./filter-row.tsx), loaded as the page chooses (on first use). */
-  row: ComponentType<FilterRowProps>;
   value: Filters;
   onChange: (f: Filters) => void;
 }) {
