@@ -38,7 +38,7 @@ import { mailQueue } from "./mail-queue";
 import { createAlertRule } from "@/lib/features/notifications/alert-rules";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
 import { PdfError } from "@/lib/core/pdf/renderer";
-import { PDF_RETRY } from "./subscription-mail";
+import { PDF_RETRY } from "./issue-attachments";
 
 const SECRET = "send-now-test-secret-send-now-test-secret-send-now-01";
 const BASE_URL = "http://localhost:3000";

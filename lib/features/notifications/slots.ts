@@ -7,8 +7,9 @@ import "server-only";
  * An alert's life, by module: the rule (./alert-rules.ts) → its evaluation (./evaluate.ts, pure;
  * ./alert-evaluation.ts: the reports, the reading, the notices and the inbox messages) → its mail
  * (./mail-queue.ts, into the outbox lib/core/mail/outbox.ts, sent by lib/core/mail/worker.ts). A
- * scheduled report's: the subscription (./subscriptions.ts) → its issue (./subscription-mail.ts) →
- * the same mail queue.
+ * scheduled report's: the subscription (./subscriptions.ts) → its issue (./subscription-issue.ts:
+ * its files ./issue-attachments.ts, its e-mail ./issue-message.ts, who gets which link
+ * ./issue-audience.ts) → the same mail queue.
  */
 import { evaluateRule, type EvaluationRecord } from "@/lib/features/notifications/alert-evaluation";
 import { mailQueue, type MailQueue } from "@/lib/features/notifications/mail-queue";
@@ -21,7 +22,8 @@ import { getStore } from "@/lib/core/store";
 import { alertsRepo } from "@/lib/features/notifications/alerts-store";
 import type { Store } from "@/lib/core/store/sql";
 import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
-import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending, type PdfMaker, type RetryClock } from "@/lib/features/notifications/subscription-mail";
+import { buildSubscriptionIssue, sendSubscription, type IssueMail, type IssuePending } from "@/lib/features/notifications/subscription-issue";
+import type { PdfMaker, RetryClock } from "@/lib/features/notifications/issue-attachments";
 import { savedReportPdf } from "@/lib/features/sharing/pdf";
 import { ownSubscription } from "@/lib/features/notifications/subscriptions";
 import { unseal } from "@/lib/features/sharing/seal";

@@ -26,7 +26,7 @@ import type { Subscription } from "@/lib/features/notifications/model";
 import { usersRepo } from "@/lib/core/auth/users";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { seal } from "@/lib/features/sharing/seal";
-import { splitAddresses } from "./subscription-mail";
+import { splitAddresses } from "./issue-audience";
 import { LABEL_MAX } from "@/lib/features/sharing/link-input";
 import { describeSchedule } from "@/lib/features/notifications/spec";
 import { checkRecipients, mailFate } from "@/lib/features/notifications/recipients";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attachedWords } from "./subscription-mail";
+import { attachedWords } from "./issue-attachments";
 
 const file = (filename: string) => ({ filename, content: "", contentType: "" });
 
