@@ -1,10 +1,11 @@
-import type { PivotCell, PivotModel } from "@/lib/report/table/pivot";
+import type { PivotModel } from "@/lib/report/table/pivot";
 import { formatCount, formatValue } from "@/lib/report/metrics/format";
 import { MATURING_WORD } from "@/lib/report/metrics/maturity";
-import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import type { TableCell, TableModel } from "@/lib/report/table/table";
 import type { KpiModel, TileBody } from "@/lib/features/dashboards/tiles";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
+import { PivotGrid } from "@/components/report/pivot-grid";
+import { ReportTable } from "@/components/report/report-table";
 import { cn } from "@/components/ui/cn";
 import { TileChart } from "./lazy-tile-chart";
 
@@ -92,58 +93,11 @@ function KpiView({ body, title }: { body: KpiModel; title: string }) {
 // ---------------------------------------------------------------------------------------------
 // Table
 
-const align = (kind: string) => (kind === "dimension" ? "text-left" : "text-right tabular-nums");
-
 function TableView({ table, shownRows, totalRows, label }: { table: TableModel; shownRows: number; totalRows: number; label: string }) {
   if (totalRows === 0) return <Empty>No data for this range.</Empty>;
-  const cellClass = (i: number, cell: TableCell) => cn("px-2 py-1.5 whitespace-nowrap", align(table.columns[i]?.kind ?? "metric"), toneClass(cell.tone));
   return (
     <div className="flex flex-col gap-1">
-      <div tabIndex={0} role="region" aria-label={`${label} (scrolls sideways)`} className="overflow-x-auto rounded-md border border-slate-200 print:overflow-visible">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-100">
-            <tr>
-              {table.columns.map((c) => (
-                <th key={c.id} scope="col" className={cn("px-2 py-1.5 font-medium whitespace-nowrap", c.kind === "dimension" ? "text-left" : "text-right")}>
-                  {c.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r) => (
-              <tr key={r.key} className="border-t border-slate-100">
-                {r.cells.map((cell, i) =>
-                  i === 0 ? (
-                    <th key={i} scope="row" className={cn(cellClass(i, cell), "font-medium")} title={cell.note}>
-                      {cell.text}
-                    </th>
-                  ) : (
-                    <td key={i} className={cellClass(i, cell)} title={cell.note}>
-                      {cell.text}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
-            <tr>
-              {table.totals.cells.map((cell, i) =>
-                i === 0 ? (
-                  <th key={i} scope="row" className={cellClass(i, cell)} title={cell.note}>
-                    {cell.text || TOTALS_LABEL}
-                  </th>
-                ) : (
-                  <td key={i} className={cellClass(i, cell)} title={cell.note}>
-                    {cell.text}
-                  </td>
-                ),
-              )}
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+      <ReportTable table={table} label={label} compact />
       {totalRows > shownRows ? (
         <p className="text-xs text-slate-700">
           Top {shownRows.toLocaleString("en-US")} of {formatCount(totalRows, "row")}; the totals count them all.
@@ -156,87 +110,19 @@ function TableView({ table, shownRows, totalRows, label }: { table: TableModel; 
 // ---------------------------------------------------------------------------------------------
 // Pivot
 
-function PivotValue({ cell, className }: { cell: PivotCell; className?: string }) {
-  return (
-    <td className={cn("px-2 py-1.5 text-right whitespace-nowrap tabular-nums", cell.empty && "text-slate-700 italic", className)} title={cell.note}>
-      {cell.empty ? (
-        <>
-          <span aria-hidden="true">{cell.text}</span>
-          <span className="sr-only">no records</span>
-        </>
-      ) : (
-        cell.text
-      )}
-    </td>
-  );
-}
-
 function PivotView({ pivot, label }: { pivot: PivotModel | { error: string }; label: string }) {
   if ("error" in pivot) return <Empty>{pivot.error}</Empty>;
   if (pivot.rows.length === 0) return <Empty>No records in this range.</Empty>;
-  const rows = pivot.rowDimensions.map((d) => d.label).join(" and ");
-  const caption = `${pivot.measure.label} by ${rows} (rows) and ${pivot.columnDimension.label} (columns), with a total for each row and column.`;
-  return (
-    <div className="flex flex-col gap-1">
-      {pivot.notes.length > 0 ? <p className="text-xs text-slate-700">{pivot.notes.join(" ")}</p> : null}
-      <div tabIndex={0} role="region" aria-label={`${label}: pivot (scrollable)`} className="max-h-[28rem] overflow-auto rounded-md border border-slate-200 print:max-h-none print:overflow-visible">
-        <table className="w-full text-sm">
-          <caption className="sr-only">{caption}</caption>
-          <thead className="bg-slate-100">
-            <tr>
-              {pivot.rowDimensions.map((d) => (
-                <th key={d.id} scope="col" className="px-2 py-1.5 text-left font-medium whitespace-nowrap">
-                  {d.label}
-                </th>
-              ))}
-              {pivot.columns.map((c) => (
-                <th key={c.key} scope="col" className={cn("px-2 py-1.5 text-right font-medium whitespace-nowrap", c.isOther && "italic")} title={c.title}>
-                  {c.label}
-                </th>
-              ))}
-              <th scope="col" className="border-l-2 border-l-slate-300 px-2 py-1.5 text-right font-medium">
-                {TOTAL_LABEL}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {pivot.rows.map((r) => (
-              <tr key={r.key} className="border-t border-slate-100">
-                {r.dims.map((d, i) => (
-                  <th key={i} scope="row" className="px-2 py-1.5 text-left font-medium whitespace-nowrap" title={d.title}>
-                    {d.text}
-                  </th>
-                ))}
-                {r.cells.map((c, ci) => (
-                  <PivotValue key={pivot.columns[ci]?.key ?? ci} cell={c} />
-                ))}
-                <PivotValue cell={r.total} className="border-l-2 border-l-slate-300 bg-slate-50 font-semibold" />
-              </tr>
-            ))}
-          </tbody>
-          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold">
-            <tr>
-              <th scope="row" colSpan={pivot.rowDimensions.length} className="px-2 py-1.5 text-left">
-                {TOTALS_LABEL}
-              </th>
-              {pivot.columnTotals.map((c, ci) => (
-                <PivotValue key={pivot.columns[ci]?.key ?? ci} cell={c} />
-              ))}
-              <PivotValue cell={pivot.grandTotal} className="border-l-2 border-l-slate-300 bg-slate-100" />
-            </tr>
-          </tfoot>
-        </table>
-      </div>
-    </div>
-  );
+  return <PivotGrid model={pivot} label={label} compact />;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 /**
  * What a tile shows, from its serializable TileBody (lib/features/dashboards/tiles.ts): a KPI number with its
- * change and trend, a chart, the top rows of a table, a pivot or a retention grid. No hooks of its
- * own (the chart is a client component), so a server page can render it too.
+ * change and trend, a chart, the top rows of a table, a pivot or a retention grid; the table and the
+ * pivot are the report's one table and pivot renderers, compact. No hooks of its own (the chart, the
+ * table and the pivot are client components), so a server page can render it too.
  */
 export function TileBodyView({
   body,

@@ -96,7 +96,7 @@ export function ExploreReport({
   const pivotMeasure = state.pivotMeasure !== null && measures.includes(state.pivotMeasure) ? state.pivotMeasure : (measures[0] ?? null);
 
   const onSort = (key: string) => {
-    if (lib) setView({ sort: lib.nextSort(sort, key) });
+    if (lib && model) setView({ sort: lib.nextSort(model, sort, key) });
   };
 
   const exportCsv = (dataOnly: boolean) => {

@@ -3,16 +3,15 @@
  * table's model and sorted rows, and the CSV export. Loaded with the results' code when a report
  * is first requested (preloadResults), not with the page: a page opens with a form and empty panels.
  */
-import { getDimension } from "@/lib/contract/dimensions";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { measureFor } from "@/lib/report/metrics/kpis";
-import { sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
+import { nextSort, sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";
 import { EVENT_DATED_EXPLANATION, EVENT_DATED_KPIS, measureMaturity, swapKpis, withAttemptDatedKpis, withEventDatedKpis } from "@/lib/report/metrics/maturity";
 import type { ReportView } from "@/lib/report/periods/view";
 import type { ReportData } from "@/lib/report/client/queries";
-import { effectiveSort, serializeExplore, type ExploreState, type SortSpec } from "@/lib/report/state/explore";
+import { effectiveSort, serializeExplore, type ExploreState } from "@/lib/report/state/explore";
 import { computable, exploreExportLines, exploreFileName, reportView, SERVER_WORKBOOK_ROWS, tableModel } from "@/lib/report/export/explore";
 
 // The chart panel's lookup of a measure's label and terms, which comes with the results.
@@ -21,7 +20,7 @@ export { measureFor };
 // What turns an answer into the table: shared with the server's workbook of a long table.
 export { computable, reportView, tableModel };
 
-export { effectiveSort, sortRows };
+export { effectiveSort, nextSort, sortRows };
 
 /** What Explore says beside rates that are still maturing, or beside the event-dated rates shown instead. */
 export type MaturityNotice =
@@ -54,12 +53,6 @@ export function maturityNotice(state: ExploreState, model: TableModel): Maturity
     };
   }
   return null;
-}
-
-/** What a click on a column's header sorts by next. */
-export function nextSort(sort: SortSpec | null, key: string): SortSpec {
-  const isDimension = getDimension(key) !== undefined || key === "_rows";
-  return sort?.key === key ? { key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key, dir: isDimension ? "asc" : "desc" };
 }
 
 interface ExportInput {

@@ -331,6 +331,16 @@ export function sortRows(model: TableModel, sort: SortSpec | null): TableRow[] {
   });
 }
 
+/**
+ * What a click on a column's header sorts by next, wherever the table is drawn: the sorted column
+ * turns around; another starts ascending for a dimension (A to Z, oldest first) and descending for
+ * a number (the largest first).
+ */
+export function nextSort(model: Pick<TableModel, "columns">, sort: SortSpec | null, key: string): SortSpec {
+  if (sort?.key === key) return { key, dir: sort.dir === "asc" ? "desc" : "asc" };
+  return { key, dir: model.columns.find((c) => c.id === key)?.kind === "dimension" ? "asc" : "desc" };
+}
+
 /** What hovering a KPI cell tells: the numerator and the denominator behind the ratio. */
 export function cellTip(column: TableColumn, cell: TableCell): string | null {
   const m = column.measure;
