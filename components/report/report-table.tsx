@@ -1,26 +1,39 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { SortSpec } from "@/lib/report/state/explore";
 import { TOTALS_LABEL } from "@/lib/report/metrics/labels";
-import { MATURING_LEGEND } from "@/lib/report/metrics/maturity";
-import { coverageLegend } from "@/lib/report/periods/coverage";
-import { rowCoverage, type TableCell, type TableModel, type TableRow } from "@/lib/report/table/table";
+import { fitColumnWidth } from "@/lib/report/table/fit";
+import type { TableCell, TableColumn, TableModel, TableRow } from "@/lib/report/table/table";
 import { cn } from "@/components/ui/cn";
+
+const ROW_HEIGHT = 36;
 
 const align = (kind: string | undefined) => (kind === "dimension" ? "text-left" : "text-right tabular-nums");
 
 /** A change's verdict as colour; the text says it in words too ("(better)", "(worse)"). */
 const tone = (cell: TableCell) => (cell.tone === "good" ? "text-emerald-800" : cell.tone === "bad" ? "text-red-800" : undefined);
 
+/** A column's least width in px, before its values widen it: dates, compared ranges and changes need more than a count. */
+function minWidth(c: TableColumn): number {
+  if (c.kind === "dimension") return c.id === "_compared" ? 220 : c.id === "date" ? 156 : 150;
+  if (c.kind === "change" || c.kind === "comparison") return 170;
+  return c.kind === "kpi" ? 150 : 132;
+}
+
 /**
- * The one drawing of a report's table model as an HTML table, for a dashboard's table tile and a
- * shared or saved report's page: the catalog's headers, every value whole (cells never cut their
- * text; the box scrolls sideways instead, its first column staying in view so the totals row keeps
- * its label), a change's verdict in colour beside its words, and a totals row named "Totals" for
- * assistive tech. With `onSort`, each header is a button and the sorted one carries `aria-sort`;
- * rows come sorted (the caller's CSV downloads them in that order). A tile is `compact`; a page
- * shows the maturing and coverage legends (`legends`) and says when it is wider than the screen
- * (`scrollHint`). Printed, nothing scrolls and nothing sticks.
+ * The one drawing of a report's table model, for Explore, a dashboard's table tile and a shared or
+ * saved report's page: the catalog's headers, every value whole (a cell never cuts its text; the box
+ * scrolls sideways instead, its first column staying in view so the totals row keeps its label), a
+ * change's verdict in colour beside its words, a value's note on hover, and a totals row named
+ * "Totals" whose first cell is its row header. With `onSort`, each header is a button and the sorted
+ * one carries `aria-sort`; rows come sorted (the caller's CSV downloads them in that order).
+ *
+ * What differs between the places is a prop: a tile is `compact`; a page that may be read on a
+ * phone says when the table is wider than the screen (`scrollHint`); Explore's box has a
+ * `maxHeight`, past which it scrolls down too, its header and totals staying in view and only the
+ * rows in view drawn (10,000 rows scroll as smoothly as 10), with columns as wide as their widest
+ * value so they keep their width while it scrolls. Printed, nothing scrolls and nothing sticks.
  */
 export function ReportTable({
   table,
@@ -29,20 +42,30 @@ export function ReportTable({
   sort = null,
   onSort,
   compact = false,
-  legends = false,
   scrollHint = false,
+  maxHeight,
+  dimmed = false,
+  caption,
+  tipFor,
 }: {
   table: TableModel;
   /** The rows in the order shown (the table's own order by default). */
   rows?: readonly TableRow[];
-  /** What the table is (e.g. the tile's title): names its scrolling region. */
+  /** What the table is (e.g. the tile's title): names the table and its scrolling region. */
   label: string;
   sort?: SortSpec | null;
   onSort?: (columnId: string) => void;
   compact?: boolean;
-  legends?: boolean;
   scrollHint?: boolean;
+  maxHeight?: number;
+  /** While newer data loads, the shown rows are older: say so visually and to assistive tech. */
+  dimmed?: boolean;
+  /** How to read the table, for assistive tech. */
+  caption?: string;
+  /** What a cell's hover adds after its note (a KPI's numerator and denominator). */
+  tipFor?: (column: TableColumn, cell: TableCell) => string | null;
 }) {
+  const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
   useEffect(() => {
@@ -55,41 +78,87 @@ export function ReportTable({
     return () => ro.disconnect();
   }, [scrollHint]);
 
+  const virtual = maxHeight !== undefined;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    enabled: virtual,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const shown = items ? items.flatMap((v) => (rows[v.index] ? [{ row: rows[v.index]!, index: v.index }] : [])) : rows.map((row, index) => ({ row, index }));
+  const before = items?.[0]?.start ?? 0;
+  const after = items ? Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0)) : 0;
+
+  // Only some rows are drawn at a time: each column is as wide as its widest value in any row, totals included.
+  const widths = useMemo(
+    () => (virtual ? table.columns.map((c, ci) => fitColumnWidth(minWidth(c), [...rows.map((r) => r.cells[ci]?.text ?? ""), table.totals.cells[ci]?.text ?? "", c.label])) : null),
+    [virtual, table, rows],
+  );
+
   const pad = compact ? "px-2" : "px-3";
+  const cellY = compact ? "py-1.5" : "py-2";
   // Printed, nothing scrolls: the first column need not stick (and a sticky cell can keep a printed header row from repeating).
   const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 print:static ${bg} border-r border-slate-200` : "");
-  const kind = (i: number) => table.columns[i]?.kind;
-  const anyMaturing = legends && [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
-  const totalsCoverage = rowCoverage(table.totals);
-  const anyCoverage = legends && (totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== ""));
+
+  const cells = (row: TableRow, bg: string, totals: boolean) =>
+    row.cells.map((cell, i) => {
+      const column = table.columns[i];
+      const tip = column && tipFor ? tipFor(column, cell) : null;
+      // The note first (a maturing rate's why, a partial period's days), then what the hover adds (a ratio's sums).
+      const title = [cell.note, tip].filter(Boolean).join(" ") || undefined;
+      return (
+        <td
+          key={column?.id ?? i}
+          role={totals && i === 0 ? "rowheader" : "cell"}
+          title={title}
+          data-column={column?.id}
+          className={cn(
+            pad,
+            totals ? cellY : "py-1.5",
+            "whitespace-nowrap",
+            align(column?.kind),
+            tone(cell),
+            sticky(i, bg),
+            tip && "cursor-help underline decoration-slate-400 decoration-dotted underline-offset-4",
+          )}
+        >
+          {totals && i === 0 ? cell.text || TOTALS_LABEL : cell.text}
+        </td>
+      );
+    });
 
   return (
     <>
-      {anyMaturing ? (
-        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="maturing-legend">
-          {MATURING_LEGEND}
-        </p>
-      ) : null}
-      {anyCoverage ? (
-        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="coverage-legend">
-          {coverageLegend(totalsCoverage)}
-        </p>
-      ) : null}
       {scrollHint && overflows ? (
         <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700 print:hidden">
           <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
+        </p>
+      ) : null}
+      {caption ? (
+        <p id={`${id}-caption`} className="sr-only">
+          {caption}
         </p>
       ) : null}
       <div
         ref={box}
         tabIndex={0}
         role="region"
-        aria-label={`${label} (scrolls sideways)`}
-        className="overflow-x-auto rounded-md border border-slate-200 bg-white print:overflow-visible"
+        aria-label={`${label} (${virtual ? "scrollable" : "scrolls sideways"})`}
+        className={cn("overflow-x-auto rounded-md border border-slate-200 bg-white print:max-h-none print:overflow-visible", virtual && "overflow-y-auto")}
+        style={virtual ? { maxHeight } : undefined}
       >
-        <table className="w-max min-w-full text-sm">
-          <thead className="bg-slate-100">
-            <tr>
+        <table
+          aria-label={label}
+          aria-describedby={caption ? `${id}-caption` : undefined}
+          aria-rowcount={virtual ? rows.length + 2 : undefined}
+          aria-busy={dimmed}
+          className={cn("w-max min-w-full text-sm", virtual && "border-separate border-spacing-0")}
+        >
+          <thead className={cn("bg-slate-100", virtual && "sticky top-0 z-20 print:static")}>
+            <tr aria-rowindex={virtual ? 1 : undefined}>
               {table.columns.map((c, i) => {
                 const dir = sort?.key === c.id ? sort.dir : null;
                 return (
@@ -97,10 +166,17 @@ export function ReportTable({
                     key={c.id}
                     scope="col"
                     aria-sort={onSort ? (dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined) : undefined}
-                    className={cn("font-medium whitespace-nowrap", align(c.kind), sticky(i, "bg-slate-100"), onSort ? "p-0" : `${pad} py-1.5`)}
+                    className={cn(
+                      "font-medium whitespace-nowrap",
+                      align(c.kind),
+                      sticky(i, "bg-slate-100"),
+                      onSort ? "p-0" : `${pad} py-1.5`,
+                      virtual && "border-b border-slate-300",
+                    )}
+                    style={widths ? { minWidth: widths[i] } : undefined}
                   >
                     {onSort ? (
-                      <button type="button" className={cn("w-full hover:bg-slate-200", pad, compact ? "py-1.5" : "py-2", align(c.kind))} onClick={() => onSort(c.id)}>
+                      <button type="button" className={cn("w-full hover:bg-slate-200", pad, cellY, align(c.kind))} onClick={() => onSort(c.id)}>
                         {c.label}
                         <span aria-hidden="true" className="ml-1 inline-block w-3 text-xs text-slate-700">
                           {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
@@ -114,30 +190,26 @@ export function ReportTable({
               })}
             </tr>
           </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.key} className="border-t border-slate-100">
-                {r.cells.map((cell, i) => (
-                  <td key={i} title={cell.note} data-column={table.columns[i]?.id} className={cn(pad, "py-1.5 whitespace-nowrap", align(kind(i)), tone(cell), sticky(i, "bg-white"))}>
-                    {cell.text}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot className="border-t-2 border-slate-300 bg-slate-50 font-semibold print:table-row-group">
-            <tr aria-label={TOTALS_LABEL}>
-              {table.totals.cells.map((cell, i) => (
-                <td
-                  key={i}
-                  role={i === 0 ? "rowheader" : undefined}
-                  title={cell.note}
-                  data-column={table.columns[i]?.id}
-                  className={cn(pad, compact ? "py-1.5" : "py-2", "whitespace-nowrap", align(kind(i)), tone(cell), sticky(i, "bg-slate-50"))}
+          <tbody className={cn("transition-opacity", dimmed && "opacity-50")}>
+            {before > 0 ? <tr aria-hidden="true" style={{ height: before }} /> : null}
+            {shown.map(({ row, index }) => {
+              const bg = virtual && index % 2 === 1 ? "bg-slate-50" : "bg-white";
+              return (
+                <tr
+                  key={row.key}
+                  aria-rowindex={virtual ? index + 2 : undefined}
+                  className={cn(virtual ? `${bg} [&>td]:border-b [&>td]:border-slate-100` : "border-t border-slate-100")}
+                  style={virtual ? { height: ROW_HEIGHT } : undefined}
                 >
-                  {i === 0 ? cell.text || TOTALS_LABEL : cell.text}
-                </td>
-              ))}
+                  {cells(row, bg, false)}
+                </tr>
+              );
+            })}
+            {after > 0 ? <tr aria-hidden="true" style={{ height: after }} /> : null}
+          </tbody>
+          <tfoot className={cn("border-t-2 border-slate-300 bg-slate-50 font-semibold print:table-row-group", virtual && "sticky bottom-0 z-20 print:static")}>
+            <tr aria-label={TOTALS_LABEL} aria-rowindex={virtual ? rows.length + 2 : undefined} className={cn(virtual && "[&>td]:border-t-2 [&>td]:border-slate-400")}>
+              {cells(table.totals, "bg-slate-50", true)}
             </tr>
           </tfoot>
         </table>

@@ -4,18 +4,24 @@ import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/repo
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatCount } from "@/lib/report/metrics/format";
 import type { SortSpec } from "@/lib/report/state/explore";
-import { nextSort, sortRows, type TableModel } from "@/lib/report/table/table";
+import { nextSort, rowCoverage, sortRows, type TableModel } from "@/lib/report/table/table";
+import { coverageLegend } from "@/lib/report/periods/coverage";
+import { MATURING_LEGEND } from "@/lib/report/metrics/maturity";
 import { ReportTable } from "@/components/report/report-table";
 import { Button } from "@/components/ui/button";
 
 /**
  * A shared report's table for a reader without an account: sortable by any column, downloadable as
  * the annotated CSV or the data alone (only what the link shows, in the order shown), drawn by the
- * one table renderer with its legends and, on a phone, the words that it scrolls sideways.
+ * one table renderer under the legends of its maturing and partly covered values and, on a phone,
+ * with the words that it scrolls sideways.
  */
 export function SharedTable({ table, meta, fileName }: { table: TableModel; meta: [string, string][]; fileName: string }) {
   const [sort, setSort] = useState<SortSpec | null>(null);
   const rows = useMemo(() => sortRows(table, sort), [table, sort]);
+  const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
+  const totalsCoverage = rowCoverage(table.totals);
+  const anyCoverage = totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== "");
 
   return (
     <section aria-label="Results" className="flex flex-col gap-2">
@@ -38,7 +44,17 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
           </Button>
         </div>
       </div>
-      <ReportTable table={table} rows={rows} label="Results table" sort={sort} onSort={(key) => setSort((s) => nextSort(table, s, key))} legends scrollHint />
+      {anyMaturing ? (
+        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="maturing-legend">
+          {MATURING_LEGEND}
+        </p>
+      ) : null}
+      {anyCoverage ? (
+        <p className="rounded border border-amber-400 bg-amber-50 p-2 text-xs text-slate-900" data-testid="coverage-legend">
+          {coverageLegend(totalsCoverage)}
+        </p>
+      ) : null}
+      <ReportTable table={table} rows={rows} label="Results table" sort={sort} onSort={(key) => setSort((s) => nextSort(table, s, key))} scrollHint />
     </section>
   );
 }

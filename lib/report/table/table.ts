@@ -341,7 +341,7 @@ export function nextSort(model: Pick<TableModel, "columns">, sort: SortSpec | nu
   return { key, dir: model.columns.find((c) => c.id === key)?.kind === "dimension" ? "asc" : "desc" };
 }
 
-/** What hovering a KPI cell tells: the numerator and the denominator behind the ratio. */
+/** What hovering a KPI cell tells beside its note: the numerator and the denominator behind the ratio. */
 export function cellTip(column: TableColumn, cell: TableCell): string | null {
   const m = column.measure;
   if (!m || m.kind !== "kpi" || cell.numerator === undefined) return null;
@@ -350,8 +350,7 @@ export function cellTip(column: TableColumn, cell: TableCell): string | null {
   if (!m.denominator) return num;
   const denFormat: ValueFormat = m.denominator.some((t) => isCurrencyMetric(t.metric)) ? "currency" : "count";
   const den = `${describeTerms(m.denominator)} = ${formatValue(cell.denominator ?? 0, denFormat)}`;
-  // A maturing rate's hover says why beside its sums (the sums alone would read as final).
-  return cell.maturing && cell.note ? `${num} ÷ ${den}. ${cell.note}` : `${num} ÷ ${den}`;
+  return `${num} ÷ ${den}`;
 }
 
 function isCurrencyMetric(metric: string): boolean {
