@@ -5,7 +5,7 @@ import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { cn } from "@/components/ui/cn";
 
 /** Widths of the row-dimension columns, in px: they stay in place, so each sits at the sum of those before it. */
-const dimWidth = (id: string, compact: boolean) => (compact ? 128 : id === "date" ? 168 : 160);
+const dimWidth = (id: string) => (id === "date" ? 168 : 160);
 
 /** The Total column: set off by a rule and a tint (backgrounds are given per row). */
 const TOTAL_COLUMN = "border-l-2 border-l-slate-300";
@@ -70,12 +70,12 @@ export function PivotGrid({
 
   const pad = compact ? "px-2 py-1.5" : "px-3 py-2";
   const head = cn("border-b border-slate-300 bg-slate-100 font-medium whitespace-nowrap", pad);
-  const offsets = model.rowDimensions.map((_, i) => model.rowDimensions.slice(0, i).reduce((s, d) => s + dimWidth(d.id, compact), 0));
+  const offsets = model.rowDimensions.map((_, i) => model.rowDimensions.slice(0, i).reduce((s, d) => s + dimWidth(d.id), 0));
   // Only the first row dimension stays in place on a narrow screen; all of them from `sm` up.
   const stick = (i: number) => cn(i === 0 ? "sticky" : "sm:sticky", "print:static");
   const dimStyle = (i: number) => {
     const d = model.rowDimensions[i];
-    const w = d ? dimWidth(d.id, compact) : 160;
+    const w = d ? dimWidth(d.id) : 160;
     return { left: offsets[i] ?? 0, width: w, minWidth: w, maxWidth: w };
   };
   const lastDim = model.rowDimensions.length - 1;
