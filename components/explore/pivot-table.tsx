@@ -4,6 +4,7 @@ import { measureFor } from "@/lib/report/metrics/kpis";
 import { buildPivot, isPivotError } from "@/lib/report/table/pivot";
 import type { ReportView } from "@/lib/report/periods/view";
 import { PivotGrid } from "@/components/report/pivot-grid";
+import { useOverflows } from "@/components/report/use-overflows";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -33,6 +34,7 @@ export function PivotTable({
   today: string;
 }) {
   const id = useId();
+  const [box, overflows] = useOverflows();
   const pivot = useMemo(() => buildPivot(view, measureId, { today }), [view, measureId, today]);
   const options = useMemo(
     () =>
@@ -65,7 +67,7 @@ export function PivotTable({
           <EmptyState title="No records">Nothing in this range matches these filters. Widen the range or remove a filter.</EmptyState>
         </div>
       ) : (
-        <PivotGrid model={pivot} label={label} dimmed={dimmed} />
+        <PivotGrid model={pivot} label={label} dimmed={dimmed} boxRef={box} overflows={overflows} />
       )}
     </div>
   );

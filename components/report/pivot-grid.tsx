@@ -1,5 +1,4 @@
-"use client";
-import { useCallback, useId, useState } from "react";
+import { useId, type Ref } from "react";
 import type { PivotCell, PivotModel } from "@/lib/report/table/pivot";
 import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { cn } from "@/components/ui/cn";
@@ -41,13 +40,17 @@ function caption(model: PivotModel, label: string): string {
  * totals, drawn the same in Explore and in a dashboard's tile (on the dashboard, its shared page and
  * its PDF). One header row, as its CSV's header: the caption and the line above name the column
  * dimension. The row labels and the header stay in view while the grid scrolls; printed, nothing
- * scrolls or sticks. A tile is `compact`: denser cells, a shorter box.
+ * scrolls or sticks. A tile is `compact`: denser cells, a shorter box. No state of its own, so a
+ * server page draws it with no script (a dashboard's tiles); a caller that measures the box says
+ * whether it overflows.
  */
 export function PivotGrid({
   model,
   label,
   dimmed = false,
   compact = false,
+  boxRef,
+  overflows = false,
 }: {
   model: PivotModel;
   /** What the grid is of (the report's or the tile's title): names its scrolling region and opens its caption. */
@@ -55,19 +58,12 @@ export function PivotGrid({
   /** While newer data loads, the shown values are older: say so visually and to assistive tech. */
   dimmed?: boolean;
   compact?: boolean;
+  /** The scrolling box, for a caller that measures it (useOverflows). */
+  boxRef?: Ref<HTMLDivElement>;
+  /** The grid is wider than its box: the hint to scroll sideways shows at any width (on a phone, always). */
+  overflows?: boolean;
 }) {
-  const id = useId();
-  // Whether the grid is wider than its box: then the hint to scroll sideways shows at any width.
-  const [overflows, setOverflows] = useState(false);
-  const observe = useCallback((el: HTMLDivElement | null) => {
-    if (!el || typeof ResizeObserver === "undefined") return;
-    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
-    const ro = new ResizeObserver(check);
-    ro.observe(el);
-    if (el.firstElementChild) ro.observe(el.firstElementChild);
-    return () => ro.disconnect();
-  }, []);
-
+  const hintId = `${useId()}-hint`;
   const pad = compact ? "px-2 py-1.5" : "px-3 py-2";
   const head = cn("border-b border-slate-300 bg-slate-100 font-medium whitespace-nowrap", pad);
   const offsets = model.rowDimensions.map((_, i) => model.rowDimensions.slice(0, i).reduce((s, d) => s + dimWidth(d.id), 0));
@@ -87,14 +83,14 @@ export function PivotGrid({
       <p aria-hidden="true" className={cn("text-slate-700", compact ? "text-xs" : "text-sm")}>
         {[summary, ...model.notes].join(" ")}
       </p>
-      <p id={`${id}-hint`} className={cn("text-xs text-slate-700 print:hidden", !overflows && "sm:hidden")}>
+      <p id={hintId} className={cn("text-xs text-slate-700 print:hidden", !overflows && "sm:hidden")}>
         Scroll sideways to see every column; the row labels stay in place.
       </p>
       <div
-        ref={observe}
+        ref={boxRef}
         role="region"
         aria-label={`${label}: pivot (scrollable)`}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={hintId}
         tabIndex={0}
         className={cn(
           "relative overflow-auto rounded-md border border-slate-300 bg-white transition-opacity print:max-h-none print:overflow-visible",

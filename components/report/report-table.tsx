@@ -1,13 +1,20 @@
-"use client";
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import type { Ref } from "react";
 import type { SortSpec } from "@/lib/report/state/explore";
 import { TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { fitColumnWidth } from "@/lib/report/table/fit";
 import type { TableCell, TableColumn, TableModel, TableRow } from "@/lib/report/table/table";
 import { cn } from "@/components/ui/cn";
 
-const ROW_HEIGHT = 36;
+/** A row's height in a box of fixed height, where only the rows in view are drawn. */
+export const ROW_HEIGHT = 36;
+
+/** The rows drawn, `start` to `end` (exclusive), and the heights of the rows left out above and below them. */
+export interface RowWindow {
+  start: number;
+  end: number;
+  before: number;
+  after: number;
+}
 
 const align = (kind: string | undefined) => (kind === "dimension" ? "text-left" : "text-right tabular-nums");
 
@@ -30,10 +37,12 @@ function minWidth(c: TableColumn): number {
  * one carries `aria-sort`; rows come sorted (the caller's CSV downloads them in that order).
  *
  * What differs between the places is a prop: a tile is `compact`; a page that may be read on a
- * phone says when the table is wider than the screen (`scrollHint`); Explore's box has a
- * `maxHeight`, past which it scrolls down too, its header and totals staying in view and only the
- * rows in view drawn (10,000 rows scroll as smoothly as 10), with columns as wide as their widest
- * value so they keep their width while it scrolls. Printed, nothing scrolls and nothing sticks.
+ * phone says when the table is wider than the screen (`overflows`, measured by the caller);
+ * Explore's box has a `maxHeight`, past which it scrolls down too, its header and totals staying
+ * in view and only the rows in view drawn (`rowWindow`, from Explore's virtualizer: 10,000 rows
+ * scroll as smoothly as 10), with columns as wide as their widest value so they keep their width
+ * while it scrolls. Printed, nothing scrolls and nothing sticks. No state of its own, so a server
+ * page draws it with no script (a dashboard's table tile).
  */
 export function ReportTable({
   table,
@@ -42,8 +51,10 @@ export function ReportTable({
   sort = null,
   onSort,
   compact = false,
-  scrollHint = false,
+  boxRef,
+  overflows = false,
   maxHeight,
+  rowWindow,
   dimmed = false,
   caption,
   tipFor,
@@ -56,8 +67,13 @@ export function ReportTable({
   sort?: SortSpec | null;
   onSort?: (columnId: string) => void;
   compact?: boolean;
-  scrollHint?: boolean;
+  /** The scrolling box, for a caller that measures it (useOverflows) or scrolls it (its row window). */
+  boxRef?: Ref<HTMLDivElement>;
+  /** The table is wider than its box (as the caller measured): say it scrolls sideways. */
+  overflows?: boolean;
   maxHeight?: number;
+  /** With `maxHeight`: the rows in view, as the caller's virtualizer finds them (every row without it). */
+  rowWindow?: RowWindow;
   /** While newer data loads, the shown rows are older: say so visually and to assistive tech. */
   dimmed?: boolean;
   /** How to read the table, for assistive tech. */
@@ -65,38 +81,11 @@ export function ReportTable({
   /** What a cell's hover adds after its note (a KPI's numerator and denominator). */
   tipFor?: (column: TableColumn, cell: TableCell) => string | null;
 }) {
-  const id = useId();
-  const box = useRef<HTMLDivElement>(null);
-  const [overflows, setOverflows] = useState(false);
-  useEffect(() => {
-    const el = box.current;
-    if (!scrollHint || !el || typeof ResizeObserver === "undefined") return;
-    const measure = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [scrollHint]);
-
   const virtual = maxHeight !== undefined;
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => box.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    enabled: virtual,
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : null;
-  const shown = items ? items.flatMap((v) => (rows[v.index] ? [{ row: rows[v.index]!, index: v.index }] : [])) : rows.map((row, index) => ({ row, index }));
-  const before = items?.[0]?.start ?? 0;
-  const after = items ? Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0)) : 0;
-
+  const win = virtual && rowWindow ? rowWindow : { start: 0, end: rows.length, before: 0, after: 0 };
+  const shown = rows.slice(win.start, win.end).map((row, i) => ({ row, index: win.start + i }));
   // Only some rows are drawn at a time: each column is as wide as its widest value in any row, totals included.
-  const widths = useMemo(
-    () => (virtual ? table.columns.map((c, ci) => fitColumnWidth(minWidth(c), [...rows.map((r) => r.cells[ci]?.text ?? ""), table.totals.cells[ci]?.text ?? "", c.label])) : null),
-    [virtual, table, rows],
-  );
+  const widths = virtual ? table.columns.map((c, ci) => fitColumnWidth(minWidth(c), [...rows.map((r) => r.cells[ci]?.text ?? ""), table.totals.cells[ci]?.text ?? "", c.label])) : null;
 
   const pad = compact ? "px-2" : "px-3";
   const cellY = compact ? "py-1.5" : "py-2";
@@ -132,18 +121,13 @@ export function ReportTable({
 
   return (
     <>
-      {scrollHint && overflows ? (
+      {overflows ? (
         <p data-testid="scroll-hint" className="text-xs font-medium text-slate-700 print:hidden">
           <span aria-hidden="true">⇆ </span>The table is wider than the screen: scroll sideways to see every column.
         </p>
       ) : null}
-      {caption ? (
-        <p id={`${id}-caption`} className="sr-only">
-          {caption}
-        </p>
-      ) : null}
       <div
-        ref={box}
+        ref={boxRef}
         tabIndex={0}
         role="region"
         aria-label={`${label} (${virtual ? "scrollable" : "scrolls sideways"})`}
@@ -152,11 +136,11 @@ export function ReportTable({
       >
         <table
           aria-label={label}
-          aria-describedby={caption ? `${id}-caption` : undefined}
           aria-rowcount={virtual ? rows.length + 2 : undefined}
           aria-busy={dimmed}
           className={cn("w-max min-w-full text-sm", virtual && "border-separate border-spacing-0")}
         >
+          {caption ? <caption className="sr-only">{caption}</caption> : null}
           <thead className={cn("bg-slate-100", virtual && "sticky top-0 z-20 print:static")}>
             <tr aria-rowindex={virtual ? 1 : undefined}>
               {table.columns.map((c, i) => {
@@ -191,7 +175,7 @@ export function ReportTable({
             </tr>
           </thead>
           <tbody className={cn("transition-opacity", dimmed && "opacity-50")}>
-            {before > 0 ? <tr aria-hidden="true" style={{ height: before }} /> : null}
+            {win.before > 0 ? <tr aria-hidden="true" style={{ height: win.before }} /> : null}
             {shown.map(({ row, index }) => {
               const bg = virtual && index % 2 === 1 ? "bg-slate-50" : "bg-white";
               return (
@@ -205,7 +189,7 @@ export function ReportTable({
                 </tr>
               );
             })}
-            {after > 0 ? <tr aria-hidden="true" style={{ height: after }} /> : null}
+            {win.after > 0 ? <tr aria-hidden="true" style={{ height: win.after }} /> : null}
           </tbody>
           <tfoot className={cn("border-t-2 border-slate-300 bg-slate-50 font-semibold print:table-row-group", virtual && "sticky bottom-0 z-20 print:static")}>
             <tr aria-label={TOTALS_LABEL} aria-rowindex={virtual ? rows.length + 2 : undefined} className={cn(virtual && "[&>td]:border-t-2 [&>td]:border-slate-400")}>

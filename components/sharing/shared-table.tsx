@@ -8,6 +8,7 @@ import { nextSort, rowCoverage, sortRows, type TableModel } from "@/lib/report/t
 import { coverageLegend } from "@/lib/report/periods/coverage";
 import { MATURING_LEGEND } from "@/lib/report/metrics/maturity";
 import { ReportTable } from "@/components/report/report-table";
+import { useOverflows } from "@/components/report/use-overflows";
 import { Button } from "@/components/ui/button";
 
 /**
@@ -19,6 +20,7 @@ import { Button } from "@/components/ui/button";
 export function SharedTable({ table, meta, fileName }: { table: TableModel; meta: [string, string][]; fileName: string }) {
   const [sort, setSort] = useState<SortSpec | null>(null);
   const rows = useMemo(() => sortRows(table, sort), [table, sort]);
+  const [box, overflows] = useOverflows();
   const anyMaturing = [...table.rows, table.totals].some((r) => r.cells.some((c) => c.maturing));
   const totalsCoverage = rowCoverage(table.totals);
   const anyCoverage = totalsCoverage !== "" || table.rows.some((r) => rowCoverage(r) !== "");
@@ -54,7 +56,7 @@ export function SharedTable({ table, meta, fileName }: { table: TableModel; meta
           {coverageLegend(totalsCoverage)}
         </p>
       ) : null}
-      <ReportTable table={table} rows={rows} label="Results table" sort={sort} onSort={(key) => setSort((s) => nextSort(table, s, key))} scrollHint />
+      <ReportTable table={table} rows={rows} label="Results table" sort={sort} onSort={(key) => setSort((s) => nextSort(table, s, key))} boxRef={box} overflows={overflows} />
     </section>
   );
 }
