@@ -1,4 +1,4 @@
-import type { Ref } from "react";
+import { useMemo, type Ref } from "react";
 import type { SortSpec } from "@/lib/report/state/explore";
 import { TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { fitColumnWidth } from "@/lib/report/table/fit";
@@ -41,8 +41,8 @@ function minWidth(c: TableColumn): number {
  * Explore's box has a `maxHeight`, past which it scrolls down too, its header and totals staying
  * in view and only the rows in view drawn (`rowWindow`, from Explore's virtualizer: 10,000 rows
  * scroll as smoothly as 10), with columns as wide as their widest value so they keep their width
- * while it scrolls. Printed, nothing scrolls and nothing sticks. No state of its own, so a server
- * page draws it with no script (a dashboard's table tile).
+ * while it scrolls. Printed, nothing scrolls and nothing sticks. No state or effect of its own, so
+ * a server page draws it with no script (a dashboard's table tile).
  */
 export function ReportTable({
   table,
@@ -85,7 +85,11 @@ export function ReportTable({
   const win = virtual && rowWindow ? rowWindow : { start: 0, end: rows.length, before: 0, after: 0 };
   const shown = rows.slice(win.start, win.end).map((row, i) => ({ row, index: win.start + i }));
   // Only some rows are drawn at a time: each column is as wide as its widest value in any row, totals included.
-  const widths = virtual ? table.columns.map((c, ci) => fitColumnWidth(minWidth(c), [...rows.map((r) => r.cells[ci]?.text ?? ""), table.totals.cells[ci]?.text ?? "", c.label])) : null;
+  // Measured once per table and order, not on every scroll (useMemo, like useId, is a hook a server page may use too).
+  const widths = useMemo(
+    () => (virtual ? table.columns.map((c, ci) => fitColumnWidth(minWidth(c), [...rows.map((r) => r.cells[ci]?.text ?? ""), table.totals.cells[ci]?.text ?? "", c.label])) : null),
+    [virtual, table, rows],
+  );
 
   const pad = compact ? "px-2" : "px-3";
   const cellY = compact ? "py-1.5" : "py-2";
