@@ -5,6 +5,7 @@
  * with the job (202); the job is followed as a report is (long polls), then the workbook asked again.
  */
 import { actionFor, errorFrom, JSON_HEADERS, RequestError, send, LONG_POLL_MS, pollDelay, type JobView } from "@/lib/report/client/api";
+import { saveBlob } from "@/lib/report/table/csv";
 
 /** Rounds of "an answer is being fetched" or "workbooks are busy" before giving up. */
 const MAX_ROUNDS = 12;
@@ -27,17 +28,6 @@ async function followJob(first: JobView): Promise<void> {
   }
 }
 
-function save(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** Downloads the workbook of the Explore page whose query string is `search`, as `fileName`. */
 export async function downloadExploreWorkbook(search: string, fileName: string): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -53,7 +43,7 @@ export async function downloadExploreWorkbook(search: string, fileName: string):
       continue;
     }
     if (!res.ok) throw await errorFrom(res);
-    return save(await res.blob(), fileName);
+    return saveBlob(await res.blob(), fileName);
   }
   throw new RequestError(503, "The workbook could not be made: the report's answers kept changing while it waited.", "Try again in a minute.");
 }

@@ -131,11 +131,15 @@ export function tableToDataCsv(model: TableModel, rows: readonly TableRow[]): st
 /** Saves text as a file from the browser. */
 export function downloadText(filename: string, text: string, type = "text/csv;charset=utf-8"): void {
   // A BOM makes Excel read the file as UTF-8 (names such as "Société Générale").
-  const blob = new Blob(["\uFEFF", text], { type });
+  saveBlob(new Blob(["\uFEFF", text], { type }), filename);
+}
+
+/** Saves bytes the browser holds as a file (every download: CSV, workbook, a workbook the server wrote). */
+export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
-  a.download = filename;
+  a.download = fileName;
   document.body.appendChild(a);
   a.click();
   a.remove();

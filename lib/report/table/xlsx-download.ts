@@ -2,6 +2,7 @@
  * Saves a workbook from the browser. exceljs (its in-memory Workbook: the browser build has no
  * streaming writer) is loaded on the first download, never with a page.
  */
+import { saveBlob } from "./csv";
 import { writeWorkbook, XLSX_TYPE, type WorkbookSpec } from "./xlsx";
 
 export async function downloadWorkbook(fileName: string, spec: WorkbookSpec): Promise<void> {
@@ -9,12 +10,5 @@ export async function downloadWorkbook(fileName: string, spec: WorkbookSpec): Pr
   const book = new ExcelJS.Workbook();
   await writeWorkbook({ addWorksheet: (name, options) => book.addWorksheet(name, options), streaming: false }, spec);
   const bytes = await book.xlsx.writeBuffer();
-  const url = URL.createObjectURL(new Blob([bytes], { type: XLSX_TYPE }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName.endsWith(".xlsx") ? fileName : `${fileName}.xlsx`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(new Blob([bytes], { type: XLSX_TYPE }), fileName.endsWith(".xlsx") ? fileName : `${fileName}.xlsx`);
 }
