@@ -163,20 +163,26 @@ describe("Explore's workbook written on the server", () => {
     expect(calls()).toBe(before);
   });
 
-  it("writes at most its slots' workbooks at once, and takes the next once one is read", async () => {
-    // Unread bodies: their writers wait for their readers, each holding its slot.
-    const open = await Promise.all(Array.from({ length: WORKBOOK_SLOTS }, () => exploreWorkbookResponse(LONG, deps())));
+  it("writes at most its slots' workbooks at once, one a person, and takes the next once one is read", async () => {
+    // Unread bodies: their writers wait for their readers, each holding its slot, one person's each.
+    const owners = Array.from({ length: WORKBOOK_SLOTS }, (_, i) => (i === 0 ? OWNER : `${OWNER}-colleague-${i}`));
+    const open = await Promise.all(owners.map((owner) => exploreWorkbookResponse(LONG, deps({ owner }))));
     expect(open.map((r) => r.status)).toEqual(open.map(() => 200));
-    const busy = await refusal(exploreWorkbookResponse(LONG, deps()));
+    const busy = await refusal(exploreWorkbookResponse(LONG, deps({ owner: `${OWNER}-latecomer` })));
     expect(busy.status).toBe(503);
     expect(busy.headers["Retry-After"]).toBe("5");
+    // A person already writing one is told to wait for it, whatever the free slots.
+    const again = await refusal(exploreWorkbookResponse(LONG, deps()));
+    expect(again.status).toBe(429);
+    expect(again.headers["Retry-After"]).toBe("5");
     // One read to the end, one abandoned by its reader: both slots come back.
     await open[0]!.arrayBuffer();
     await open[1]!.body!.cancel();
     let next: Response | null = null;
     for (let turn = 0; turn < 1_000 && !next; turn++) {
       next = await exploreWorkbookResponse(LONG, deps()).catch((e: unknown) => {
-        if (e instanceof ApiError && e.status === 503) return null;
+        // Until the slots are given back (the owner's own among them, hence a 429 meanwhile).
+        if (e instanceof ApiError && (e.status === 503 || e.status === 429)) return null;
         throw e;
       });
       if (!next) await new Promise((r) => setImmediate(r));

@@ -91,21 +91,31 @@ export async function exploreWorkbook(search: string, deps: ExploreWorkbookDeps)
 /**
  * Workbooks written at once by this process. Each holds its table (about 5 KiB a row:
  * docs/benchmarks.md) while it is written, so the bound keeps a few long downloads at a time from
- * adding up; past it the caller is asked to try again shortly.
+ * adding up; past it the caller is asked to try again shortly. One person writes one at a time, so
+ * no one can hold every slot and keep the others' downloads waiting.
  */
 export const WORKBOOK_SLOTS = 2;
 let writing = 0;
+const writingBy = new Map<string, number>();
 
-/** A slot for one workbook, released once (when the response is written, fails or is abandoned). */
-function takeWorkbookSlot(): () => void {
+/** A slot for one of `owner`'s workbooks, released once (when the response is written, fails or is abandoned). */
+function takeWorkbookSlot(owner: string): () => void {
+  if ((writingBy.get(owner) ?? 0) >= 1) {
+    throw new ApiError(429, "Your previous long workbook is still being written; download this one once it has arrived.", undefined, { "Retry-After": "5" }, { retry_after: 5 });
+  }
   if (writing >= WORKBOOK_SLOTS) {
     throw new ApiError(503, `${WORKBOOK_SLOTS} long workbooks are being written; try again in a few seconds.`, undefined, { "Retry-After": "5" }, { retry_after: 5 });
   }
   writing++;
+  writingBy.set(owner, (writingBy.get(owner) ?? 0) + 1);
   let held = true;
   return () => {
-    if (held) writing--;
+    if (!held) return;
     held = false;
+    writing--;
+    const left = (writingBy.get(owner) ?? 1) - 1;
+    if (left > 0) writingBy.set(owner, left);
+    else writingBy.delete(owner);
   };
 }
 
@@ -139,7 +149,7 @@ function workbookResponse(fileName: string, spec: WorkbookSpec, done: () => void
  * the file. The slot is held from before the table is built until the body is written.
  */
 export async function exploreWorkbookResponse(search: string, deps: ExploreWorkbookDeps): Promise<Response> {
-  const release = takeWorkbookSlot();
+  const release = takeWorkbookSlot(deps.owner);
   try {
     const book = await exploreWorkbook(search, deps);
     if (book.kind === "waiting") {
