@@ -138,7 +138,9 @@ async function main() {
       const lEst = laters.length ? median(laters.map((m) => m.laterEstimateMs!)) : null;
       const lAct = laters.length ? median(laters.map((m) => m.laterActualMs!)) : null;
       const s = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(1)} s`);
-      const pct = (e: number | null, a: number | null) => (e === null || a === null || a <= 0 ? "—" : `${e >= a ? "+" : ""}${(((e - a) / a) * 100).toFixed(0)} %`);
+      // A wait under a second is told as "now": a percentage of it says nothing (0.0 s for 0.1 s
+      // would read −100 %), so those rows show none.
+      const pct = (e: number | null, a: number | null) => (e === null || a === null || a < 1_000 ? "—" : `${e >= a ? "+" : ""}${(((e - a) / a) * 100).toFixed(0)} %`);
       rows.push(
         `| ${name} | ${median(got.map((m) => m.planned))} | ${median(got.map((m) => m.made))} | ${s(est)} | ${s(act)} | ${pct(est, act)} | ${s(lEst)} | ${s(lAct)} | ${pct(lEst, lAct)} |`,
       );
