@@ -11,7 +11,8 @@ import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { runDashboard, type DashboardAnswer } from "./run";
-import { effectiveTile, parseDashboard, serializeDashboard, tileRequests, type DashboardState } from "@/lib/report/state/dashboard";
+import { parseDashboard, serializeDashboard, type DashboardState } from "@/lib/report/state/dashboard";
+import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel } from "./tiles";
 
 const END = "2025-07-31";

@@ -13,7 +13,8 @@ import { canDerive, derive } from "@/lib/core/upstream/derive";
 import { canonicalQuery, queryKey } from "@/lib/core/upstream/records";
 import type { JobResult, JobView, ReportGateway } from "@/lib/core/upstream/gateway";
 import { planQueries, type PlanOptions, type PlannedQuery, type PlanRequest } from "./plan";
-import { effectiveTile, tileRequests, tileTitle, type DashboardState, type TileSpec } from "@/lib/report/state/dashboard";
+import { type DashboardState } from "@/lib/report/state/dashboard";
+import { effectiveTile, tileRequests, tileTitle, type TileSpec } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel, type TileModel } from "./tiles";
 
 /** Where one upstream query of the plan stands. */

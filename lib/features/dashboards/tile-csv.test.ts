@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { parseCsv } from "@/lib/core/testing/csv";
-import { effectiveTile, parseDashboard, tileRequests } from "@/lib/report/state/dashboard";
+import { parseDashboard } from "@/lib/report/state/dashboard";
+import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel } from "./tiles";
 import type { TileAnswer } from "./run";
 import { tileCsv, tileCsvSource } from "./tile-csv";

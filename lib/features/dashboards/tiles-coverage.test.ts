@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
-import { effectiveTile, parseDashboard, tileRequests } from "@/lib/report/state/dashboard";
+import { parseDashboard } from "@/lib/report/state/dashboard";
+import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel, type KpiModel } from "./tiles";
 
 const TODAY = "2026-11-29";

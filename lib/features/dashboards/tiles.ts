@@ -13,7 +13,8 @@ import { buildViewTable, comparedId, sortRows, type TableCell, type TableModel }
 import type { ValueFormat } from "@/lib/report/metrics/format";
 import { describePeriods, buildReportView } from "@/lib/report/periods/view";
 import { chartMeasureId, effectiveSort, visibleMeasures } from "@/lib/report/state/explore";
-import { TABLE_TILE_ROWS, tileMeasure, type TileRequests, type TileSpec } from "@/lib/report/state/dashboard";
+import { TABLE_TILE_ROWS, tileMeasure } from "@/lib/report/state/dashboard";
+import { type TileRequests, type TileSpec } from "@/lib/features/dashboards/tile-spec";
 import { coverageDays } from "@/lib/report/periods/coverage";
 
 export interface KpiModel {

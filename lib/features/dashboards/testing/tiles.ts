@@ -5,7 +5,8 @@
  */
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ReportRequestSpec } from "@/lib/report/state/request";
-import { effectiveTile, parseDashboard, tileRequests } from "@/lib/report/state/dashboard";
+import { parseDashboard } from "@/lib/report/state/dashboard";
+import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel } from "@/lib/features/dashboards/tiles";
 import type { TileAnswer } from "@/lib/features/dashboards/run";
 
