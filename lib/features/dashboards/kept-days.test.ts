@@ -73,7 +73,7 @@ describe("a dashboard over kept days", () => {
     const coldCalls = reportCalls(svc);
     expect(coldCalls, "cold: some calls").toBeGreaterThan(0);
     // Cold, pages are counted from the planner's cardinality model, which errs high until it has
-    // seen the data (lib/features/dashboards/plan.ts); the days are what this test is about.
+    // seen the data (lib/features/dashboards/plan-rows.ts); the days are what this test is about.
     expect(cold.predicted, "cold: no more calls than predicted").toBeGreaterThanOrEqual(coldCalls);
 
     svc.logLines.length = 0;

@@ -14,7 +14,9 @@ import { comparisonRange } from "@/lib/report/periods/compare";
 import { canDerive, derive } from "@/lib/core/upstream/derive";
 import { ReportFetcher } from "@/lib/core/upstream/fetcher";
 import { aggregate, canonicalQuery, effectiveGroupBy, effectiveMetrics, matchesFilter, queryKey, type ReportQuery } from "@/lib/core/upstream/records";
-import { cohortCycles, contractProblem, estimateRows, mergeQueries, normalizeQuery, planQueries, type Plan, type PlanRequest } from "./plan";
+import { planQueries, type Plan, type PlanRequest } from "./plan";
+import { contractProblem, mergeQueries, normalizeQuery } from "@/lib/features/dashboards/plan-queries";
+import { cohortCycles, estimateRows } from "@/lib/features/dashboards/plan-rows";
 
 const MARCH = { start_date: "2025-03-01", end_date: "2025-03-31" };
 const req = (key: string, query: ReportQuery, op: Operation = "orders"): PlanRequest => ({ key, op, query });
