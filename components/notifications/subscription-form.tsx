@@ -7,7 +7,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
-import { DeliveryFields, ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-parts";
+import { DeliveryFields } from "./delivery-fields";
+import { ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-feedback";
 import { SUBSCRIPTION_FIELD_LABELS, recipientsInput, scheduleSpec, type SubscriptionDraft, type SubscriptionField } from "./drafts";
 import type { DirectoryUser, SavedChoice, SubscriptionView } from "./answers";
 

@@ -1,63 +1,16 @@
 "use client";
 /**
- * Pieces the alert-rule and subscription forms share: saving (the server's refusals onto their
- * fields, the announced summary, busy), the error summary, a field's own errors, the schedule picker
- * (in the reporting time zone) beside the recipients picker (dashboard users as checkboxes, other
- * addresses one per line), and the Save and Cancel buttons.
+ * The delivery fields the alert-rule and subscription forms share: the schedule picker (in the
+ * reporting time zone) beside the recipients picker (dashboard users as checkboxes, other addresses
+ * one per line).
  */
-import { useState, type ReactNode } from "react";
-import type { Recipients } from "@/lib/features/notifications/definition";
 import { describeSchedule } from "@/lib/features/notifications/spec";
-import { RequestError } from "@/lib/core/api-client/fetch";
-import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
-import { scheduleSpec, type FieldErrors, type RecipientsDraft, type ScheduleDraft } from "./drafts";
+import { scheduleSpec, type RecipientsDraft, type ScheduleDraft } from "./drafts";
 import type { DirectoryUser } from "./answers";
-
-/** The server's refusal details by field, in words (./server-errors.ts, loaded only when a save is refused). */
-type Refusals<F extends string> = (
-  details: readonly { path: string; message: string }[],
-  sent: { sent: Recipients; users: readonly DirectoryUser[] | undefined },
-) => Promise<{ fields: FieldErrors<F>; other: string[] }>;
-
-/**
- * A form's saving: its fields' errors and the summary's items (each named by `labels`), whether a
- * save is under way, `refuse` for what the form itself finds wrong, and `save`, which runs the
- * request and puts the server's refusals next to their fields.
- */
-export function useSaving<F extends string>(labels: Record<F, string>, refusals: Refusals<F>) {
-  const [errors, setErrors] = useState<FieldErrors<F>>({});
-  const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const refuse = (fields: FieldErrors<F>, message: string | null) => {
-    setErrors(fields);
-    setFailure({ message, other: [] });
-  };
-  const save = async (request: () => Promise<void>, sent: { recipients: Recipients; users: readonly DirectoryUser[] | undefined }, unsaved: string) => {
-    setBusy(true);
-    setErrors({});
-    setFailure(null);
-    try {
-      await request();
-    } catch (x) {
-      if (x instanceof RequestError && x.details.length > 0) {
-        const mapped = await refusals(x.details, { sent: sent.recipients, users: sent.users });
-        setErrors(mapped.fields);
-        setFailure({ message: mapped.other.length > 0 ? x.message : null, other: mapped.other });
-      } else setFailure({ message: x instanceof Error ? `${x.message}${x instanceof RequestError ? ` ${x.action}` : ""}` : unsaved, other: [] });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const items = [
-    ...(Object.entries(errors) as [F, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: labels[f], message: m }))),
-    ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
-  ];
-  return { errors, failure, busy, items, refuse, save };
-}
+import { FieldMessages, Hint, ids } from "./form-feedback";
 
 /** The schedule and the recipients, side by side on a wide screen. */
 export function DeliveryFields({
@@ -102,68 +55,6 @@ export function DeliveryFields({
     </div>
   );
 }
-
-/** The form's submit button and, when it can be closed, Cancel; both wait while it saves. */
-export function FormButtons({ busy, submit, onCancel }: { busy: boolean; submit: string; onCancel: (() => void) | undefined }) {
-  return (
-    <div className="flex flex-wrap gap-2">
-      <Button type="submit" variant="primary" disabled={busy}>
-        {submit}
-      </Button>
-      {onCancel ? (
-        <Button onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-      ) : null}
-    </div>
-  );
-}
-
-/** The form's problems as one announced list; each names its field. */
-export function ErrorSummary({ title, message, items }: { title: string; message: string | null; items: { label: string; message: string }[] }) {
-  if (!message && items.length === 0) return null;
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950">
-      <p className="font-semibold">{title}</p>
-      {message ? <p>{message}</p> : null}
-      {items.length > 0 ? (
-        <ul className="mt-1 list-disc pl-5">
-          {items.map((it, i) => (
-            <li key={i}>
-              <span className="font-medium">{it.label}:</span> {it.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
-
-/** A field's errors, under it; its id goes into the control's aria-describedby. */
-export function FieldMessages({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages || messages.length === 0) return null;
-  return (
-    <div id={id} className="text-sm font-medium text-red-800">
-      {messages.map((m, i) => (
-        <p key={i}>
-          <span aria-hidden="true">⚠ </span>
-          {m}
-        </p>
-      ))}
-    </div>
-  );
-}
-
-export function Hint({ id, children }: { id?: string; children: ReactNode }) {
-  return (
-    <p id={id} className="text-xs text-slate-700">
-      {children}
-    </p>
-  );
-}
-
-/** Ids joined for aria-describedby, skipping the absent. */
-export const ids = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ") || undefined;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `${pad(h)}:00` }));
