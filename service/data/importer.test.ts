@@ -9,7 +9,7 @@ import { GRAINS, grainSql, ROLLUPS, rollupSql } from "../reports/grain";
 import { EVENT_FACT_TABLES, eventFactsSql } from "./derived";
 import { generate } from "./generator";
 import { importDirectory, REPORTED_REJECTIONS, TABLES, type ImportResult } from "./importer";
-import { Rejections } from "./importer/validation";
+import { Rejections } from "./importer/rejections";
 import { migrate } from "./schema";
 import { VALID_IMPORT as VALID, writeCsvDir } from "../testing/import-fixture";
 

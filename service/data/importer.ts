@@ -10,11 +10,11 @@
  *  1. Each file is streamed through a hand-written validator (types, ranges, enumerations,
  *     cross-field rules, duplicate ids within the file). Valid rows are written, normalized (cents,
  *     canonical spellings, derived values) and tagged with their line number, to a temporary CSV
- *     (validation.ts, with the field parsers of fields.ts and the table specs of format.ts).
+ *     (importer/validate-file.ts, with the field parsers of fields.ts and the table specs of format.ts).
  *  2. In one transaction, DuckDB reads those temporary files (`read_csv`, explicit types) into
  *     temporary staging tables (load.ts); SQL checks what needs other files or the database
  *     (references, the customer's initial date, event dates against the attempt, conflicts with
- *     existing rows; validation.ts); if nothing was rejected, the rows already present are dropped
+ *     existing rows; importer/check-staged.ts); if nothing was rejected, the rows already present are dropped
  *     from staging, the rest are inserted, and the new facts are added to the derived tables
  *     (`addToDerived`; load.ts).
  */
@@ -24,7 +24,9 @@ import { join } from "node:path";
 import type { Database } from "../db";
 import { SPEC_BY_FILE, TABLES, type ImportTable, type TableSpec } from "./importer/format";
 import { loadStaged, stage } from "./importer/load";
-import { checkStaged, Rejections, REPORTED_REJECTIONS, validateFile, type FileOutcome, type ImportRejection } from "./importer/validation";
+import { checkStaged } from "./importer/check-staged";
+import { Rejections, REPORTED_REJECTIONS, type ImportRejection } from "./importer/rejections";
+import { validateFile, type FileOutcome } from "./importer/validate-file";
 
 export { REPORTED_REJECTIONS, TABLES, type ImportRejection };
 

@@ -3,8 +3,9 @@
  * temporary staging tables read from it (explicit column types, no detection), and the final insert
  * of the new rows, whose facts are then added to the derived tables (`addToDerived`).
  *
- * Separate from validation.ts, which decides what is rejected: nothing here rejects a row. The
- * staging tables are the meeting point: validation's database checks run on them before `loadStaged`.
+ * Separate from the checks, which decide what is rejected (validate-file.ts, check-staged.ts):
+ * nothing here rejects a row. The staging tables are the meeting point: check-staged.ts's database
+ * checks run on them before `loadStaged`.
  */
 import type { FileHandle } from "node:fs/promises";
 import type { Tx } from "../../db";
