@@ -38,6 +38,7 @@ describe("parseServerEnv", () => {
       REPORT_TIMEZONE: "UTC",
       SHARE_WARM_DAYS: 7,
       SHARE_WARM_INTERVAL_SECONDS: 30,
+      SCHEDULER_TICK_SECONDS: 30,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.UPSTREAM_ACCESS_TOKEN).toBeUndefined();
@@ -61,6 +62,7 @@ describe("parseServerEnv", () => {
       DATABASE_URL: "postgres://u:p@localhost:5432/dash",
     });
     expect(env.UPSTREAM_PAGE_CAP).toBe(7);
+    expect(parseServerEnv({ ...valid, SCHEDULER_TICK_SECONDS: "5" }).SCHEDULER_TICK_SECONDS).toBe(5);
     expect(env.UPSTREAM_ACCESS_TOKEN).toBe("tok");
     expect(env.REPORT_TIMEZONE).toBe("Europe/Berlin");
   });
@@ -84,6 +86,10 @@ describe("parseServerEnv", () => {
     ["CACHE_TTL_TODAY_SECONDS", { CACHE_TTL_TODAY_SECONDS: "1.5" }],
     ["REPORT_TIMEZONE", { REPORT_TIMEZONE: "Mars/Olympus_Mons" }],
     ["NEXTAUTH_URL", { NEXTAUTH_URL: "localhost:3000" }],
+    ["SCHEDULER_TICK_SECONDS", { SCHEDULER_TICK_SECONDS: "7" }],
+    ["SCHEDULER_TICK_SECONDS", { SCHEDULER_TICK_SECONDS: "0" }],
+    ["SCHEDULER_TICK_SECONDS", { SCHEDULER_TICK_SECONDS: "2.5" }],
+    ["SCHEDULER_TICK_SECONDS", { SCHEDULER_TICK_SECONDS: "120" }],
   ])("names %s when it is invalid", (name, patch) => {
     const e = errorOf({ ...valid, ...patch });
     expect(e.variables).toEqual([name]);

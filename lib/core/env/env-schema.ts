@@ -10,6 +10,8 @@ import { parseRoleMap, type RoleMap, type SsoSettings } from "./sso";
 
 export { EnvError } from "@/lib/contract/env";
 
+const SCHEDULER_TICK_ERROR = "SCHEDULER_TICK_SECONDS must be a whole number of seconds that divides 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60)";
+
 const httpUrl = (name: string) =>
   z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
@@ -139,6 +141,16 @@ const serverEnvSchema = z
       .enum(["true", "false"], { error: "SEPARATE_WORKER must be true or false" })
       .default("false")
       .transform((v) => v === "true"),
+    /**
+     * Seconds between the background scheduler's looks at what is due (a divisor of 60). A slot runs
+     * at the first tick after its time, so this is how late an alert or a scheduled report can start.
+     */
+    SCHEDULER_TICK_SECONDS: z.coerce
+      .number({ error: SCHEDULER_TICK_ERROR })
+      .int({ error: SCHEDULER_TICK_ERROR })
+      .min(1, { error: SCHEDULER_TICK_ERROR })
+      .refine((n) => 60 % n === 0, { error: SCHEDULER_TICK_ERROR })
+      .default(30),
     /** The routing workspace's two-person rule: a change is applied only once another editor approves it. */
     ROUTING_TWO_PERSON: z
       .enum(["true", "false"], { error: "ROUTING_TWO_PERSON must be true or false" })

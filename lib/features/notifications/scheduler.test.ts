@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { claimsRepo } from "./claims";
-import { Scheduler, type ScheduledItem, type SchedulerOptions } from "./scheduler";
+import { Scheduler, tickPattern, type ScheduledItem, type SchedulerOptions } from "./scheduler";
 import type { ScheduleSpec } from "./spec";
 
 let dir: string;
@@ -228,6 +228,15 @@ describe("Scheduler.tick", () => {
       "scheduler could not schedule an item",
       "scheduler could not schedule an item",
     ]);
+  });
+
+  it("ticks on the seconds of the minute its interval divides, and refuses one that does not divide 60", () => {
+    expect(tickPattern(30)).toBe("*/30 * * * * *");
+    expect(tickPattern(1)).toBe("*/1 * * * * *");
+    expect(tickPattern(60)).toBe("0 * * * * *");
+    for (const bad of [0, 7, 2.5, 120]) expect(() => tickPattern(bad), String(bad)).toThrow(RangeError);
+    const { make } = harness([]);
+    expect(() => make("worker-a", { tickSeconds: 45 })).toThrow(/tickSeconds must divide 60, not 45/);
   });
 
   it("starts a timer that does not keep the process alive, and stops it", async () => {

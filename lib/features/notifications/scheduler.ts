@@ -4,7 +4,7 @@ import "server-only";
  * slot once: also across a restart, and across several dashboard instances sharing one PostgreSQL,
  * because a slot runs only for the worker that claims it in the store (./claims.ts).
  *
- * Every tick (30 s), for each item that is not paused, the scheduler takes the item's latest slot at
+ * Every tick (every 30 s unless tickSeconds says otherwise), for each item that is not paused, the scheduler takes the item's latest slot at
  * or before now (./spec.ts, in the reporting time zone) and, unless that slot is done or comes before
  * the item was created, claims it and runs it. So:
  * - Only the latest slot runs. Slots missed while no dashboard was up are not replayed one by one:
@@ -58,6 +58,12 @@ export interface SchedulerOptions<I extends ScheduledItem = ScheduledItem> {
   log?: (line: string) => void;
   /** The clock slots are computed from (tests inject one); leases use the store's clock. */
   now?: () => Date;
+  /**
+   * Seconds between ticks (default 30), a divisor of 60 so that ticks fall on the same seconds of
+   * every minute. Slots are computed from the schedule, not from ticks: a shorter interval runs a
+   * due slot sooner after its time and looks at the store more often.
+   */
+  tickSeconds?: number;
 }
 
 /** A slot a tick ran. */
@@ -70,8 +76,11 @@ export interface SlotRun {
   error: string | null;
 }
 
-/** The croner pattern of the scheduler's own timer: every 30 seconds. */
-export const TICK_PATTERN = "*/30 * * * * *";
+/** The croner pattern of a timer every `seconds` seconds, on the seconds of the minute that are multiples of it. */
+export function tickPattern(seconds: number): string {
+  if (!(Number.isInteger(seconds) && seconds >= 1 && 60 % seconds === 0)) throw new RangeError(`Scheduler: tickSeconds must divide 60, not ${seconds}`);
+  return seconds === 60 ? "0 * * * * *" : `*/${seconds} * * * * *`;
+}
 
 /** A worker id unique to this process: host, pid and a random part (pids repeat across restarts and containers). */
 export function defaultWorkerId(): string {
@@ -95,6 +104,7 @@ export class Scheduler<I extends ScheduledItem = ScheduledItem> {
   private readonly lateAfterMs: number;
   private readonly log: (line: string) => void;
   private readonly now: () => Date;
+  private readonly pattern: string;
   private job: Cron | null = null;
   /** The tick under way, if any. */
   private running: Promise<SlotRun[]> | null = null;
@@ -106,6 +116,7 @@ export class Scheduler<I extends ScheduledItem = ScheduledItem> {
     this.lateAfterMs = (opts.lateAfterSeconds ?? 300) * 1000;
     this.log = opts.log ?? ((line) => console.error(line));
     this.now = opts.now ?? (() => new Date());
+    this.pattern = tickPattern(opts.tickSeconds ?? 30);
   }
 
   get workerId(): string {
@@ -113,13 +124,13 @@ export class Scheduler<I extends ScheduledItem = ScheduledItem> {
   }
 
   /**
-   * Ticks every 30 seconds (on :00 and :30) until stop(). The timer does not keep the process alive,
+   * Ticks every tickSeconds (by default on :00 and :30 of each minute) until stop(). The timer does not keep the process alive,
    * and a tick still running when the next is due makes that one a no-op.
    */
   start(): void {
     if (this.job) return;
     this.job = new Cron(
-      TICK_PATTERN,
+      this.pattern,
       { protect: true, unref: true, catch: (e) => this.logError("scheduler tick failed", e) },
       async () => {
         await this.tick();

@@ -27,6 +27,7 @@ const available = external !== undefined || postgresBinDir() !== null;
 if (!available) console.warn("lib/features/notifications/worker.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
 
 const SPEC = { every: "hour" } as const;
+const TICK_SECONDS = 1;
 
 let pg: TestPostgres | null = null;
 let store: Store | null = null;
@@ -87,6 +88,9 @@ function dashboardEnv(): NodeJS.ProcessEnv {
     SMTP_PORT: String(smtp!.port),
     SMTP_TLS: "none",
     MAIL_FROM: "Payments alerts <alerts@test.local>",
+    // A tick every second: what is asserted is whether a process ticks at all, not when (the
+    // production interval of 30 s would make each process wait up to half a minute for its first).
+    SCHEDULER_TICK_SECONDS: String(TICK_SECONDS),
   };
 }
 
@@ -132,8 +136,8 @@ async function firingRule(name: string): Promise<AlertRule> {
   return (await alertsRepo(store!).get(created.id))!;
 }
 
-/** Milliseconds until just past the scheduler's next tick (its timer fires on :00 and :30 of each minute). */
-const pastNextTick = () => 30_000 - (Date.now() % 30_000) + 2_000;
+/** Milliseconds until past the scheduler's next two ticks (its timer fires on every TICK_SECONDS of each minute). */
+const pastNextTicks = () => 2 * TICK_SECONDS * 1000 - (Date.now() % (TICK_SECONDS * 1000)) + 1_000;
 
 describe.runIf(available)("the background work in its own process", () => {
   it("runs in `npm run worker` and not in a web server started with SEPARATE_WORKER=true", async () => {
@@ -152,8 +156,8 @@ describe.runIf(available)("the background work in its own process", () => {
       html: "<p>queued directly</p>",
     });
 
-    // The web server: up past a scheduler tick, with a due slot and a queued message.
-    const web = run("lib/features/notifications/testing/web-start.ts", ["--for", String(pastNextTick())], dashboardEnv());
+    // The web server: up past two scheduler ticks, with a due slot and a queued message.
+    const web = run("lib/features/notifications/testing/web-start.ts", ["--for", String(pastNextTicks())], dashboardEnv());
     expect(await web.exited, web.stderr()).toBe(0);
     expect(web.stdout()).toContain("background work left to the separate worker (SEPARATE_WORKER=true)");
     expect(await claimsRepo(store!).history("alert", rule.id)).toEqual([]);

@@ -52,6 +52,7 @@ async function start(env: ServerEnv): Promise<BackgroundWork> {
     db,
     workerId,
     timeZone: env.REPORT_TIMEZONE,
+    tickSeconds: env.SCHEDULER_TICK_SECONDS,
     items: () => scheduledItems(db),
     run: (item, slot, ctx) => runSlot(deps, item, ctx.late, slot),
   });
