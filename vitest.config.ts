@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "service/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // Lowers the scrypt cost of the passwords tests hash (see the file).
+    setupFiles: ["test/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests start real servers on their own ports; files run in parallel processes.

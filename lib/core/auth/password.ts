@@ -13,6 +13,20 @@ export interface ScryptParams {
 }
 
 export const DEFAULT_SCRYPT: ScryptParams = { ln: 15, r: 8, p: 1 };
+
+/**
+ * The cost new hashes get and `needsRehash` compares with: DEFAULT_SCRYPT, unless the unit tests'
+ * setup (test/setup.ts) lowers it for their process, where hundreds of hashes at the production
+ * cost took minutes on two cores. Nothing in the application changes it.
+ */
+let current: ScryptParams = DEFAULT_SCRYPT;
+
+export function setPasswordCost(params: ScryptParams): void {
+  for (const k of ["ln", "r", "p"] as const) {
+    if (!(Number.isInteger(params[k]) && params[k] >= LIMITS[k][0] && params[k] <= LIMITS[k][1])) throw new RangeError(`password cost: ${k} must be from ${LIMITS[k][0]} to ${LIMITS[k][1]}`);
+  }
+  current = params;
+}
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 // Guards against a tampered or corrupt stored hash making us allocate gigabytes.
@@ -27,7 +41,7 @@ function derive(password: string, salt: Buffer, { ln, r, p }: ScryptParams): Pro
   );
 }
 
-export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = current): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(password, salt, params);
   return `scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
@@ -59,7 +73,7 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
 }
 
-export function needsRehash(encoded: string, params: ScryptParams = DEFAULT_SCRYPT): boolean {
+export function needsRehash(encoded: string, params: ScryptParams = current): boolean {
   const parsed = parse(encoded);
   return !parsed || parsed.params.ln !== params.ln || parsed.params.r !== params.r || parsed.params.p !== params.p;
 }
