@@ -15,8 +15,12 @@ export default defineConfig({
     environment: "node",
     // Lowers the scrypt cost of the passwords tests hash (see the file).
     setupFiles: ["test/setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Bounds for a hung test or setup, not for a slow one: nothing a test asserts depends on them
+    // (time-dependent behaviour is asserted by counts, order and injected clocks, docs/testing.md),
+    // and on two cores shared with the browser tests, or with a machine's other work, a test that
+    // starts servers or generates data can take minutes where it takes seconds alone.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // Integration tests start real servers on their own ports; files run in parallel processes.
     pool: "forks",
     // Most files spend their time waiting (on servers, child processes, PGlite, quota windows), not
