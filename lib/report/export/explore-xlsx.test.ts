@@ -190,4 +190,34 @@ describe("Explore's workbook written on the server", () => {
     expect(next?.status).toBe(200);
     await next!.arrayBuffer();
   });
+  it("holds its bounds when many people ask at the same moment: at most its slots, never two a person", async () => {
+    // Four people, each asking twice, every request sent before any is answered.
+    const people = Array.from({ length: 4 }, (_, i) => `${OWNER}-racer-${i}`);
+    const asked = people.flatMap((owner) => [owner, owner]);
+    const settled = await Promise.allSettled(asked.map((owner) => exploreWorkbookResponse(LONG, deps({ owner }))));
+    const written = settled.flatMap((r, i) => (r.status === "fulfilled" ? [{ owner: asked[i]!, res: r.value }] : []));
+    const refused = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    expect(written.map((w) => w.res.status)).toEqual(Array.from({ length: WORKBOOK_SLOTS }, () => 200));
+    expect(new Set(written.map((w) => w.owner)).size, "one workbook a person").toBe(WORKBOOK_SLOTS);
+    expect(refused).toHaveLength(asked.length - WORKBOOK_SLOTS);
+    for (const e of refused) {
+      expect(e).toBeInstanceOf(ApiError);
+      expect([429, 503]).toContain((e as ApiError).status);
+    }
+    // Everyone whose first request was written has their second refused as theirs (429), not as the process's (503).
+    const writers = new Set(written.map((w) => w.owner));
+    expect(refused.filter((e) => (e as ApiError).status === 429)).toHaveLength(writers.size);
+    for (const w of written) await w.res.body!.cancel();
+    // Their slots come back: the next person is written.
+    let next: Response | null = null;
+    for (let turn = 0; turn < 1_000 && !next; turn++) {
+      next = await exploreWorkbookResponse(LONG, deps({ owner: `${OWNER}-after-the-race` })).catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 503) return null;
+        throw e;
+      });
+      if (!next) await new Promise((r) => setImmediate(r));
+    }
+    expect(next?.status).toBe(200);
+    await next!.arrayBuffer();
+  });
 });

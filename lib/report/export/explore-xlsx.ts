@@ -9,7 +9,7 @@ import "server-only";
  * model and sort) and the sheet the CSV's (tableSheet), written by exceljs's streaming writer into
  * the response as it is made.
  */
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
@@ -133,7 +133,25 @@ function workbookResponse(fileName: string, spec: WorkbookSpec, done: () => void
     out.destroy(e instanceof Error ? e : new Error(String(e)));
   });
   const ascii = fileName.replace(/[^A-Za-z0-9._-]+/g, "-");
-  return new Response(Readable.toWeb(out) as ReadableStream<Uint8Array>, {
+  // Pulled from the writer's stream a chunk at a time; a cancelled body destroys that stream, which
+  // ends the writing and gives back the slot. Node's Readable.toWeb kept pushing the writer's data
+  // into a body its reader had cancelled (an uncaught error in the server), and ReadableStream.from
+  // leaves the stream open when the body is cancelled before its first read.
+  const chunks = out[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+      },
+      cancel() {
+        out.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
     status: 200,
     headers: {
       "Content-Type": XLSX_TYPE,
