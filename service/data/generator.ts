@@ -41,7 +41,7 @@ export interface GenerateOptions {
   simulateInWorker?: boolean;
 }
 
-/** The demo data set of `npm start` (ending today), about 1.5 M attempts; the invariant tests use it too. */
+/** The demo data set of `npm start` (ending today), about 1.5 M attempts; the invariant tests use its days and seed. */
 export const DEMO_DATASET = { days: 400, ordersPerDay: 1500, seed: 42 } as const;
 
 export interface GenerateSummary {
