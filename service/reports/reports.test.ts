@@ -3,6 +3,9 @@
  * raw rows), for hundreds of randomized requests; plus paging, injection and invariants. On each
  * engine (service/testing/harness.ts): the answers must be the reference's whatever runs them.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -15,12 +18,23 @@ import {
   type ReportRecord,
   type ReportRequest,
 } from "@/lib/contract";
-import { startTestService, TEST_ENGINES, type TestService } from "../testing/harness";
+import { generateTestFile, startTestService, TEST_ENGINES, type TestService } from "../testing/harness";
 import { loadDataset, referenceReport, type Dataset } from "../testing/reference";
 
 const END = "2025-07-31";
 const DAYS = 150;
 const START = addDays(END, -(DAYS - 1));
+
+// One generated file, copied for each engine's service: every engine answers over the same data.
+let dataDir: string;
+let dataFile: string;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "reports-test-"));
+  dataFile = await generateTestFile(join(dataDir, "data.duckdb"), { days: DAYS, ordersPerDay: 20, seed: 11, endDate: END });
+}, 180_000);
+afterAll(() => {
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
 
 // The same suite on every engine: DuckDB, ClickHouse on one node, and ClickHouse on two shards.
 describe.each(TEST_ENGINES)("on %s", (engine) => {
@@ -31,7 +45,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
 
   beforeAll(async () => {
     svc = await startTestService({
-      data: { days: DAYS, ordersPerDay: 20, seed: 11, endDate: END },
+      from: dataFile,
       env: { REPORT_RATE_LIMIT: "1000000" },
       engine,
     });

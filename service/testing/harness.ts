@@ -2,7 +2,7 @@
  * Test harness: the real service on a real socket (127.0.0.1, random port) over a real DuckDB file
  * holding a small generated dataset. Nothing is mocked; the log lines are captured for assertions.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OPERATION_ROWS } from "../../lib/contract/operations";
@@ -49,8 +49,30 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
+/** The data set a test service generates unless told otherwise. */
+const DEFAULT_DATA: GenerateOptions = { days: 60, ordersPerDay: 40, seed: 7, endDate: "2025-07-31" };
+
+/**
+ * Generates `data` (over the harness's defaults) into `file` and closes it, checkpointed: a file
+ * several test services of one test file start from (`startTestService({ from: file })`), each on a
+ * copy of its own, so the data is generated once however many engines read it.
+ */
+export async function generateTestFile(file: string, data: Partial<GenerateOptions> = {}): Promise<string> {
+  const db = await Database.open(file);
+  try {
+    await migrate(db);
+    await generate(db, { ...DEFAULT_DATA, ...data });
+    await db.checkpoint();
+  } finally {
+    db.close();
+  }
+  return file;
+}
+
 export async function startTestService(opts: {
   data?: Partial<GenerateOptions> | false;
+  /** A file from `generateTestFile` to copy instead of generating `data` (the original is left as it is). */
+  from?: string;
   env?: Record<string, string>;
   /** Runs on the database after data generation, before the service starts (e.g. load a routing configuration). */
   setup?: (db: Database) => Promise<void>;
@@ -58,11 +80,13 @@ export async function startTestService(opts: {
 } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
   const dbPath = join(dir, "service.duckdb");
+  if (opts.from) {
+    copyFileSync(opts.from, dbPath);
+    if (existsSync(`${opts.from}.wal`)) copyFileSync(`${opts.from}.wal`, `${dbPath}.wal`);
+  }
   const db = await Database.open(dbPath);
   await migrate(db);
-  if (opts.data !== false) {
-    await generate(db, { days: 60, ordersPerDay: 40, seed: 7, endDate: "2025-07-31", ...(opts.data ?? {}) });
-  }
+  if (!opts.from && opts.data !== false) await generate(db, { ...DEFAULT_DATA, ...(opts.data ?? {}) });
   if (opts.setup) await opts.setup(db);
   const client = await createClient(db, "test");
   const engine = opts.engine ?? "duckdb";
