@@ -4,7 +4,7 @@
  */
 import { gridSheet, gridToCsv, gridUnit } from "@/lib/features/cohorts/csv";
 import { CELL_DEFINITIONS, buildCohortGrid, type CohortGrid } from "@/lib/features/cohorts/grid";
-import { downloadText } from "@/lib/report/table/csv";
+import { downloadText } from "@/lib/report/table/browser-download";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatInstant } from "@/lib/report/metrics/format";
 import type { ReportData } from "@/lib/report/client/queries";

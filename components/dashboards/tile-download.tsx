@@ -1,5 +1,5 @@
 "use client";
-import { downloadText } from "@/lib/report/table/csv";
+import { downloadText } from "@/lib/report/table/browser-download";
 import { dashboardQuestion, dashboardWorkbook, tileCsv, tileCsvSource, tileSheet, type DashboardQuestion, type TileCsvContext, type TileCsvSource } from "@/lib/features/dashboards/tile-csv";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatInstant } from "@/lib/report/metrics/format";

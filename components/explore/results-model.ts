@@ -4,7 +4,8 @@
  * is first requested (preloadResults), not with the page: a page opens with a form and empty panels.
  */
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { downloadText } from "@/lib/report/table/browser-download";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { measureFor } from "@/lib/report/metrics/kpis";
 import { nextSort, sortRows, type TableModel, type TableRow } from "@/lib/report/table/table";

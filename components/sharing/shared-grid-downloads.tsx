@@ -1,7 +1,7 @@
 "use client";
 import { gridSheet, gridToCsv } from "@/lib/features/cohorts/csv";
 import type { CohortGrid } from "@/lib/features/cohorts/grid";
-import { downloadText } from "@/lib/report/table/csv";
+import { downloadText } from "@/lib/report/table/browser-download";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { Button } from "@/components/ui/button";
 

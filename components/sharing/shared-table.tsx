@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, useState } from "react";
-import { downloadText, tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { tableSheet, tableToCsv, tableToDataCsv } from "@/lib/report/table/csv";
+import { downloadText } from "@/lib/report/table/browser-download";
 import { singleTableBook } from "@/lib/report/table/xlsx";
 import { formatCount } from "@/lib/report/metrics/format";
 import type { SortSpec } from "@/lib/report/state/explore";

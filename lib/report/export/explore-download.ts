@@ -5,7 +5,7 @@
  * with the job (202); the job is followed as a report is (long polls), then the workbook asked again.
  */
 import { actionFor, errorFrom, JSON_HEADERS, RequestError, send, LONG_POLL_MS, pollDelay, type JobView } from "@/lib/report/client/api";
-import { saveBlob } from "@/lib/report/table/csv";
+import { saveBlob } from "@/lib/report/table/browser-download";
 
 /** Rounds of "an answer is being fetched" or "workbooks are busy" before giving up. */
 const MAX_ROUNDS = 12;

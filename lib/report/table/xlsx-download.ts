@@ -2,7 +2,7 @@
  * Saves a workbook from the browser. exceljs (its in-memory Workbook: the browser build has no
  * streaming writer) is loaded on the first download, never with a page.
  */
-import { saveBlob } from "./csv";
+import { saveBlob } from "./browser-download";
 import { writeWorkbook, XLSX_TYPE, type WorkbookSpec } from "./xlsx";
 
 export async function downloadWorkbook(fileName: string, spec: WorkbookSpec): Promise<void> {
