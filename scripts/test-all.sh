@@ -7,7 +7,9 @@
 set -u
 cd "$(dirname "$0")/.."
 bash scripts/test-servers.sh || exit 1
+echo "── servers ready after $SECONDS s"
 bash scripts/check-static.sh || exit 1
+echo "── lint and types done after $SECONDS s"
 
 # Ctrl-C or a CI timeout stops both steps and everything they started.
 trap 'trap - INT TERM; kill 0' INT TERM
@@ -30,6 +32,7 @@ wait "$unit"
 unit_rc=$?
 wait "$browser"
 browser_rc=$?
+echo "── all done after $SECONDS s"
 echo "── npm run test:unit: exit $unit_rc"
 echo "── npm run test:e2e: exit $browser_rc"
 [ "$unit_rc" -eq 0 ] && [ "$browser_rc" -eq 0 ]
