@@ -53,6 +53,10 @@ async function direct() {
   return { gateway, month, numerator, amountCents, denominator, ratio: numerator / denominator };
 }
 
+/** The service's figures, asked once for the file's tests (each only reads them). */
+let figures: ReturnType<typeof direct> | undefined;
+const wanted = () => (figures ??= direct());
+
 function mastercardTable(page: Page, month: string) {
   return page.getByRole("region", { name: `${PROGRAM}, ${monthLabel(month)} (scrollable)` });
 }
@@ -76,7 +80,7 @@ async function expectBreachFirst(page: Page, want: Awaited<ReturnType<typeof dir
 }
 
 test("the breached MID is first and excessive, with the service's ratio; its drill-down opens Explore on the same chargebacks", async ({ page }) => {
-  const want = await direct();
+  const want = await wanted();
   expect(want.numerator).toBeGreaterThanOrEqual(100);
   expect(want.ratio).toBeGreaterThanOrEqual(0.015);
   const directDone = Date.now();
@@ -153,7 +157,7 @@ test.describe("as a viewer", () => {
   test.use({ storageState: ".e2e/viewer.json" });
 
   test("a viewer opens the Monitor and sees the same breach", async ({ page }) => {
-    const want = await direct();
+    const want = await wanted();
     await page.goto("/monitor");
     await expect(page).toHaveURL(/\/monitor$/);
     const first = await expectBreachFirst(page, want);
@@ -169,7 +173,7 @@ test.describe("as a viewer", () => {
 });
 
 test("the Monitor is saved and shared like a report: a live link without an account shows the same breach", async ({ browser }) => {
-  const want = await direct();
+  const want = await wanted();
   const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
   const page = await analyst.newPage();
   await page.goto("/monitor");
