@@ -72,7 +72,9 @@ async function queueMore(page: Page, fromDaysBack: number, n: number) {
  * Reads a waiting line at every look until `done`, and holds what it said to a wait that keeps
  * moving: its place in the queue never rises, the reports in never fall, and its estimate counts
  * down (the last one told is sooner than the first). Order and counts only: how long any of it
- * takes is not asserted.
+ * takes is not asserted. Each look reads what the page shows at that moment (allInnerTexts does not
+ * wait): a line that went away between a count and innerText left innerText waiting for it, past
+ * the poll's end, after the answer had arrived.
  */
 async function watchQueue(what: string, read: (text: string) => Reading | null, line: () => Promise<string | null>, done: () => Promise<boolean>) {
   const told: Reading[] = [];
@@ -115,7 +117,7 @@ test("the Monitor's drill-down says where its reports wait in the queue and when
   await watchQueue(
     "the drill-down",
     drillIn,
-    async () => ((await line.count()) > 0 ? await line.first().innerText().catch(() => null) : null),
+    async () => (await line.allInnerTexts())[0] ?? null,
     async () => (await tables.count()) > 0 && (await line.count()) === 0,
   );
   await expect(tables).toBeVisible();
@@ -139,7 +141,7 @@ test("Explore's request for which compared days hold data says where it waits, k
   await watchQueue(
     "the coverage request",
     placeIn,
-    async () => ((await coverage.count()) > 0 ? await coverage.first().innerText().catch(() => null) : null),
+    async () => (await coverage.allInnerTexts())[0] ?? null,
     async () => (await coverage.count()) === 0 && (await page.getByText("data on 10 of 20 days").count()) > 0,
   );
   // The answer: the comparison marked with the days it covers, and no verdict on it.
@@ -212,9 +214,9 @@ test("a shared dashboard on a phone, switched through its presets, reaches each 
     await expect
       .poll(
         async () => {
-          const togo = v.getByTestId("calls-to-go");
-          if ((await togo.count()) > 0) {
-            const n = Number((await togo.first().innerText().catch(() => "")).replace(/,/g, ""));
+          const togo = (await v.getByTestId("calls-to-go").allInnerTexts())[0];
+          if (togo !== undefined) {
+            const n = Number(togo.replace(/,/g, ""));
             if (Number.isFinite(n) && n > 0) told.push(n);
           }
           const statuses = await v.locator("article[data-status]").evaluateAll((as) => as.map((a) => a.getAttribute("data-status")));
