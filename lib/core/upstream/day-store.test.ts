@@ -208,14 +208,14 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect(afterRecent.data.find((r) => r.date === settled)).not.toEqual(expected.find((r) => r.date === settled));
 
       svc.logLines.length = 0;
-      const check = await g.checkKeptDays({ usedSince: 0, everyMs: 0 });
+      const check = await g.days!.checkKeptDays({ usedSince: 0, everyMs: 0 });
       expect(check.moved, "the check finds the one settled day that moved").toBe(1);
       expect(reportCalls(svc)).toBe(check.calls);
       const healed = await ask(instance(1), "orders", last30);
       expect(healed.data).toEqual(expected);
       expect(healed.days?.fetched).toBe(1);
       // A second check soon after looks at nothing (each shape is checked once per interval).
-      expect((await g.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
+      expect((await g.days!.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
     });
 
     it("names what was used recently for the background to keep current: the next morning's look costs no call", async () => {
@@ -227,7 +227,7 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       now += 24 * HOUR;
       const tomorrow = addDays(today, 1);
       const g = instance(1);
-      const warm = await g.recentShapeQueries(0);
+      const warm = await g.days!.recentShapeQueries(0);
       // Only the shape looked at lately, over the days fetched before they settled and the new one.
       expect(warm.map((w) => [w.query.start_date, w.query.end_date, w.query.metrics])).toEqual([[addDays(today, -1), tomorrow, ["initial_attempt"]]]);
       const out = g.submit(warm[0]!.op, warm[0]!.query, BACKGROUND_OWNER);

@@ -6,24 +6,24 @@ import "server-only";
  * at most 3 times) → merge pieces by re-adding metrics → cache. Jobs report their progress.
  *
  * This file is the façade that wires the parts together and the one place callers import from:
- * ./cache.ts holds answers, ./jobs.ts tracks jobs and their callers, ./fetcher.ts spends upstream
- * calls, and ./quota.ts decides when each call may go.
+ * ./cache.ts holds answers, ./day-answers.ts makes them of kept days, ./jobs.ts tracks jobs and their
+ * callers (./job-handles.ts signs each caller's hold on one), ./fetcher.ts spends upstream calls, and
+ * ./quota.ts decides when each call may go.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { LIMITS, OPERATION_SCHEMAS, getDimension, toUnits, type Operation, type ReportRecord } from "@/lib/contract";
-import { addDays, daysBetween } from "@/lib/contract/dates";
+import { createHmac } from "node:crypto";
+import { OPERATION_SCHEMAS, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
 import { canDerive, derive } from "./derive";
-import { dayGrain, settleDays, withRange, type KeptDays, type Shape } from "./day-store";
-import { fetchRanges, type DateRange } from "./range-pieces";
-import type { SharedState } from "./shared";
-import { CancelledError } from "./quota";
+import { DayAnswers } from "./day-answers";
+import { JobHandles } from "./job-handles";
+import type { DateRange } from "./range-pieces";
+import { logShared, type SharedState } from "./shared";
+import { CancelledError, QuotaQueue } from "./quota";
 import { ReportCache, type CacheConfig, type LatestAnswer, type SerializedAnswer } from "./cache";
 import { UpstreamClient, type UpstreamCredentials } from "./client";
 import { ReportFetcher, type FetchConfig } from "./fetcher";
 import { JobRegistry, type JobResult, type JobRun, type JobView, type JobsConfig } from "./jobs";
-import { BACKGROUND_OWNER, QuotaQueue } from "./quota";
-import { aggregate, canonicalQuery, effectiveMetrics, queryKey, type ReportQuery } from "./records";
+import { canonicalQuery, queryKey, type ReportQuery } from "./records";
 import { SeenValues } from "./seen-values";
 
 export type { LatestAnswer, SerializedAnswer } from "./cache";
@@ -43,45 +43,8 @@ export interface GatewayConfig extends UpstreamCredentials, CacheConfig, JobsCon
   handleKey?: string;
 }
 
-/**
- * A job handle: one owner's hold on a job, `<job id>.<owner>.<tag>`. Two owners asking the same
- * report share the job (its upstream work) but each gets their own handle, signed so that knowing
- * another's handle gives nobody a handle of their own to that job.
- */
-export class JobHandles {
-  private readonly key: Buffer;
-  constructor(key: string) {
-    this.key = createHmac("sha256", key).update("report-job-handle-v1").digest();
-  }
-
-  private tag(jobId: string, owner: string): Buffer {
-    return createHmac("sha256", this.key).update(jobId).update("\0").update(owner).digest().subarray(0, 16);
-  }
-
-  of(jobId: string, owner: string): string {
-    return `${jobId}.${Buffer.from(owner, "utf8").toString("base64url")}.${this.tag(jobId, owner).toString("base64url")}`;
-  }
-
-  /** The job and owner a handle names, or null when it is not one this key signed. */
-  parse(handle: string): { jobId: string; owner: string } | null {
-    const parts = handle.split(".");
-    if (parts.length !== 3) return null;
-    const [jobId, ownerPart, tagPart] = parts as [string, string, string];
-    const owner = Buffer.from(ownerPart, "base64url").toString("utf8");
-    const given = Buffer.from(tagPart, "base64url");
-    const expected = this.tag(jobId, owner);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? { jobId, owner } : null;
-  }
-}
-
 /** Queue owner of everything share-link visitors ask for. */
 export const SHARE_OWNER = "share-links";
-
-const minDay = (a: string, b: string) => (a < b ? a : b);
-
-function logShared(msg: string, e: unknown): void {
-  console.error(JSON.stringify({ level: "warn", msg, error: e instanceof Error ? e.message : String(e) }));
-}
 
 export class ReportGateway {
   readonly client: UpstreamClient;
@@ -92,6 +55,8 @@ export class ReportGateway {
   /** Values seen in fetched answers, for the filter editor's suggestions. */
   readonly seen = new SeenValues();
   private readonly handles: JobHandles;
+  /** Answers made of kept days, when the store keeps them (`shared.days`). */
+  readonly days: DayAnswers | null;
 
   /** `shared`: what this instance shares with others on one PostgreSQL database (./shared.ts); none by default. */
   constructor(
@@ -104,6 +69,7 @@ export class ReportGateway {
     this.cache = new ReportCache(config);
     this.jobs = new JobRegistry(config, this.queue);
     this.fetcher = new ReportFetcher(config, this.client, this.queue, shared);
+    this.days = shared.days ? new DayAnswers(shared.days, this.fetcher, config.maxPieceDays) : null;
     if (shared.jobs) {
       const rows = shared.jobs;
       this.renewer = setInterval(() => {
@@ -333,11 +299,11 @@ export class ReportGateway {
    * the answer.
    */
   private async execute(run: JobRun): Promise<JobResult> {
-    const shape = this.shared.days ? this.dayShape(run.op, run.query) : null;
+    const shape = this.days?.shape(run.op, run.query) ?? null;
     // Alone (no shared state) the fetch starts at once, its first call queued before submit returns.
     const fromOthers = this.shared.cache || this.shared.jobs ? await this.fromOtherInstances(run, shape === null) : null;
     if (fromOthers) return fromOthers;
-    const result = shape ? await this.fromDays(run, shape) : await this.fetchWhole(run);
+    const result = shape && this.days ? await this.days.answer(run, shape, () => this.fetchWhole(run)) : await this.fetchWhole(run);
     this.seen.add(result.data);
     // A whole answer is kept as of its fetch, so the cache tells the same time; one put together from
     // kept days is kept from now (its oldest day may be long past any lifetime).
@@ -350,116 +316,22 @@ export class ReportGateway {
     return result;
   }
 
+  /**
+   * The pieces a job for the query would fetch now, each with its calls when the day store knows
+   * them; none when every day is kept current, or a whole answer is kept; null when the question is
+   * not kept by day and no answer is kept (the whole range is fetched). What planners count calls from.
+   */
+  async piecesToFetch(op: Operation, query: ReportQuery): Promise<{ range: DateRange; calls: number | null }[] | null> {
+    const shape = this.days?.shape(op, query) ?? null;
+    if (shape && this.days) return this.days.piecesToFetch(op, query, shape);
+    // A whole answer kept in the store (another instance's, or this one's before a restart) costs nothing.
+    const kept = await this.shared.cache?.find(op, query).catch(() => null);
+    return kept ? [] : null;
+  }
+
   private async fetchWhole(run: JobRun): Promise<JobResult> {
     const { data, calls } = await this.fetcher.fetch(run, run.progress);
     return { source: "upstream", fetched_at: new Date().toISOString(), upstream_calls: calls, total: data.length, data };
-  }
-
-  /**
-   * The day grain the gateway keeps a query at, or null when it is not kept by day. A breakdown is
-   * asked per day only by dimensions of a known, small set of values (the catalog's enumerations),
-   * where a 101-day piece surely stays one page.
-   */
-  dayShape(op: Operation, query: ReportQuery): Shape | null {
-    return dayGrain(
-      op,
-      query,
-      (dims) => {
-        let rows = 1;
-        for (const d of dims) {
-          const values = getDimension(d)?.values;
-          if (!values) return undefined;
-          rows *= values.length + 1; // + null, where the dimension does not apply
-        }
-        return rows;
-      },
-      this.config.maxPieceDays,
-    );
-  }
-
-  /**
-   * The pieces a job for the query would fetch now, each with its calls when the day store knows
-   * them (every day of it kept but no longer current: its pages counted from the records it held);
-   * none when every day is kept current, or a whole answer is kept; null when the question is not
-   * kept by day and no answer is kept (the whole range is fetched). What planners count calls from.
-   */
-  async piecesToFetch(op: Operation, query: ReportQuery): Promise<{ range: DateRange; calls: number | null }[] | null> {
-    const shape = this.shared.days ? this.dayShape(op, query) : null;
-    if (!shape) {
-      // A whole answer kept in the store (another instance's, or this one's before a restart) costs nothing.
-      const kept = await this.shared.cache?.find(op, query).catch(() => null);
-      return kept ? [] : null;
-    }
-    try {
-      const { runs, staleRows } = await this.shared.days!.missing(op, shape, query.start_date, query.end_date);
-      return fetchRanges(runs, this.config.maxPieceDays)
-        .flatMap((r) => this.fetcher.pieces({ ...query, ...r }))
-        .map((range) => {
-          let rows = 0;
-          for (let d = range.start_date; d <= range.end_date; d = addDays(d, 1)) {
-            const n = staleRows.get(d);
-            if (n === undefined) return { range, calls: null };
-            rows += n;
-          }
-          return { range, calls: Math.max(1, Math.ceil(rows / LIMITS.maxPageSize)) };
-        });
-    } catch (e) {
-      logShared("kept days not read", e);
-      return null;
-    }
-  }
-
-  /**
-   * The kept days of the query's range, read from the day store, and the days it does not keep
-   * current, fetched at the day grain and kept. Calls for the missing runs are made only where they
-   * cost no more than the whole span between them (kept days in the middle are then asked again).
-   */
-  private async fromDays(run: JobRun, shape: Shape): Promise<JobResult> {
-    const days = this.shared.days!;
-    const { start_date: start, end_date: end } = run.query;
-    let kept: KeptDays;
-    try {
-      kept = await days.read(run.op, shape, start, end);
-    } catch (e) {
-      // A store that cannot be read costs this report its calls, not its answer.
-      logShared("kept days not read", e);
-      return this.fetchWhole(run);
-    }
-    const toFetch = fetchRanges(kept.missing, this.config.maxPieceDays);
-    let calls = 0;
-    let fetchedAt = days.now();
-    const fetched: ReportRecord[] = [];
-    if (toFetch.length > 0) {
-      const res = await this.fetcher.fetch({ ...run, query: withRange(shape, start, end) }, run.progress, toFetch);
-      calls = res.calls;
-      fetched.push(...res.data);
-      fetchedAt = days.now();
-      for (const r of toFetch) {
-        const inRange = res.data.filter((rec) => String(rec.date) >= r.start_date && String(rec.date) <= r.end_date);
-        await days.write(run.op, shape, r.start_date, r.end_date, inRange, fetchedAt).catch((e: unknown) => logShared("kept days not written", e));
-      }
-    }
-    const refetched = new Set<string>();
-    for (const r of toFetch) for (let d = r.start_date; d <= r.end_date; d = addDays(d, 1)) refetched.add(d);
-    const records = [...fetched];
-    let oldest = toFetch.length > 0 ? fetchedAt : Number.POSITIVE_INFINITY;
-    let keptDays = 0;
-    for (const [day, k] of kept.days) {
-      if (refetched.has(day)) continue;
-      records.push(...k.records);
-      oldest = Math.min(oldest, k.fetchedAt);
-      keptDays++;
-    }
-    const data = derive(run.op, run.query, records);
-    const totalDays = daysBetween(start, end) + 1;
-    return {
-      source: calls > 0 ? "upstream" : "cache",
-      fetched_at: new Date(Number.isFinite(oldest) ? oldest : fetchedAt).toISOString(),
-      upstream_calls: calls,
-      total: data.length,
-      data,
-      days: { kept: keptDays, fetched: totalDays - keptDays },
-    };
   }
 
   /**
@@ -525,64 +397,6 @@ export class ReportGateway {
     if (!f || !rows) return;
     const other = await rows.get(f.otherId).catch(() => null);
     if (other && !other.finished) f.run.mirror(other.view.status);
-  }
-
-  /**
-   * The questions that keep what people looked at recently current: each kept shape used since
-   * `usedSince` whose days reach into its settle window, over its days from the day before that
-   * window (or its first kept day) to today. Asked as background work, they fetch only the new and unsettled
-   * days, so the first look of the morning is answered from the store.
-   */
-  async recentShapeQueries(usedSince: number): Promise<{ op: Operation; query: ReportQuery }[]> {
-    const days = this.shared.days;
-    if (!days) return [];
-    const today = days.today();
-    return (await days.shapesUsedSince(usedSince)).flatMap((k) => {
-      // A day before the window too: yesterday's look fetched it while it was still unsettled.
-      const from = addDays(today, -settleDays(k.op, k.shape));
-      if (k.lastDay < from) return [];
-      return [{ op: k.op, query: canonicalQuery(k.op, withRange(k.shape, k.firstDay > from ? k.firstDay : from, today)) }];
-    });
-  }
-
-  /**
-   * Compares the settled days the day store keeps for shapes used since `usedSince` with the
-   * upstream's daily totals of the same metrics and filters (one call per 101 days of a shape, as
-   * background work), and forgets the days whose totals moved, so they are fetched again. A shape is
-   * checked at most once per `everyMs`. Returns what it looked at, found and spent.
-   */
-  async checkKeptDays(opts: { usedSince: number; everyMs: number; signal?: AbortSignal }): Promise<{ shapes: number; moved: number; calls: number }> {
-    const days = this.shared.days;
-    const out = { shapes: 0, moved: 0, calls: 0 };
-    if (!days) return out;
-    const now = days.now();
-    const today = days.today();
-    for (const kept of await days.shapesUsedSince(opts.usedSince)) {
-      if (opts.signal?.aborted) break;
-      if (kept.checkedAt !== null && kept.checkedAt > now - opts.everyMs) continue;
-      const end = minDay(kept.lastDay, addDays(today, -settleDays(kept.op, kept.shape)));
-      if (end >= kept.firstDay) {
-        const metrics = effectiveMetrics(kept.op, withRange(kept.shape, kept.firstDay, end));
-        const totals = canonicalQuery(kept.op, { start_date: kept.firstDay, end_date: end, group_by: ["date"], metrics, filters: kept.shape.filters });
-        const res = await this.fetcher.fetch(
-          { op: kept.op, query: totals, owner: () => BACKGROUND_OWNER, signal: opts.signal ?? new AbortController().signal },
-          () => undefined,
-        );
-        out.calls += res.calls;
-        const upstream = new Map(res.data.map((r) => [String(r.date), r]));
-        const moved: string[] = [];
-        for (const day of await days.keptDays(kept.key, kept.firstDay, end)) {
-          const sums = aggregate(day.records, [], metrics)[0];
-          const theirs = upstream.get(day.day);
-          if (metrics.some((m) => toUnits(m, Number(sums?.[m] ?? 0)) !== toUnits(m, Number(theirs?.[m] ?? 0)))) moved.push(day.day);
-        }
-        await days.forget(kept.key, moved);
-        out.moved += moved.length;
-      }
-      await days.markChecked(kept.key, now);
-      out.shapes++;
-    }
-    return out;
   }
 
   status() {

@@ -47,3 +47,11 @@ export interface SharedState {
   /** Job rows (./pg-jobs.ts); needs `cache` too, where a done job's records are read from. */
   jobs?: PgJobs;
 }
+
+/**
+ * A shared part that fails costs the instances calls (an answer, a job or a day not shared), never a
+ * report: it is logged as a warning and the work goes on here.
+ */
+export function logShared(msg: string, e: unknown): void {
+  console.error(JSON.stringify({ level: "warn", msg, error: e instanceof Error ? e.message : String(e) }));
+}

@@ -20,7 +20,7 @@ export function startShareWarmer(): void {
   const since = () => Date.now() - env.SHARE_WARM_DAYS * 86_400_000;
   // Shared links first (people outside wait on them), then every kept question used recently:
   // saved reports, dashboards, alerts and the Monitor all leave their shapes in the day store.
-  const source = async () => [...(await warmQueries(await getStore(), gateway, env.REPORT_TIMEZONE, env.SHARE_WARM_DAYS)), ...(await gateway.recentShapeQueries(since()))];
+  const source = async () => [...(await warmQueries(await getStore(), gateway, env.REPORT_TIMEZONE, env.SHARE_WARM_DAYS)), ...((await gateway.days?.recentShapeQueries(since())) ?? [])];
   const warmer = new Warmer(gateway, source, {
     intervalMs: env.SHARE_WARM_INTERVAL_SECONDS * 1000,
     // Refreshed a little before they expire, so a visitor finds them fresh rather than just expired.
@@ -32,9 +32,9 @@ export function startShareWarmer(): void {
   let checking = false;
   const check = setInterval(() => {
     const q = gateway.queue.status();
-    if (checking || q.queueLength + q.backgroundQueueLength > 0) return;
+    if (checking || !gateway.days || q.queueLength + q.backgroundQueueLength > 0) return;
     checking = true;
-    gateway
+    gateway.days
       .checkKeptDays({ usedSince: since(), everyMs: 86_400_000 })
       .catch((e: unknown) => console.error(JSON.stringify({ level: "error", msg: "kept days check failed", error: e instanceof Error ? e.name : "unknown" })))
       .finally(() => (checking = false));
