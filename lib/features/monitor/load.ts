@@ -6,7 +6,7 @@ import "server-only";
  * again; nothing else runs, whoever asks.
  */
 import type { ReportQuery } from "@/lib/contract/schemas";
-import { observe, plannedCallsFor } from "@/lib/features/dashboards/run";
+import { observe, plannedCallsFor } from "@/lib/features/dashboards/call-counts";
 import type { JobStatus } from "@/lib/core/upstream/jobs";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { queryKey } from "@/lib/core/upstream/records";
