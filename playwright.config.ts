@@ -1,19 +1,22 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { dashboardEnvFor } from "./e2e/support/env";
+import { dashboardEnvFor, e2eEnvs } from "./e2e/support/env";
 import { oidcWebServer } from "./e2e/support/oidc";
-import type { E2EEnv } from "./e2e/support/prepare";
+
+// Each worker drives a service and a dashboard of its own (e2e/support/workers.ts): two by default,
+// one per core of the machine the suite is sized for. E2E_WORKERS sets how many.
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 // The config is loaded by the runner and again by each worker; prepare the run once.
 if (!process.env.E2E_PREPARED) {
   execFileSync(process.execPath, ["--import", "tsx", "e2e/support/prepare.ts"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "tsx", "e2e/support/workers.ts", String(WORKERS)], { stdio: "inherit" });
   process.env.E2E_PREPARED = "1";
 }
-const env = JSON.parse(readFileSync(".e2e/env.json", "utf8")) as E2EEnv;
+const envs = e2eEnvs();
 
 // Tests only ever drive servers this config starts on this machine.
-for (const url of [env.dashboardUrl, env.serviceUrl]) {
+for (const url of envs.flatMap((env) => [env.dashboardUrl, env.serviceUrl])) {
   if (!/^http:\/\/(localhost|127\.0\.0\.1):\d+$/.test(url)) throw new Error(`e2e refuses to run against ${url}`);
 }
 
@@ -34,7 +37,7 @@ const chromium = {
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: envs.length,
   retries: 0,
   forbidOnly: true,
   reporter: [["list"]],
@@ -43,7 +46,8 @@ export default defineConfig({
   timeout: 300_000,
   expect: { timeout: 30_000 },
   // Every failure keeps its trace (steps, network, DOM) and a screenshot of the page as it failed.
-  use: { baseURL: env.dashboardUrl, trace: "retain-on-failure", screenshot: "only-on-failure", launchOptions: chromium },
+  // No baseURL here: e2e/support/test.ts gives each worker its own dashboard's.
+  use: { trace: "retain-on-failure", screenshot: "only-on-failure", launchOptions: chromium },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
@@ -53,7 +57,7 @@ export default defineConfig({
     // Runs last: scans everything the other specs made the dashboard send and log.
     { name: "secrets", testMatch: /secrets\.spec\.ts/, dependencies: ["sweep"] },
   ],
-  webServer: [
+  webServer: envs.flatMap((env) => [
     oidcWebServer(env.oidc, env.dir),
     {
       // The service's request log (one JSON line per request) lets specs count upstream calls.
@@ -61,7 +65,7 @@ export default defineConfig({
       url: `${env.serviceUrl}/healthz`,
       timeout: 60_000,
       reuseExistingServer: false,
-      stdout: "ignore",
+      stdout: "ignore" as const,
       env: {
         SERVICE_DB: env.serviceDb,
         SERVICE_PORT: String(env.servicePort),
@@ -76,8 +80,8 @@ export default defineConfig({
       url: `${env.dashboardUrl}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      stdout: "ignore",
+      stdout: "ignore" as const,
       env: dashboardEnvFor(env, 5, 10),
     },
-  ],
+  ]),
 });

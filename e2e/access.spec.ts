@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, request as playwrightRequest, test } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 
 interface ApiRoute {
   path: string;
@@ -52,7 +52,7 @@ for (const r of routes.filter((x) => !PUBLIC.some((p) => p.test(x.path)))) {
       expect(res.status()).toBe(401);
       expect(((await res.json()) as { error: { type: string } }).error.type).toBe("UnauthorizedError");
       if (role === "analyst" || role === "admin") {
-        const viewer = await playwrightRequest.newContext({ baseURL, storageState: ".e2e/viewer.json" });
+        const viewer = await playwrightRequest.newContext({ baseURL, storageState: authFile("viewer") });
         const v = await viewer.fetch(r.path, { method, headers: { "content-type": "application/json" }, data: method === "GET" ? undefined : "{}" });
         expect(v.status()).toBe(403);
       }
@@ -72,7 +72,7 @@ test("pages send anonymous visitors to sign in, and keep where they were going",
 
 test("an analyst's report request goes through the queue and equals a direct call to the service", async () => {
   const env = e2eEnv();
-  const analyst = await playwrightRequest.newContext({ baseURL: env.dashboardUrl, storageState: ".e2e/analyst.json" });
+  const analyst = await playwrightRequest.newContext({ baseURL: env.dashboardUrl, storageState: authFile("analyst") });
   const body = { start_date: env.endDate.slice(0, 8) + "01", end_date: env.endDate, group_by: ["date"], metrics: ["attempts", "approvals", "revenue"] };
   const bad = await analyst.post("/api/reports/order-summary", { data: { ...body, filters: { product_id: "903" } } });
   expect(bad.status()).toBe(400);

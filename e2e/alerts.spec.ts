@@ -13,12 +13,12 @@
  * hour away, so the scheduler never evaluates it during the run: every evaluation here is a press of
  * "Evaluate now".
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type Locator, type Page } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 import { formatValue } from "../lib/report/metrics/format";
 import { cents, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 /** Evaluate now waits for the rule's report in the analyst's turn of the upstream quota. */
 const EVALUATION_TIMEOUT = 90_000;
@@ -147,7 +147,7 @@ test("a rule that fires: created in words, evaluated with its numbers, read in t
   await expectNoSeriousA11yViolations(page);
 
   // The viewer named as a recipient reads the same alert in their inbox.
-  const viewerContext = await browser.newContext({ storageState: ".e2e/viewer.json" });
+  const viewerContext = await browser.newContext({ storageState: authFile("viewer") });
   try {
     const viewer = await viewerContext.newPage();
     await viewer.goto("/inbox");
@@ -336,7 +336,7 @@ test("a programme ratio with 1 typed and the condition left alone is saved as ab
 });
 
 test.describe("as a viewer", () => {
-  test.use({ storageState: ".e2e/viewer.json" });
+  test.use({ storageState: authFile("viewer") });
 
   test("a viewer is sent away from /alerts, and can open the inbox", async ({ page }) => {
     await page.goto("/alerts");

@@ -5,8 +5,8 @@
  * the page and the API.
  */
 import { readFileSync } from "node:fs";
-import { expect, test, type Browser } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type Browser } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, parseCsv } from "./support/helpers";
 
 const WRONG_PASSWORD = "Not-The-Password-e2e-31337";
@@ -33,7 +33,7 @@ test("an admin finds sign-ins in the audit log, filters them and downloads the C
   await expect(ok.page).not.toHaveURL(/\/login/);
   await ok.context.close();
 
-  const admin = await (await browser.newContext({ storageState: ".e2e/admin.json" })).newPage();
+  const admin = await (await browser.newContext({ storageState: authFile("admin") })).newPage();
   await admin.goto("/");
   await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
   await expect(admin.getByRole("heading", { name: "Audit log" })).toBeVisible();
@@ -77,7 +77,7 @@ test("an admin finds sign-ins in the audit log, filters them and downloads the C
 });
 
 test("a share link made and revoked through the API is in the log with its maker, address and no token", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/admin.json" });
+  const context = await browser.newContext({ storageState: authFile("admin") });
   const api = context.request;
   const made = await api.post("/api/saved-reports", { data: { name: `Audit link ${Date.now()}`, page: "explore", params: "op=orders&range=last7&by=date&m=revenue" } });
   expect(made.status(), await made.text()).toBe(201);
@@ -102,7 +102,7 @@ test("a share link made and revoked through the API is in the log with its maker
 });
 
 test("an analyst is refused the audit log, the page and its API", async ({ browser }) => {
-  const analyst = await (await browser.newContext({ storageState: ".e2e/analyst.json" })).newPage();
+  const analyst = await (await browser.newContext({ storageState: authFile("analyst") })).newPage();
   await analyst.goto("/");
   await expect(analyst.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await analyst.goto("/audit");

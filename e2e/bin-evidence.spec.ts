@@ -1,11 +1,12 @@
 /** BIN lookup with evidence: the last 90 days per gateway beside each answer, equal to the service's own figures, one report per bulk lookup. */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { addDays } from "../lib/contract/dates";
 import { bestLabel, type EvidenceAnswer, type EvidenceDone } from "../lib/features/bin-lookup/evidence";
 import { formatValue } from "../lib/report/metrics/format";
 import { expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 type Row = Record<string, string | number | null>;
 interface Status {

@@ -1,8 +1,9 @@
 /** BIN lookup against the real service's routing: previews, real routing, bad input, bulk lists, gateway names. */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 const BIN = "414720";
 

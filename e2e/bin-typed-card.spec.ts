@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type Page } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 
 /** Every form control's live value on the page (the HTML does not hold what was typed). */
 const controlValues = (page: Page) => page.evaluate(() => [...document.querySelectorAll("input, textarea")].map((e) => (e as HTMLInputElement).value).join("\n"));
@@ -21,7 +21,7 @@ function expectNoMoreThanBin(where: string, text: string, pan: string) {
 
 test("a card number typed digit by digit gives its first 8 digits, and no key on the way keeps, sends or stores more", async ({ browser }) => {
   const env = e2eEnv();
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   /** Every request the page sends: its URL, headers and body. */
   const sent: string[] = [];

@@ -8,7 +8,8 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContextOptions, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 
 /**
@@ -30,8 +31,8 @@ function appRoutes(dir = "app"): string[] {
 type Who = "visitor" | "analyst" | "admin";
 const stateOf: Record<Who, BrowserContextOptions["storageState"]> = {
   visitor: { cookies: [], origins: [] },
-  analyst: ".e2e/analyst.json",
-  admin: ".e2e/admin.json",
+  analyst: authFile("analyst"),
+  admin: authFile("admin"),
 };
 
 /** What a page logged as an error while it loaded, hydrated and settled. */

@@ -8,17 +8,17 @@
  * open. Printing stays light.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "./support/test";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 
 type Scheme = "light" | "dark";
 type Who = "visitor" | "analyst" | "admin";
 
 const stateOf: Record<Who, BrowserContextOptions["storageState"]> = {
   visitor: { cookies: [], origins: [] },
-  analyst: ".e2e/analyst.json",
-  admin: ".e2e/admin.json",
+  analyst: authFile("analyst"),
+  admin: authFile("admin"),
 };
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 

@@ -8,9 +8,10 @@
  *
  * Three tiles over the same days plan into a few upstream calls (the e2e quota is 5 calls per 10 s).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
+import { authFile } from "./support/env";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 const TILES_TIMEOUT = 60_000;
 const KPI = "kpi.1|op=orders&range=last30&by=date&m=revenue|";
@@ -178,7 +179,7 @@ test("removing another tile, moving one or following a link while a tile's setti
 });
 
 test("closing or reloading the page while a tile's settings are not applied gets the browser's own question; with none it closes unasked", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   await page.goto(START);
   await expectTilesDrawn(page, 3);
@@ -209,7 +210,7 @@ test("closing or reloading the page while a tile's settings are not applied gets
 });
 
 test("on a phone, a pinning tile's badges are on screen and inside it", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json", viewport: { width: 390, height: 844 }, isMobile: true });
+  const context = await browser.newContext({ storageState: authFile("analyst"), viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await context.newPage();
   await page.goto(START);
   await expectTilesDrawn(page, 3);

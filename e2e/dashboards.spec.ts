@@ -10,12 +10,12 @@
  * quota is 5 calls per 10 s). The later tests use the dashboard the first one saved, or save the
  * same one through the API when they run alone.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
 import { encodeTile, newTile } from "@/lib/report/state/dashboard";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 /** A cold dashboard waits for its queries' turn in the upstream queue. */
 const TILES_TIMEOUT = 60_000;
@@ -203,7 +203,7 @@ test("share it and open it signed out on a phone", async ({ page, browser }) => 
 
 test("a warm saved dashboard is drawn into the page's HTML: no script, no look after hydration", async ({ page, browser }) => {
   await builtDashboard(page);
-  const noScript = await browser.newContext({ storageState: ".e2e/analyst.json", javaScriptEnabled: false });
+  const noScript = await browser.newContext({ storageState: authFile("analyst"), javaScriptEnabled: false });
   try {
     const html = await noScript.newPage();
     await html.goto(`/dashboards/${built.id}`);
@@ -244,7 +244,7 @@ test("a viewer reads the saved dashboard without editing it; a link the page can
   await item.getByRole("button", { name: "Share with team" }).click();
   await expect(item.getByRole("button", { name: "Stop sharing with team" })).toBeVisible();
 
-  const viewerContext = await browser.newContext({ storageState: ".e2e/viewer.json" });
+  const viewerContext = await browser.newContext({ storageState: authFile("viewer") });
   try {
     const viewer = await viewerContext.newPage();
     await viewer.goto(`/dashboards/${built.id}`);

@@ -1,9 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { authFile } from "./support/env";
 import { DIMENSIONS, METRICS } from "../lib/contract/catalog";
 import { KPIS } from "../lib/report/metrics/kpis";
 import { screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/viewer.json" });
+test.use({ storageState: authFile("viewer") });
 
 test("the definitions page lists every metric and dimension of the catalog", async ({ page }) => {
   // The page's first address still opens it, by a permanent redirect.

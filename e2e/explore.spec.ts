@@ -2,13 +2,13 @@
  * Explore against the real service: a report grouped by date and gateway with three metrics and a
  * filter; the chart, the table's totals and rates, a direct call to the service, reload, CSV, a11y.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { periodsIn } from "../lib/report/periods/periods";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 test("a report by date and gateway: chart series, totals, rates, and the service's own numbers", async ({ page }) => {
   const env = e2eEnv();

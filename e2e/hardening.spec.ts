@@ -4,10 +4,10 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type APIRequestContext, type Browser } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 async function shareLink(request: APIRequestContext, body: object = { mode: "live" }): Promise<{ token: string; url: string; name: string }> {
   const name = `Hardening ${Date.now()}`;

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type Browser, type Page } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations } from "./support/helpers";
 
 const DEVICES = [
@@ -17,7 +17,7 @@ const DEVICES = [
 ] as const;
 
 async function open(browser: Browser, device: (typeof DEVICES)[number]) {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json", viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.hasTouch });
+  const context = await browser.newContext({ storageState: authFile("analyst"), viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.hasTouch });
   const page = await context.newPage();
   /** Every request the page sends: its URL and body. */
   const sent: string[] = [];

@@ -2,10 +2,11 @@
  * The keyboard path: a skip link first, the shortcuts' help under "?", "/" to the filters and
  * Ctrl + Enter to run, on a real page in Chromium.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { authFile } from "./support/env";
 import { expectNoSeriousA11yViolations } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 test("skip link, shortcut help, / to the filters, Ctrl + Enter runs the report", async ({ page }) => {
   await page.goto("/explore");

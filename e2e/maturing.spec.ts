@@ -5,13 +5,13 @@
  * the chargebacks received in those days ÷ their approvals, from direct service calls) with the
  * difference explained on the page, and a KPI tile says "maturing" beside its value.
  */
-import { expect, test, type Locator } from "@playwright/test";
+import { expect, test, type Locator } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { formatChange, formatValue } from "../lib/report/metrics/format";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { downloadCsv, expectNoSeriousA11yViolations, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 const clean = (s: string) => s.replace(/\s+/g, " ").trim();
 

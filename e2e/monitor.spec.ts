@@ -7,12 +7,12 @@
  * labels each threshold with both; its "by day" link opens Explore on the same chargebacks; four
  * upstream calls from cold, none warm; accessible and screenshotted; a viewer sees the same.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { formatValue } from "../lib/report/metrics/format";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 const PROGRAM = "Mastercard Excessive Chargeback Program";
 const MC = "MASTERCARD";
@@ -154,7 +154,7 @@ test("the breached MID is first and excessive, with the service's ratio; its dri
 });
 
 test.describe("as a viewer", () => {
-  test.use({ storageState: ".e2e/viewer.json" });
+  test.use({ storageState: authFile("viewer") });
 
   test("a viewer opens the Monitor and sees the same breach", async ({ page }) => {
     const want = await wanted();
@@ -174,7 +174,7 @@ test.describe("as a viewer", () => {
 
 test("the Monitor is saved and shared like a report: a live link without an account shows the same breach", async ({ browser }) => {
   const want = await wanted();
-  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const analyst = await browser.newContext({ storageState: authFile("analyst") });
   const page = await analyst.newPage();
   await page.goto("/monitor");
   await expectBreachFirst(page, want);

@@ -12,12 +12,13 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "./support/test";
 import { startMailSink, type MailSink } from "../lib/core/mail/sink";
 import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { freePort } from "./support/ports";
 
-const PORT = Number(process.env.E2E_NOTIFY_DASHBOARD_PORT ?? 3117);
-const BASE = `http://localhost:${PORT}`;
+/** The mail dashboard's address, on a free port (set before the tests run). */
+let BASE = "";
 const stamp = Date.now().toString(36);
 
 let sink: MailSink;
@@ -41,8 +42,10 @@ test.beforeAll(async () => {
     people[role] = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
   }
   sink = await startMailSink({ dir: resolve(dir, "mail"), port: 0 });
+  const port = await freePort();
+  BASE = `http://localhost:${port}`;
   const log = createWriteStream(join(dir, "dashboard.log"));
-  dashboard = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(PORT), "--hostname", "localhost"], {
+  dashboard = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost"], {
     env: {
       ...process.env,
       ...dashboardEnvFor(env, 5, 10),

@@ -6,12 +6,12 @@
  * hover and in the CSV, a range that is not whole months refused with its reason), the URL
  * reproducing all of it, axe, and phone screenshots.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 test("a monthly report against the previous period: deltas, partial months, the dashed series, the service's own sums", async ({ page }) => {
   const env = e2eEnv();

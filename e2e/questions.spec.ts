@@ -4,12 +4,12 @@
  * "is not" and the data-only CSV; against the real service and the built dashboard.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, parseCsv, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 /** Report calls the service has logged so far (one JSON line per request). */
 function serviceReportCalls(): number {

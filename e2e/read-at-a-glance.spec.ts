@@ -3,12 +3,12 @@
  * and a shared report opened on a phone shows its headline figures (each measure's total and change,
  * the same as its totals row) before its chart and its table.
  */
-import { expect, test, type APIRequestContext, type Locator } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 const clean = (s: string) => s.replace(/\s+/g, " ").trim();
 

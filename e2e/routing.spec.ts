@@ -9,11 +9,11 @@
  * reads the workspace with no edit control; a viewer is turned away; a phone shows it without
  * sideways scrolling.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "./support/test";
 import type { BinRoutingResponse } from "../lib/contract/bin-routing";
 import type { WorkspaceAnswer } from "../lib/features/routing/model";
 import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, screenshots, serviceCall } from "./support/helpers";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 
 /** An 8-digit BIN no generated rule names, so only the rule this spec adds decides where it goes. */
 const BIN = "45999901";
@@ -57,7 +57,7 @@ async function analystRouting(admin: BrowserContext, routing: boolean): Promise<
 
 test("an admin proposes a change, an account the admin made cannot approve it, an independent editor does; routing follows it and the audit log has every step", async ({ browser }) => {
   test.setTimeout(180_000);
-  const admin = await browser.newContext({ storageState: ".e2e/admin.json" });
+  const admin = await browser.newContext({ storageState: authFile("admin") });
   // The analyst (made by the users CLI: the admin never saw their password) may change routing from before the proposal.
   await analystRouting(admin, true);
   try {
@@ -136,7 +136,7 @@ test("an admin proposes a change, an account the admin made cannot approve it, a
   expect((await workspace(admin)).live!.version).toBe(live.version);
 
   // A second person approves it.
-  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const analyst = await browser.newContext({ storageState: authFile("analyst") });
   const approver = await analyst.newPage();
   await approver.goto("/routing");
   const forAnalyst = approver.getByRole("list", { name: "Pending changes" }).getByRole("listitem").filter({ hasText: reason });
@@ -196,7 +196,7 @@ test("an admin proposes a change, an account the admin made cannot approve it, a
 });
 
 test("an analyst without the routing permission reads the workspace with no edit control; a viewer is turned away", async ({ browser }) => {
-  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const analyst = await browser.newContext({ storageState: authFile("analyst") });
   const page = await analyst.newPage();
   await page.goto("/routing");
   await expect(page.getByRole("heading", { name: "Routing", level: 1 })).toBeVisible();
@@ -219,7 +219,7 @@ test("an analyst without the routing permission reads the workspace with no edit
   expect(refused.status()).toBe(403);
   await analyst.close();
 
-  const viewer = await browser.newContext({ storageState: ".e2e/viewer.json" });
+  const viewer = await browser.newContext({ storageState: authFile("viewer") });
   const v = await viewer.newPage();
   await v.goto("/routing");
   await expect(v).toHaveURL(/\/\?denied=%2Frouting$/);
@@ -231,7 +231,7 @@ test("an analyst without the routing permission reads the workspace with no edit
 });
 
 test("the workspace on a phone: everything reachable without sideways scrolling", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/admin.json", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({ storageState: authFile("admin"), viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto("/routing");
   await expect(page.getByRole("heading", { name: "Routing", level: 1 })).toBeVisible();

@@ -6,7 +6,8 @@
  * links again on a phone, tapped.
  */
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, parseCsv } from "./support/helpers";
 
 interface LinkRow {
@@ -39,7 +40,7 @@ const openShare = async (page: Page, url: string) => {
 };
 
 test("three links on one report: each row names its link, copies, expires in hours; revoking the middle row asks naming it and revokes only it", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json", timezoneId: "UTC", permissions: ["clipboard-read", "clipboard-write"] });
+  const context = await browser.newContext({ storageState: authFile("analyst"), timezoneId: "UTC", permissions: ["clipboard-read", "clipboard-write"] });
   const page = await context.newPage();
   const name = `Three links ${Date.now()}`;
   const reportId = await saveItem(page.request, name, "explore", "op=orders&range=last7&by=gateway_id&m=attempts");
@@ -142,7 +143,7 @@ test("three links on one report: each row names its link, copies, expires in hou
 
 test("on a phone: several links, each labelled, copied, expiring in hours; revoking a row asks naming its link and revokes exactly it", async ({ browser }) => {
   const context = await browser.newContext({
-    storageState: ".e2e/analyst.json",
+    storageState: authFile("analyst"),
     timezoneId: "UTC",
     viewport: { width: 390, height: 844 },
     isMobile: true,
@@ -233,7 +234,7 @@ test("on a phone: several links, each labelled, copied, expiring in hours; revok
 });
 
 test("saving asks for the name in a dialog that points out a name the user already gave", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   const params = "op=orders&range=last7&by=card_brand&m=attempts,approvals";
   const name = `Brands this week ${Date.now()}`;
@@ -271,7 +272,7 @@ test("saving asks for the name in a dialog that points out a name the user alrea
 });
 
 test("a shared dashboard downloads its table tile as CSV, the rows the tile shows, and prints without its buttons", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   const table = "table.2|op=orders&range=last30&by=gateway_alias&m=revenue,attempts,approvals&kpi=approval_rate&sort=-revenue|";
   const name = `Shared tiles ${Date.now()}`;
@@ -328,7 +329,7 @@ test("a shared dashboard downloads its table tile as CSV, the rows the tile show
 });
 
 test("a link whose maker is made a viewer is paused, with a page that says so, and an admin revokes it from the report's list", async ({ browser }) => {
-  const admin = await browser.newContext({ storageState: ".e2e/admin.json", timezoneId: "UTC" });
+  const admin = await browser.newContext({ storageState: authFile("admin"), timezoneId: "UTC" });
   const email = `sharer.${Date.now()}@e2e.test`;
   const made = await admin.request.post("/api/users", { data: { email, role: "analyst" } });
   expect(made.status(), await made.text()).toBe(201);

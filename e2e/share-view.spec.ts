@@ -4,12 +4,12 @@
  * a live link that refreshes itself while its data is fetched, and 404 for an unknown token.
  */
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { parseCsv, screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 async function share(request: APIRequestContext, page: "explore" | "cohorts", params: string, link: object = { mode: "live" }): Promise<{ url: string; name: string }> {
   const name = `Share view ${page} ${Date.now()}`;

@@ -2,12 +2,12 @@
  * An analyst saves a report and shares it; a manager without an account opens the link on a phone
  * and sees the same totals; after revocation the same URL shows no data.
  */
-import { expect, test } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
 test("save, share, open on a phone without an account, revoke", async ({ browser }) => {
-  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const analyst = await browser.newContext({ storageState: authFile("analyst") });
   const page = await analyst.newPage();
   await page.goto("/explore?op=orders&range=last30&by=gateway_id&m=attempts,approvals,revenue&kpi=approval_rate");
   const totals = page.getByRole("row", { name: "Totals" });

@@ -3,10 +3,10 @@
  * and the shared page on a phone all carry the same signed change, equal to the change computed here
  * from direct service calls over exactly the two ranges compared.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { formatChange, formatValue } from "../lib/report/metrics/format";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { cents, downloadCsv, expectNoSeriousA11yViolations, serviceCall } from "./support/helpers";
 
 const MINUS = "\u2212";
@@ -41,7 +41,7 @@ test("a decrease carries its minus sign in the table, the CSV, a KPI tile and th
   const revenueDelta = (now.revenueCents - before.revenueCents) / 100;
   const rateDelta = now.cb / now.approvals - before.cb / before.approvals;
 
-  const analyst = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const analyst = await browser.newContext({ storageState: authFile("analyst") });
   const page = await analyst.newPage();
   await page.goto(`/explore?op=orders&range=${start}..${end}&m=revenue,cb_count&kpi=cb_rate_count&cmp=prev`);
   const table = page.getByRole("table").first();

@@ -3,12 +3,12 @@
  * spent and the window freeing them without a reload; a report of several calls says which part it
  * is on. The e2e dashboard allows 5 calls per 10 s.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { screenshots } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 interface Status {
   calls_in_window: number;

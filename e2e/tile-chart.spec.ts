@@ -4,11 +4,12 @@
  * product words money, a name for the drawing, a tooltip a keyboard reaches whose values are the
  * service's own, and the legend naming every series drawn.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { addDays, daysBetween } from "../lib/contract/dates";
 import { cents, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 /** A cold dashboard waits for its queries' turn in the upstream queue. */
 const TILES_TIMEOUT = 60_000;

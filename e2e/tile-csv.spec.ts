@@ -4,7 +4,8 @@
  * the cent, the same totals; above it, lines naming the dashboard and the tile.
  */
 import { readFileSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { parseCsv } from "./support/helpers";
 
 const TILES_TIMEOUT = 90_000;
@@ -52,7 +53,7 @@ async function expectCsvAsShown(page: Page, tile: Locator) {
 }
 
 test("a pivot tile downloads its table as CSV, as shown, on the dashboard and on its shared page", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   await page.goto(`/dashboards/new?${PARAMS}`);
   const tile = page.locator("article[data-kind=pivot]");

@@ -4,9 +4,10 @@
  * edits not yet run are flagged, view settings amend the URL, and a dashboard opened bare writes the
  * one it shows.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { authFile } from "./support/env";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 test("Explore: an edit is flagged, a run is a history entry, back and forward restore the form and the report", async ({ page }) => {
   await page.goto("/explore?op=orders&range=last7&by=date&m=attempts,approvals");

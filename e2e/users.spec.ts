@@ -3,8 +3,8 @@
  * them (their open session ends at once) and enables them; resets their password. Analysts and
  * viewers cannot reach the page.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { e2eEnv } from "./support/env";
+import { expect, test, type Browser, type Page } from "./support/test";
+import { authFile, e2eEnv } from "./support/env";
 import { expectNoSeriousA11yViolations, screenshots } from "./support/helpers";
 
 async function signIn(browser: Browser, email: string, password: string): Promise<Page> {
@@ -17,7 +17,7 @@ async function signIn(browser: Browser, email: string, password: string): Promis
 }
 
 test("an admin adds, disables, enables and resets a user; the user's sessions follow", async ({ browser }) => {
-  const admin = await (await browser.newContext({ storageState: ".e2e/admin.json" })).newPage();
+  const admin = await (await browser.newContext({ storageState: authFile("admin") })).newPage();
   await admin.goto("/");
   await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
   await expect(admin.getByRole("heading", { name: "Users" })).toBeVisible();

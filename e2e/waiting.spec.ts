@@ -4,12 +4,12 @@
  * about 8 s"). The quota is spent first, as e2e/status.spec.ts does (the e2e dashboard allows 5 calls
  * per 10 s), so the screen's own reports must wait.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { screenshots, serviceCall } from "./support/helpers";
 
-test.use({ storageState: ".e2e/analyst.json" });
+test.use({ storageState: authFile("analyst") });
 
 /** Explore's words for a queued call: its place and its estimated start. */
 const QUEUE_WORDS = /(Next in line|Position \d+ in the queue); estimated start (about \d+ (s|min)|any moment now)/;

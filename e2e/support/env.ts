@@ -1,12 +1,37 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { oidcEnvFor } from "./oidc";
 import type { E2EEnv } from "./prepare";
 
 export type { E2EEnv };
 
-/** The current run's environment, written by prepare.ts when the Playwright config loaded. */
+const DIR = process.env.E2E_DIR ?? ".e2e";
+
+/** How many workers the run has servers for (e2e/support/workers.ts wrote it when the Playwright config loaded). */
+export function e2eWorkers(): number {
+  return (JSON.parse(readFileSync(join(DIR, "workers.json"), "utf8")) as { count: number }).count;
+}
+
+/** The environment of worker `index`: its own service and dashboard, over copies of the prepared data. */
+export function e2eEnvOf(index: number): E2EEnv {
+  const count = e2eWorkers();
+  if (index >= count) throw new Error(`e2e: worker ${index} has no servers; the run started ${count} (E2E_WORKERS sets how many, not --workers)`);
+  return JSON.parse(readFileSync(join(DIR, `w${index}`, "env.json"), "utf8")) as E2EEnv;
+}
+
+/** Every worker's environment. */
+export function e2eEnvs(): E2EEnv[] {
+  return Array.from({ length: e2eWorkers() }, (_, i) => e2eEnvOf(i));
+}
+
+/** The current worker's environment (Playwright numbers its running workers 0…workers−1 in TEST_PARALLEL_INDEX). */
 export function e2eEnv(): E2EEnv {
-  return JSON.parse(readFileSync(`${process.env.E2E_DIR ?? ".e2e"}/env.json`, "utf8")) as E2EEnv;
+  return e2eEnvOf(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
+}
+
+/** The saved session of a role on the current worker's dashboard (e2e/support/auth.setup.ts signs each in). */
+export function authFile(role: "admin" | "analyst" | "viewer"): string {
+  return join(e2eEnv().dir, `${role}.json`);
 }
 
 /** The dashboard's server environment for a prepared run (the service at `env.serviceUrl`). */
