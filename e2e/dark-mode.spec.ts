@@ -20,6 +20,9 @@ const stateOf: Record<Who, BrowserContextOptions["storageState"]> = {
   analyst: authFile("analyst"),
   admin: authFile("admin"),
 };
+// Each test makes its own saved dashboard and contexts: the sweep's workers share them out.
+test.describe.configure({ mode: "parallel" });
+
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 /**
