@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { dashboardEnvFor, e2eEnvs } from "./e2e/support/env";
 import { oidcWebServer } from "./e2e/support/oidc";
@@ -6,6 +7,14 @@ import { oidcWebServer } from "./e2e/support/oidc";
 // Each worker drives a service and a dashboard of its own (e2e/support/workers.ts): two by default,
 // one per core of the machine the suite is sized for. E2E_WORKERS sets how many.
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+
+// A spec must reach its own worker's servers: one that imports Playwright's test directly (no
+// baseURL) or names a session file outside its worker's folder is stopped here, with the fix.
+for (const file of readdirSync("e2e").filter((f) => f.endsWith(".ts"))) {
+  const source = readFileSync(`e2e/${file}`, "utf8");
+  if (/from "@playwright\/test"/.test(source)) throw new Error(`e2e/${file}: import test, expect and types from "./support/test" (each worker's own dashboard), not "@playwright/test"`);
+  if (/["'`]\.e2e\/(admin|analyst|viewer)\.json/.test(source)) throw new Error(`e2e/${file}: a role's session is authFile("<role>") of "./support/env" (the worker's own), not .e2e/<role>.json`);
+}
 
 // The config is loaded by the runner and again by each worker; prepare the run once.
 if (!process.env.E2E_PREPARED) {
