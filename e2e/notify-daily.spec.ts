@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "./support/test";
 import { startMailSink, type MailSink } from "../lib/core/mail/sink";
 import { dashboardEnvFor, e2eEnv } from "./support/env";
-import { freePort } from "./support/ports";
+import { freePort } from "../lib/core/testing/free-port";
 
 /** The mail dashboard's address, on a free port (set before the tests run). */
 let BASE = "";

@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { dashboardEnvFor, e2eEnv } from "./support/env";
 import { IDP_USERS, readIdpUsers, writeIdpUsers } from "./support/oidc";
 

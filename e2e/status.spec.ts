@@ -1,11 +1,17 @@
 /**
  * Status the user can believe: the quota line is the server's own count, follows calls
  * spent and the window freeing them without a reload; a report of several calls says which part it
- * is on. The e2e dashboard allows 5 calls per 10 s.
+ * is on. The e2e dashboard allows 5 calls per 10 s; the report of several calls runs on a dashboard
+ * of its own that allows 5 per minute, so the calls spent before it stay in the window however long
+ * a busy machine takes to open its page.
  */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { authFile, e2eEnv } from "./support/env";
+import { freePort } from "../lib/core/testing/free-port";
+import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
 import { screenshots } from "./support/helpers";
 
 test.use({ storageState: authFile("analyst") });
@@ -23,7 +29,8 @@ const used = async (page: Page) => Number(/(\d+) of \d+ calls used/.exec(await q
 
 /** Waits until no call is left in the dashboard's window. */
 async function emptyWindow(page: Page) {
-  await expect.poll(async () => (await status(page)).calls_in_window, { timeout: 30_000, intervals: [500] }).toBe(0);
+  // The worker's earlier specs may have left calls queued behind a spent window: a few windows' worth.
+  await expect.poll(async () => (await status(page)).calls_in_window, { timeout: 90_000, intervals: [500] }).toBe(0);
 }
 
 test("the quota line is the server's own count, and follows calls spent and freed without a reload", async ({ page }) => {
@@ -44,28 +51,81 @@ test("the quota line is the server's own count, and follows calls spent and free
 
   // When the window frees the call, the line drops by itself (no reload, no new report).
   const freeAt = Date.parse(server.next_free_at!);
-  await page.waitForTimeout(Math.max(0, freeAt - Date.now()));
-  await expect.poll(async () => [await used(page), (await status(page)).calls_in_window], { timeout: 5_000 }).toEqual([0, 0]);
+  await expect.poll(async () => [await used(page), (await status(page)).calls_in_window], { timeout: Math.max(0, freeAt - Date.now()) + 30_000 }).toEqual([0, 0]);
 });
 
-test("a report that needs several calls says which part it is on, and when all of them should be under way", async ({ page }) => {
-  const { endDate } = e2eEnv();
-  await page.goto("/explore");
-  await emptyWindow(page);
-  // Spend the window: five distinct one-call reports through the dashboard's own API.
-  for (let i = 0; i < 5; i++) {
-    const res = await page.request.post("/api/reports/order-summary?wait=10000", {
-      data: { start_date: addDays(endDate, -(20 + i)), end_date: addDays(endDate, -(20 + i)), group_by: ["gateway_id"], metrics: ["revenue"] },
+test.describe("a dashboard allowing 5 calls a minute", () => {
+  const WINDOW_SECONDS = 60;
+  let server: ChildProcess | undefined;
+  let url = "";
+  let who: { email: string; password: string };
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    const env = e2eEnv();
+    const dir = join(env.dir, "status-minute");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // Its store's user, made before the server opens the store (the command refuses while it runs).
+    const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "create", "--email", "status@e2e.test", "--role", "analyst"], {
+      encoding: "utf8",
+      env: { ...process.env, DASHBOARD_DB: join(dir, "dashboard") },
+      stdio: ["ignore", "pipe", "inherit"],
     });
-    expect(res.status()).toBe(200);
-  }
-  // 140 days: two date-range parts, so at least two calls, both waiting for the window. A question
-  // no other spec asks (prepaid cards' rebill attempts), so none of its days is kept already.
-  await page.goto(`/explore?op=orders&range=${addDays(endDate, -139)}..${endDate}&by=date&m=rebills_attempted&f.card_type=PREPAID`);
-  const banner = page.getByRole("status", { name: "Report status" });
-  await expect(banner).toContainText(/part 1 of (at least )?2/);
-  await expect(banner).toContainText("all of them should be under way");
-  await screenshots(page, "several-calls-queued");
-  await expect(page.getByRole("row", { name: "Totals" })).toBeVisible({ timeout: 30_000 });
-  await expect(banner).toContainText("with 2 calls to the reporting service");
+    who = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
+    const port = await freePort();
+    url = `http://localhost:${port}`;
+    const log = createWriteStream(join(dir, "dashboard.log"));
+    server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost"], {
+      env: { ...process.env, ...dashboardEnvFor(env, 5, WINDOW_SECONDS), NEXTAUTH_URL: url, DASHBOARD_DB: join(dir, "dashboard") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    server.stdout?.pipe(log);
+    server.stderr?.pipe(log);
+    // Until it answers or exits; the hook's time limit is the bound.
+    for (;;) {
+      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+      if (server.exitCode !== null) throw new Error(`the one-minute dashboard exited (${server.exitCode}); see ${join(dir, "dashboard.log")}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once("exit", r));
+      server.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  test("a report that needs several calls says which part it is on, and when all of them should be under way", async ({ browser }) => {
+    const { endDate } = e2eEnv();
+    const page = await (await browser.newContext({ baseURL: url, storageState: { cookies: [], origins: [] } })).newPage();
+    await page.goto("/login");
+    await page.getByLabel("E-mail").fill(who.email);
+    await page.getByLabel("Password").fill(who.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto("/explore");
+    await emptyWindow(page);
+    expect((await status(page)).window_seconds).toBe(WINDOW_SECONDS);
+    // Spend the window: five distinct one-call reports through the dashboard's own API.
+    for (let i = 0; i < 5; i++) {
+      const res = await page.request.post("/api/reports/order-summary?wait=10000", {
+        data: { start_date: addDays(endDate, -(20 + i)), end_date: addDays(endDate, -(20 + i)), group_by: ["gateway_id"], metrics: ["revenue"] },
+      });
+      expect(res.status()).toBe(200);
+    }
+    expect((await status(page)).calls_in_window).toBe(5);
+    // 140 days: two date-range parts, so at least two calls, both waiting for the window. A question
+    // no other spec asks (prepaid cards' rebill attempts), so none of its days is kept already.
+    await page.goto(`/explore?op=orders&range=${addDays(endDate, -139)}..${endDate}&by=date&m=rebills_attempted&f.card_type=PREPAID`);
+    const banner = page.getByRole("status", { name: "Report status" });
+    await expect(banner).toContainText(/part 1 of (at least )?2/);
+    await expect(banner).toContainText("all of them should be under way");
+    await screenshots(page, "several-calls-queued");
+    // The window frees a minute after the first of the five calls; then both parts run.
+    await expect(page.getByRole("row", { name: "Totals" })).toBeVisible({ timeout: (WINDOW_SECONDS + 60) * 1000 });
+    await expect(banner).toContainText("with 2 calls to the reporting service");
+  });
 });

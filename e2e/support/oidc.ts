@@ -25,10 +25,10 @@ const user = (username: string, groups: string[]): IdpUser => ({ sub: `e2e-${use
 /** The people at the IdP when a run starts. */
 export const IDP_USERS: readonly IdpUser[] = [user("ada", ["bi-analysts"]), user("cyd", ["marketing"]), user("sam", ["bi-viewers"])];
 
-/** Picks the IdP's and the second dashboard's ports and writes the IdP's users. */
-export async function prepareOidc(dir: string, dashboardUrl: string): Promise<E2EOidc> {
-  const port = await freePort();
-  const ssoOnlyUrl = `http://localhost:${await freePort()}`;
+/** Picks the IdP's and the second dashboard's ports (`pickPort`, free ones by default) and writes the IdP's users. */
+export async function prepareOidc(dir: string, dashboardUrl: string, pickPort: () => Promise<number> = freePort): Promise<E2EOidc> {
+  const port = await pickPort();
+  const ssoOnlyUrl = `http://localhost:${await pickPort()}`;
   const usersFile = join(dir, "idp-users.json");
   writeFileSync(usersFile, JSON.stringify(IDP_USERS, null, 2));
   const oidc: E2EOidc = {
