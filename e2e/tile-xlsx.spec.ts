@@ -4,7 +4,8 @@
  * header frozen); and the whole dashboard downloads as one workbook with a sheet named by the tile.
  */
 import { readFileSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./support/test";
+import { authFile } from "./support/env";
 import { parseCsv } from "./support/helpers";
 import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
 
@@ -20,7 +21,7 @@ async function download(page: Page, button: Locator): Promise<{ name: string; by
 }
 
 test("a pivot tile and the whole dashboard download as workbooks holding the tile's CSV", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   await page.goto(`/dashboards/new?${PARAMS}`);
   const tile = page.locator("article[data-kind=pivot]");
