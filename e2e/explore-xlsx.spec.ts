@@ -4,16 +4,16 @@
  * the page's CSV cell by cell (header, every row, totals; amounts as numbers, the header frozen).
  */
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { downloadCsv } from "./support/helpers";
-import { e2eEnv } from "./support/env";
+import { authFile, e2eEnv } from "./support/env";
 import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
 
 test("a table of more than 5,000 rows downloads as a workbook written on the server, holding the CSV", async ({ browser }) => {
   test.setTimeout(300_000);
   const env = e2eEnv();
-  const context = await browser.newContext({ storageState: ".e2e/analyst.json" });
+  const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   // By day, BIN and product over 140 days: about one row an order.
   await page.goto(`/explore?op=orders&range=${addDays(env.endDate, -139)}..${env.endDate}&by=date,bin,product_id&m=attempts,revenue&kpi=approval_rate&sort=-revenue`);
