@@ -54,9 +54,11 @@ export default defineConfig({
   // cores, where the Monitor's specs have taken over 120 s.
   timeout: 300_000,
   expect: { timeout: 30_000 },
-  // Every failure keeps its trace (steps, network, DOM) and a screenshot of the page as it failed.
-  // No baseURL here: e2e/support/test.ts gives each worker its own dashboard's.
-  use: { trace: "retain-on-failure", screenshot: "only-on-failure", launchOptions: chromium },
+  // Every failure keeps its trace (its actions, the DOM before and after each, network, console) and
+  // a screenshot of the page as it failed. The trace records no filmstrip: recording one for every
+  // test, passing or not, cost about a seventh of the browser tests' CPU on two cores. No baseURL
+  // here: e2e/support/test.ts gives each worker its own dashboard's.
+  use: { trace: { mode: "retain-on-failure", screenshots: false }, screenshot: "only-on-failure", launchOptions: chromium },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
