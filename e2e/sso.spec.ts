@@ -142,6 +142,12 @@ test.describe("SSO only, with a short SSO session lifetime", () => {
     }
     await expect(page).not.toHaveURL(/\/login/);
     await expect(page.getByLabel("role: admin")).toBeVisible();
+
+    // The admin's Users page says how each person can still sign in: the analyst's password no longer lets them.
+    await page.goto("/users");
+    const signIn = (email: RegExp, how: string) => page.getByRole("row", { name: email }).getByRole("cell", { name: how, exact: true });
+    await expect(signIn(/pat@e2e\.test/, "None: passwords are off (SSO only)")).toBeVisible();
+    await expect(signIn(/breakglass@e2e\.test/, "Password")).toBeVisible();
   });
 
   test("a person removed at the IdP loses access within the SSO session lifetime", async ({ browser }) => {
