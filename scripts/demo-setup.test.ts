@@ -22,7 +22,7 @@ beforeAll(async () => {
   db = await Database.open(join(dir, "service.duckdb"));
   await migrate(db);
   await generate(db, { days: 70, ordersPerDay: 40, seed: 5, endDate: TODAY });
-}, 120_000);
+});
 
 afterAll(() => {
   db?.close();

@@ -60,5 +60,5 @@ describe("npm run users", () => {
     } finally {
       await store.close();
     }
-  }, 200_000);
+  });
 });

@@ -31,7 +31,7 @@ let service: ChildProcess | undefined;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "cli-test-"));
   generated = generateInto("a.duckdb", "5");
-}, 60_000);
+});
 afterAll(() => {
   service?.kill("SIGKILL"); // only if a failed test left it running
   rmSync(dir, { recursive: true, force: true });
@@ -66,7 +66,7 @@ describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YY
     expect(da.attempts).toHaveLength(summary.attempts);
     expect(db).toEqual(da);
     expect(dc.attempts).not.toEqual(da.attempts);
-  }, 120_000);
+  });
 
   it("ends the data today (UTC) without --end-date, so recent presets show data", async () => {
     const path = join(dir, "today.duckdb");
@@ -76,7 +76,7 @@ describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YY
     const last = await withDb(path, (db) => db.all<{ d: string }>("SELECT max(attempt_date)::VARCHAR AS d FROM attempts"));
     // Either side of midnight UTC, should the run cross it.
     expect([before, todayIn("UTC")]).toContain(last[0]?.d);
-  }, 60_000);
+  });
 
   it("refuses bad options with the option named (exit 2), changing nothing", async () => {
     const path = join(dir, "a.duckdb");
@@ -92,7 +92,7 @@ describe("generate --db PATH --days N --orders-per-day N --seed N [--end-date YY
       expect(r.stderr).toContain(message);
     }
     expect(await dump(path)).toEqual(before);
-  }, 60_000);
+  });
 });
 
 describe("import --db PATH --dir DIR", () => {
@@ -121,7 +121,7 @@ describe("import --db PATH --dir DIR", () => {
     expect(JSON.parse(lastLine(again.stdout))).toMatchObject({ ok: true, inserted: { attempts: 0, refunds: 0 }, skipped_duplicates: { attempts: 4, refunds: 1 } });
     const counts = await withDb(path, (db) => db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM attempts"));
     expect(counts[0]?.n).toBe(4);
-  }, 60_000);
+  });
 });
 
 describe("create-client, and npm run service over the same file", () => {
@@ -133,7 +133,7 @@ describe("create-client, and npm run service over the same file", () => {
     const c = JSON.parse(lastLine(r.stdout)) as Record<string, string>;
     expect(Object.keys(c).sort()).toEqual(["client_id", "client_secret"]);
     expect(c.client_secret!.length).toBeGreaterThanOrEqual(32);
-  }, 30_000);
+  });
 
   it("refuses to start without SERVICE_TOKEN_SECRET, naming it", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, SERVICE_DB: path(), SERVICE_PORT: "0" };
@@ -141,7 +141,7 @@ describe("create-client, and npm run service over the same file", () => {
     const r = tsx("service/main.ts", [], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("SERVICE_TOKEN_SECRET is required");
-  }, 30_000);
+  });
 
   it("serves /healthz and reports to a client made by create-client; writing commands refuse while it runs", async () => {
     const client = JSON.parse(lastLine(cli("create-client", "--db", path(), "--name", "dashboard").stdout)) as { client_id: string; client_secret: string };
@@ -181,5 +181,5 @@ describe("create-client, and npm run service over the same file", () => {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 });

@@ -151,7 +151,7 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
     replica.stdout?.on("data", (c: Buffer) => replicaLog.push(c.toString()));
     replica.stderr?.on("data", (c: Buffer) => replicaLog.push(c.toString()));
     await waitForHealth(replicaUrl, 60_000);
-  }, 120_000);
+  });
   afterAll(async () => {
     if (replica && replica.exitCode === null) {
       const exited = new Promise((r) => replica!.once("exit", r));
@@ -190,7 +190,7 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
     } finally {
       for (const d of slow) d.stop();
     }
-  }, 90_000);
+  });
 
   it("checks a relayed routing call's token itself: a forged or missing one is refused (401) without reaching the owner", async () => {
     const routed = () => owner.logLines.filter((l) => l.includes('"path":"/api/bin-routing/route"')).length;
@@ -257,5 +257,5 @@ describe.skipIf(!clickhouseServerBinary())("a replica under slow clients", () =>
     // Answered while the first address's line was still being worked through (each of its calls
     // costs the owner a scrypt, PER_CLIENT at a time), not after it: order, which load cannot change.
     expect(other.burstAnsweredBefore, `the other address's call (${other.ms.toFixed(0)} ms) was answered after ${other.burstAnsweredBefore} of the ${answered.length} answered calls of the burst`).toBeLessThan(answered.length - PER_CLIENT);
-  }, 60_000);
+  });
 });

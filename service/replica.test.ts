@@ -56,7 +56,7 @@ describe.skipIf(!clickhouseServerBinary())("an owner and two replicas", () => {
       },
     });
     for (let i = 0; i < 2; i++) replicas.push(await startReplica(owner.url));
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const r of replicas) await r.close();
     await owner?.stop();

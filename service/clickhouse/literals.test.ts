@@ -429,7 +429,7 @@ describe.runIf(serverInstalled)("a ClickHouse server reads back each literal exa
   beforeAll(async () => {
     server = await startTestClickHouse();
     ch = createClient({ url: server.url, log: { level: ClickHouseLogLevel.OFF } });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await ch?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await migrate(db);
   // As the service does at start, before it publishes: an empty file gets its (empty) derived tables.
   await db.transaction((tx) => rebuildDerived(tx));
-}, 60_000);
+});
 
 afterAll(async () => {
   if (!available) return;
@@ -191,5 +191,5 @@ describe.skipIf(!available)("publishing to two shards", () => {
       await sharded.close();
       await cluster.stop();
     }
-  }, 60_000);
+  });
 });

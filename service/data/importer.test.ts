@@ -613,5 +613,5 @@ describe("importDirectory and the grains", () => {
     }));
     expect(bad.ok).toBe(false);
     expect(await derived()).toEqual(grain);
-  }, 60_000);
+  });
 });

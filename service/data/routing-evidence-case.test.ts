@@ -49,7 +49,7 @@ beforeAll(async () => {
   before = Object.fromEntries(await Promise.all(Object.entries(GENERATED).map(async ([k, sql]) => [k, await fingerprint(a, sql)] as const))) as typeof before;
   caseA = await importRoutingEvidenceCase(a);
   caseB = await importRoutingEvidenceCase(b);
-}, 180_000);
+});
 
 afterAll(() => {
   a?.close();

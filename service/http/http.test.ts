@@ -10,7 +10,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
   // A generous report limit here so these tests don't trip it; the limit itself is tested below.
   beforeAll(async () => {
     svc = await startTestService({ data: false, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "1000" }, engine });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
 
   const range = { start_date: "2025-07-01", end_date: "2025-07-31" };
@@ -215,7 +215,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
     let limited: TestService;
     beforeAll(async () => {
       limited = await startTestService({ data: false, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2", TOKEN_RATE_LIMIT: "3" }, engine });
-    }, 120_000);
+    });
     afterAll(async () => limited?.stop());
 
     it("admits 5 reporting calls across both operations, then 429 with Retry-After equal to retry_after", async () => {

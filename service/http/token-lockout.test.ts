@@ -41,7 +41,7 @@ describe("token lockout", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: false, env: { TOKEN_RATE_LIMIT: "10", TOKEN_ADDRESS_RATE_LIMIT: "30" } });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
 
   it("counts wrong secrets against the address they come from: the right secret from another address keeps working", async () => {
@@ -81,7 +81,7 @@ describe("token lockout behind a trusted proxy (SERVICE_TRUSTED_PROXY_HOPS=1)", 
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: false, env: { TOKEN_RATE_LIMIT: "10", TOKEN_ADDRESS_RATE_LIMIT: "30", SERVICE_TRUSTED_PROXY_HOPS: "1" } });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
 
   it("counts each client by the address the proxy saw, the last X-Forwarded-For entry", async () => {

@@ -31,7 +31,7 @@ const DATA = { ...DEMO_DATASET, ordersPerDay: DEMO_DATASET.ordersPerDay / 5, end
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService({ data: DATA, env: { REPORT_RATE_LIMIT: "1000000" } });
-}, 240_000);
+});
 afterAll(async () => svc.stop());
 
 /** Every record of a request, all pages. */
@@ -104,7 +104,7 @@ describe("approvals_organic ≤ approvals ≤ net_approvals and initial_approved
     // Over three pages of 1,000 (about 3,650 records at this size), so every page is checked.
     expect(data.length).toBeGreaterThan(3_000);
     expectApprovalInvariants(data);
-  }, 120_000);
+  });
 });
 
 describe("each metric counts every event once, whatever its date basis", () => {
@@ -128,7 +128,7 @@ describe("each metric counts every event once, whatever its date basis", () => {
     expect([t.refund_amount, t.refund_amount_by_refund_date]).toEqual([refunds.cents, refunds.cents]);
     expect([t.alert_count, t.alert_count_by_alert_date]).toEqual([alerts.n, alerts.n]);
     expect([t.alert, t.alert_by_alert_date]).toEqual([alerts.cents, alerts.cents]);
-  }, 120_000);
+  });
 
   it("over the whole data set, cohorts by initial date add up to the order summaries by event date", async () => {
     const pairs: [cohort: string, orders: string][] = [
@@ -149,7 +149,7 @@ describe("each metric counts every event once, whatever its date basis", () => {
     const orders = await totals("/api/data", pairs.map(([, o]) => o));
     for (const [c, o] of pairs) expect([c, cohort[c]]).toEqual([c, orders[o]]);
     expect(cohort.rebills_approved).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it("per initial date, initial_approved + rebills_approved = approvals_by_initial_date", async () => {
     for (const w of WINDOWS) {
@@ -157,5 +157,5 @@ describe("each metric counts every event once, whatever its date basis", () => {
       expect(data.length).toBe(daysBetween(w.start_date, w.end_date) + 1);
       for (const r of data) expect(n(r, "initial_approved") + n(r, "rebills_approved")).toBe(n(r, "approvals_by_initial_date"));
     }
-  }, 120_000);
+  });
 });

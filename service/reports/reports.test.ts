@@ -31,7 +31,7 @@ let dataFile: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "reports-test-"));
   dataFile = await generateTestFile(join(dataDir, "data.duckdb"), { days: DAYS, ordersPerDay: 20, seed: 11, endDate: END });
-}, 180_000);
+});
 afterAll(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
@@ -56,7 +56,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
         seen[op].set(d.name, [...new Set(all.data.map((r) => r[d.name] ?? null))].slice(0, 40));
       }
     }
-  }, 180_000);
+  });
   afterAll(async () => svc?.stop());
 
   async function call(op: Operation, req: ReportRequest) {

@@ -45,7 +45,7 @@ beforeAll(async () => {
       if (!r.ok) throw new Error(JSON.stringify(r.problems));
     },
   });
-}, 120_000);
+});
 afterAll(() => svc?.stop());
 
 async function preview(body: unknown): Promise<RoutingPreview> {

@@ -54,7 +54,7 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-}, 120_000);
+});
 
 /** Every service process this file starts: one a failed assertion left running is killed in afterAll. */
 const children: Awaited<ReturnType<typeof startChild>>[] = [];
@@ -216,5 +216,5 @@ describe("a configuration change across SIGKILL", () => {
     } finally {
       db.close();
     }
-  }, 180_000);
+  });
 });

@@ -42,7 +42,7 @@ describe.skipIf(!clickhouseServerBinary())("live configuration through a replica
     await owner.service.clients.refresh();
     const t = (await (await fetch(`${owner.url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(c) })).json()) as { data: { access_token: string } };
     admin = { authorization: `Bearer ${t.data.access_token}` };
-  }, 180_000);
+  });
   afterAll(async () => {
     await replica?.close();
     await owner?.stop();

@@ -50,7 +50,7 @@ beforeAll(async () => {
     data: { access_token: string };
   };
   admin = { authorization: `Bearer ${t.data.access_token}` };
-}, 120_000);
+});
 afterAll(() => svc?.stop());
 
 const getJson = async (path: string, headers = svc.authHeaders()) => {
@@ -188,7 +188,7 @@ describe("live routing configuration", () => {
     const live = (await getJson("/api/bin-routing/config")).body.data as { version: number; groups_state: { group_id: number; total_calls: number }[] };
     expect(live.version).toBe(3);
     expect(live.groups_state.map((s) => s.total_calls)).toEqual([1, 2, 3].map((g) => seq(g).length));
-  }, 120_000);
+  });
 
   it("restores a named version and lists versions newest first", async () => {
     const r = await postJson("/api/bin-routing/config/restore", { version: 2, reason: "B again", author: "admin", expected_version: 3 }, admin);

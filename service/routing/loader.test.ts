@@ -202,5 +202,5 @@ describe("service:cli routing", () => {
     expect(busy.status).toBe(3);
     expect(busy.stderr).toMatch(/in use by another process/);
     expect(await formatRoutingShow(db)).toContain("Rules (BIN rules first");
-  }, 60_000);
+  });
 });

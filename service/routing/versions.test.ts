@@ -36,7 +36,7 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-}, 60_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("routing versions from the CLI", () => {
@@ -67,7 +67,7 @@ describe("routing versions from the CLI", () => {
     } finally {
       db.close();
     }
-  }, 60_000);
+  });
 
   it("create-client --scope routing-admin grants the scope; an unknown scope is refused", () => {
     const made = cli("create-client", "--db", dbPath, "--name", "admin", "--scope", "routing-admin");
@@ -80,7 +80,7 @@ describe("routing versions from the CLI", () => {
       .split("\n")
       .map((l) => JSON.parse(l) as { name: string; scopes: string[] });
     expect(listed.map((c) => [c.name, c.scopes])).toEqual([["admin", ["routing-admin"]]]);
-  }, 60_000);
+  });
 });
 
 describe("the rotation rule", () => {

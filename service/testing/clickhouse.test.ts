@@ -40,7 +40,7 @@ describe.runIf(available)("one ClickHouse server", () => {
   beforeAll(async () => {
     server = await startTestClickHouse();
     ch = connect(server.url);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await ch?.close();
@@ -288,7 +288,7 @@ describe.runIf(available)("two ClickHouse shards behind a Distributed table", ()
   beforeAll(async () => {
     server = await startTestClickHouse({ shards: 2 });
     nodes = server.urls.map(connect);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.all((nodes ?? []).map((n) => n.close()));

@@ -47,7 +47,7 @@ beforeAll(async () => {
   admin = { id: u.id, email: u.email, role: "admin" };
   svc = await startTestService({ data: { days: 20, ordersPerDay: 10, seed: 37, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();

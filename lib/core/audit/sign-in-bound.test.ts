@@ -45,7 +45,7 @@ describe("on PGlite", () => {
     dir = mkdtempSync(join(tmpdir(), "audit-bound-"));
     store = await openTestPglite(dir, "audit bound test");
     await usersRepo(store).create({ email: "real@bound.test", role: "viewer", passwordHash: await hashPassword(PASSWORD) });
-  }, 60_000);
+  });
   afterAll(async () => {
     await store?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -120,7 +120,7 @@ describe.runIf(pgAvailable)("on PostgreSQL, two dashboard instances on one datab
     }
     stores.push(await openStore({ kind: "postgres", url }, { owner: "instance a" }));
     stores.push(await openStore({ kind: "postgres", url }, { owner: "instance b" }));
-  }, 60_000);
+  });
   afterAll(async () => {
     if (external && stores[0]) await stores[0].exec("DROP TABLE IF EXISTS audit_failure_tallies; DELETE FROM login_attempts");
     await Promise.all(stores.map((s) => s.close()));

@@ -26,7 +26,7 @@ function suite(name: string, open: () => Promise<{ store: Store; done: () => Pro
       ({ store, done } = await open());
       // A scratch database named from outside may hold entries of an earlier run.
       await store.transaction((tx) => auditRepo(tx).pruneOlderThan(new Date(Date.now() + 365 * DAY)));
-    }, 60_000);
+    });
     afterAll(async () => done?.());
 
     const admin = { kind: "user" as const, id: "6f1d2a4e-3c1b-4a7e-9d9e-0a1b2c3d4e5f", email: "boss@test.local", address: "10.0.0.1" };

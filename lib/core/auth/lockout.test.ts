@@ -50,7 +50,7 @@ beforeAll(async () => {
   };
   openToken = await link(null);
   lockedToken = await link(hash);
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();

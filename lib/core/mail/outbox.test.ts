@@ -386,7 +386,7 @@ describe.skipIf(!pgAvailable)("outbox on PostgreSQL", () => {
     pg = await startTestPostgres();
     a = await openStore({ kind: "postgres", url: pg.url }, { owner: "mail test a" });
     b = await openStore({ kind: "postgres", url: pg.url }, { owner: "mail test b" });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await a?.close();

@@ -31,7 +31,7 @@ beforeAll(async () => {
   // A secret beside the folder: what a path in place of an id would try to read.
   writeFileSync(join(root, "secret.json"), "{}");
   writeFileSync(join(dir, "secret.json"), JSON.stringify({ envelope: { from: "x", to: [] }, subject: "secret", date: "", text: "", html: null, attachments: [], bytes: 0 }));
-}, 30_000);
+});
 
 afterAll(async () => {
   await sink?.close();

@@ -28,7 +28,7 @@ beforeAll(async () => {
     server = await startTestPostgres();
     url = server.url;
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   // A scratch database named from outside is left as it was found.

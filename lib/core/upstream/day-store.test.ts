@@ -112,7 +112,7 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     beforeAll(async () => {
       svc = await startTestService({ data: { days: 150, ordersPerDay: 12, seed: 21, endDate: END }, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
       ({ stores, close } = await open());
-    }, 120_000);
+    });
     afterAll(async () => {
       await close?.();
       await svc?.stop();
@@ -342,7 +342,7 @@ describe.skipIf(!pgAvailable)("kept days written at once by two instances on Pos
     const dbUrl = url;
     stores = await Promise.all(["a", "b", "evictor"].map((owner) => openStore({ kind: "postgres", url: dbUrl }, { owner })));
     await stores[0]!.exec("DELETE FROM report_shapes");
-  }, 120_000);
+  });
   afterAll(async () => {
     await Promise.all(stores.map((s) => s.close()));
     await server?.stop();
@@ -404,5 +404,5 @@ describe.skipIf(!pgAvailable)("kept days written at once by two instances on Pos
     // The evictor did evict (and drop shapes) meanwhile: the race was run, not avoided.
     const kept = await stores[0]!.query<{ n: number }>("SELECT count(*)::int AS n FROM report_shapes WHERE (shape->'filters'->'gateway_id'->>0)::int >= 1000");
     expect(kept[0]!.n).toBeLessThan(churnWrites);
-  }, 120_000);
+  });
 });

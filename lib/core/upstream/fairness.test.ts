@@ -50,7 +50,7 @@ describe("the gateway under a flood", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 120, ordersPerDay: 10, seed: 11, endDate: END }, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2" } });
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   let clients = 0;
@@ -103,7 +103,7 @@ describe("the gateway under a flood", () => {
       // assertion above failed, so the next test's count of calls is its own.
       for (const j of accepted) g.cancel(j);
     }
-  }, 60_000);
+  });
 
   it("cancels jobs nobody asks about any more", async () => {
     const g = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 60, jobIdleSeconds: 30 });
@@ -158,7 +158,7 @@ describe("the gateway under a flood", () => {
     expect(Math.abs(off), `the 4th call was answered ${Math.round(off)} ms from its estimate (event loop late by up to ${Math.round(lateMs)} ms)`).toBeLessThan(
       300 + (turns + 1) * lateMs,
     );
-  }, 60_000);
+  });
 
   it("starts an analyst's report before a background one submitted earlier, and keeps a slot from it", async () => {
     const g = await ownClientGateway({ reportRateLimit: 2, rateWindowSeconds: 2 });
@@ -188,7 +188,7 @@ describe("the gateway under a flood", () => {
       .sort((a, b) => a.at - b.at);
     expect(calls.map((c) => c.path)).toEqual(["/api/data", "/api/data", "/api/data", "/api/data/cohort"]);
     expect(inWindowAsBackgroundStarted, "calls in the quota's window once the background call had started (itself included)").toBe(1);
-  }, 30_000);
+  });
 
   it("bounds the cache by size as well as entries", async () => {
     const g = await ownClientGateway({ reportRateLimit: 5, rateWindowSeconds: 2 });
@@ -205,5 +205,5 @@ describe("the gateway under a flood", () => {
     // The older answer was evicted; the newer one is served from cache.
     const again = bounded.submit("orders", bounded.parse("orders", body(401)), "u");
     expect("cached" in again).toBe(true);
-  }, 30_000);
+  });
 });

@@ -41,7 +41,7 @@ describe("quota", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 200, ordersPerDay: 15, seed: 5, endDate: END }, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2" } });
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   it("sends at most 5 reporting calls in any window for 30 different requests at once, and finishes them all", async () => {
@@ -53,7 +53,7 @@ describe("quota", () => {
     const arrivals = reportingArrivals(svc);
     expect(arrivals.length).toBe(30); // no 429 retries were needed either
     for (let i = 0; i + 5 < arrivals.length; i++) expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThanOrEqual(2000);
-  }, 60_000);
+  });
 
   it("waits out a 429 caused by another client of the same service, shows the wait, and succeeds", async () => {
     // A client id of its own at the service, whose window (counted per client id) the previous
@@ -78,14 +78,14 @@ describe("quota", () => {
     expect(sawWait).toBe(true);
     expect(result.source).toBe("upstream");
     expect(result.data.length).toBeGreaterThan(0);
-  }, 30_000);
+  });
 });
 
 describe("merging, caching, splitting, paging, derivation", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 200, ordersPerDay: 20, seed: 9, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   it("costs exactly 1 upstream call for 10 identical requests at once, and a repeat comes from cache", async () => {

@@ -71,7 +71,7 @@ function jobOf(out: ReturnType<ReportGateway["submit"]>): JobView {
 
 beforeAll(async () => {
   svc = await startTestService({ data: { days: 120, ordersPerDay: 40, seed: 13, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-}, 120_000);
+});
 afterAll(async () => {
   await svc?.stop();
   await Promise.all(stores.map((s) => s.close()));
@@ -116,7 +116,7 @@ describe.each([
     expect((await runner.settle(bob.id, 0, "bob"))?.status.state).toBe("cancelled");
     // One upstream fetch for both: one call per page.
     expect(spent).toBe(Math.ceil(done.status.result.data.length / 1000));
-  }, 90_000);
+  });
 
   it.skipIf(!available)("stops the upstream work once every handle to it is cancelled", async () => {
     const { runner } = await gateways(kind);
@@ -142,5 +142,5 @@ describe.each([
     await new Promise((r) => setTimeout(r, 4_500)); // two more windows: no further page is asked
     expect(reportingCalls() - before).toBe(calls);
     expect(calls).toBeLessThanOrEqual(1);
-  }, 60_000);
+  });
 });

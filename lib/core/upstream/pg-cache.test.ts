@@ -31,7 +31,7 @@ beforeAll(async () => {
     url = server.url;
   }
   stores = await Promise.all(["a", "b"].map((owner) => openStore({ kind: "postgres", url }, { owner })));
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
@@ -51,7 +51,7 @@ describe.runIf(available)("two gateways sharing a PgCache in front of the real s
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 120, ordersPerDay: 15, seed: 5, endDate: END }, env: { REPORT_RATE_LIMIT: "1000" } });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
   beforeEach(async () => {
     await stores[0]!.exec("DELETE FROM report_cache");

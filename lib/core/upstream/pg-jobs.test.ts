@@ -78,7 +78,7 @@ beforeAll(async () => {
   }
   stores = await Promise.all(["a", "b", "c"].map((owner) => openStore({ kind: "postgres", url }, { owner })));
   svc = await startTestService({ data: { days: 120, ordersPerDay: 40, seed: 11, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
@@ -107,7 +107,7 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
       expect(result.length).toBeGreaterThan(0);
     }
     expect(reportingCalls() - before).toBe(fetched);
-  }, 60_000);
+  });
 
   it("an identical report asked on another instance while the first fetches waits for it instead of fetching twice", async () => {
     // One call per 2 s: a 3-page report takes a few seconds, long enough for the second to ask.
@@ -123,7 +123,7 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(dataOf(y)).toEqual(dataOf(x));
     const pages = Math.ceil(dataOf(x).length / 1000);
     expect(reportingCalls() - before).toBe(pages);
-  }, 90_000);
+  });
 
   it("a job cancelled while it waits for the shared window makes no call", async () => {
     // One call per 3 s over all instances, in a window the earlier tests' calls have left.
@@ -143,7 +143,7 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     // Past the window: still only b's call.
     await new Promise((r) => setTimeout(r, 3_500));
     expect(reportingCalls() - before).toBe(1);
-  }, 60_000);
+  });
 
   it("keeps a job its callers poll only on other instances (its own instance does not cancel it as forgotten)", async () => {
     // Idle after 2 s on its own instance, which nobody asks; a 4-page report at one call per 2 s.
@@ -154,7 +154,7 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     if (!("job" in out)) throw new Error("expected a job");
     const done = await settleDone(b, out.job.id, 60_000);
     expect(done.status.state).toBe("done");
-  }, 90_000);
+  });
 
   it("a report's place in line only falls, polled on its own instance and on another in turn, and for the same report asked on the other", async () => {
     // One call per 2 s over both instances, in a window the earlier tests' calls have left.
@@ -197,7 +197,7 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(new Set(seen.filter((x) => x.place > 0).map((x) => x.on))).toEqual(new Set(["a", "b", "b follower"]));
     for (const id of [...ahead, watched]) expect((await settleDone(a, id, 60_000)).status.state).toBe("done");
     expect((await settleDone(b, follower, 60_000)).status.state).toBe("done");
-  }, 120_000);
+  });
 
   it("a job whose instance is killed mid-fetch is taken over by the instance it is polled on, never left fetching", async () => {
     const q: ReportQuery = { start_date: "2025-04-25", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
@@ -239,5 +239,5 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     } finally {
       child?.kill("SIGKILL");
     }
-  }, 120_000);
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     DROP TRIGGER IF EXISTS test_log_call ON upstream_calls;
     CREATE TRIGGER test_log_call AFTER INSERT ON upstream_calls FOR EACH ROW EXECUTE FUNCTION test_log_call();
   `);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (external && stores[0]) {
@@ -137,7 +137,7 @@ describe.runIf(available)("PgQuota", () => {
     );
     const perInstance = await stores[0]!.query<{ instance: string; n: number }>("SELECT instance, count(*)::int AS n FROM test_call_log GROUP BY instance ORDER BY instance");
     expect(perInstance.map((r) => r.instance)).toEqual(["instance-0", "instance-1", "instance-2"]);
-  }, 60_000);
+  });
 
   it("pauses every instance after a 429 seen by one, and never shortens a pause", async () => {
     const qs = quotas(200);
@@ -148,7 +148,7 @@ describe.runIf(available)("PgQuota", () => {
     for (const t of done) expect(t - t0).toBeGreaterThanOrEqual(1450);
     const [row] = await stores[0]!.query<{ ok: boolean }>("SELECT bool_and(c.at >= p.until) AS ok FROM test_call_log c, upstream_pause p");
     expect(row!.ok).toBe(true);
-  }, 20_000);
+  });
 
   it("stops waiting when the signal aborts, and takes no call", async () => {
     const [q] = quotas();
@@ -176,7 +176,7 @@ describe.runIf(available)("three gateways sharing a PgQuota in front of the real
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 200, ordersPerDay: 15, seed: 5, endDate: END }, env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "2" } });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
   beforeEach(reset);
 
@@ -205,5 +205,5 @@ describe.runIf(available)("three gateways sharing a PgQuota in front of the real
     expect(calls).toBe(30);
     expect(span!).toBeGreaterThanOrEqual(WINDOW_MS + 1000);
     expect(gateways.map((g) => g.client.reportCalls)).toEqual([10, 10, 10]);
-  }, 90_000);
+  });
 });

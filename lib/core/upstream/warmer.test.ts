@@ -21,7 +21,7 @@ describe("the warmer", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 90, ordersPerDay: 10, seed: 13, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   it("warms what its source names as background jobs; afterwards lookups and submits cost no service call", async () => {
@@ -151,7 +151,7 @@ describe("the gateway's stale answers and jobs in flight", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 40, ordersPerDay: 10, seed: 17, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   it("answers an expired query from latest() as not fresh while lookup() misses", async () => {

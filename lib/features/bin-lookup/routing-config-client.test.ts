@@ -56,7 +56,7 @@ beforeAll(async () => {
   read = clientFor(svc.client);
   admin = clientFor(routingAdmin);
   notAdmin = clientFor(plain);
-}, 120_000);
+});
 afterAll(() => svc?.stop());
 
 const clients = (): RoutingClients => ({ read, write: admin });

@@ -30,7 +30,7 @@ describe("BIN evidence through the gateway", () => {
       .slice(0, 3)
       .map((r) => String(r.bin));
     expect(bins).toHaveLength(3);
-  }, 120_000);
+  });
   afterAll(async () => svc.stop());
 
   it("equals a direct call for the same 90 days grouped by gateway_id with the bin filter, and costs one report for several BINs", async () => {
@@ -65,7 +65,7 @@ describe("BIN evidence through the gateway", () => {
     const again = await binEvidence(g, [b], { now: NOW });
     expect(again.state === "done" && again.source).not.toBe("upstream");
     expect(g.client.reportCalls).toBe(1);
-  }, 60_000);
+  });
 
   it("answers pending while the report waits for the quota; asking again joins the same job", async () => {
     const g = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 2 });
@@ -81,7 +81,7 @@ describe("BIN evidence through the gateway", () => {
     // The window's call, then exactly one for the evidence however often it was asked for.
     expect(g.client.reportCalls).toBe(2);
     expect(EVIDENCE_OWNER).toBe("bin-evidence");
-  }, 30_000);
+  });
 
   it("costs one report when forty lookups of the same BINs arrive at once, each in its own order", async () => {
     const g = gatewayFor(svc);
@@ -91,5 +91,5 @@ describe("BIN evidence through the gateway", () => {
     expect(g.client.reportCalls).toBe(1);
     const gateways = (x: (typeof answers)[number]) => (x.state === "done" ? x.bins.map((e) => [e.bin, e.gateways.map((r) => [r.id, r.attempts])]).sort() : null);
     for (const x of answers) expect(gateways(x)).toEqual(gateways(answers[0]!));
-  }, 60_000);
+  });
 });

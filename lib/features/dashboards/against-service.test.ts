@@ -67,7 +67,7 @@ describe("a six-tile dashboard against the real service", () => {
 
   beforeAll(async () => {
     svc = await startTestService({ data: { days: 150, ordersPerDay: 40, seed: 18, endDate: END }, env: { REPORT_RATE_LIMIT: "100000" } });
-  }, 120_000);
+  });
   afterAll(async () => svc?.stop());
 
   it("parses from its URL into six tiles", () => {

@@ -60,7 +60,7 @@ describe("a dashboard over kept days", () => {
     svc = await startTestService({ data: { days: 400, ordersPerDay: 10, seed: 8, endDate: END }, env: { REPORT_RATE_LIMIT: "100000", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
     dir = mkdtempSync(join(tmpdir(), "kept-days-"));
     store = await openTestPglite(dir, "kept days test");
-  }, 180_000);
+  });
   afterAll(async () => {
     await store?.close();
     rmSync(dir, { recursive: true, force: true });

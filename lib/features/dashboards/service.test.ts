@@ -55,7 +55,7 @@ beforeAll(async () => {
   viewer = await mk("v@test.local", "viewer");
   svc = await startTestService({ data: { days: 70, ordersPerDay: 15, seed: 3, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();

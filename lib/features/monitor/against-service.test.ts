@@ -44,7 +44,7 @@ beforeAll(async () => {
       ({ plan, imported } = await importChargebackBreach(db, { month: "2025-06", cardBrand: MC, ratio: EXCESSIVE.ratio, minCount: EXCESSIVE.minCount }));
     },
   });
-}, 180_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
@@ -83,7 +83,7 @@ describe("the Monitor over a dataset with one Mastercard MID over the threshold 
     const at2 = gateway.client.reportCalls;
     if (first.kind !== "ok" || second.kind !== "ok") throw new Error(`the Monitor did not finish: ${JSON.stringify([first.months, second.months])}`);
     [cold, warm, coldCalls, warmCalls] = [first, second, at1 - at0, at2 - at1];
-  }, 120_000);
+  });
 
   it("imports the breach through the importer", () => {
     expect(imported.rejections).toEqual([]);
@@ -246,5 +246,5 @@ describe("the Monitor over a dataset with one Mastercard MID over the threshold 
     expect(cold.client.reportCalls).toBe(4);
     const rows = (a: MonitorAnswer) => (a.kind === "ok" ? a.rows : null);
     for (const a of answers) expect(rows(a)).toEqual(rows(answers[0]!));
-  }, 120_000);
+  });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const answer = await loadMonitor(gateway, DEFAULT_MONITOR_CONFIG, today, "viewer-1", 60_000);
   if (answer.kind !== "ok") throw new Error(`the Monitor did not load: ${answer.kind}`);
   monitor = answer;
-}, 180_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
@@ -89,5 +89,5 @@ describe("the Monitor drill-down", () => {
     const drill = await loadDrill(gateway, DEFAULT_MONITOR_CONFIG, today, "viewer-1", 60_000, input);
     expect(drill.kind).toBe("ok");
     if (drill.kind === "ok") expect(drill.trend.at(-1)!.numerator).toBe(row.actual.numerator);
-  }, 60_000);
+  });
 });

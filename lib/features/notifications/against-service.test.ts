@@ -61,7 +61,7 @@ beforeAll(async () => {
   gateway = gatewayFor(svc);
   smtp = await startTestSmtp();
   worker = new MailWorker({ db: store, config: { enabled: true, host: smtp.host, port: smtp.port, tls: "none", from: "alerts@test.local" }, log: () => {} });
-}, 120_000);
+});
 
 afterAll(async () => {
   await worker?.stop();
@@ -132,7 +132,7 @@ describe("an alert rule against the service", () => {
       paused: false,
     });
     deps = { db: store, gateway, timeZone: "UTC", monitor: DEFAULT_MONITOR_CONFIG, mail: mailQueue(true), waitMs: 30_000, baseUrl: BASE_URL };
-  }, 60_000);
+  });
 
   it("fires for exactly the weakest gateway, with the service's numbers, in the inbox and by e-mail", async () => {
     const weakest = rates[0]!;

@@ -102,7 +102,7 @@ beforeAll(async () => {
   gateway = gatewayFor(svc);
   smtp = await startTestSmtp();
   worker = new MailWorker({ db: store, config: { enabled: true, host: smtp.host, port: smtp.port, tls: "none", from: "alerts@corp.example" }, log: () => {} });
-}, 120_000);
+});
 
 afterAll(async () => {
   await worker?.stop();
@@ -148,7 +148,7 @@ describe("the relay burst", () => {
       expect(r.status).toBe(429);
       expect(r.message).toContain(`limited to ${POLICY.runNowPerWindow} per 15 minutes per user (RUN_NOW_PER_USER)`);
     }
-  }, 120_000);
+  });
 
   it("checks outside addresses again at each send: a rule saved before the policy mails only where mail may go", async () => {
     const sentBefore = (await delivered()).length;
@@ -171,7 +171,7 @@ describe("the relay burst", () => {
     const again = await evaluateNow(deps(POLICY), old.id, admin.id);
     expect(again?.notices).toEqual([]);
     await alertsRepo(store).remove(old.id);
-  }, 60_000);
+  });
 
   it("caps rules per user, and scheduled reports to outsiders", async () => {
     const made = (await alertsRepo(store).list(analyst.id)).length;
@@ -199,7 +199,7 @@ describe("the relay burst", () => {
     expect(overSubs).toHaveLength(1);
     expect(overSubs[0]!.status).toBe(403);
     expect(overSubs[0]!.message).toContain("SUBSCRIPTIONS_PER_USER");
-  }, 60_000);
+  });
 
   it("bounds a user's mail per day, says so on the evaluation, and shows each user's mail to admins", async () => {
     // A user who already sent some today, with room for five more: five fit, ten more do not.
@@ -227,5 +227,5 @@ describe("the relay burst", () => {
     const users = await listUsers(store, null);
     expect(users.find((u) => u.id === analyst.id)?.mail_last_day).toBe(already + 5);
     expect(users.find((u) => u.id === admin.id)?.mail_last_day).toBe(0);
-  }, 60_000);
+  });
 });

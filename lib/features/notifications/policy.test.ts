@@ -34,7 +34,7 @@ beforeAll(async () => {
     const url = external ?? (pg = await startTestPostgres()).url;
     stores.push({ name: "PostgreSQL", store: await openStore({ kind: "postgres", url }, { owner: "mail policy caps test" }) });
   } else console.warn("lib/features/notifications/policy.test.ts: no PostgreSQL server installed; PGlite only");
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const { store } of stores) await store.close();
@@ -75,5 +75,5 @@ describe("mail policy caps under concurrency", () => {
     const runs = await Promise.all(Array.from({ length: 8 }, () => statusOf(takeRunNow(store, user.id, MAIL_POLICY_DEFAULTS))));
     expect(runs.filter((s) => s === 0)).toHaveLength(MAIL_POLICY_DEFAULTS.runNowPerWindow);
     expect(runs.filter((s) => s !== 0)).toEqual(Array(8 - MAIL_POLICY_DEFAULTS.runNowPerWindow).fill(429));
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   }
   // The schema exists before the instances start (as it would after a deploy); they create nothing.
   store = await openStore({ kind: "postgres", url }, { owner: "schedule test" });
-}, 60_000);
+});
 
 afterAll(async () => {
   // A scratch database named from outside keeps its schema; only this test's claims go.

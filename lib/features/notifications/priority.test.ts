@@ -35,7 +35,7 @@ beforeAll(async () => {
   ownerId = (await usersRepo(store).create({ email: "owner@test.local", role: "analyst", passwordHash: await hashPassword("irrelevant-password") })).id;
   svc = await startTestService({ data: { days: 30, ordersPerDay: 20, seed: 5, endDate: today }, env: { REPORT_RATE_LIMIT: "100000" } });
   proxy = await recordingProxy(svc.url);
-}, 120_000);
+});
 
 afterAll(async () => {
   await proxy?.close();
@@ -90,7 +90,7 @@ describe("alert evaluations and people's reports", () => {
     // The rule's call waited for the analyst's to leave the window (it keeps a slot free for people).
     const at = proxy.arrivals.filter((a) => a.path === "/api/data").map((a) => a.at);
     expect(at[3]! - at[2]!).toBeGreaterThanOrEqual(1_900);
-  }, 30_000);
+  });
 
   it("an analyst who asks after a rule's evaluation has queued still goes first", async () => {
     const g = gatewayFor(svc, { baseUrl: proxy.url, tokenUrl: `${proxy.url}/api/auth/token`, reportRateLimit: 2, rateWindowSeconds: 2 });
@@ -124,5 +124,5 @@ describe("alert evaluations and people's reports", () => {
     const calls = proxy.arrivals.slice(from).filter((a) => a.path === "/api/data").map((a) => (a.body?.group_by ?? []).join(","));
     expect(calls.slice(0, 2).sort()).toEqual(["date", "sales_type"]);
     expect(calls.slice(2)).toEqual(["gateway_alias", "card_brand"]);
-  }, 30_000);
+  });
 });

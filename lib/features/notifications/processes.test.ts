@@ -47,7 +47,7 @@ beforeAll(async () => {
   ownerId = (await usersRepo(store).create({ email, role: "analyst", passwordHash: await hashPassword("irrelevant-password") })).id;
   svc = await startTestService({ data: { days: 14, ordersPerDay: 20, seed: 3, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   smtp = await startTestSmtp();
-}, 120_000);
+});
 
 afterAll(async () => {
   // A scratch database named from outside keeps its schema; only this test's rows go.
@@ -179,7 +179,7 @@ describe.runIf(available)("two dashboard processes on one PostgreSQL", () => {
     expect(await alertsRepo(store!).evaluations(rule.id)).toHaveLength(1);
     const outbox = await store!.query<{ sent: boolean }>("SELECT sent_at IS NOT NULL AS sent FROM mail_outbox WHERE source_id = $1", [rule.id]);
     expect(outbox).toEqual([{ sent: true }]);
-  }, 60_000);
+  });
 
   it("a restart during a due slot sends it once", async () => {
     await awayFromHourBoundary(12_000);
@@ -202,5 +202,5 @@ describe.runIf(available)("two dashboard processes on one PostgreSQL", () => {
     expect(claims[0]).toMatchObject({ claimedBy: "dashboard-restarted", error: null });
     expect(claims[0]!.doneAt).not.toBeNull();
     expect(await alertsRepo(store!).evaluations(rule.id)).toHaveLength(1);
-  }, 60_000);
+  });
 });

@@ -104,7 +104,7 @@ beforeAll(async () => {
   gateway = gatewayFor(svc);
   smtp = await startTestSmtp();
   worker = new MailWorker({ db: store, config: { enabled: true, host: smtp.host, port: smtp.port, tls: "none", from: "alerts@corp.example" }, log: () => {} });
-}, 120_000);
+});
 
 afterAll(async () => {
   await worker?.stop();
@@ -142,7 +142,7 @@ describe("Send now", () => {
     const { entries } = await auditRepo(store).list({ subject: sub.id });
     expect(entries.map((e) => e.action)).toContain("subscription.sent_now");
     expect(entries.find((e) => e.action === "subscription.sent_now")).toMatchObject({ actorEmail: ann.email, subjectLabel: "Ann's gateways", detail: { emails: 2, inbox: 1 } });
-  }, 120_000);
+  });
 
   it("20 presses at once send exactly the allowance; the others are 429 saying when the next frees up", async () => {
     const { cat } = people;
@@ -168,7 +168,7 @@ describe("Send now", () => {
     expect((await delivered()).filter((m) => m.to.includes(cat.email))).toHaveLength(5);
     // The allowance is the person's: one more press, later in the same hour, is refused too.
     expect((await refusal(sendSubscriptionNow(deps, cat, sub.id))).status).toBe(429);
-  }, 180_000);
+  });
 
   it("checks the owner's rights at that moment, and answers another user's subscription as missing", async () => {
     const { admin, bob, ann } = people;
@@ -181,7 +181,7 @@ describe("Send now", () => {
     expect(stopped.message).toContain("paused because its owner was disabled");
     expect(await store.query("SELECT id FROM mail_outbox WHERE source_id = $1", [sub.id])).toEqual([]);
     await updateUser(store, admin, bob.id, { disabled: false }, null, pauseStopped);
-  }, 60_000);
+  });
 });
 
 describe("the preview", () => {
@@ -220,7 +220,7 @@ describe("the preview", () => {
     const token = shareToken(outsiders.parsed.text ?? "")!;
     expect(token).toBeDefined();
     expect(outsiders.parsed.text?.trim()).toBe(forOutside.text.replace(`…${token.slice(-6)}`, token).trim());
-  }, 120_000);
+  });
 });
 
 describe("links for outside recipients", () => {
@@ -255,7 +255,7 @@ describe("links for outside recipients", () => {
     expect((await sendSubscriptionNow(depsWith(MAIL_POLICY_DEFAULTS), ann, privateSub.id)).emails).toBe(0);
     await revokeShareLink(store, ann, report.id, sub.shareLinkId!);
     expect((await resolveShare(store, token, "198.51.100.9", SECRET, () => undefined)).kind).toBe("revoked");
-  }, 120_000);
+  });
 
   it("one made without a link (numbers policy) gets its labelled link when the policy later gives one", async () => {
     const { ann, bob } = people;
@@ -265,7 +265,7 @@ describe("links for outside recipients", () => {
     const changed = await updateSubscription(store, ann, sub.id, { recipients: { users: [bob.id], emails: ["later@corp.example", "again@corp.example"] } }, { policy: POLICY, gateway, timeZone: "UTC", secret: SECRET });
     expect(changed.shareLinkId).not.toBeNull();
     expect((await listShareLinks(store, ann, report.id)).links.map((l) => [l.id, l.label])).toEqual([[changed.shareLinkId, "Scheduled report: Every Monday at 08:00 (UTC)"]]);
-  }, 60_000);
+  });
 
   it("under the numbers policy, outside addresses get no link and the numbers, and no link is made", async () => {
     const { ann, vic } = people;
@@ -283,7 +283,7 @@ describe("links for outside recipients", () => {
     expect(auditor.parsed.text).toMatch(/Attempts: \d/);
     expect(auditor.parsed.attachments).toHaveLength(1);
     expect(viewer.parsed.text).toContain(`${BASE_URL}/reports/${report.id}`);
-  }, 120_000);
+  });
 
   it("a scheduled slot sends the same way as Send now", async () => {
     const { cat } = people;
@@ -297,7 +297,7 @@ describe("links for outside recipients", () => {
     expect(mails.map((m) => m.to[0]).sort()).toEqual([cat.email, "slot-partner@corp.example"]);
     expect(mails.find((m) => m.to.includes(cat.email))!.parsed.text).toContain(`/reports/${report.id}`);
     expect(shareToken(mails.find((m) => m.to.includes("slot-partner@corp.example"))!.parsed.text ?? "")).toBeDefined();
-  }, 120_000);
+  });
 
   it("an alert mails its users the link into the dashboard and outside addresses the numbers alone", async () => {
     const { cat, bob } = people;
@@ -328,7 +328,7 @@ describe("links for outside recipients", () => {
     expect(outside.parsed.text).not.toMatch(/https?:\/\//);
     expect(outside.parsed.text).toMatch(/All: Attempts [\d,]+ \(fired\)/);
     expect(outside.parsed.text).toContain("This e-mail carries no link to the dashboard: the numbers are above.");
-  }, 120_000);
+  });
 });
 
 describe("attachment formats", () => {
@@ -364,7 +364,7 @@ describe("attachment formats", () => {
     const [only] = await delivered();
     expect(only!.parsed.attachments.map((a) => a.contentType)).toEqual(["application/pdf"]);
     expect(only!.parsed.text).not.toContain("attached as CSV");
-  }, 120_000);
+  });
 
   it("sends nothing when the PDF cannot be made, and tells the owner why in the inbox", async () => {
     const { dee } = people;
@@ -384,7 +384,7 @@ describe("attachment formats", () => {
     const item = (await scheduledItems(store)).find((i) => i.id === sub.id)!;
     await expect(runSlot({ ...depsWith(POLICY), pdf: failing }, item, false, new Date())).rejects.toThrow(/This issue was not sent/);
     expect(await outboxCount()).toBe(queued);
-  }, 120_000);
+  });
 
   /** A clock whose waits pass at once, each one counted. */
   const countingClock = () => {
@@ -424,7 +424,7 @@ describe("attachment formats", () => {
     expect(mails[0]!.parsed.attachments.map((a) => a.filename)).toEqual(["Dee-s-busy-pack.pdf"]);
     const told = await inboxRepo(store).list(dee.id, 100);
     expect(told.filter((m) => m.title === "Scheduled report not sent: Dee's busy pack")).toHaveLength(0);
-  }, 120_000);
+  });
 
   it("gives up after its bounded retries, tells the owner once, and sends nothing; a final refusal is not asked again, nor a Send now", async () => {
     const { dee } = people;
@@ -462,7 +462,7 @@ describe("attachment formats", () => {
     await expect(sendSubscriptionNow({ ...depsWith(POLICY), pdf: alwaysBusy, clock }, dee, sub.id)).rejects.toThrow(/This issue was not sent/);
     expect(calls).toBe(1);
     expect(await outboxCount()).toBe(queued);
-  }, 120_000);
+  });
 
   it("refuses a list without a format, an unknown one, or one twice", async () => {
     const { SubscriptionInput } = await import("./subscriptions");

@@ -51,7 +51,7 @@ beforeAll(async () => {
   ownerId = (await usersRepo(store).create({ email, role: "analyst", passwordHash: await hashPassword("irrelevant-password") })).id;
   svc = await startTestService({ data: { days: 14, ordersPerDay: 20, seed: 5, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   smtp = await startTestSmtp();
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -184,12 +184,12 @@ describe.runIf(available)("the background work in its own process", () => {
     worker.child.kill("SIGTERM");
     expect(await worker.exited, worker.stderr()).toBe(0);
     expect(worker.stdout()).toContain('"msg":"worker stopping","signal":"SIGTERM"');
-  }, 150_000);
+  });
 
   it("refuses to run without DATABASE_URL, saying the web server runs the work on the embedded store", async () => {
     const env = { ...dashboardEnv(), DATABASE_URL: "", SEPARATE_WORKER: "false" };
     const worker = run("scripts/worker.ts", [], env);
     expect(await worker.exited).toBe(1);
     expect(worker.stderr()).toContain("worker: set DATABASE_URL: without PostgreSQL the dashboard's web server runs the background work itself");
-  }, 30_000);
+  });
 });

@@ -97,7 +97,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "routing-allowance-"));
   store = await openTestPglite(dir, "routing allowance test");
   admin = await user("ada@test.local", "admin");
-}, 180_000);
+});
 
 afterAll(async () => {
   await store?.close();

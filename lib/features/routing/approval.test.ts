@@ -97,7 +97,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "routing-approval-"));
   store = await openTestPglite(dir, "routing approval test");
   ada = await cliUser("ada@test.local", "admin");
-}, 180_000);
+});
 
 afterAll(async () => {
   await store?.close();

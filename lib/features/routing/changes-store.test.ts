@@ -37,7 +37,7 @@ function suite(name: string, open: () => Promise<{ store: Store; done: () => Pro
         const u = await usersRepo(store).create({ email, role: "analyst", passwordHash: "x" });
         Object.assign(who, { id: u.id, email: u.email });
       }
-    }, 60_000);
+    });
     afterAll(async () => done?.());
 
     it("keeps the routing permission beside the role, off by default", async () => {

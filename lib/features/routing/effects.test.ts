@@ -133,7 +133,7 @@ describe("measured after, against the real service", () => {
         }
       },
     });
-  }, 180_000);
+  });
   afterAll(() => svc?.stop());
 
   it("measures the changed BIN in the 14 days before and after the apply day, counts equal to direct calls over each window", async () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   if (got.state !== "done") throw new Error(`the proposals' report is still ${got.phase}`);
   answer = got;
   pages = gateway.client.reportCalls;
-}, 240_000);
+});
 afterAll(() => svc?.stop());
 
 /** Attempts, approvals and chargebacks of a BIN per gateway in the window, straight from the tables. */
@@ -127,7 +127,7 @@ describe("routing proposals from evidence", () => {
     // The window's call, then the proposals' report's pages once, however often it was asked for.
     expect(pages).toBeGreaterThanOrEqual(1);
     expect(g.client.reportCalls).toBe(1 + pages);
-  }, 40_000);
+  });
 
   it("compares a bank on its BINs no BIN rule decides, with the MID its BANK rule gives", async () => {
     // The better BIN now follows a BANK rule for the case's bank (to the same one-MID group); the

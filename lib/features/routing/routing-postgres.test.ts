@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = await startTestPostgres();
   const config = { kind: "postgres" as const, url: server.url };
   [a, b] = await Promise.all([openStore(config, { owner: "instance a" }), openStore(config, { owner: "instance b" })]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);

@@ -98,7 +98,7 @@ beforeAll(async () => {
   users.rita = await make("rita@test.local", "analyst", true);
   users.ana = await make("ana@test.local", "analyst", false);
   users.vic = await make("vic@test.local", "viewer", true);
-}, 180_000);
+});
 
 afterAll(async () => {
   await store?.close();

@@ -34,7 +34,7 @@ beforeAll(async () => {
     if (name === "ann") ann = { id: u.id, email: u.email, role };
     else admin = { id: u.id, email: u.email, role };
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();

@@ -75,5 +75,5 @@ describe("share link labels and token tails", () => {
   });
   it.runIf(hasPostgres)("are kept and checked on PostgreSQL", async () => {
     await exercise(await postgres());
-  }, 90_000);
+  });
 });

@@ -49,7 +49,7 @@ beforeAll(async () => {
   store = await openTestPglite(dir, "sharing pdf test");
   svc = await startTestService({ data: { days: 14, ordersPerDay: 20, seed: 47, endDate: todayIn("UTC") }, env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
@@ -64,7 +64,7 @@ describe("loadReportPrintView", () => {
     const view = await loadReportPrintView(report.id, tokenFor(ann, report.id), deps());
     expect(view?.kind).toBe("ok");
     expect(view?.kind === "ok" && view.title).toBe("Ann's gateways");
-  }, 60_000);
+  });
 
   it("opens nothing with a token of another report, nor another user's token for a report they may not see", async () => {
     const ann = await person("ann2", "analyst");

@@ -57,7 +57,7 @@ beforeAll(async () => {
     params: "range=last7&by=date,gateway_id&m=attempts,approvals,revenue&f.sales_type=Rebills",
     sharedWithTeam: false,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();

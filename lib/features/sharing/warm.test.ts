@@ -90,7 +90,7 @@ beforeAll(async () => {
   report = await saveDashboard("Finance overview", serializeDashboard(starterDashboard()));
   state = sharedDashboardState(report, null);
   expect(state.tiles.length).toBe(starterDashboard().tiles.length);
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();

@@ -282,7 +282,7 @@ describe.runIf(external !== undefined || postgresBinDir() !== null)("on PostgreS
       url = server.url;
     }
     pg = await openStore({ kind: "postgres", url }, { owner: "sso test" });
-  }, 60_000);
+  });
   afterAll(async () => {
     await pg?.close();
     await server?.stop();
@@ -308,5 +308,5 @@ describe.runIf(external !== undefined || postgresBinDir() !== null)("on PostgreS
       release();
       await holder;
     });
-  }, 60_000);
+  });
 });

@@ -98,7 +98,7 @@ async function expectSameAsCsv(res: Response, search: string) {
 beforeAll(async () => {
   svc = await startTestService({ env: { REPORT_RATE_LIMIT: "100000" } });
   gateway = gatewayFor(svc);
-}, 120_000);
+});
 
 afterAll(async () => {
   await svc?.stop();

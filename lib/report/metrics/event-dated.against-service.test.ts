@@ -33,7 +33,7 @@ let gateway: ReportGateway;
 beforeAll(async () => {
   svc = await startTestService({ data: { days: 240, ordersPerDay: 20, seed: 33, endDate: END }, env: { REPORT_RATE_LIMIT: "1000000" } });
   gateway = gatewayFor(svc);
-}, 180_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
@@ -92,5 +92,5 @@ describe("event-dated rates against direct service calls", () => {
     expect(month("2025-04").cells[col("cb_rate_count")]!.maturing).toBe(true);
     expect(month("2025-04").cells[col("refund_rate")]!.maturing).toBeUndefined();
     expect(month("2025-03").cells[col("cb_rate_count")]!.maturing).toBeUndefined();
-  }, 120_000);
+  });
 });

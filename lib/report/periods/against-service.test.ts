@@ -33,7 +33,7 @@ let gateway: ReportGateway;
 beforeAll(async () => {
   svc = await startTestService({ data: { days: 580, ordersPerDay: 12, seed: 16, endDate: END }, env: { REPORT_RATE_LIMIT: "1000000" } });
   gateway = gatewayFor(svc);
-}, 180_000);
+});
 
 afterAll(async () => {
   await svc?.stop();
