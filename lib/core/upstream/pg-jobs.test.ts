@@ -146,8 +146,11 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
   });
 
   it("keeps a job its callers poll only on other instances (its own instance does not cancel it as forgotten)", async () => {
-    // Idle after 2 s on its own instance, which nobody asks; a 4-page report at one call per 2 s.
-    const a = instance(0, 1, 2, 2);
+    // Idle after 6 s on its own instance, which nobody asks; a 4-page report at one call per 4 s
+    // outlives that twice. The other instance polls every 2 s, and a poll reaches the job's own
+    // instance at its next lease renewal (a third of the 2 s lease): 6 s leaves a busy machine
+    // seconds of slack, where 2 s left none (a poll could be 2.7 s old when the reaper looked).
+    const a = instance(0, 1, 4, 6);
     const b = instance(1);
     const q: ReportQuery = { start_date: "2025-05-10", end_date: END, group_by: ["date", "bin"], metrics: ["attempts"] };
     const out = a.submit("orders", a.parse("orders", q), "u1");
