@@ -53,7 +53,16 @@ const FIRING = { target: { kind: "measure", measure: "attempts" }, condition: { 
 
 let deps: NotifyDeps;
 
-/** One scheduler tick as the server runs it, with the clock `aheadMs` ahead (a later slot). */
+/**
+ * The instant every tick counts from, fixed before any test writes. A tick reads this plus its
+ * `aheadMs`, never the moving clock: then "a day later" is the same slot in every test, whatever
+ * the hour the suite runs at (with the live clock, a later test's day-ahead tick could land on the
+ * next date and run an earlier test's daily subscription again), and a tick with no lead never
+ * reaches an item a test made or changed after the file began.
+ */
+let base: number;
+
+/** One scheduler tick as the server runs it, with the clock `aheadMs` ahead of `base` (a later slot). */
 async function tick(aheadMs = 0) {
   const scheduler = new Scheduler({
     db: store,
@@ -61,7 +70,7 @@ async function tick(aheadMs = 0) {
     timeZone: "UTC",
     items: () => scheduledItems(store),
     run: (item, slot, ctx) => runSlot(deps, item, ctx.late, slot),
-    now: () => new Date(Date.now() + aheadMs),
+    now: () => new Date(base + aheadMs),
     log: () => {},
   });
   return scheduler.tick();
@@ -93,6 +102,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 }
 
 beforeAll(async () => {
+  base = Date.now();
   dir = mkdtempSync(join(tmpdir(), "owner-rights-"));
   store = await openTestPglite(dir, "owner rights test");
   for (const [name, role] of [["admin", "admin"], ["ann", "analyst"], ["bob", "analyst"], ["cat", "analyst"], ["dan", "analyst"]] as const) {
@@ -159,7 +169,7 @@ describe("automation with its owner's rights", () => {
     await updateSubscription(store, admin, sub.id, { owner_id: admin.id, paused: false }, opts);
     expect(await alertsRepo(store).get(rule.id)).toMatchObject({ ownerId: people.bob.id, paused: false, pausedReason: null });
     expect(await subscriptionsRepo(store).get(sub.id)).toMatchObject({ ownerId: admin.id, paused: false, pausedReason: null });
-    await tick(DAY + 3_600_000);
+    await tick(DAY);
     expect((await delivered()).flatMap((m) => m.to).sort()).toEqual(["boss@corp.example", "ops@corp.example"]);
   });
 
