@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { dashboardEnvFor, e2eEnvs } from "./e2e/support/env";
+import { dashboardEnvFor, e2eEnvs, nextStartArgs } from "./e2e/support/env";
 import { oidcWebServer } from "./e2e/support/oidc";
 
 // Each worker drives a service and a dashboard of its own (e2e/support/workers.ts): two by default,
@@ -87,7 +87,7 @@ export default defineConfig({
       },
     },
     {
-      command: `node e2e/support/run-logged.mjs ${env.dir}/dashboard.log ${process.execPath} node_modules/next/dist/bin/next start --port ${env.dashboardPort} --hostname localhost`,
+      command: `node e2e/support/run-logged.mjs ${env.dir}/dashboard.log ${process.execPath} ${nextStartArgs(env.dashboardPort).join(" ")}`,
       url: `${env.dashboardUrl}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,

@@ -14,7 +14,7 @@ import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "./support/test";
 import { startMailSink, type MailSink } from "../lib/core/mail/sink";
-import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
 import { freePort } from "../lib/core/testing/free-port";
 
 /** The mail dashboard's address, on a free port (set before the tests run). */
@@ -45,7 +45,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   BASE = `http://localhost:${port}`;
   const log = createWriteStream(join(dir, "dashboard.log"));
-  dashboard = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost"], {
+  dashboard = spawn(process.execPath, nextStartArgs(port), {
     env: {
       ...process.env,
       ...dashboardEnvFor(env, 5, 10),

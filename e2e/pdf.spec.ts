@@ -15,7 +15,7 @@ import { expect, request as playwrightRequest, test, type Page } from "./support
 import { havePoppler, pdfImages, pdfPages } from "../lib/core/pdf/testing/poppler";
 import { startTestSmtp, type TestSmtp } from "../lib/features/notifications/testing/smtp";
 import { freePort } from "../lib/core/testing/free-port";
-import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
+import { authFile, dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
 import { serviceCall } from "./support/helpers";
 
 test.skip(!havePoppler(), "poppler-utils (pdftotext, pdftoppm) is not installed: scripts/test-servers.sh says how");
@@ -203,7 +203,7 @@ test.describe("a scheduled report with a PDF attachment", () => {
     mailUrl = `http://localhost:${port}`;
     const log = createWriteStream(join(dir, "dashboard.log"));
     // The run's built dashboard and store, a second server with mail on (the shared one keeps it off).
-    dashboard = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost"], {
+    dashboard = spawn(process.execPath, nextStartArgs(port), {
       env: { ...process.env, ...dashboardEnvFor(env, 5, 10), NEXTAUTH_URL: mailUrl, DASHBOARD_DB: join(dir, "dashboard"), SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_TLS: "none", MAIL_FROM: "reports@e2e.test" },
       stdio: ["ignore", "pipe", "pipe"],
     });

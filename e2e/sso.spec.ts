@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "./support/test";
-import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
 import { IDP_USERS, readIdpUsers, writeIdpUsers } from "./support/oidc";
 
 const env = e2eEnv();
@@ -103,7 +103,7 @@ test.describe("SSO only, with a short SSO session lifetime", () => {
       people[email] = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
     }
     const port = new URL(oidc.ssoOnlyUrl).port;
-    server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", port, "--hostname", "localhost"], {
+    server = spawn(process.execPath, nextStartArgs(port), {
       stdio: "ignore",
       env: {
         ...process.env,

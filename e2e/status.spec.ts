@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { freePort } from "../lib/core/testing/free-port";
-import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
+import { authFile, dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
 import { screenshots } from "./support/helpers";
 
 test.use({ storageState: authFile("analyst") });
@@ -76,7 +76,7 @@ test.describe("a dashboard allowing 5 calls a minute", () => {
     const port = await freePort();
     url = `http://localhost:${port}`;
     const log = createWriteStream(join(dir, "dashboard.log"));
-    server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost"], {
+    server = spawn(process.execPath, nextStartArgs(port), {
       env: { ...process.env, ...dashboardEnvFor(env, 5, WINDOW_SECONDS), NEXTAUTH_URL: url, DASHBOARD_DB: join(dir, "dashboard") },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -34,6 +34,16 @@ export function authFile(role: "admin" | "analyst" | "viewer"): string {
   return join(e2eEnv().dir, `${role}.json`);
 }
 
+/**
+ * The arguments that start a built dashboard on `port`, as `npm start` does. Keep-alive idle is
+ * 65 s, as the service's: Playwright's request contexts reuse a pooled connection without reading
+ * the server's keep-alive hint, so with Node's 5 s a spec's API call after a few seconds in the
+ * browser could be written to a socket the server was closing, and fail with ECONNRESET.
+ */
+export function nextStartArgs(port: number | string): string[] {
+  return ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost", "--keepAliveTimeout", "65000"];
+}
+
 /** The dashboard's server environment for a prepared run (the service at `env.serviceUrl`). */
 export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindowSeconds = 60): Record<string, string> {
   return {
