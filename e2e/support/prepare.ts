@@ -39,6 +39,19 @@ const tsx = (script: string, args: string[], env: Record<string, string> = {}) =
   });
 const lastJson = <T>(out: string): T => JSON.parse(out.trim().split("\n").at(-1)!) as T;
 
+// The data ends on the day the run starts, and the specs compare the dashboard's pages, which count
+// days up to its today, with it: a run that crossed midnight UTC would compare yesterday's data
+// with today's pages and fail where nothing is wrong. So a run starting less than this many minutes
+// before midnight UTC (a whole browser run's length on the two-core machine, with room) waits for
+// midnight first. E2E_MIDNIGHT_GUARD_MINUTES=0 turns the wait off.
+const MIDNIGHT_GUARD_MINUTES = Number(process.env.E2E_MIDNIGHT_GUARD_MINUTES ?? 35);
+const untilMidnightMs = 86_400_000 - (Date.now() % 86_400_000);
+if (untilMidnightMs < MIDNIGHT_GUARD_MINUTES * 60_000) {
+  const waitMs = untilMidnightMs + 5_000;
+  console.log(`e2e: waiting ${Math.ceil(waitMs / 60_000)} min for midnight UTC before making the test data, so the run does not cross it (E2E_MIDNIGHT_GUARD_MINUTES=0 skips the wait)`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, waitMs);
+}
+
 rmSync(DIR, { recursive: true, force: true });
 mkdirSync(DIR, { recursive: true });
 const serviceDb = join(DIR, "service.duckdb");
