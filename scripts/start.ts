@@ -24,12 +24,6 @@ import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/core/mail
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
-/**
- * How long the dashboard keeps an idle connection: 65 s, as the service does, longer than the 60 s a
- * proxy or load balancer commonly keeps its own, so it is never the client that reuses a connection
- * the dashboard is closing (Node's 5 s default made that race).
- */
-const KEEP_ALIVE_MS = 65_000;
 const DB_PATH = process.env.SERVICE_DB ?? "data/service.duckdb";
 const SECRETS_FILE = ".local/demo-secrets.json";
 
@@ -198,7 +192,7 @@ async function main(): Promise<void> {
     stopAll();
     process.exit(buildStatus);
   }
-  const dashboard = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(DASHBOARD_PORT), "--hostname", "localhost", "--keepAliveTimeout", String(KEEP_ALIVE_MS)], {
+  const dashboard = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(DASHBOARD_PORT), "--hostname", "localhost"], {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, ...dashboardEnv },
   });

@@ -35,10 +35,12 @@ export function authFile(role: "admin" | "analyst" | "viewer"): string {
 }
 
 /**
- * The arguments that start a built dashboard on `port`, as `npm start` does. Keep-alive idle is
- * 65 s, as the service's: Playwright's request contexts reuse a pooled connection without reading
- * the server's keep-alive hint, so with Node's 5 s a spec's API call after a few seconds in the
- * browser could be written to a socket the server was closing, and fail with ECONNRESET.
+ * The arguments that start a built dashboard on `port`, as `npm start` does but with a keep-alive
+ * idle of 65 s: Playwright's request contexts reuse a pooled connection without reading the
+ * server's keep-alive hint, so with Node's 5 s a spec's API call after a few seconds in the browser
+ * could be written to a socket the server was closing, and fail with ECONNRESET. (A dashboard with
+ * such a keep-alive does not stop on SIGTERM while a page keeps polling it: `next start` waits for
+ * its connections to go idle. Specs stop theirs with SIGKILL.)
  */
 export function nextStartArgs(port: number | string): string[] {
   return ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "localhost", "--keepAliveTimeout", "65000"];
