@@ -9,24 +9,19 @@
  * The shared dashboard of the other specs keeps e-mail off (e2e/alerts.spec.ts says so), hence a
  * second one here.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "./support/test";
 import { startMailSink, type MailSink } from "../lib/core/mail/sink";
-import { dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
-import { freePort } from "../lib/core/testing/free-port";
+import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { createUser, ownDashboardStore, startOwnDashboard, type OwnDashboard } from "./support/own-dashboard";
 
 /** The mail dashboard's address, on a free port (set before the tests run). */
 let BASE = "";
 const stamp = Date.now().toString(36);
 
 let sink: MailSink;
-let dashboard: ChildProcess | undefined;
+let dashboard: OwnDashboard | undefined;
 const people = {} as Record<"admin" | "analyst", { email: string; password: string }>;
-
-const tsx = (script: string, args: string[], env: Record<string, string>) =>
-  execFileSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8", env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
 
 test.describe.configure({ mode: "serial" });
 
@@ -34,51 +29,24 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   const env = e2eEnv();
   const dir = join(env.dir, "notify-daily");
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const db = join(dir, "dashboard");
-  for (const role of ["admin", "analyst"] as const) {
-    const out = tsx("scripts/users.ts", ["create", "--email", `mail-${role}-${stamp}@e2e.test`, "--role", role], { DASHBOARD_DB: db });
-    people[role] = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
-  }
+  const db = ownDashboardStore(dir);
+  for (const role of ["admin", "analyst"] as const) people[role] = createUser(db, `mail-${role}-${stamp}@e2e.test`, role);
   sink = await startMailSink({ dir: resolve(dir, "mail"), port: 0 });
-  const port = await freePort();
-  BASE = `http://localhost:${port}`;
-  const log = createWriteStream(join(dir, "dashboard.log"));
-  dashboard = spawn(process.execPath, nextStartArgs(port), {
-    env: {
-      ...process.env,
-      ...dashboardEnvFor(env, 5, 10),
-      NEXTAUTH_URL: BASE,
-      DASHBOARD_DB: db,
-      SMTP_HOST: sink.host,
-      SMTP_PORT: String(sink.port),
-      SMTP_TLS: "none",
-      SMTP_USER: sink.auth.user,
-      SMTP_PASSWORD: sink.auth.pass,
-      MAIL_FROM: "alerts@demo.local",
-      MAIL_SINK_DIR: sink.dir,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  dashboard = await startOwnDashboard("mail", dir, {
+    ...dashboardEnvFor(env, 5, 10),
+    SMTP_HOST: sink.host,
+    SMTP_PORT: String(sink.port),
+    SMTP_TLS: "none",
+    SMTP_USER: sink.auth.user,
+    SMTP_PASSWORD: sink.auth.pass,
+    MAIL_FROM: "alerts@demo.local",
+    MAIL_SINK_DIR: sink.dir,
   });
-  dashboard.stdout?.pipe(log);
-  dashboard.stderr?.pipe(log);
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const up = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (dashboard.exitCode !== null) throw new Error(`the mail dashboard exited (${dashboard.exitCode}); see ${join(dir, "dashboard.log")}`);
-    if (Date.now() > until) throw new Error("the mail dashboard did not start within 120 s");
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  BASE = dashboard.url;
 });
 
 test.afterAll(async () => {
-  if (dashboard && dashboard.exitCode === null) {
-    const exited = new Promise((r) => dashboard!.once("exit", r));
-    dashboard.kill("SIGTERM");
-    await exited;
-  }
+  await dashboard?.stop();
   await sink?.close();
 });
 

@@ -8,14 +8,12 @@
  * may not see, and an unknown link none. A scheduled report asking for a PDF delivers it to a real
  * SMTP server (lib/features/notifications/testing/smtp.ts) through a dashboard of its own with mail on.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, request as playwrightRequest, test, type Page } from "./support/test";
 import { havePoppler, pdfImages, pdfPages } from "../lib/core/pdf/testing/poppler";
 import { startTestSmtp, type TestSmtp } from "../lib/features/notifications/testing/smtp";
-import { freePort } from "../lib/core/testing/free-port";
-import { authFile, dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
+import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
+import { createUser, ownDashboardStore, startOwnDashboard, type OwnDashboard } from "./support/own-dashboard";
 import { serviceCall } from "./support/helpers";
 
 test.skip(!havePoppler(), "poppler-utils (pdftotext, pdftoppm) is not installed: scripts/test-servers.sh says how");
@@ -182,48 +180,23 @@ test("a six-tile dashboard's PDF holds every tile and the KPI values the dashboa
 test.describe("a scheduled report with a PDF attachment", () => {
   let mailUrl = "";
   let smtp: TestSmtp;
-  let dashboard: ChildProcess | undefined;
+  let dashboard: OwnDashboard | undefined;
   let who: { email: string; password: string };
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
     const env = e2eEnv();
     const dir = join(env.dir, "pdf-mail");
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    // Its store's user, made before the server opens the store (the command refuses while it runs).
-    const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "create", "--email", `pdf-${stamp}@e2e.test`, "--role", "analyst"], {
-      encoding: "utf8",
-      env: { ...process.env, DASHBOARD_DB: join(dir, "dashboard") },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    who = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
+    const db = ownDashboardStore(dir);
+    who = createUser(db, `pdf-${stamp}@e2e.test`, "analyst");
     smtp = await startTestSmtp();
-    const port = await freePort();
-    mailUrl = `http://localhost:${port}`;
-    const log = createWriteStream(join(dir, "dashboard.log"));
-    // The run's built dashboard and store, a second server with mail on (the shared one keeps it off).
-    dashboard = spawn(process.execPath, nextStartArgs(port), {
-      env: { ...process.env, ...dashboardEnvFor(env, 5, 10), NEXTAUTH_URL: mailUrl, DASHBOARD_DB: join(dir, "dashboard"), SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_TLS: "none", MAIL_FROM: "reports@e2e.test" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    dashboard.stdout?.pipe(log);
-    dashboard.stderr?.pipe(log);
-    // Until it answers or exits: a busy machine takes longer to start it, and the hook's time limit
-    // is the bound.
-    for (;;) {
-      if (await fetch(`${mailUrl}/api/health`).then((r) => r.ok, () => false)) break;
-      if (dashboard.exitCode !== null) throw new Error(`the mail dashboard exited (${dashboard.exitCode}); see ${join(dir, "dashboard.log")}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    // The run's built dashboard, a second server with mail on (the shared one keeps it off).
+    dashboard = await startOwnDashboard("mail", dir, { ...dashboardEnvFor(env, 5, 10), SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_TLS: "none", MAIL_FROM: "reports@e2e.test" });
+    mailUrl = dashboard.url;
   });
 
   test.afterAll(async () => {
-    if (dashboard && dashboard.exitCode === null) {
-      const exited = new Promise((r) => dashboard!.once("exit", r));
-      dashboard.kill("SIGTERM");
-      await exited;
-    }
+    await dashboard?.stop();
     await smtp?.close();
   });
 

@@ -6,12 +6,11 @@
  * SSO session lifetime shows one button, refuses a right password except for the break-glass
  * account, and locks out a person removed at the IdP within that lifetime.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "./support/test";
-import { dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
+import { dashboardEnvFor, e2eEnv } from "./support/env";
+import { createUser, ownDashboardStore, startOwnDashboard, type OwnDashboard } from "./support/own-dashboard";
 import { IDP_USERS, readIdpUsers, writeIdpUsers } from "./support/oidc";
 
 const env = e2eEnv();
@@ -88,42 +87,37 @@ test.describe("company sign-in", () => {
 
 test.describe("SSO only, with a short SSO session lifetime", () => {
   test.describe.configure({ mode: "serial" });
-  const dir = join(env.dir, "dashboard-sso-only");
+  const dir = join(env.dir, "sso-only");
   const people: Record<string, { email: string; password: string }> = {};
-  let server: ChildProcess | undefined;
+  let server: OwnDashboard | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    rmSync(dir, { recursive: true, force: true });
+    const db = ownDashboardStore(dir);
     for (const [email, role] of [
       ["breakglass@e2e.test", "admin"],
       ["pat@e2e.test", "analyst"],
     ] as const) {
-      const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "create", "--email", email, "--role", role], { encoding: "utf8", env: { ...process.env, DASHBOARD_DB: dir } });
-      people[email] = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
+      people[email] = createUser(db, email, role);
     }
-    const port = new URL(oidc.ssoOnlyUrl).port;
-    server = spawn(process.execPath, nextStartArgs(port), {
-      stdio: "ignore",
-      env: {
-        ...process.env,
+    // On the address the test IdP has as its second redirect.
+    server = await startOwnDashboard(
+      "SSO-only",
+      dir,
+      {
         ...dashboardEnvFor(env, 5, 10),
-        NEXTAUTH_URL: oidc.ssoOnlyUrl,
         // Its own secret: the two dashboards share the host's cookies, never each other's sessions.
         NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
-        DASHBOARD_DB: dir,
         OIDC_SSO_ONLY: "true",
         OIDC_BREAK_GLASS: "breakglass@e2e.test",
         OIDC_SESSION_MAX_AGE_SECONDS: String(SSO_LIFETIME_SECONDS),
       },
-    });
-    await expect
-      .poll(async () => (await fetch(`${oidc.ssoOnlyUrl}/api/health`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [500] })
-      .toBe(200);
+      Number(new URL(oidc.ssoOnlyUrl).port),
+    );
   });
 
-  test.afterAll(() => {
-    server?.kill("SIGTERM");
+  test.afterAll(async () => {
+    await server?.stop();
   });
 
   test("the sign-in page shows one button; a right password is refused except for the break-glass account", async ({ browser }) => {

@@ -5,13 +5,11 @@
  * of its own that allows 5 per minute, so the calls spent before it stay in the window however long
  * a busy machine takes to open its page.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
-import { freePort } from "../lib/core/testing/free-port";
-import { authFile, dashboardEnvFor, e2eEnv, nextStartArgs } from "./support/env";
+import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
+import { createUser, ownDashboardStore, startOwnDashboard, type OwnDashboard } from "./support/own-dashboard";
 import { screenshots } from "./support/helpers";
 
 test.use({ storageState: authFile("analyst") });
@@ -56,7 +54,7 @@ test("the quota line is the server's own count, and follows calls spent and free
 
 test.describe("a dashboard allowing 5 calls a minute", () => {
   const WINDOW_SECONDS = 60;
-  let server: ChildProcess | undefined;
+  let server: OwnDashboard | undefined;
   let url = "";
   let who: { email: string; password: string };
 
@@ -64,38 +62,14 @@ test.describe("a dashboard allowing 5 calls a minute", () => {
     test.setTimeout(300_000);
     const env = e2eEnv();
     const dir = join(env.dir, "status-minute");
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    // Its store's user, made before the server opens the store (the command refuses while it runs).
-    const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "create", "--email", "status@e2e.test", "--role", "analyst"], {
-      encoding: "utf8",
-      env: { ...process.env, DASHBOARD_DB: join(dir, "dashboard") },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    who = JSON.parse(out.trim().split("\n").at(-1)!) as { email: string; password: string };
-    const port = await freePort();
-    url = `http://localhost:${port}`;
-    const log = createWriteStream(join(dir, "dashboard.log"));
-    server = spawn(process.execPath, nextStartArgs(port), {
-      env: { ...process.env, ...dashboardEnvFor(env, 5, WINDOW_SECONDS), NEXTAUTH_URL: url, DASHBOARD_DB: join(dir, "dashboard") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout?.pipe(log);
-    server.stderr?.pipe(log);
-    // Until it answers or exits; the hook's time limit is the bound.
-    for (;;) {
-      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
-      if (server.exitCode !== null) throw new Error(`the one-minute dashboard exited (${server.exitCode}); see ${join(dir, "dashboard.log")}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const db = ownDashboardStore(dir);
+    who = createUser(db, "status@e2e.test", "analyst");
+    server = await startOwnDashboard("one-minute", dir, dashboardEnvFor(env, 5, WINDOW_SECONDS));
+    url = server.url;
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once("exit", r));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    await server?.stop();
   });
 
   test("a report that needs several calls says which part it is on, and when all of them should be under way", async ({ browser }) => {
