@@ -169,12 +169,14 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
       if (!("job" in out)) throw new Error("expected a job");
       return out.job.id;
     };
-    // Four one-call reports ahead of the one watched, each a person's of their own.
-    const ahead = [1, 2, 3, 4].map((day) => ask(a, day, `ahead-${day}`));
-    const watched = ask(a, 5, "watcher");
+    // Eight one-call reports ahead of the one watched, each a person's of their own: the line lasts
+    // 16 s, so the looks below see it waiting behind at least three however slowly a busy machine
+    // takes them, up to 10 s (with four ahead it once took its first look after the line had gone).
+    const ahead = [1, 2, 3, 4, 5, 6, 7, 8].map((day) => ask(a, day, `ahead-${day}`));
+    const watched = ask(a, 9, "watcher");
     await new Promise((r) => setTimeout(r, 300));
     // The same report asked on the other instance follows the first one's job there.
-    const follower = ask(b, 5, "other-watcher");
+    const follower = ask(b, 9, "other-watcher");
     await new Promise((r) => setTimeout(r, 300));
 
     /** Calls before its last one: the place a waiting page shows. */
