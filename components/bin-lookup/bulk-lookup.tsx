@@ -1,69 +1,21 @@
 "use client";
-import { Fragment, useId, useRef, useState } from "react";
-import { bestLabel, bestSummary, REPORT_BIN_DIGITS, type BinEvidence } from "@/lib/features/bin-lookup/evidence";
-import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, LOOKUP_MODES, MAX_BULK_BINS, cutCardNumbers, gatewayLabel, parseBinList, type LookupMode } from "@/lib/features/bin-lookup/lookup";
+import { useId, useRef, useState } from "react";
+import { lookUpInOrder, bulkCsvLines, type BulkRow } from "@/lib/features/bin-lookup/bulk";
+import { BIN_FROM_CARD, BIN_MEANING, CARD_DIGITS, MAX_BULK_BINS, cutCardNumbers, parseBinList, type LookupMode } from "@/lib/features/bin-lookup/lookup";
 import { ROUTING_SALES_TYPES } from "@/lib/contract/routing-values";
-import { toCsv, type CsvCell } from "@/lib/report/table/csv";
+import { toCsv } from "@/lib/report/table/csv";
 import { downloadText } from "@/lib/report/table/browser-download";
 import { formatInstant } from "@/lib/report/metrics/format";
-import { RequestError } from "@/lib/core/api-client/fetch";
-import type { BinAnswer } from "@/lib/features/bin-lookup/upstream";
 import { routeBin } from "@/lib/features/bin-lookup/route-bin";
 import { quote } from "@/lib/report/state/words";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
-import { StatusBanner } from "@/components/ui/status-banner";
-import { EvidenceTable, evidenceStatus, rangeText, useBinEvidence, type EvidenceQuery } from "./evidence";
+import { BulkResults, evidenceOf } from "./bulk-results";
+import { rangeText, useBinEvidence } from "./evidence";
 import { LookupModePicker } from "./lookup-mode";
 import { SALES_TYPE_LABELS, loadRoutingSchema } from "./single-lookup";
-
-interface BulkRow {
-  n: number;
-  bin: string;
-  result?: BinAnswer;
-  error?: string;
-}
-
-const HEADERS = ["#", "BIN", "Gateway", "Best gateway, last 90 days", "Group", "Fallback", "Rule", "Next gateway", "Total calls", "Issuer", "Brand", "Card type", "Error"] as const;
-
-/** Index of the evidence column (its cell also holds the button that opens the BIN's details). */
-const BEST_COLUMN = HEADERS.indexOf("Best gateway, last 90 days");
-
-/** A BIN's evidence, or why it is not there (yet). */
-function evidenceOf(q: EvidenceQuery, bin: string): BinEvidence | string {
-  if (q.isError) return "Not available";
-  const d = q.data;
-  if (d?.state === "done") return d.bins.find((e) => e.bin === bin) ?? "Not available";
-  return q.isFetching || d?.state === "pending" ? "Waiting for the report…" : "";
-}
-
-function cells(r: BulkRow, evidence: BinEvidence | string): CsvCell[] {
-  const x = r.result;
-  return [
-    r.n,
-    r.bin,
-    x ? gatewayLabel(x.gateway_id, x.gateway_names) : null,
-    typeof evidence === "string" ? evidence || null : bestSummary(evidence),
-    x ? `${x.group_name} (#${x.group_id})` : null,
-    x ? (x.is_fallback ? "Yes" : "No") : null,
-    x?.session_info.rule_name ?? null,
-    x ? gatewayLabel(x.session_info.next_gateway_id, x.gateway_names) : null,
-    x?.session_info.total_calls ?? null,
-    x?.bin_info?.bank ?? null,
-    x?.bin_info?.card_brand ?? null,
-    x?.bin_info?.card_type ?? null,
-    r.error ?? null,
-  ];
-}
-
-const wait = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
 
 /** Up to 100 BINs, pasted or from a file, looked up one after another in the order given. */
 export function BulkLookup({ timeZone }: { timeZone: string }) {
@@ -105,32 +57,13 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
     const bins = list.bins;
     setEvidenceBins([...bins]);
     setOpen(new Set());
-    for (let i = 0; i < bins.length; i++) {
-      if (controller.signal.aborted) break;
-      const body = schema.parse({ bin: bins[i], ...(salesType ? { sales_type: salesType } : {}) });
-      let row: BulkRow = { n: i + 1, bin: bins[i]! };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          row = { ...row, result: await routeBin(body, mode, controller.signal), error: undefined };
-          break;
-        } catch (e) {
-          if (controller.signal.aborted) break;
-          if (e instanceof RequestError && e.status === 429 && attempt === 0) {
-            try {
-              await wait((e.retryAfter ?? 1) * 1000, controller.signal);
-            } catch {
-              break;
-            }
-            continue;
-          }
-          row = { ...row, error: e instanceof RequestError ? e.message : "Lookup failed." };
-          break;
-        }
-      }
-      if (controller.signal.aborted) break;
-      setRows((rs) => [...rs, row]);
-    }
-    setStopped(controller.signal.aborted);
+    const { stopped } = await lookUpInOrder(
+      bins,
+      (bin, signal) => routeBin(schema.parse({ bin, ...(salesType ? { sales_type: salesType } : {}) }), mode, signal),
+      controller.signal,
+      (row) => setRows((rs) => [...rs, row]),
+    );
+    setStopped(stopped);
     setRunning(false);
     abort.current = null;
   };
@@ -146,30 +79,16 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
   };
 
   const exportCsv = () => {
-    const lines: CsvCell[][] = [
-      ["Report", "Bulk BIN lookup"],
-      ["Sales type", salesType || "Any"],
-      ["Exported at", formatInstant(new Date().toISOString(), timeZone)],
-      ["Lookup", LOOKUP_MODES[ranAs].label],
-      ["Note", ranAs === "route" ? "Each lookup advanced the routing rotation like a real order." : "Previews: no rotation advanced and nothing was recorded."],
-      ...(list.unused.length > 0 ? [["Not looked up", list.unused.map((u) => `${u.token} (${u.reason})`).join("; ")] as CsvCell[]] : []),
-      ...(evidence.data?.state === "done"
-        ? [
-            [
-              "Best gateway, last 90 days",
-              `${bestLabel(evidence.data.min_attempts)}, ${rangeText(evidence.data.range)}; BINs by their first ${REPORT_BIN_DIGITS} digits`,
-            ] as CsvCell[],
-          ]
-        : []),
-      [],
-      [...HEADERS],
-      ...rows.map((r) => cells(r, evidenceOf(evidence, r.bin))),
-    ];
+    const done = evidence.data?.state === "done" ? evidence.data : null;
+    const lines = bulkCsvLines(
+      { salesType, exportedAt: formatInstant(new Date().toISOString(), timeZone), ranAs, unused: list.unused, evidence: done ? { min_attempts: done.min_attempts, range: rangeText(done.range) } : null },
+      rows,
+      (bin) => evidenceOf(evidence, bin),
+    );
     downloadText(`bin-lookups_${new Date().toISOString().slice(0, 10)}.csv`, toCsv(lines));
   };
 
   const failed = rows.filter((r) => r.error).length;
-  const evidenceLine = evidenceBins ? evidenceStatus(evidence, evidenceBins.length) : null;
   const toggle = (bin: string) =>
     setOpen((o) => {
       const next = new Set(o);
@@ -278,89 +197,17 @@ export function BulkLookup({ timeZone }: { timeZone: string }) {
           </div>
         </div>
       </form>
-      <section aria-labelledby={`${id}-results`} className="flex flex-col gap-2">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 id={`${id}-results`} className="text-lg font-semibold">
-            Routes
-          </h2>
-          <Button onClick={exportCsv} disabled={rows.length === 0 || running}>
-            Download CSV
-          </Button>
-        </div>
-        <StatusBanner label="Bulk lookup status" busy={running} {...status} />
-        {evidenceLine ? (
-          <StatusBanner label="Last 90 days status" busy={evidenceLine.tone === "progress"} {...evidenceLine}>
-            {evidence.isError ? (
-              <Button size="sm" onClick={() => void evidence.refetch()}>
-                Try again
-              </Button>
-            ) : null}
-          </StatusBanner>
-        ) : evidence.data?.state === "done" ? (
-          <p className="text-sm text-slate-700">
-            Best gateway: the {bestLabel(evidence.data.min_attempts).toLowerCase()} in {rangeText(evidence.data.range)}, from one report for all{" "}
-            {evidence.data.bins.length} BINs. Reports know a BIN by its first {REPORT_BIN_DIGITS} digits, so a longer BIN shows the figures of those
-            digits. Open a row&apos;s details for every gateway&apos;s attempts, approval rate and chargeback rate.
-          </p>
-        ) : null}
-        {rows.length === 0 ? (
-          <div className="h-48">
-            <EmptyState title="No lookups yet">Each BIN&apos;s gateway, group, rotation and issuer will be listed here.</EmptyState>
-          </div>
-        ) : (
-          <div className="relative max-h-[32rem] overflow-auto rounded-md border border-slate-300 bg-white" tabIndex={0} role="region" aria-label="Routes (scrollable)">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Routes for the BINs looked up, in order</caption>
-              <thead className="sticky top-0 bg-slate-100">
-                <tr>
-                  {HEADERS.map((h) => (
-                    <th key={h} scope="col" className="px-3 py-2 text-left whitespace-nowrap">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => {
-                  const ev = evidenceOf(evidence, r.bin);
-                  const isOpen = typeof ev !== "string" && open.has(r.bin);
-                  const detailId = `${id}-evidence-${r.n}`;
-                  return (
-                    <Fragment key={r.n}>
-                      <tr className="border-t border-slate-100 odd:bg-white even:bg-slate-50">
-                        {cells(r, ev).map((c, i) => (
-                          <td key={i} className={`px-3 py-1.5 whitespace-nowrap ${i === HEADERS.length - 1 && c ? "text-red-800" : ""}`}>
-                            {i === BEST_COLUMN && typeof ev !== "string" ? (
-                              <span className="flex items-center gap-2">
-                                <span>{c}</span>
-                                <Button size="sm" variant="ghost" aria-expanded={isOpen} aria-controls={isOpen ? detailId : undefined} onClick={() => toggle(r.bin)}>
-                                  {isOpen ? "Hide details" : "Details"}
-                                  <span className="sr-only"> of the last 90 days for BIN {r.bin}</span>
-                                </Button>
-                              </span>
-                            ) : (
-                              (c ?? "")
-                            )}
-                          </td>
-                        ))}
-                      </tr>
-                      {isOpen && evidence.data?.state === "done" ? (
-                        <tr id={detailId} className="border-t border-slate-100 bg-slate-50">
-                          <td colSpan={HEADERS.length} className="px-3 py-3">
-                            <div className="sticky left-0 w-fit max-w-[calc(100vw-4rem)]">
-                              <EvidenceTable evidence={ev} answer={evidence.data} timeZone={timeZone} />
-                            </div>
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <BulkResults
+        rows={rows}
+        running={running}
+        status={status}
+        evidence={evidence}
+        evidenceBins={evidenceBins}
+        open={open}
+        onToggle={toggle}
+        onDownload={exportCsv}
+        timeZone={timeZone}
+      />
     </div>
   );
 }
