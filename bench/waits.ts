@@ -22,7 +22,7 @@ const DAYS = 400;
 const ORDERS_PER_DAY = 200;
 const END = new Date().toISOString().slice(0, 10);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 10);
-const REPS = Number(process.env.BENCH_REPS ?? 1);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
 
 interface Measured {
   estimateMs: number;
