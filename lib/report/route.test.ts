@@ -110,6 +110,10 @@ describe("POST /api/reports/order-summary", () => {
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     expect(await get.json()).toMatchObject({ success: false, code: 405, error: { type: "MethodNotAllowedError" } });
+    for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]) {
+      const other = await fetch(`${base}/api/reports/order-summary`, { method });
+      expect([method, other.status, other.headers.get("allow")]).toEqual([method, 405, "POST"]);
+    }
     const form = await post("a=1", { "content-type": "application/x-www-form-urlencoded" });
     expect(form.status).toBe(415);
     expect(((await form.json()) as { message: string }).message).toBe("Content-Type must be application/json");

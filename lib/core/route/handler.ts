@@ -106,8 +106,15 @@ async function readJson(request: Request): Promise<unknown> {
  * The handler of every method a route does not serve: a 405 in the contract's error envelope with an
  * `Allow` header (Next.js's own 405 for a method a route does not export has no body).
  */
-export function methodNotAllowed(allow: string) {
-  return async (request: Request): Promise<Response> => errorResponse(new ApiError(405, `Method ${request.method} is not allowed here; use ${allow}`, undefined, { Allow: allow }));
+/**
+ * Handlers for the methods a POST-only route does not serve, each answering the contract's 405
+ * envelope with `Allow: POST` (the App Router's own 405 has no body). A route exports them all:
+ * `export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsThanPost();`
+ */
+export function otherMethodsThanPost() {
+  const refuse = async (request: Request): Promise<Response> =>
+    errorResponse(new ApiError(405, `Method ${request.method} is not allowed here; use POST`, undefined, { Allow: "POST" }));
+  return { GET: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, HEAD: refuse, OPTIONS: refuse };
 }
 
 export function apiRoute<

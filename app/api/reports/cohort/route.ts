@@ -1,13 +1,8 @@
 // POST /api/reports/cohort: run a cohort summary (initial date) through the quota-aware gateway (?wait=ms to hold for the answer).
-import { apiRoute, methodNotAllowed } from "@/lib/core/route/handler";
+import { apiRoute, otherMethodsThanPost } from "@/lib/core/route/handler";
 import { submitReport, waitParam } from "@/lib/report/route";
 
 export const POST = apiRoute({ role: "analyst", text: true, timing: true }, async ({ user, body, request }) => submitReport("cohort", body, waitParam(request), user.id));
 
 // Any other method: the contract's 405 envelope, as every answer of this route is.
-export const GET = methodNotAllowed("POST");
-export const PUT = GET;
-export const PATCH = GET;
-export const DELETE = GET;
-export const HEAD = GET;
-export const OPTIONS = GET;
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsThanPost();

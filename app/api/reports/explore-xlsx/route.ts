@@ -2,7 +2,7 @@
 // (body {"search": the Explore page's query string}; ?wait=ms as the report routes): 202 with the job
 // to poll while an answer is being fetched, after which the same request gives the file.
 import { z } from "zod";
-import { apiRoute, methodNotAllowed } from "@/lib/core/route/handler";
+import { apiRoute, otherMethodsThanPost } from "@/lib/core/route/handler";
 import { serverEnv } from "@/lib/core/env/env";
 import { getGateway } from "@/lib/core/upstream";
 import { waitParam } from "@/lib/report/route";
@@ -14,10 +14,5 @@ export const POST = apiRoute({ role: "analyst", schema: Body }, async ({ user, b
   exploreWorkbookResponse(body.search, { gateway: getGateway(), owner: user.id, timeZone: serverEnv().REPORT_TIMEZONE, waitMs: waitParam(request) }),
 );
 
-// Any other method: the contract's 405 envelope.
-export const GET = methodNotAllowed("POST");
-export const PUT = GET;
-export const PATCH = GET;
-export const DELETE = GET;
-export const HEAD = GET;
-export const OPTIONS = GET;
+// Any other method: the contract's 405 envelope, as every answer of this route is.
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsThanPost();
