@@ -106,8 +106,9 @@ export class ReportFetcher {
         return await this.queue.run(
           async () => {
             onProgress({ state: "ticket", ticket: null });
-            // Several instances: the shared window has the last word on when a call may go.
-            if (this.shared?.quota) await this.shared.quota.acquire(request.signal);
+            // Several instances: the shared window has the last word on when a call may go, and a
+            // pause another instance's 429 set pauses this queue too (its waits are told from it).
+            if (this.shared?.quota) await this.shared.quota.acquire(request.signal, (until) => this.queue.pause(until));
             onProgress({ state: "fetching", ...piece, calls });
             return this.client.report(request.op, page);
           },

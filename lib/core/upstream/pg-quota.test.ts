@@ -206,4 +206,38 @@ describe.runIf(available)("three gateways sharing a PgQuota in front of the real
     expect(span!).toBeGreaterThanOrEqual(WINDOW_MS + 1000);
     expect(gateways.map((g) => g.client.reportCalls)).toEqual([10, 10, 10]);
   });
+
+  it("tells a wait from a pause another instance's 429 set: the queue holds its later calls until the pause ends, and says so", async () => {
+    const config = gatewayFor(svc, { reportRateLimit: LIMIT, rateWindowSeconds: WINDOW_MS / 1000 }).config;
+    const [a, b] = [0, 1].map((i) => new PgQuota({ db: stores[i]!, limit: LIMIT, windowMs: WINDOW_MS, instance: `pause-${i}` }));
+    const g = new ReportGateway(config, { quota: a! });
+    // Another instance saw a 429 and paused everyone for 12 s (long enough for a busy machine to take
+    // the looks below while it runs); this instance's own queue knows nothing of it.
+    await b!.pause(Date.now() + 12_000);
+    const [pause] = await stores[0]!.query<{ until: Date }>("SELECT until FROM upstream_pause");
+    const until = new Date(pause!.until).getTime();
+    expect(g.status().paused_until).toBeNull();
+    const ask = (day: number) => {
+      const out = g.submit("orders", g.parse("orders", { start_date: addDays(END, -day), end_date: addDays(END, -day), group_by: ["date"], metrics: ["attempts"] }));
+      if (!("job" in out)) throw new Error("expected a job");
+      return out.job.id;
+    };
+    const first = ask(1);
+    // Its first call meets the pause in the shared window: the queue is paused to the same end.
+    await expect.poll(() => g.status().paused_until, { timeout: 12_000 }).not.toBeNull();
+    expect(Date.parse(g.status().paused_until!)).toBeGreaterThanOrEqual(until - 5);
+    // A report asked now is told it starts when the pause ends, not now.
+    const second = ask(2);
+    const view = await g.settle(second, 0);
+    expect(view?.status.state).toBe("queued");
+    const status = view!.status as { estimated_start: string };
+    expect(Date.parse(status.estimated_start)).toBeGreaterThanOrEqual(until - 5);
+    for (const id of [first, second]) {
+      const done = await g.wait(id);
+      expect(done.source).toBe("upstream");
+    }
+    // Nothing reached the service before the pause ended.
+    const [row] = await stores[0]!.query<{ ok: boolean }>("SELECT bool_and(c.at >= p.until) AS ok FROM test_call_log c, upstream_pause p WHERE c.instance = 'pause-0'");
+    expect(row!.ok).toBe(true);
+  });
 });

@@ -39,6 +39,8 @@ interface Attempt {
   id: string | null;
   /** When not taken: ms until a slot frees or the pause ends, by the database's clock. */
   wait_ms: number | null;
+  /** ms until a running pause (a 429 any instance saw) ends; null when none runs. */
+  pause_ms: number | null;
 }
 
 /**
@@ -69,7 +71,8 @@ const ATTEMPT = `
          (SELECT 1000 * extract(epoch FROM GREATEST(
                    CASE WHEN n >= $2::int THEN nth_newest + $1::float8 * interval '1 millisecond' - t ELSE interval '0' END,
                    CASE WHEN paused_until > t THEN paused_until - t ELSE interval '0' END))::float8
-            FROM state) AS wait_ms
+            FROM state) AS wait_ms,
+         (SELECT 1000 * extract(epoch FROM paused_until - t)::float8 FROM state WHERE paused_until > t) AS pause_ms
 `;
 
 function abortError(signal: AbortSignal): unknown {
@@ -109,13 +112,13 @@ export class PgQuota implements SharedQuota {
     this.pollMs = Math.max(10, opts.pollMs ?? 1000);
   }
 
-  async acquire(signal?: AbortSignal): Promise<void> {
+  async acquire(signal?: AbortSignal, onPause?: (until: number) => void): Promise<void> {
     for (;;) {
       if (signal?.aborted) throw abortError(signal);
       const attempt = await this.db.transaction(async (tx: Sql) => {
         await tx.query("SELECT pg_advisory_xact_lock($1)", [QUOTA_LOCK_ID]);
         const [row] = await tx.query<Attempt>(ATTEMPT, [this.windowMs, this.limit, this.instance]);
-        return row ?? { id: null, wait_ms: 0 };
+        return row ?? { id: null, wait_ms: 0, pause_ms: null };
       });
       if (attempt.id !== null) {
         if (!signal?.aborted) return;
@@ -123,6 +126,8 @@ export class PgQuota implements SharedQuota {
         await this.db.transaction((tx) => tx.query("DELETE FROM upstream_calls WHERE id = $1", [attempt.id])).catch(() => undefined);
         throw abortError(signal);
       }
+      // A pause another instance set: this instance's queue learns when it ends (this instance's clock).
+      if (attempt.pause_ms !== null && attempt.pause_ms > 0) onPause?.(Date.now() + attempt.pause_ms);
       // +1 ms: the database keeps microseconds, and waking a hair early only costs another look.
       await sleep(Math.min(this.pollMs, Math.max(1, Math.ceil(attempt.wait_ms ?? 0) + 1)), signal);
     }

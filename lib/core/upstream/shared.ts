@@ -13,9 +13,11 @@ import type { ReportQuery } from "./records";
 export interface SharedQuota {
   /**
    * Resolves when this instance may make one reporting call now (the call is then counted in the
-   * shared window); waits while the window is full. Rejects when `signal` aborts.
+   * shared window); waits while the window is full. Rejects when `signal` aborts. While it waits out
+   * a pause another instance set (a 429 it saw), `onPause` is told when the pause ends, so this
+   * instance's own queue holds its other calls until then and tells their wait from it.
    */
-  acquire(signal?: AbortSignal): Promise<void>;
+  acquire(signal?: AbortSignal, onPause?: (until: number) => void): Promise<void>;
   /** A 429 from upstream: every instance pauses until `until` (ms since epoch). */
   pause(until: number): Promise<void>;
 }
