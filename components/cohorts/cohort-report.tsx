@@ -6,6 +6,7 @@ import { cohortCaption, cycleOffsetDays } from "@/lib/features/cohorts/labels";
 import { cohortLook, serializeCohort, type CohortState, type CohortLook } from "@/lib/report/state/cohort";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ReportColumns, ResultsPlaceholder } from "@/components/report/report-layout";
 import { Spinner } from "@/components/ui/spinner";
 import { lazyPart } from "@/components/ui/lazy-part";
 import { ReportStatus } from "@/components/report/report-status";
@@ -82,76 +83,58 @@ export function CohortReport({
     if (lib && grid && data) void lib.exportCohortXlsx(grid, data, state, timeZone);
   };
 
-  const p = report.phase;
-  const placeholder =
-    p.kind === "running" || (data && !lib) ? (
-      <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
-        <Spinner /> Waiting for the report…
-      </div>
-    ) : p.kind === "failed" ? (
-      <EmptyState tone="error" title="The report failed">
-        See the status above for the reason and what to do.
-      </EmptyState>
-    ) : p.kind === "cancelled" ? (
-      <EmptyState title="Cancelled">Press Run report to start it again.</EmptyState>
-    ) : (
-      <EmptyState title="No cohorts yet">Choose a range of initial dates, then press Run report.</EmptyState>
-    );
+  const placeholder = (
+    <ResultsPlaceholder
+      phase={report.phase}
+      drawing={Boolean(data && !lib)}
+      empty={{ title: "No cohorts yet", hint: "Choose a range of initial dates, then press Run report." }}
+    />
+  );
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
-      <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
-        <h2 className="sr-only">Cohort settings</h2>
-        <CohortForm
-          applied={state}
-          appliedKey={look.key}
-          hasReport={hasReport}
-          today={today}
-          timeZone={timeZone}
-          onRun={run}
-        />
-      </aside>
-      <div className="flex min-w-0 flex-col gap-6">
-        {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => write(serializeCohort(state), "push")} />
-        ) : (
-          <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
-        )}
-        <section aria-labelledby="grid-heading" className="flex flex-col gap-3">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h2 id="grid-heading" className="text-lg font-semibold">
-              Retention grid
-            </h2>
-            <span className="flex flex-wrap items-center gap-3">
-              <SaveReportButton page="cohorts" disabled={!grid} />
-              <Button onClick={() => exportCsv(false)} disabled={!grid || report.stale}>
-                Download CSV
-              </Button>
-              <Button onClick={() => exportCsv(true)} disabled={!grid || report.stale} title="Header row first, no notes or summary row: for spreadsheets and BI tools">
-                Data only CSV
-              </Button>
-              <Button onClick={exportXlsx} disabled={!grid || report.stale} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
-                Download Excel
-              </Button>
-            </span>
+    <ReportColumns
+      settingsHeading="Cohort settings"
+      settings={<CohortForm applied={state} appliedKey={look.key} hasReport={hasReport} today={today} timeZone={timeZone} onRun={run} />}
+    >
+      {problems.length > 0 ? (
+        <UrlProblems problems={problems} onOpenNearest={() => write(serializeCohort(state), "push")} />
+      ) : (
+        <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+      )}
+      <section aria-labelledby="grid-heading" className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="grid-heading" className="text-lg font-semibold">
+            Retention grid
+          </h2>
+          <span className="flex flex-wrap items-center gap-3">
+            <SaveReportButton page="cohorts" disabled={!grid} />
+            <Button onClick={() => exportCsv(false)} disabled={!grid || report.stale}>
+              Download CSV
+            </Button>
+            <Button onClick={() => exportCsv(true)} disabled={!grid || report.stale} title="Header row first, no notes or summary row: for spreadsheets and BI tools">
+              Data only CSV
+            </Button>
+            <Button onClick={exportXlsx} disabled={!grid || report.stale} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
+              Download Excel
+            </Button>
+          </span>
+        </div>
+        <CohortOptions state={state} onChange={setView} />
+        <p className="text-xs text-slate-600">
+          Cycle 1 falls due {cycleOffsetDays(1, state)} days after the initial date and each later cycle {state.periodDays} days after the one
+          before; a cohort has reached a cycle once its youngest day has been due for it by today ({today}). Cells not reached yet are hatched,
+          not shown as 0.
+        </p>
+        {grid && grid.rows.length > 0 ? (
+          <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
+        ) : grid ? (
+          <div className="h-96">
+            <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>
           </div>
-          <CohortOptions state={state} onChange={setView} />
-          <p className="text-xs text-slate-600">
-            Cycle 1 falls due {cycleOffsetDays(1, state)} days after the initial date and each later cycle {state.periodDays} days after the one
-            before; a cohort has reached a cycle once its youngest day has been due for it by today ({today}). Cells not reached yet are hatched,
-            not shown as 0.
-          </p>
-          {grid && grid.rows.length > 0 ? (
-            <CohortGridTable grid={grid} caption={caption} dimmed={report.stale} />
-          ) : grid ? (
-            <div className="h-96">
-              <EmptyState title="No cohorts">No initial dates in this range up to today.</EmptyState>
-            </div>
-          ) : (
-            <div className="h-96">{placeholder}</div>
-          )}
-        </section>
-      </div>
-    </div>
+        ) : (
+          <div className="h-96">{placeholder}</div>
+        )}
+      </section>
+    </ReportColumns>
   );
 }

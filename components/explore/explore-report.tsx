@@ -7,7 +7,7 @@ import type { ReportView } from "@/lib/report/periods/view";
 import { type ExploreState, type ExploreLook, TABLE_LAYOUTS, exploreLook, serializeExplore, sortAfterRegroup } from "@/lib/report/state/explore";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Spinner } from "@/components/ui/spinner";
+import { ReportColumns, ResultsPlaceholder } from "@/components/report/report-layout";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
 import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
@@ -120,148 +120,127 @@ export function ExploreReport({
       );
   };
 
-  const placeholder = (what: string) => {
-    // The report may be done while its comparison still runs: the screen waits for both.
-    const p = report.phase.kind === "done" && comparing ? comparison.phase : report.phase;
-    if (p.kind === "running" || (data && !lib))
-      return (
-        <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-700">
-          <Spinner /> Waiting for the report…
-        </div>
-      );
-    if (p.kind === "failed")
-      return (
-        <EmptyState tone="error" title="The report failed">
-          See the status above for the reason and what to do.
-        </EmptyState>
-      );
-    if (p.kind === "cancelled") return <EmptyState title="Cancelled">Press Run report to start it again.</EmptyState>;
-    return <EmptyState title={`No ${what} yet`}>Choose the report&apos;s settings, then press Run report.</EmptyState>;
-  };
+  const placeholder = (what: string) => (
+    <ResultsPlaceholder
+      // The report may be done while its comparison still runs: the screen waits for both.
+      phase={report.phase.kind === "done" && comparing ? comparison.phase : report.phase}
+      drawing={Boolean(data && !lib)}
+      empty={{ title: `No ${what} yet`, hint: "Choose the report's settings, then press Run report." }}
+    />
+  );
 
   const tableLabel = data
     ? `${OPERATION_TABLE[data.op].label}, ${data.request.start_date} to ${data.request.end_date}`
     : "Report results";
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(20rem,24rem)_minmax(0,1fr)]">
-      <aside className="rounded-lg border border-slate-200 bg-white p-4 lg:self-start">
-        <h2 className="sr-only">Report settings</h2>
-        <ReportForm
-          applied={state}
-          appliedKey={look.key}
-          hasReport={hasReport}
-          today={today}
-          timeZone={timeZone}
-          columns={columns}
-          onRun={run}
-        />
-      </aside>
-      <div className="flex min-w-0 flex-col gap-6">
-        {problems.length > 0 ? (
-          <UrlProblems problems={problems} onOpenNearest={() => write(serializeExplore(state), "push")} />
-        ) : (
-          <>
-            <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
-            {comparing ? (
-              <ReportStatus phase={comparison.phase} timeZone={timeZone} onCancel={comparison.cancel} stale={comparison.stale} subject="Comparison" />
-            ) : null}
-            {/* Which compared days hold data is a third request when the comparison cannot tell: while it
-                waits it says where it stands like the other two, and gives way to the coverage it brings. */}
-            {comparing && look.coverage && coverage.phase.kind !== "done" && coverage.phase.kind !== "idle" ? (
-              <ReportStatus phase={coverage.phase} timeZone={timeZone} onCancel={coverage.cancel} stale={coverage.stale} subject="Compared days with data" />
-            ) : null}
-          </>
-        )}
-        {notice ? (
-          <div
-            role="note"
-            aria-label={notice.kind === "maturing" ? "Maturing rates" : "Event-dated rates"}
-            data-testid="maturity-notice"
-            className={`flex flex-col gap-2 rounded-md border p-3 text-sm text-slate-900 ${notice.kind === "maturing" ? "border-amber-400 bg-amber-50" : "border-slate-300 bg-slate-50"}`}
-          >
-            <p>{notice.text}</p>
-            <div>
-              {/* The swap is a new report (other metrics to fetch): a step in the history, like Run report. */}
-              <Button onClick={() => write(serializeExplore(notice.next), "push")}>{notice.action}</Button>
-            </div>
-          </div>
-        ) : null}
-        <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
-          <h2 id="chart-heading" className="text-lg font-semibold">
-            Chart
-          </h2>
-          {lib && view ? (
-            <ChartPanel
-              view={view}
-              measures={measures}
-              measureFor={lib.measureFor}
-              chartKind={state.chart}
-              measureId={state.chartMeasure}
-              measure2Id={state.chartMeasure2}
-              onChange={(p) => setView(p)}
-              placeholder={placeholder("chart")}
-              dimmed={stale}
-              today={today}
-            />
-          ) : (
-            <ChartPlaceholder chartKind={state.chart}>{placeholder("chart")}</ChartPlaceholder>
-          )}
-        </section>
-        <section aria-labelledby="results-heading" className="flex flex-col gap-2">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h2 id="results-heading" className="text-lg font-semibold">
-              Results
-            </h2>
-            <div className="flex flex-wrap items-center gap-3">
-              <p className="text-sm text-slate-700">{model ? formatCount(rows.length, "row") : ""}</p>
-              {canPivot ? (
-                <div role="group" aria-label="Table layout" className="flex overflow-hidden rounded-md border border-slate-400">
-                  {TABLE_LAYOUTS.map((t) => (
-                    <button
-                      key={t}
-                      type="button"
-                      aria-pressed={state.table === t}
-                      onClick={() => setView({ table: t, ...(t === "rows" ? { pivotMeasure: null } : {}) })}
-                      className={`min-h-9 px-3 text-sm ${state.table === t ? "bg-slate-800 text-white" : "bg-white text-slate-800 hover:bg-slate-100"}`}
-                    >
-                      {t === "rows" ? "Rows" : "Pivot"}
-                    </button>
-                  ))}
-                </div>
-              ) : null}
-              <SaveReportButton enabled={model !== null} />
-              <Button onClick={() => void exportCsv(false)} disabled={!model || stale}>
-                Download CSV
-              </Button>
-              <Button onClick={() => void exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
-                Data only CSV
-              </Button>
-              <Button onClick={exportXlsx} disabled={!model || stale || xlsx.busy} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
-                {xlsx.busy ? "Preparing Excel…" : "Download Excel"}
-              </Button>
-            </div>
-          </div>
-          {xlsx.error ? (
-            <p role="alert" className="text-sm font-medium text-red-700">
-              {xlsx.error}
-            </p>
+    <ReportColumns
+      settingsHeading="Report settings"
+      settings={<ReportForm applied={state} appliedKey={look.key} hasReport={hasReport} today={today} timeZone={timeZone} columns={columns} onRun={run} />}
+    >
+      {problems.length > 0 ? (
+        <UrlProblems problems={problems} onOpenNearest={() => write(serializeExplore(state), "push")} />
+      ) : (
+        <>
+          <ReportStatus phase={report.phase} timeZone={timeZone} onCancel={report.cancel} stale={report.stale} />
+          {comparing ? (
+            <ReportStatus phase={comparison.phase} timeZone={timeZone} onCancel={comparison.cancel} stale={comparison.stale} subject="Comparison" />
           ) : null}
-          {model && model.rows.length === 0 && !stale ? (
-            <div className="h-[480px]">
-              <EmptyState title="No records">
-                <EmptyResultWords filters={state.filters} />
-              </EmptyState>
-            </div>
-          ) : model && view && pivotShown && pivotMeasure ? (
-            <PivotTable view={view} measureId={pivotMeasure} measures={measures} onMeasure={(id) => setView({ pivotMeasure: id })} dimmed={stale} label={tableLabel} today={today} />
-          ) : model ? (
-            <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={stale} label={tableLabel} />
-          ) : (
-            <div className="h-[480px]">{placeholder("results")}</div>
-          )}
-        </section>
-      </div>
-    </div>
+          {/* Which compared days hold data is a third request when the comparison cannot tell: while it
+              waits it says where it stands like the other two, and gives way to the coverage it brings. */}
+          {comparing && look.coverage && coverage.phase.kind !== "done" && coverage.phase.kind !== "idle" ? (
+            <ReportStatus phase={coverage.phase} timeZone={timeZone} onCancel={coverage.cancel} stale={coverage.stale} subject="Compared days with data" />
+          ) : null}
+        </>
+      )}
+      {notice ? (
+        <div
+          role="note"
+          aria-label={notice.kind === "maturing" ? "Maturing rates" : "Event-dated rates"}
+          data-testid="maturity-notice"
+          className={`flex flex-col gap-2 rounded-md border p-3 text-sm text-slate-900 ${notice.kind === "maturing" ? "border-amber-400 bg-amber-50" : "border-slate-300 bg-slate-50"}`}
+        >
+          <p>{notice.text}</p>
+          <div>
+            {/* The swap is a new report (other metrics to fetch): a step in the history, like Run report. */}
+            <Button onClick={() => write(serializeExplore(notice.next), "push")}>{notice.action}</Button>
+          </div>
+        </div>
+      ) : null}
+      <section aria-labelledby="chart-heading" className="flex flex-col gap-2">
+        <h2 id="chart-heading" className="text-lg font-semibold">
+          Chart
+        </h2>
+        {lib && view ? (
+          <ChartPanel
+            view={view}
+            measures={measures}
+            measureFor={lib.measureFor}
+            chartKind={state.chart}
+            measureId={state.chartMeasure}
+            measure2Id={state.chartMeasure2}
+            onChange={(p) => setView(p)}
+            placeholder={placeholder("chart")}
+            dimmed={stale}
+            today={today}
+          />
+        ) : (
+          <ChartPlaceholder chartKind={state.chart}>{placeholder("chart")}</ChartPlaceholder>
+        )}
+      </section>
+      <section aria-labelledby="results-heading" className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="results-heading" className="text-lg font-semibold">
+            Results
+          </h2>
+          <div className="flex flex-wrap items-center gap-3">
+            <p className="text-sm text-slate-700">{model ? formatCount(rows.length, "row") : ""}</p>
+            {canPivot ? (
+              <div role="group" aria-label="Table layout" className="flex overflow-hidden rounded-md border border-slate-400">
+                {TABLE_LAYOUTS.map((t) => (
+                  <button
+                    key={t}
+                    type="button"
+                    aria-pressed={state.table === t}
+                    onClick={() => setView({ table: t, ...(t === "rows" ? { pivotMeasure: null } : {}) })}
+                    className={`min-h-9 px-3 text-sm ${state.table === t ? "bg-slate-800 text-white" : "bg-white text-slate-800 hover:bg-slate-100"}`}
+                  >
+                    {t === "rows" ? "Rows" : "Pivot"}
+                  </button>
+                ))}
+              </div>
+            ) : null}
+            <SaveReportButton enabled={model !== null} />
+            <Button onClick={() => void exportCsv(false)} disabled={!model || stale}>
+              Download CSV
+            </Button>
+            <Button onClick={() => void exportCsv(true)} disabled={!model || stale} title="Header row first, no notes or totals: for spreadsheets and BI tools">
+              Data only CSV
+            </Button>
+            <Button onClick={exportXlsx} disabled={!model || stale || xlsx.busy} title="An Excel workbook: the question on its first sheet, numbers formatted, the header frozen and filterable">
+              {xlsx.busy ? "Preparing Excel…" : "Download Excel"}
+            </Button>
+          </div>
+        </div>
+        {xlsx.error ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {xlsx.error}
+          </p>
+        ) : null}
+        {model && model.rows.length === 0 && !stale ? (
+          <div className="h-[480px]">
+            <EmptyState title="No records">
+              <EmptyResultWords filters={state.filters} />
+            </EmptyState>
+          </div>
+        ) : model && view && pivotShown && pivotMeasure ? (
+          <PivotTable view={view} measureId={pivotMeasure} measures={measures} onMeasure={(id) => setView({ pivotMeasure: id })} dimmed={stale} label={tableLabel} today={today} />
+        ) : model ? (
+          <ResultsTable model={model} rows={rows} sort={sort} onSort={onSort} dimmed={stale} label={tableLabel} />
+        ) : (
+          <div className="h-[480px]">{placeholder("results")}</div>
+        )}
+      </section>
+    </ReportColumns>
   );
 }
