@@ -240,4 +240,44 @@ describe.runIf(available)("three gateways sharing a PgQuota in front of the real
     const [row] = await stores[0]!.query<{ ok: boolean }>("SELECT bool_and(c.at >= p.until) AS ok FROM test_call_log c, upstream_pause p WHERE c.instance = 'pause-0'");
     expect(row!.ok).toBe(true);
   });
+
+  it("holds a burst of reports on every instance behind another's pause: none reaches the service before it ends, and each asked after its instance met the pause is told so", async () => {
+    const config = gatewayFor(svc, { reportRateLimit: LIMIT, rateWindowSeconds: WINDOW_MS / 1000 }).config;
+    const gateways = stores.map((db, i) => new ReportGateway(config, { quota: new PgQuota({ db, limit: LIMIT, windowMs: WINDOW_MS, instance: `burst-${i}` }) }));
+    // A fourth instance saw a 429 and paused everyone.
+    await new PgQuota({ db: stores[0]!, limit: LIMIT, windowMs: WINDOW_MS, instance: "burst-429" }).pause(Date.now() + 12_000);
+    const [pause] = await stores[0]!.query<{ until: Date }>("SELECT until FROM upstream_pause");
+    const until = new Date(pause!.until).getTime();
+    svc.logLines.length = 0;
+    let day = 0;
+    const ask = (g: ReportGateway) => {
+      day++;
+      const out = g.submit("orders", g.parse("orders", { start_date: addDays(END, -day), end_date: addDays(END, -day), group_by: ["date"], metrics: ["refund_count"] }));
+      if (!("job" in out)) throw new Error("expected a job");
+      return out.job.id;
+    };
+    // Three reports on each instance at once.
+    const burst = gateways.flatMap((g) => [ask(g), ask(g), ask(g)].map((id) => ({ g, id })));
+    // Each instance's first call meets the pause, and its queue takes the same end.
+    for (const [i, g] of gateways.entries()) {
+      await expect.poll(() => g.status().paused_until, { timeout: 12_000, message: `instance ${i} learns of the pause` }).not.toBeNull();
+      expect(Date.parse(g.status().paused_until!), `instance ${i}'s pause ends with the shared one`).toBeGreaterThanOrEqual(until - 5);
+    }
+    // Reports asked now, on every instance at once, are each told they start when the pause ends.
+    const late = gateways.map((g) => ({ g, id: ask(g) }));
+    const views = await Promise.all(late.map(({ g, id }) => g.settle(id, 0)));
+    for (const [i, view] of views.entries()) {
+      expect(view?.status.state, `instance ${i}'s late report waits`).toBe("queued");
+      expect(Date.parse((view!.status as { estimated_start: string }).estimated_start), `instance ${i}'s late report starts after the pause`).toBeGreaterThanOrEqual(until - 5);
+    }
+    const results = await Promise.all([...burst, ...late].map(({ g, id }) => g.wait(id)));
+    expect(results.map((r) => r.source)).toEqual(Array(12).fill("upstream"));
+    // Nothing reached the service before the pause ended, and the window held afterwards.
+    const arrivals = reportingArrivals(svc);
+    expect(arrivals.length, "one call per report, no retries").toBe(12);
+    expect(arrivals[0]!, "the first call arrived after the pause").toBeGreaterThanOrEqual(until - 5);
+    expect(svc.logLines.map((l) => (JSON.parse(l) as { status?: number }).status)).not.toContain(429);
+    const [row] = await stores[0]!.query<{ ok: boolean }>("SELECT bool_and(c.at >= p.until) AS ok FROM test_call_log c, upstream_pause p");
+    expect(row!.ok).toBe(true);
+  });
 });
