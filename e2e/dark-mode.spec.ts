@@ -7,10 +7,10 @@
  * across reloads and for the pages without the nav, and System follows the system while a page is
  * open. Printing stays light.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "./support/test";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 import { authFile, e2eEnv } from "./support/env";
+import { seriousA11yViolations } from "./support/helpers";
 
 type Scheme = "light" | "dark";
 type Who = "visitor" | "analyst" | "admin";
@@ -78,14 +78,6 @@ async function expectScheme(page: Page, scheme: Scheme, where: string): Promise<
     expect(s.luminance, `${where}: the page's background is light`).toBeGreaterThan(0.9);
     expect(s.textLuminance, `${where}: the text is dark`).toBeLessThan(0.05);
   }
-}
-
-/** Every serious or critical axe violation (colour contrast is one), with where it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""})`).join("; ")}`);
 }
 
 interface Visit {
@@ -171,7 +163,7 @@ for (const scheme of ["dark", "light"] as const) {
         const s = await schemeOf(page);
         expect(s.atBody, `${v.name}: the scheme when <body> began`).toBe(scheme);
         await expectScheme(page, scheme, v.name);
-        problems.push(...(await axeViolations(page)).map((x) => `${v.name}: ${x}`));
+        problems.push(...(await seriousA11yViolations(page)).map((x) => `${v.name}: ${x}`));
         if (scheme === "dark" && (size === "desktop" || ["home", "explore", "dashboard", "share", "login", "audit"].includes(v.name))) await png(page, testInfo, `${v.name}-${scheme}-${size}.png`);
         // Hydration and the first effects run after load; their errors come within moments of it.
         await page.waitForTimeout(500);
@@ -192,7 +184,7 @@ test("a modal dialog in dark: the page dims behind it and it passes axe", async 
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toBeVisible();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
-  expect(await axeViolations(page)).toEqual([]);
+  expect(await seriousA11yViolations(page)).toEqual([]);
   const backdrop = await help.evaluate((d) => getComputedStyle(d, "::backdrop").backgroundColor);
   expect(backdrop, "the backdrop darkens the page").toMatch(/^rgba\(2, 6, 23, 0\.7\)$/);
   await png(page, testInfo, "shortcuts-dialog-dark.png");
