@@ -8,7 +8,7 @@ import { BULK_BEST_COLUMN, BULK_HEADERS, bulkCells, type BulkRow } from "@/lib/f
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBanner } from "@/components/ui/status-banner";
-import { EvidenceTable, evidenceStatus, rangeText, type EvidenceQuery } from "./evidence";
+import { EvidenceStatusBanner, EvidenceTable, rangeText, type EvidenceQuery } from "./evidence";
 
 /** A BIN's evidence, or why it is not there (yet). */
 export function evidenceOf(q: EvidenceQuery, bin: string): BinEvidence | string {
@@ -43,7 +43,6 @@ export function BulkResults({
   timeZone: string;
 }) {
   const id = useId();
-  const evidenceLine = evidenceBins ? evidenceStatus(evidence, evidenceBins.length) : null;
   return (
     <section aria-labelledby={`${id}-results`} className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -55,15 +54,8 @@ export function BulkResults({
         </Button>
       </div>
       <StatusBanner label="Bulk lookup status" busy={running} {...status} />
-      {evidenceLine ? (
-        <StatusBanner label="Last 90 days status" busy={evidenceLine.tone === "progress"} {...evidenceLine}>
-          {evidence.isError ? (
-            <Button size="sm" onClick={() => void evidence.refetch()}>
-              Try again
-            </Button>
-          ) : null}
-        </StatusBanner>
-      ) : evidence.data?.state === "done" ? (
+      {evidenceBins ? <EvidenceStatusBanner query={evidence} count={evidenceBins.length} /> : null}
+      {evidence.data?.state === "done" ? (
         <p className="text-sm text-slate-700">
           Best gateway: the {bestLabel(evidence.data.min_attempts).toLowerCase()} in {rangeText(evidence.data.range)}, from one report for all{" "}
           {evidence.data.bins.length} BINs. Reports know a BIN by its first {REPORT_BIN_DIGITS} digits, so a longer BIN shows the figures of those

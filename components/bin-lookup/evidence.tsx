@@ -49,7 +49,7 @@ export function rangeText(r: EvidenceRange): string {
 }
 
 /** Where the evidence is, for a status line: null once it is there. */
-export function evidenceStatus(q: EvidenceQuery, count: number): { tone: "progress" | "error"; title: string; detail: string; action?: string } | null {
+function evidenceStatus(q: EvidenceQuery, count: number): { tone: "progress" | "error"; title: string; detail: string; action?: string } | null {
   const what = count === 1 ? "this BIN" : `these ${count} BINs`;
   if (q.isError) {
     const e = q.error;
@@ -193,10 +193,24 @@ export function EvidenceTable({ evidence: e, answer, timeZone }: { evidence: Bin
   );
 }
 
+/** Where the evidence of `count` BINs is, with a way to ask again after a failure; nothing once it is there. */
+export function EvidenceStatusBanner({ query, count }: { query: EvidenceQuery; count: number }) {
+  const status = evidenceStatus(query, count);
+  if (!status) return null;
+  return (
+    <StatusBanner label="Last 90 days status" busy={status.tone === "progress"} {...status}>
+      {query.isError ? (
+        <Button size="sm" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      ) : null}
+    </StatusBanner>
+  );
+}
+
 /** The single lookup's evidence: a heading, where the report is, then the table. */
 export function SingleEvidence({ bin, query, timeZone, dimmed = false }: { bin: string; query: EvidenceQuery; timeZone: string; dimmed?: boolean }) {
   const id = useId();
-  const status = evidenceStatus(query, 1);
   const d = query.data;
   const e = d?.state === "done" ? d.bins.find((x) => x.bin === bin) : undefined;
   return (
@@ -204,15 +218,7 @@ export function SingleEvidence({ bin, query, timeZone, dimmed = false }: { bin: 
       <h3 id={`${id}-title`} className="text-sm font-semibold">
         Last 90 days for BIN {bin}, by gateway
       </h3>
-      {status ? (
-        <StatusBanner label="Last 90 days status" busy={status.tone === "progress"} {...status}>
-          {query.isError ? (
-            <Button size="sm" onClick={() => void query.refetch()}>
-              Try again
-            </Button>
-          ) : null}
-        </StatusBanner>
-      ) : null}
+      <EvidenceStatusBanner query={query} count={1} />
       {d?.state === "done" && e ? <EvidenceTable evidence={e} answer={d} timeZone={timeZone} /> : null}
     </section>
   );
