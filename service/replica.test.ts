@@ -11,7 +11,7 @@ import { freePort } from "@/lib/core/testing/free-port";
 import { loadServiceConfig, type ServiceConfig } from "./config";
 import { jsonLogger } from "./http/log";
 import { ADMIT_PATH, instanceKey } from "./http/owner";
-import { INSTANCE_KEY_HEADER } from "./http/server";
+import { INSTANCE_KEY_HEADER } from "./http/admission";
 import { listen } from "./http/server";
 import { createReplica } from "./replica";
 import { loadRoutingConfig } from "./routing/loader";

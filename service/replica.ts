@@ -19,7 +19,9 @@ import {
   ROUTING_CONFIG_VALIDATE_PATH,
   ROUTING_CONFIG_VERSIONS_PATH,
 } from "@/lib/contract/bin-routing";
-import { checkBearer, closeServer, createApiServer, type AuthMode, type Route } from "./http/server";
+import { checkBearer } from "./http/admission";
+import type { AuthMode, Route } from "./http/route";
+import { closeServer, createApiServer } from "./http/server";
 import { TokenSigner } from "./http/tokens";
 import { reportRoutes } from "./reports/route";
 

@@ -1,6 +1,6 @@
 /** The routes every instance answers itself, owner or replica: its health and the contract's OpenAPI document. */
 import { buildOpenApiDocument } from "@/lib/contract/openapi";
-import type { Route } from "./server";
+import type { Route } from "./route";
 
 export function infoRoutes(): Record<string, Route[]> {
   const openapi = buildOpenApiDocument();

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { startTestService, TEST_TOKEN_SECRET, type TestService } from "../testing/harness";
 import { jsonLogger } from "./log";
-import { createApiServer, listen, LocalAdmission } from "./server";
+import { LocalAdmission } from "./admission";
+import { createApiServer, listen } from "./server";
 import { TokenSigner } from "./tokens";
 
 let svc: TestService;

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { instanceKey, OwnerLink } from "./owner";
-import type { RequestContext } from "./server";
+import type { RequestContext } from "./route";
 
 let silent: Server;
 let port: number;

@@ -18,7 +18,8 @@ import { createHmac } from "node:crypto";
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
-import { INSTANCE_KEY_HEADER, type Admission, type AuthMode, type Bucket, type Credentials, type RequestContext } from "./server";
+import { INSTANCE_KEY_HEADER, type Admission, type Credentials } from "./admission";
+import type { AuthMode, Bucket, RequestContext } from "./route";
 
 /** The owner's admission endpoint (answers only instances; 404 to anyone else). */
 export const ADMIT_PATH = "/internal/admit";

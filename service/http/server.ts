@@ -1,92 +1,19 @@
 /**
- * The service's HTTP layer on node:http: routing, body limits, content types, authentication, rate
- * limits, and the two envelopes of SPEC.md §1. Handlers receive a parsed body and return data; every
+ * The service's HTTP layer on node:http: routing, body limits, content types, the caller's address,
+ * admission (who may call, within which rate limit: ./admission.ts) and the two envelopes of SPEC.md §1. Handlers receive a parsed body and return data; every
  * failure is an ApiError rendered as the error envelope, and anything unexpected becomes a generic
  * 500 whose detail goes only to the log, under the request id.
  */
-import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/contract/errors";
-import type { ClientRegistry } from "../clients";
 import type { Logger } from "./log";
 import { ulid } from "./ids";
-import { rateLimitHeaders, type SlidingWindowLimiter } from "./rate-limit";
-import type { TokenSigner } from "./tokens";
+import { isInstance, type Admission, type Credentials } from "./admission";
+import type { AuthMode, RequestContext, Route } from "./route";
 
 export const MAX_BODY_BYTES = LIMITS.maxBodyBytes;
-
-/** The header an instance's calls to the owner carry. */
-export const INSTANCE_KEY_HEADER = "x-service-instance-key";
-
-/** Whether a request comes from an instance (constant-time comparison). */
-export function isInstance(req: IncomingMessage, key: string): boolean {
-  const sent = req.headers[INSTANCE_KEY_HEADER];
-  if (typeof sent !== "string" || sent.length !== key.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(key));
-}
-
-export type AuthMode =
-  /** No credentials (token issuance, health). */
-  | "none"
-  /** Bearer token plus x-client-id and x-client-secret naming the same client. */
-  | "client"
-  /** Bearer token; client headers optional but checked when sent. */
-  | "bearer";
-
-/** The rate-limit windows a route's calls are counted in, per authenticated client. */
-export type Bucket = "report" | "routing";
-
-export interface RequestContext {
-  requestId: string;
-  clientId: string | null;
-  /** Headers to add to the response (rate-limit headers). */
-  headers: Record<string, string>;
-  now: Date;
-  /**
-   * The caller's address: the socket's, or, on a call relayed by another instance of the service
-   * (service/http/owner.ts), the address that instance received it from. No other forwarded header
-   * is trusted.
-   */
-  address: string;
-  /** The call comes from another instance of the service (it carries the instance key). */
-  instance: boolean;
-}
-
-export interface Route {
-  method: "GET" | "POST";
-  auth: AuthMode;
-  /** The rate-limit windows its calls count in, per authenticated client (routes with auth "none" limit themselves). */
-  bucket?: Bucket;
-  /** Accepts application/x-www-form-urlencoded besides JSON (the OAuth2 token endpoint). */
-  acceptsForm?: boolean;
-  /** Only other instances of the service may call it (`ctx.instance`); to anyone else it does not exist. */
-  instanceOnly?: boolean;
-  handle(body: unknown, ctx: RequestContext): Promise<RouteResult>;
-}
-
-export interface RouteResult {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-/** The credentials a call carries. */
-export interface Credentials {
-  authorization?: string;
-  clientId?: string;
-  clientSecret?: string;
-}
-
-/**
- * Who may make a call, and whether it fits its client's rate limit: sets `ctx.clientId` and the
- * rate-limit headers, or throws the 401 or 429. Decided here (LocalAdmission) or, on a replica, by
- * the owner (service/http/owner.ts).
- */
-export interface Admission {
-  admit(route: { auth: AuthMode; bucket?: Bucket }, credentials: Credentials, ctx: RequestContext): Promise<void>;
-}
 
 export interface ServerDeps {
   routes: Record<string, Route[]>;
@@ -188,9 +115,6 @@ function parseBody(raw: Buffer, type: string): unknown {
   }
 }
 
-const unauthorized = (missing: boolean) =>
-  new ApiError(401, missing ? "Missing credentials" : "Invalid credentials", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -198,52 +122,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function credentialsOf(req: IncomingMessage): Credentials {
   return { authorization: header(req, "authorization"), clientId: header(req, "x-client-id"), clientSecret: header(req, "x-client-secret") };
-}
-
-/** Throws the 401 unless the call carries a bearer token that is well-formed, signed with `tokens`' key and unexpired. */
-export function checkBearer(credentials: Credentials, tokens: TokenSigner): void {
-  const m = credentials.authorization ? /^Bearer\s+(\S+)$/i.exec(credentials.authorization) : null;
-  if (!credentials.authorization) throw unauthorized(true);
-  if (!m || !tokens.verify(m[1]!)) throw unauthorized(false);
-}
-
-async function authenticate(credentials: Credentials, mode: AuthMode, clients: ClientRegistry, tokens: TokenSigner): Promise<string | null> {
-  if (mode === "none") return null;
-  const { authorization: authz, clientId, clientSecret } = credentials;
-  const needsClient = mode === "client";
-  if (!authz || (needsClient && (!clientId || !clientSecret))) throw unauthorized(true);
-  const m = /^Bearer\s+(\S+)$/i.exec(authz);
-  if (!m) throw unauthorized(false);
-  const claims = tokens.verify(m[1]!);
-  if (!claims || !clients.isActive(claims.sub)) throw unauthorized(false);
-  if (clientId !== undefined || clientSecret !== undefined) {
-    if (!clientId || !clientSecret) throw unauthorized(true);
-    if (clientId !== claims.sub) throw unauthorized(false);
-    if (!(await clients.verify(clientId, clientSecret))) throw unauthorized(false);
-  }
-  return claims.sub;
-}
-
-/** Admission by this instance: its clients, its token signer, its rate-limit windows. */
-export class LocalAdmission implements Admission {
-  constructor(
-    private readonly clients: ClientRegistry,
-    private readonly tokens: TokenSigner,
-    private readonly limiters: Partial<Record<Bucket, SlidingWindowLimiter>> = {},
-  ) {}
-
-  async admit(route: { auth: AuthMode; bucket?: Bucket }, credentials: Credentials, ctx: RequestContext): Promise<void> {
-    ctx.clientId = await authenticate(credentials, route.auth, this.clients, this.tokens);
-    const limiter = route.bucket ? this.limiters[route.bucket] : undefined;
-    if (!limiter || !ctx.clientId) return;
-    const decision = limiter.hit(ctx.clientId);
-    Object.assign(ctx.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      throw new ApiError(429, `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, undefined, {}, {
-        retry_after: decision.retryAfterSeconds,
-      });
-    }
-  }
 }
 
 /**

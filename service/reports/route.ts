@@ -1,7 +1,7 @@
 /** A report operation's route (SPEC.md §2–3), on the owner and on every replica alike. */
 import { OPERATION_ROWS, OPERATION_SCHEMAS, OPERATION_TABLE, type Operation } from "@/lib/contract";
 import { ApiError } from "@/lib/contract/errors";
-import type { Route } from "../http/server";
+import type { Route } from "../http/route";
 import type { ReportEngine } from "./run";
 
 export function reportRoute(op: Operation, reports: Pick<ReportEngine, "run">): Route {

@@ -19,7 +19,7 @@ import {
 import { issuesToDetails } from "@/lib/contract/error-envelope";
 import { ApiError } from "@/lib/contract/errors";
 import type { ClientRegistry } from "../clients";
-import type { RequestContext, Route } from "../http/server";
+import type { RequestContext, Route } from "../http/route";
 import type { ConfigOutcome, RoutingEngine } from "./engine";
 
 /**
