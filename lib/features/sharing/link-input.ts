@@ -47,6 +47,8 @@ export const ShareLinkInput = z
     path: ["expires_in_hours"],
   });
 export type ShareLinkInput = z.output<typeof ShareLinkInput>;
+/** A new link as the panel asks the API for it. */
+export type ShareLinkRequest = z.input<typeof ShareLinkInput>;
 
 /** How long a link lives, in hours: hours as given, days as 24 hours each, or the default days. */
 export function expiryHours(input: { expiresInHours?: number | undefined; expiresInDays?: number | undefined }): number {
