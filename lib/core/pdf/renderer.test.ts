@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PDF_DEFAULTS, PdfError, PdfRenderer, pageTemplates, type PdfLimits } from "./renderer";
+import { PdfError } from "./errors";
+import { PDF_DEFAULTS, PdfRenderer, pageTemplates, type PdfLimits } from "./renderer";
 import { havePoppler, pdfImages, pdfPages } from "./testing/poppler";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

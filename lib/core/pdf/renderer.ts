@@ -6,21 +6,15 @@ import "server-only";
  * print, and printed with a header (the question, the generation time and timezone, the snapshot
  * marker) and a footer (page numbers) on every page.
  *
- * Bounded, because a render holds a browser page and a few hundred MB:
- * - `concurrency` renders at a time per process (1 unless stated), the rest wait in line;
- * - each owner (a user, the background) may have `perOwner` renders waiting or running, and everyone
- *   together `maxWaiting`: past either, a 429 that says which;
- * - anonymous renders (share-link visitors, each its own owner by its trusted client address) may
- *   have `perVisitor` each and `anonymousMax` together, a part of `maxWaiting`, so signed-in users
- *   and scheduled sends always keep `maxWaiting - anonymousMax` places; and they wait behind every
- *   signed-in or scheduled render in line, so a link holder never delays a person's PDF by more
- *   than the one render already running;
- * - each render has `timeoutMs` from the moment it starts (its browser context is closed at the
- *   limit), and a page that says its data is still being fetched is refused, never printed half-made.
+ * Renders wait in a bounded line (./line.ts): per process, per owner, and for anonymous visitors
+ * apart. Each render has `timeoutMs` from the moment it starts (its browser context is closed at the
+ * limit), and a page that says its data is still being fetched is refused, never printed half-made.
  * The browser is launched at the first render and closed after `idleMs` with nothing to render.
  */
 import { existsSync } from "node:fs";
 import type { Browser, BrowserContext } from "playwright-core";
+import { PdfError } from "./errors";
+import { PdfLine, type LineLimits } from "./line";
 
 /** What a print view says about itself, on its `[data-pdf-state]` element. */
 export interface PrintFacts {
@@ -60,33 +54,9 @@ export interface PdfResult {
   facts: PrintFacts;
 }
 
-export type PdfFailure = "busy" | "owner-busy" | "pending" | "refused" | "not-found" | "forbidden" | "timeout" | "no-browser" | "failed";
-
-export class PdfError extends Error {
-  constructor(
-    readonly kind: PdfFailure,
-    message: string,
-    /** Seconds worth waiting before asking again, when asking again can help. */
-    readonly retryAfter: number | null = null,
-  ) {
-    super(message);
-    this.name = "PdfError";
-  }
-}
-
-export interface PdfLimits {
+export interface PdfLimits extends LineLimits {
   /** The Chromium binary. */
   executablePath: string;
-  /** Renders at once in this process. */
-  concurrency: number;
-  /** Renders one owner may have waiting or running. */
-  perOwner: number;
-  /** Renders waiting or running for everyone together. */
-  maxWaiting: number;
-  /** Renders one anonymous visitor (one client address) may have waiting or running. */
-  perVisitor: number;
-  /** Anonymous renders waiting or running together: at most this many of `maxWaiting`'s places. */
-  anonymousMax: number;
   /** One render's limit, from its start to the last byte of PDF. */
   timeoutMs: number;
   /** Close the browser after this long with nothing to render. */
@@ -156,15 +126,8 @@ async function guard(context: BrowserContext, req: PdfRequest, log?: RequestLog)
 
 export class PdfRenderer {
   private browser: Promise<Browser> | null = null;
-  private running = 0;
-  /** Renders waiting: people's and scheduled ones first, anonymous visitors' after them. */
-  private readonly line: (() => void)[] = [];
-  private readonly anonymousLine: (() => void)[] = [];
-  /** Anonymous renders waiting or running. */
-  private anonymous = 0;
-  private readonly owners = new Map<string, number>();
+  private readonly line: PdfLine;
   private idleTimer: NodeJS.Timeout | null = null;
-  private peakWaiting = 0;
 
   private readonly requests: RequestLog | undefined;
   private readonly log: (entry: Record<string, string>) => void;
@@ -176,11 +139,21 @@ export class PdfRenderer {
   ) {
     this.requests = opts.requests;
     this.log = opts.log ?? ((entry) => console.error(JSON.stringify(entry)));
+    this.line = new PdfLine(limits, {
+      onBusy: () => {
+        if (this.idleTimer) clearTimeout(this.idleTimer);
+        this.idleTimer = null;
+      },
+      onIdle: () => {
+        this.idleTimer = setTimeout(() => void this.close(), this.limits.idleMs);
+        this.idleTimer.unref();
+      },
+    });
   }
 
   /** Renders waiting or running now, and the most there have been at once. */
-  stats(): { running: number; waiting: number; anonymous: number; peak: number } {
-    return { running: this.running, waiting: this.line.length + this.anonymousLine.length, anonymous: this.anonymous, peak: this.peakWaiting };
+  stats(): ReturnType<PdfLine["stats"]> {
+    return this.line.stats();
   }
 
   available(): boolean {
@@ -192,39 +165,7 @@ export class PdfRenderer {
       this.log({ level: "error", msg: "pdf: no Chromium", path: this.limits.executablePath, hint: "as root: apt-get install chromium, or set CHROMIUM_PATH" });
       throw new PdfError("no-browser", NO_BROWSER);
     }
-    const anonymous = req.anonymous === true;
-    // Anonymous owners are keyed apart, so no address can be read as a user's id.
-    const key = anonymous ? `visitor:${req.owner}` : `owner:${req.owner}`;
-    const mine = this.owners.get(key) ?? 0;
-    if (anonymous && mine >= this.limits.perVisitor) {
-      throw new PdfError("owner-busy", `A PDF of a shared page is already being made for you (at most ${this.limits.perVisitor} at once). Wait for it to finish.`, 10);
-    }
-    if (!anonymous && mine >= this.limits.perOwner) {
-      throw new PdfError("owner-busy", `You already have ${mine} PDFs being made, the most one person may have at once (${this.limits.perOwner}). Wait for them to finish.`, 10);
-    }
-    const total = this.running + this.line.length + this.anonymousLine.length;
-    if (anonymous && this.anonymous >= this.limits.anonymousMax) {
-      throw new PdfError("busy", `The dashboard is already making ${this.anonymous} PDFs of shared pages, the most it takes at once (${this.limits.anonymousMax}). Try again in a minute.`, 60);
-    }
-    if (total >= this.limits.maxWaiting) {
-      throw new PdfError("busy", `The dashboard is already making ${total} PDFs, the most it takes at once (${this.limits.maxWaiting}). Try again in a minute.`, 60);
-    }
-    this.owners.set(key, mine + 1);
-    if (anonymous) this.anonymous += 1;
-    this.peakWaiting = Math.max(this.peakWaiting, total + 1);
-    try {
-      await this.acquire(anonymous);
-      try {
-        return await this.renderNow(req);
-      } finally {
-        this.release();
-      }
-    } finally {
-      if (anonymous) this.anonymous -= 1;
-      const left = (this.owners.get(key) ?? 1) - 1;
-      if (left <= 0) this.owners.delete(key);
-      else this.owners.set(key, left);
-    }
+    return this.line.run(req.owner, req.anonymous === true, () => this.renderNow(req));
   }
 
   /** Closes the browser (tests, benchmarks, shutdown). */
@@ -234,26 +175,6 @@ export class PdfRenderer {
     const b = this.browser;
     this.browser = null;
     if (b) await b.then((x) => x.close()).catch(() => undefined);
-  }
-
-  private acquire(anonymous: boolean): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    if (this.running < this.limits.concurrency) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => (anonymous ? this.anonymousLine : this.line).push(resolve));
-  }
-
-  private release(): void {
-    const next = this.line.shift() ?? this.anonymousLine.shift();
-    if (next) return next();
-    this.running -= 1;
-    if (this.running === 0) {
-      this.idleTimer = setTimeout(() => void this.close(), this.limits.idleMs);
-      this.idleTimer.unref();
-    }
   }
 
   private async launch(): Promise<Browser> {

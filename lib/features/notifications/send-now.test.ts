@@ -37,7 +37,7 @@ import { evaluateNow, previewSubscription, runSlot, scheduledItems, sendSubscrip
 import { mailQueue } from "./mail-queue";
 import { createAlertRule } from "@/lib/features/notifications/alert-rules";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "./testing/smtp";
-import { PdfError } from "@/lib/core/pdf/renderer";
+import { PdfError } from "@/lib/core/pdf/errors";
 import { PDF_RETRY } from "./issue-attachments";
 
 const SECRET = "send-now-test-secret-send-now-test-secret-send-now-01";
