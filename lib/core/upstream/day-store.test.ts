@@ -16,17 +16,8 @@ import { fromJson, type Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import {
-  COHORT_SETTLE_DAYS,
-  DayStore,
-  RECENT_SETTLE_DAYS,
-  dayGrain,
-  freshUntil,
-  missingRuns,
-  settleDays,
-  shapeKey,
-  type DayStoreConfig,
-} from "./day-store";
+import { COHORT_SETTLE_DAYS, RECENT_SETTLE_DAYS, dayGrain, freshUntil, missingRuns, settleDays, shapeKey } from "./day-shape";
+import { DayStore, type DayStoreConfig } from "./day-store";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
 import { PgCache } from "./pg-cache";
 import { pgSharedState } from "./pg-shared";
