@@ -1,26 +1,23 @@
 "use client";
 /**
- * The routing workspace's container: reads GET /api/routing, keeps the configuration being edited,
- * has it checked by the validate endpoint as it changes (problems per field, the diff against live),
- * and sends changes, approvals, rejections and restores. The sections draw; this fetches and acts.
+ * The routing workspace's container: reads GET /api/routing, keeps the configuration being edited
+ * (./draft-editor.tsx checks it as it changes), and sends changes, approvals, rejections and
+ * restores. The sections draw; this fetches and acts.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState } from "react";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { applyProposal } from "@/lib/features/routing/editor";
 import type { Proposal } from "@/lib/features/routing/proposals";
 import type { RoutingChange } from "@/lib/features/routing/model";
-import type { ValidateAnswer, WorkspaceAnswer } from "@/lib/features/routing/model";
+import type { WorkspaceAnswer } from "@/lib/features/routing/model";
 import { normalizeConfig } from "@/lib/features/routing/diff";
 import { formatInstant } from "@/lib/report/metrics/format";
-import { apiFetch, RequestError } from "@/lib/core/api-client/fetch";
+import { apiFetch, failureText } from "@/lib/core/api-client/fetch";
 import { Providers } from "@/components/providers";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
-import { inputClass } from "@/components/ui/field";
 import { StatusBanner } from "@/components/ui/status-banner";
-import { ConfigEditor } from "./config-editor";
-import { DiffView } from "./diff-view";
+import { DraftEditor } from "./draft-editor";
 import { EffectsPanel } from "./effects-panel";
 import { GroupsTable, RulesTable } from "./live-tables";
 import { PendingChanges } from "./pending-changes";
@@ -30,15 +27,13 @@ import { VersionsList } from "./versions-list";
 
 const WORKSPACE_KEY = ["routing-workspace"] as const;
 
-const message = (e: unknown) => (e instanceof RequestError ? `${e.message} ${e.action}` : e instanceof Error ? e.message : "The request failed.");
-
 /** An API call whose failure becomes the message to show (null on success). */
 async function attempt(run: () => Promise<unknown>): Promise<string | null> {
   try {
     await run();
     return null;
   } catch (e) {
-    return message(e);
+    return failureText(e);
   }
 }
 
@@ -71,39 +66,16 @@ function Workspace({ timeZone }: { timeZone: string }) {
   const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: ({ signal }) => apiFetch<WorkspaceAnswer>("/api/routing", { signal }), staleTime: 0 });
   const [draft, setDraft] = useState<RoutingConfig | null>(null);
   const [reason, setReason] = useState("");
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const [validation, setValidation] = useState<ValidateAnswer | null>(null);
-  const [validateError, setValidateError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ tone: "success" | "error" | "neutral"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const editorRef = useRef<HTMLDivElement>(null);
-
-  // Every edit is checked by the service's own rules; the last answer wins.
-  useEffect(() => {
-    if (draft === null) return;
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      apiFetch<ValidateAnswer>("/api/routing/validate", { method: "POST", body: { config: draft }, signal: abort.signal })
-        .then((v) => {
-          setValidation(v);
-          setValidateError(null);
-        })
-        .catch((e: unknown) => {
-          if (!abort.signal.aborted) setValidateError(message(e));
-        });
-    }, 300);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [draft]);
 
   const view = query.data;
   const refresh = () => client.invalidateQueries({ queryKey: WORKSPACE_KEY });
 
   if (query.isError) {
     const e = query.error;
-    return <StatusBanner tone="error" label="Routing status" title="The routing workspace could not be loaded" detail={message(e)} />;
+    return <StatusBanner tone="error" label="Routing status" title="The routing workspace could not be loaded" detail={failureText(e)} />;
   }
   if (!view) return <StatusBanner tone="progress" label="Routing status" busy title="Loading" detail="Reading the live routing configuration…" />;
 
@@ -117,7 +89,6 @@ function Workspace({ timeZone }: { timeZone: string }) {
   const startEditing = () => {
     if (!liveConfig) return;
     setDraft(structuredClone(liveConfig));
-    setValidation(null);
     setNotice(null);
     requestAnimationFrame(() => editorRef.current?.focus());
   };
@@ -131,21 +102,17 @@ function Workspace({ timeZone }: { timeZone: string }) {
     requestAnimationFrame(() => editorRef.current?.focus());
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (why: string) => {
     if (!draft || !live) return;
-    if (reason.trim() === "") return setReasonError("Give a reason for the change: it is recorded with the version and in the audit log.");
-    setReasonError(null);
     setBusy(true);
     try {
-      const change = await apiFetch<RoutingChange>("/api/routing/changes", { method: "POST", body: { config: draft, reason: reason.trim(), base_version: live.version } });
+      const change = await apiFetch<RoutingChange>("/api/routing/changes", { method: "POST", body: { config: draft, reason: why, base_version: live.version } });
       setNotice({ tone: change.status === "superseded" ? "error" : "success", text: outcomeWords(change) });
       setDraft(null);
       setReason("");
-      setValidation(null);
       await refresh();
     } catch (err) {
-      setNotice({ tone: "error", text: message(err) });
+      setNotice({ tone: "error", text: failureText(err) });
     } finally {
       setBusy(false);
     }
@@ -174,7 +141,6 @@ function Workspace({ timeZone }: { timeZone: string }) {
       await refresh();
     });
 
-  const problems = validation?.problems ?? [];
   const pending = view.pending.filter((c) => c.status === "pending");
   const decided = view.recent.filter((c) => c.status !== "pending");
 
@@ -213,62 +179,19 @@ function Workspace({ timeZone }: { timeZone: string }) {
 
       {canEdit && draft && live ? (
         <Section title="Edit" id={`${ids}-edit`} description={`A copy of version ${live.version}. Each edit is checked by the service's own rules; problems show at the field they concern.`}>
-          <div ref={editorRef} tabIndex={-1} className="outline-none">
-            <ConfigEditor config={draft} problems={problems} onChange={setDraft} />
-          </div>
-          {validateError ? (
-            <p role="alert" className="text-sm font-medium text-red-800">
-              Not checked: {validateError}
-            </p>
-          ) : null}
-          <h3 className="font-medium">Against the live version</h3>
-          {validation?.diff ? (
-            <DiffView diff={validation.diff} against={`live version ${validation.live_version ?? live.version}`} />
-          ) : (
-            <p className="text-sm text-slate-700">{validation ? "No difference can be shown until the configuration's shape is right (see the problems above)." : "Checking…"}</p>
-          )}
-          {validation && validation.rotation.length > 0 ? (
-            <p className="text-sm text-slate-800">
-              Rotation if applied: {validation.rotation.map((r) => `#${r.group_id} ${r.outcome}${r.outcome === "reset" && r.reason ? ` (${r.reason})` : ""}`).join("; ")}.
-            </p>
-          ) : null}
-          <h3 className="font-medium">Preview</h3>
-          <PreviewPanel config={draft} />
-          <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" aria-label="Submit the change">
-            <label htmlFor={`${ids}-reason`} className="text-sm font-medium">
-              Reason for the change
-            </label>
-            <textarea
-              id={`${ids}-reason`}
-              rows={2}
-              className={cn(inputClass)}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={reasonError !== null}
-              aria-describedby={reasonError ? `${ids}-reason-error` : undefined}
-            />
-            {reasonError ? (
-              <p id={`${ids}-reason-error`} role="alert" className="text-sm font-medium text-red-800">
-                {reasonError}
-              </p>
-            ) : null}
-            <div className="flex flex-wrap gap-2">
-              <Button type="submit" variant="primary" disabled={busy || !canSubmit || !validation?.valid || validation.diff?.unchanged !== false}>
-                {view.two_person ? "Propose" : "Apply"}
-              </Button>
-              <Button
-                variant="ghost"
-                onClick={() => {
-                  setDraft(null);
-                  setValidation(null);
-                }}
-              >
-                Discard
-              </Button>
-            </div>
-            {validation && !validation.valid ? <p className="text-sm text-red-800">Fix the problems above first.</p> : null}
-            {validation?.valid && validation.diff?.unchanged ? <p className="text-sm text-slate-700">Nothing to submit: the copy is the live configuration.</p> : null}
-          </form>
+          <DraftEditor
+            ref={editorRef}
+            draft={draft}
+            onChange={setDraft}
+            liveVersion={live.version}
+            twoPerson={view.two_person}
+            canSubmit={canSubmit}
+            busy={busy}
+            reason={reason}
+            onReason={setReason}
+            onSubmit={submit}
+            onDiscard={() => setDraft(null)}
+          />
         </Section>
       ) : null}
 

@@ -23,6 +23,11 @@ export class RequestError extends Error {
   }
 }
 
+/** A failed request in words for a status line: what went wrong and, for the API's refusals, what to do. */
+export function failureText(e: unknown): string {
+  return e instanceof RequestError ? `${e.message} ${e.action}` : e instanceof Error ? e.message : "The request failed.";
+}
+
 export function actionFor(status: number): string {
   if (status === 401) return "Your session has ended: sign in again, then run the report again.";
   if (status === 403) return "Your role does not allow this; ask an administrator for analyst access.";
