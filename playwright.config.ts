@@ -58,7 +58,10 @@ export default defineConfig({
   // a screenshot of the page as it failed. The trace records no filmstrip: recording one for every
   // test, passing or not, cost about a seventh of the browser tests' CPU on two cores. No baseURL
   // here: e2e/support/test.ts gives each worker its own dashboard's.
-  use: { trace: { mode: "retain-on-failure", screenshots: false }, screenshot: "only-on-failure", launchOptions: chromium },
+  // The browser asks for reduced motion: a spinner is the only animation, and a page where one turns
+  // keeps the browser drawing frames for as long as it waits (waiting and status specs: 92.9 s of
+  // CPU spinning, 86.8 s still). The tests look at what a page says and holds, never at a spinner.
+  use: { trace: { mode: "retain-on-failure", screenshots: false }, screenshot: "only-on-failure", launchOptions: chromium, reducedMotion: "reduce" },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
