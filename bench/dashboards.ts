@@ -21,7 +21,7 @@ import { planQueries } from "../lib/features/dashboards/plan";
 import { canonicalQuery } from "../lib/core/upstream/records";
 import { parseDashboard, parseTile, serializeDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
-import type { DashboardAnswer } from "../lib/features/dashboards/run";
+import type { DashboardAnswer } from "../lib/features/dashboards/answer";
 import { machine, median, percentile } from "./lib";
 import { startStack, type Stack } from "./stack";
 

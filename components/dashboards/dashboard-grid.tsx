@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { DashboardAnswer } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer } from "@/lib/features/dashboards/answer";
 import type { TileWidth } from "@/lib/report/state/dashboard";
 import { TileFrame } from "./tile-frame";
 

@@ -1,6 +1,6 @@
 import { getDimension, getMetric, type Operation } from "@/lib/contract/catalog";
 import type { ReportQuery } from "@/lib/contract/requests";
-import type { DashboardAnswer, PlanStep, QueryState } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer, PlanStep, QueryState } from "@/lib/features/dashboards/answer";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { queueWordsAt } from "@/lib/report/client/queue-words";
 import { cn } from "@/components/ui/cn";

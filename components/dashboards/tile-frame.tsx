@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { TileAnswer } from "@/lib/features/dashboards/run";
+import type { TileAnswer } from "@/lib/features/dashboards/answer";
 import type { TileWidth } from "@/lib/report/state/dashboard";
 import { formatInstant } from "@/lib/report/metrics/format";
 import { queuePosition, queueWordsAt } from "@/lib/report/client/queue-words";

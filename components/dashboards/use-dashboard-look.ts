@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getQueryClient } from "@/lib/core/api-client/query-client";
 import { dashboardQuery } from "@/lib/features/dashboards/look-query";
 import type { DashboardLook } from "@/lib/report/state/dashboard";
-import type { DashboardAnswer } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer } from "@/lib/features/dashboards/answer";
 import { useLazyUrlLook, type UrlLooks } from "@/components/report/use-url-look";
 import { preloadTileChart } from "./lazy-tile-chart";
 import { DashboardGrid, FetchPanel } from "./lazy-parts";

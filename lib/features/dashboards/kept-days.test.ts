@@ -13,7 +13,8 @@ import { DayStore } from "@/lib/core/upstream/day-store";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { runDashboard, type DashboardAnswer } from "./run";
+import { runDashboard } from "./run";
+import type { DashboardAnswer } from "./answer";
 import { parseDashboard } from "@/lib/report/state/dashboard";
 
 const END = "2025-07-31";

@@ -1,7 +1,7 @@
 /** The browser's query for a dashboard's look: held open on the server, asked again while a tile waits. */
 import { keepPreviousData, queryOptions, skipToken } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/core/api-client/fetch";
-import type { DashboardAnswer } from "./run";
+import type { DashboardAnswer } from "./answer";
 
 /** How long one look at a dashboard may wait on the server for the next answer. */
 const LOOK_WAIT_MS = 2_000;

@@ -11,7 +11,8 @@ import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import type { RangePreset } from "@/lib/report/state/range";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { runDashboard, type DashboardAnswer } from "./run";
+import { runDashboard } from "./run";
+import type { DashboardAnswer } from "./answer";
 import { starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 
 // Late in a year, so the year to date spans four of the fetcher's 101-day pieces, as in October.

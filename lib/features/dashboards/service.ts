@@ -10,7 +10,8 @@ import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/features/saved-reports/access";
 import type { Sql } from "@/lib/core/store/sql";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
-import { runDashboard, type DashboardAnswer } from "./run";
+import { runDashboard } from "./run";
+import type { DashboardAnswer } from "./answer";
 import type { ParamsLike } from "@/lib/report/state/encoding";
 import { encodeTile, parseDashboard, shownDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 

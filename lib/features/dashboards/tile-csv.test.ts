@@ -9,7 +9,7 @@ import { parseCsv } from "@/lib/core/testing/csv";
 import { parseDashboard } from "@/lib/report/state/dashboard";
 import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel } from "./tiles";
-import type { TileAnswer } from "./run";
+import type { TileAnswer } from "./answer";
 import { tileCsv, tileCsvSource } from "./tile-csv";
 
 const TODAY = "2026-06-30";

@@ -15,7 +15,7 @@ import { COMPARE_LABELS } from "@/lib/report/periods/compare";
 import { GRAIN_LABELS } from "@/lib/report/periods/grain";
 import { describeFilters } from "@/lib/report/state/describe-filters";
 import { presetLabel, resolveRange } from "@/lib/report/state/range";
-import type { TileAnswer } from "./run";
+import type { TileAnswer } from "./answer";
 import type { DashboardState } from "@/lib/report/state/dashboard";
 import type { TileBody } from "./tiles";
 

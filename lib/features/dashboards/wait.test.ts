@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlanStep, QueryState } from "./run";
+import type { PlanStep, QueryState } from "./answer";
 import { dashboardWait } from "./wait";
 
 const step = (status: QueryState): PlanStep => ({

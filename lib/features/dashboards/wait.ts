@@ -5,7 +5,7 @@
  * latest of its queries' estimates (each played forward through the shared quota by the queue).
  * Pure and browser-safe: the shared page draws it on the server, the signed-in page in the browser.
  */
-import type { DashboardAnswer } from "./run";
+import type { DashboardAnswer } from "./answer";
 
 export interface DashboardWait {
   /** Queries still queued or fetching. */

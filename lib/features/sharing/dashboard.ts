@@ -6,7 +6,8 @@ import "server-only";
  */
 import { todayIn } from "@/lib/contract/dates";
 import { ApiError } from "@/lib/contract/errors";
-import { runDashboard, type DashboardAnswer, type PlanStep } from "@/lib/features/dashboards/run";
+import { runDashboard } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer, PlanStep } from "@/lib/features/dashboards/answer";
 import { parseDashboard, type DashboardState, type TileWidth } from "@/lib/report/state/dashboard";
 import { describeFilters } from "@/lib/report/state/describe-filters";
 import { presetLabel, resolveRange, type RangePreset } from "@/lib/report/state/range";

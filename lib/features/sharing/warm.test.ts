@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { hashPassword } from "@/lib/core/auth/password";
 import type { SessionUser } from "@/lib/core/auth/session";
 import { todayIn } from "@/lib/contract/dates";
-import { dashboardQueries, runDashboard, type DashboardAnswer } from "@/lib/features/dashboards/run";
+import { dashboardQueries, runDashboard } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer } from "@/lib/features/dashboards/answer";
 import { serializeDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 import { canonicalParams } from "@/lib/features/saved-reports";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { environmentManager, hashKey, QueryObserver, type QueryClient } from "@tanstack/react-query";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DashboardAnswer, TileAnswer } from "@/lib/features/dashboards/run";
+import type { DashboardAnswer, TileAnswer } from "@/lib/features/dashboards/answer";
 import type { JobResult, JobStatus, JobView, UpstreamStatus } from "./api";
 import { dashboardQuery } from "@/lib/features/dashboards/look-query";
 import { cancelReport, reportProgressQuery, reportQuery, REPORT_STALE_MS, upstreamStatusQuery, type ReportAsked } from "./queries";

@@ -8,7 +8,7 @@ import type { ReportRequestSpec } from "@/lib/report/state/request";
 import { parseDashboard } from "@/lib/report/state/dashboard";
 import { effectiveTile, tileRequests } from "@/lib/features/dashboards/tile-spec";
 import { buildTileModel } from "@/lib/features/dashboards/tiles";
-import type { TileAnswer } from "@/lib/features/dashboards/run";
+import type { TileAnswer } from "@/lib/features/dashboards/answer";
 
 const TODAY = "2026-06-30";
 const FETCHED = "2026-06-30T09:15:00.000Z";
