@@ -77,7 +77,7 @@ describe("the warmer", () => {
     for (const id of ids) g.cancel(id);
     // Cancelling does not take back the call already sent: let the service answer it within this
     // test, not count it in a later one's calls (on a busy machine it answered two tests later).
-    await expect.poll(() => reportCalls(svc), { message: "the started call reached the service" }).toBe(1);
+    await expect.poll(() => reportCalls(svc), { message: "the started call reached the service", timeout: 60_000 }).toBe(1);
   });
 
   it("logs a failing source as one JSON line without its secrets, never throws, and never overlaps ticks", async () => {
