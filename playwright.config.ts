@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { dashboardEnvFor, e2eEnvs, nextStartArgs } from "./e2e/support/env";
 import { oidcWebServer } from "./e2e/support/oidc";
+import { chromiumPath } from "./lib/core/pdf/chromium";
 
 // Each worker drives a service and a dashboard of its own (e2e/support/workers.ts): two by default,
 // one per core of the machine the suite is sized for. E2E_WORKERS sets how many.
@@ -29,8 +30,9 @@ for (const url of envs.flatMap((env) => [env.dashboardUrl, env.serviceUrl])) {
   if (!/^http:\/\/(localhost|127\.0\.0\.1):\d+$/.test(url)) throw new Error(`e2e refuses to run against ${url}`);
 }
 
+// Debian's headless shell where it is installed, else the full browser (lib/core/pdf/chromium.ts).
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: [
     "--no-sandbox",
     "--disable-gpu",

@@ -16,6 +16,7 @@
 // performance.now() (milliseconds since the navigation started) at the frame after that.
 import { loadavg } from "node:os";
 import { chromium, type BrowserContext } from "@playwright/test";
+import { chromiumPath } from "../lib/core/pdf/chromium";
 import { OPERATION_TABLE } from "../lib/contract/operations";
 import { planQueries } from "../lib/features/dashboards/plan";
 import { canonicalQuery } from "../lib/core/upstream/records";
@@ -96,7 +97,7 @@ async function settled(stack: Stack): Promise<number> {
 
 async function newContext(stack: Stack): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"],
   });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { chromiumPath } from "../lib/core/pdf/chromium";
 import type { Page } from "@playwright/test";
 import { addDays } from "../lib/contract/dates";
 import { encodeTile, newTile } from "@/lib/report/state/dashboard";
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     await measure("/login (signed out)", "/login", false);
 
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"],
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -21,6 +21,7 @@ import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/features/users/demo";
 import { DEFAULT_MONITOR_CONFIG } from "../lib/features/monitor/definitions";
 import { DEFAULT_SINK_DIR, startMailSink, type MailSink } from "../lib/core/mail/sink";
+import { chromiumPath } from "../lib/core/pdf/chromium";
 
 const SERVICE_PORT = Number(process.env.SERVICE_PORT ?? 4000);
 const DASHBOARD_PORT = Number(process.env.PORT ?? 3000);
@@ -139,8 +140,8 @@ async function main(): Promise<void> {
     : {};
   const separateWorker = Boolean(process.env.DATABASE_URL?.trim()) && process.env.SEPARATE_WORKER !== "false";
   // PDF downloads and attachments are printed by the system Chromium; without it they are refused with this reason.
-  const chromium = process.env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium";
-  if (!existsSync(chromium)) console.log(`start: PDF downloads and PDF attachments are off: no Chromium at ${chromium} (as root: apt-get install chromium, or set CHROMIUM_PATH)`);
+  const chromium = chromiumPath();
+  if (!existsSync(chromium)) console.log(`start: PDF downloads and PDF attachments are off: no Chromium at ${chromium} (as root: apt-get install chromium-headless-shell, or set CHROMIUM_PATH)`);
   const dashboardEnv = {
     NEXTAUTH_SECRET: secrets.nextauthSecret,
     NEXTAUTH_URL: `http://localhost:${DASHBOARD_PORT}`,

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { intInRange, parseEnv, positiveInt } from "@/lib/contract/env";
+import { defaultChromiumPath } from "@/lib/core/pdf/chromium";
 import { parseRoleMap, type RoleMap, type SsoSettings } from "./sso";
 
 export { EnvError } from "@/lib/contract/env";
@@ -162,8 +163,8 @@ const serverEnvSchema = z
      * lookup of 100 BINs and more, so no user's burst spends everyone's (lib/features/routing/allowance.ts).
      */
     ROUTING_CALLS_PER_USER: intInRange("ROUTING_CALLS_PER_USER", 1, 10_000, 200),
-    /** The Chromium that renders PDF downloads and attachments (lib/core/pdf); absent, PDFs are refused and say why. */
-    CHROMIUM_PATH: z.string().min(1, { error: "CHROMIUM_PATH must be the path of a Chromium binary" }).default("/usr/bin/chromium"),
+    /** The Chromium that renders PDF downloads and attachments (lib/core/pdf; its default, lib/core/pdf/chromium.ts); absent, PDFs are refused and say why. */
+    CHROMIUM_PATH: z.string().min(1, { error: "CHROMIUM_PATH must be the path of a Chromium binary" }).default(defaultChromiumPath),
     /** One PDF's limit, from the start of its render to its last byte. */
     PDF_TIMEOUT_SECONDS: intInRange("PDF_TIMEOUT_SECONDS", 10, 600, 120),
     // Company sign-in with OpenID Connect (README "Company sign-in"). Unset OIDC_ISSUER: passwords only.

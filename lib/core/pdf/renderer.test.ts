@@ -9,11 +9,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath } from "./chromium";
 import { PdfError } from "./errors";
 import { PDF_DEFAULTS, PdfRenderer, pageTemplates, type PdfLimits } from "./renderer";
 import { havePoppler, pdfImages, pdfPages } from "./testing/poppler";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = chromiumPath();
 const missing = [existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`, havePoppler() ? null : "no poppler-utils (pdftotext, pdftoppm)"].filter(Boolean);
 const ready = missing.length === 0;
 if (!ready) console.warn(`lib/core/pdf/renderer.test.ts: ${missing.join(", ")} (bash scripts/test-servers.sh installs them); the Chromium suite skipped`);

@@ -162,7 +162,7 @@ export class PdfRenderer {
 
   async render(req: PdfRequest): Promise<PdfResult> {
     if (!this.available()) {
-      this.log({ level: "error", msg: "pdf: no Chromium", path: this.limits.executablePath, hint: "as root: apt-get install chromium, or set CHROMIUM_PATH" });
+      this.log({ level: "error", msg: "pdf: no Chromium", path: this.limits.executablePath, hint: "as root: apt-get install chromium-headless-shell, or set CHROMIUM_PATH" });
       throw new PdfError("no-browser", NO_BROWSER);
     }
     return this.line.run(req.owner, req.anonymous === true, () => this.renderNow(req));
