@@ -59,7 +59,12 @@ const LOW_IMPACT_RULES: string[] = (() => {
 
 /** Every serious or critical axe violation on the page (colour contrast is one), with up to five places of each. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).disableRules(LOW_IMPACT_RULES).analyze();
+  // A page of one frame (every page but those showing a mail preview) is checked by axe.run in the
+  // page itself. @axe-core/playwright's default mode runs axe in each frame and then merges the parts
+  // in a blank page it opens for that, which took twice as long for the same results (Monitor 11.3 s
+  // against 6.2 s, a dashboard 11.0 s against 5.3 s); a page with a frame keeps it, as only it reaches
+  // into a frame of another origin (the sandboxed preview).
+  const results = await new AxeBuilder({ page }).disableRules(LOW_IMPACT_RULES).setLegacyMode(page.frames().length === 1).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""})`).join("; ")}`);
