@@ -62,22 +62,31 @@ describe("quota", () => {
     const g = gatewayFor(svc, { clientId: c.client_id, clientSecret: c.client_secret, reportRateLimit: 5, rateWindowSeconds: 2 });
     // The other client authenticates as the same upstream client id, so it shares the bucket.
     const asSameClient = { authorization: `Bearer ${c.token}`, "x-client-id": c.client_id, "x-client-secret": c.client_secret };
-    for (let i = 0; i < 5; i++) expect((await svc.post("/api/data", { start_date: END, end_date: END }, asSameClient)).status).toBe(200);
-    const out = g.submit("orders", g.parse("orders", { start_date: addDays(END, -3), end_date: END, group_by: ["gateway_id"] }));
-    expect("job" in out).toBe(true);
-    const id = "job" in out ? out.job.id : "";
+    // The service's window is 2 s: on a busy machine the calls that fill it and the gateway's own can
+    // be spread over more than that, and the gateway's call then finds room and meets no 429. Such a
+    // try tests nothing, so it is made again with a new question (not one the cache answers); what is
+    // asserted is the try in which the gateway met the 429.
     let sawWait = false;
-    const done = g.wait(id);
-    while (!sawWait) {
-      const s = g.get(id)?.status;
-      if (s?.state === "queued" && s.waiting_for_rate_limit_until) sawWait = true;
-      if (s?.state === "done" || s?.state === "failed") break;
-      await new Promise((r) => setTimeout(r, 20));
+    let result: JobResult | undefined;
+    for (let attempt = 0; attempt < 5 && !sawWait; attempt++) {
+      const fills = await Promise.all(Array.from({ length: 5 }, () => svc.post("/api/data", { start_date: END, end_date: END }, asSameClient)));
+      // A fill refused with 429 still leaves the window full, which is all they are for.
+      expect(fills.map((r) => r.status).filter((st) => st !== 200 && st !== 429)).toEqual([]);
+      const out = g.submit("orders", g.parse("orders", { start_date: addDays(END, -3 - attempt), end_date: END, group_by: ["gateway_id"] }));
+      expect("job" in out).toBe(true);
+      const id = "job" in out ? out.job.id : "";
+      const done = g.wait(id);
+      for (;;) {
+        const st = g.get(id)?.status;
+        if (st?.state === "queued" && st.waiting_for_rate_limit_until) sawWait = true;
+        if (sawWait || st?.state === "done" || st?.state === "failed") break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      result = await done;
     }
-    const result = await done;
-    expect(sawWait).toBe(true);
-    expect(result.source).toBe("upstream");
-    expect(result.data.length).toBeGreaterThan(0);
+    expect(sawWait, "in one of five tries the gateway met the other client's 429 and showed its wait").toBe(true);
+    expect(result?.source).toBe("upstream");
+    expect(result?.data.length).toBeGreaterThan(0);
   });
 });
 
