@@ -13,7 +13,7 @@ import { barLook, drawnMaturing, lineDash, stackOf, valueMaturing } from "@/lib/
 import { labelLayout, shorten, type LabelLayout } from "@/lib/report/charts/labels";
 import { chartScale, formatTick } from "@/lib/report/charts/ticks";
 import { spanText, tickText, type ChartData, type ChartDatum, type ChartMeasureInfo, type ChartSeries } from "@/lib/report/charts/shape";
-import { changeCells } from "@/lib/report/table/table";
+import { changeCells } from "@/lib/report/table/change";
 import { comparedCoverageText, type Coverage } from "@/lib/report/periods/coverage";
 import { formatValue } from "@/lib/report/metrics/format";
 import { MATURING_WORD } from "@/lib/report/metrics/maturity";

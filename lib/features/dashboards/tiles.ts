@@ -9,7 +9,8 @@ import { chooseChart, buildChartData, type ChartData } from "@/lib/report/charts
 import { buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/features/cohorts/grid";
 import { evaluate, measureFor, measureMetrics, sumRecords } from "@/lib/report/metrics/kpis";
 import { buildPivot, type PivotModel } from "@/lib/report/table/pivot";
-import { buildViewTable, comparedId, sortRows, type TableCell, type TableModel } from "@/lib/report/table/table";
+import { buildViewTable, comparedId, type TableCell, type TableModel } from "@/lib/report/table/table";
+import { sortRows } from "@/lib/report/table/sort";
 import type { ValueFormat } from "@/lib/report/metrics/format";
 import { describePeriods, buildReportView } from "@/lib/report/periods/view";
 import { chartMeasureId, effectiveSort, visibleMeasures } from "@/lib/report/state/explore";

@@ -8,7 +8,7 @@ import "server-only";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { getKpi, measureFor } from "@/lib/report/metrics/kpis";
-import { changeCells } from "@/lib/report/table/table";
+import { changeCells } from "@/lib/report/table/change";
 import { isMaturing, maturingNote, measureMaturity } from "@/lib/report/metrics/maturity";
 import { loadMonitor } from "@/lib/features/monitor/load";
 import { previousMonth } from "@/lib/features/monitor/evaluate";

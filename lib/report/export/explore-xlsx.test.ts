@@ -16,7 +16,7 @@ import type { ReportData } from "@/lib/report/client/queries";
 import { effectiveSort, exploreLook } from "@/lib/report/state/explore";
 import type { ReportRequestSpec } from "@/lib/report/state/request";
 import { tableSheet, tableToCsv } from "@/lib/report/table/csv";
-import { sortRows } from "@/lib/report/table/table";
+import { sortRows } from "@/lib/report/table/sort";
 import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/report/table/testing/xlsx";
 import { QUESTION_SHEET, XLSX_TYPE } from "@/lib/report/table/xlsx";
 import { startTestService, type TestService } from "@/service/testing/harness";

@@ -19,7 +19,7 @@ import type { JobView, ReportGateway } from "@/lib/core/upstream/gateway";
 import type { ReportData } from "@/lib/report/client/queries";
 import type { ReportRequestSpec } from "@/lib/report/state/request";
 import { effectiveSort, exploreLook } from "@/lib/report/state/explore";
-import { sortRows } from "@/lib/report/table/table";
+import { sortRows } from "@/lib/report/table/sort";
 import { tableSheet } from "@/lib/report/table/csv";
 import { singleTableBook, XLSX_TYPE, type WorkbookSpec } from "@/lib/report/table/xlsx";
 import { streamWorkbook } from "@/lib/report/table/xlsx-stream";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { exportValue, formatChange, formatCompact, formatCount, type ValueFormat } from "./format";
 import { measureFor } from "./kpis";
-import { changeCells } from "@/lib/report/table/table";
+import { changeCells } from "@/lib/report/table/change";
 
 const MINUS = "\u2212";
 

@@ -11,7 +11,8 @@ import {
   sumRecords,
   sumValue,
 } from "./kpis";
-import { buildTable, cellTip, sortRows, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/report/table/table";
+import { buildTable, cellTip, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/report/table/table";
+import { sortRows } from "@/lib/report/table/sort";
 import { exportValue, formatValue, formatInstant, formatDimensionValue } from "./format";
 
 describe("the KPI registry", () => {

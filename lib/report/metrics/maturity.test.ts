@@ -22,7 +22,8 @@ import {
 } from "./maturity";
 import { MATURITY_WINDOW_DAYS } from "@/lib/contract/catalog";
 import { buildPivot } from "@/lib/report/table/pivot";
-import { buildViewTable, changeCells, comparedId, maturingColumn } from "@/lib/report/table/table";
+import { buildViewTable, comparedId, maturingColumn } from "@/lib/report/table/table";
+import { changeCells } from "@/lib/report/table/change";
 
 const TODAY = "2026-06-30";
 const m = (id: string) => measureFor(id, "orders")!;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { tableToCsv } from "@/lib/report/table/csv";
-import { buildViewTable, changeCells, COVERAGE_COLUMN, comparedId } from "@/lib/report/table/table";
+import { buildViewTable, COVERAGE_COLUMN, comparedId } from "@/lib/report/table/table";
+import { changeCells } from "@/lib/report/table/change";
 import { measureFor } from "@/lib/report/metrics/kpis";
 import { comparisonRange, previousAsCalendar } from "./compare";
 import { comparedCoverageText, coverageDays, coverageLegend, coverageOf, coverageRequest, daysWithData, partlyCovered, partlyCoveredNote, saysCoverage } from "./coverage";

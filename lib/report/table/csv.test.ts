@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeCsvCell, guardFormula, tableToCsv, tableToDataCsv, toCsv } from "./csv";
-import { buildTable, sortRows } from "./table";
+import { buildTable } from "./table";
+import { sortRows } from "./sort";
 
 describe("RFC 4180 fields", () => {
   it("quotes fields with commas, quotes and line breaks, doubling quotes", () => {

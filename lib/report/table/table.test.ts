@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALL_ROWS_COLUMN, nextSort, tableColumns } from "./table";
+import { ALL_ROWS_COLUMN, tableColumns } from "./table";
+import { nextSort } from "./sort";
 
 describe("nextSort", () => {
   const model = { columns: tableColumns({ op: "orders", groupBy: ["card_brand"], measures: ["revenue", "approval_rate"] }) };

@@ -9,14 +9,14 @@ import type { ReportRecord } from "@/lib/contract/schemas";
 import { comparisonName } from "@/lib/report/periods/compare";
 import { GRAIN_LABELS } from "@/lib/report/periods/grain";
 import { partialNote } from "@/lib/report/periods/periods";
-import { coverageVerdictWord, coverageWords, partlyCovered, partlyCoveredNote, type Coverage } from "@/lib/report/periods/coverage";
+import { coverageWords, partlyCovered, partlyCoveredNote, type Coverage } from "@/lib/report/periods/coverage";
 import { comparisonCoverage, type ReportView, type ViewRow } from "@/lib/report/periods/view";
 import { comparedId } from "@/lib/report/metrics/compared";
 import { TOTALS_LABEL } from "@/lib/report/metrics/labels";
-import { changeDirection, formatChange, formatValue, round2, type ValueFormat, formatDimensionValue } from "@/lib/report/metrics/format";
+import { formatValue, type ValueFormat, formatDimensionValue } from "@/lib/report/metrics/format";
 import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "@/lib/report/metrics/kpis";
-import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, unequalMaturityNote, type Maturity } from "@/lib/report/metrics/maturity";
-import type { SortSpec } from "@/lib/report/state/explore";
+import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, type Maturity } from "@/lib/report/metrics/maturity";
+import { changeCells, changesInPoints } from "./change";
 export { MATURING_COLUMN } from "@/lib/report/metrics/maturity";
 
 export interface TableColumn {
@@ -72,17 +72,6 @@ export const ALL_ROWS_TEXT = "All records";
 
 export { comparedId } from "@/lib/report/metrics/compared";
 
-/** A rate's change is in percentage points; a sum's (and an amount ratio's) is a difference and a % change. */
-/** What a change's words depend on: the measure's unit and which way is good news. */
-type ChangeMeasure = Pick<Measure, "format" | "better"> & Partial<Pick<Measure, "numerator" | "denominator">>;
-
-/** Which sides of a change are still maturing (their late events still arriving). */
-export interface ChangeMaturity {
-  now: boolean;
-  before: boolean;
-}
-
-const changesInPoints = (m: ChangeMeasure) => m.format === "percent";
 
 export function tableColumns(spec: TableSpec, view?: Pick<ReportView, "grain" | "comparison">): TableColumn[] {
   const grain = view?.grain ?? "day";
@@ -122,59 +111,6 @@ function measureCell(m: Measure, sums: Sums): TableCell {
     cell.denominator = e.denominator;
   }
   return cell;
-}
-
-const VERDICT = { good: "better", bad: "worse" } as const;
-
-/** Good or bad news for the measure, judged on the change as shown (a change that rounds to nothing is neither). */
-function toneOf(m: ChangeMeasure, delta: number, shownAs: ValueFormat): TableCell["tone"] {
-  const direction = changeDirection(delta, shownAs);
-  if (m.better === "neutral" || direction === 0) return undefined;
-  return (direction > 0) === (m.better === "higher") ? "good" : "bad";
-}
-
-/**
- * A change cell: its signed text, and the verdict in words beside the sign (never instead of it).
- * Between periods of different maturity, or against a partly covered comparison, there is no
- * verdict: the sign stays, the word and the note say why.
- */
-function changeCell(m: ChangeMeasure, value: number, format: ValueFormat, unjudged: string | null, coverage: Coverage | null): TableCell {
-  const partly = partlyCovered(coverage) ? coverage : null;
-  if (unjudged || partly) {
-    const words = [unjudged ? MATURING_WORD : null, partly ? coverageVerdictWord(partly) : null].filter((w) => w !== null).join("; ");
-    const note = [partly ? partlyCoveredNote(partly) : null, unjudged].filter((n) => n !== null).join(" ");
-    return { value, text: `${formatChange(value, format)} (${words})`, note, ...(unjudged ? { maturing: true as const } : {}), ...(partly ? { coverage: partly } : {}) };
-  }
-  const tone = toneOf(m, value, format);
-  const text = `${formatChange(value, format)}${tone ? ` (${VERDICT[tone]})` : ""}`;
-  return tone ? { value, text, tone } : { value, text };
-}
-
-/** Why a change is not judged (either side still maturing: no two periods of different ages are equally complete), or null. */
-function unjudgedReason(m: ChangeMeasure, maturity: ChangeMaturity | undefined): string | null {
-  if (!maturity || (!maturity.now && !maturity.before) || !m.numerator || m.denominator === undefined) return null;
-  const mm = measureMaturity({ numerator: m.numerator, denominator: m.denominator });
-  return mm ? unequalMaturityNote(mm) : null;
-}
-
-/**
- * The change cells of one measure: the difference in points for a rate; for a sum (or an amount
- * ratio) the difference and the % change. `coverage`: how much of the compared days hold data (none
- * known: judged as before).
- */
-export function changeCells(m: ChangeMeasure, now: number | null, before: number | null, maturity?: ChangeMaturity, coverage?: Coverage | null): TableCell[] {
-  if (now === null || before === null) {
-    const none: TableCell = { value: null, text: formatValue(null, "count"), note: "A rate of nothing on one side: no change to show." };
-    return changesInPoints(m) ? [none] : [none, none];
-  }
-  // Amounts were summed in cents; their difference is rounded to cents once, here.
-  const delta = m.format === "currency" ? round2(now - before) : now - before;
-  const unjudged = unjudgedReason(m, maturity);
-  const cov = coverage ?? null;
-  if (changesInPoints(m)) return [changeCell(m, delta, "points", unjudged, cov)];
-  const diff = changeCell(m, delta, m.format, unjudged, cov);
-  if (before === 0) return [diff, { value: null, text: formatValue(null, "percent"), note: "Nothing in the comparison to measure a % change against." }];
-  return [diff, changeCell(m, delta / Math.abs(before), "percent", unjudged, cov)];
 }
 
 const sumsOf = (record: ReportRecord, metrics: readonly string[]): Sums => new Map(metrics.map((m) => [m, units(record, m)]));
@@ -306,39 +242,6 @@ export function buildViewTable(
     cells: cellsFor(columns, totalNow, totalBefore, "both", (c) => ({ value: null, text: c === columns[0] ? TOTALS_LABEL : "" }), days),
   };
   return { columns, rows, totals };
-}
-
-// How a report table is sorted.
-
-function compare(a: string | number | null, b: string | number | null): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const sa = String(a);
-  const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
-
-/** Rows sorted by one column; empty values (null, no denominator) always last; ties keep API order. */
-export function sortRows(model: TableModel, sort: SortSpec | null): TableRow[] {
-  if (!sort) return model.rows;
-  const i = model.columns.findIndex((c) => c.id === sort.key);
-  if (i < 0) return model.rows;
-  const sign = sort.dir === "asc" ? 1 : -1;
-  return [...model.rows].sort((x, y) => {
-    const a = x.cells[i]?.value ?? null;
-    const b = y.cells[i]?.value ?? null;
-    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-    return sign * compare(a, b);
-  });
-}
-
-/**
- * What a click on a column's header sorts by next, wherever the table is drawn: the sorted column
- * turns around; another starts ascending for a dimension (A to Z, oldest first) and descending for
- * a number (the largest first).
- */
-export function nextSort(model: Pick<TableModel, "columns">, sort: SortSpec | null, key: string): SortSpec {
-  if (sort?.key === key) return { key, dir: sort.dir === "asc" ? "desc" : "asc" };
-  return { key, dir: model.columns.find((c) => c.id === key)?.kind === "dimension" ? "asc" : "desc" };
 }
 
 /** What hovering a KPI cell tells beside its note: the numerator and the denominator behind the ratio. */

@@ -18,7 +18,8 @@ import { parseCsv } from "@/lib/core/testing/csv";
 import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/report/table/testing/xlsx";
 import { tableSheet, tableToCsv, type ExportSheet } from "./csv";
 import { buildPivot, isPivotError, pivotSheet, pivotToCsv } from "./pivot";
-import { buildViewTable, sortRows } from "./table";
+import { buildViewTable } from "./table";
+import { sortRows } from "./sort";
 import { NUMBER_FORMATS, QUESTION_SHEET, sheetNames, singleTableBook, writeWorkbook, type WorkbookSpec } from "./xlsx";
 import { workbookBytes } from "./xlsx-stream";
 
