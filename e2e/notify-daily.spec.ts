@@ -29,7 +29,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   const env = e2eEnv();
   const dir = join(env.dir, "notify-daily");
-  const db = ownDashboardStore(dir);
+  const db = await ownDashboardStore(dir);
   for (const role of ["admin", "analyst"] as const) people[role] = createUser(db, `mail-${role}-${stamp}@e2e.test`, role);
   sink = await startMailSink({ dir: resolve(dir, "mail"), port: 0 });
   dashboard = await startOwnDashboard("mail", dir, {

@@ -187,7 +187,7 @@ test.describe("a scheduled report with a PDF attachment", () => {
     test.setTimeout(300_000);
     const env = e2eEnv();
     const dir = join(env.dir, "pdf-mail");
-    const db = ownDashboardStore(dir);
+    const db = await ownDashboardStore(dir);
     who = createUser(db, `pdf-${stamp}@e2e.test`, "analyst");
     smtp = await startTestSmtp();
     // The run's built dashboard, a second server with mail on (the shared one keeps it off).

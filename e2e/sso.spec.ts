@@ -93,7 +93,7 @@ test.describe("SSO only, with a short SSO session lifetime", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const db = ownDashboardStore(dir);
+    const db = await ownDashboardStore(dir);
     for (const [email, role] of [
       ["breakglass@e2e.test", "admin"],
       ["pat@e2e.test", "analyst"],

@@ -62,7 +62,7 @@ test.describe("a dashboard allowing 5 calls a minute", () => {
     test.setTimeout(300_000);
     const env = e2eEnv();
     const dir = join(env.dir, "status-minute");
-    const db = ownDashboardStore(dir);
+    const db = await ownDashboardStore(dir);
     who = createUser(db, "status@e2e.test", "analyst");
     server = await startOwnDashboard("one-minute", dir, dashboardEnvFor(env, 5, WINDOW_SECONDS));
     url = server.url;

@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { copyTestPglite } from "../../lib/core/store/testing/pglite";
 import { freePort } from "../../lib/core/testing/free-port";
 import { nextStartArgs } from "./env";
 
@@ -13,13 +14,16 @@ export interface OwnDashboard {
 }
 
 /**
- * Empties `dir` for a dashboard of a spec's own and returns its store's path (`dir/dashboard`); its
- * log goes to `dir/dashboard.log`, which the secrets scan reads with the worker's own.
+ * Empties `dir` for a dashboard of a spec's own and returns its store's path (`dir/dashboard`), a
+ * migrated store with no one in it yet; the dashboard's log goes to `dir/dashboard.log`, which the
+ * secrets scan reads with the worker's own.
  */
-export function ownDashboardStore(dir: string): string {
+export async function ownDashboardStore(dir: string): Promise<string> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  return join(dir, "dashboard");
+  const store = join(dir, "dashboard");
+  await copyTestPglite(store);
+  return store;
 }
 
 /** A user made in a dashboard's store with the project's command, before its server opens the store (the command refuses while one runs). */

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { copyTestPglite } from "../../lib/core/store/testing/pglite";
 import { prepareOidc, type E2EOidc } from "./oidc";
 
 export interface E2EEnv {
@@ -71,6 +72,9 @@ const breachImport = lastJson<{ ok: boolean; inserted: Record<string, number> }>
 if (!breachImport.ok || breachImport.inserted.chargebacks !== breach.added) throw new Error(`the Monitor's breach did not import: ${JSON.stringify(breachImport)}`);
 const client = lastJson<{ client_id: string; client_secret: string }>(tsx("service/cli.ts", ["create-client", "--db", serviceDb, "--name", "e2e dashboard"]));
 const routingClient = lastJson<{ client_id: string; client_secret: string }>(tsx("service/cli.ts", ["create-client", "--db", serviceDb, "--name", "e2e dashboard routing", "--scope", "routing-admin"]));
+// The dashboard's store starts migrated (the unit tests' template): the migrations from nothing are
+// the migrator's tests' to time, not every run's.
+await copyTestPglite(dashboardDb);
 const users = {} as E2EEnv["users"];
 for (const role of ["admin", "analyst", "viewer"] as const) {
   const u = lastJson<{ email: string; password: string }>(tsx("scripts/users.ts", ["create", "--email", `${role}@e2e.test`, "--role", role], { DASHBOARD_DB: dashboardDb }));

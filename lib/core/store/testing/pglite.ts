@@ -77,12 +77,21 @@ async function build(dir: string): Promise<void> {
 }
 
 /**
+ * Makes `dir` (empty or absent) a migrated PGlite store, a copy of the template, without opening
+ * it: for a store another process opens (a dashboard or a command a test starts), which then
+ * finds nothing left to migrate.
+ */
+export async function copyTestPglite(dir: string): Promise<void> {
+  // One look for the template per process, however many stores it makes at once.
+  templateDir ??= template();
+  cpSync(await templateDir, dir, { recursive: true });
+}
+
+/**
  * Opens a migrated PGlite store in `dir` (empty or absent), a copy of the template. The caller
  * closes it and removes `dir` as with `openStore`.
  */
 export async function openTestPglite(dir: string, owner: string): Promise<Store> {
-  // One look for the template per process, however many stores it opens at once.
-  templateDir ??= template();
-  cpSync(await templateDir, dir, { recursive: true });
+  await copyTestPglite(dir);
   return openStore({ kind: "pglite", dir }, { owner });
 }
