@@ -16,7 +16,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { UpstreamClient } from "@/lib/core/upstream/client";
-import { getRoutingConfig } from "@/lib/features/bin-lookup/upstream";
+import { getRoutingConfig } from "./upstream";
 import { ReportGateway } from "@/lib/core/upstream/gateway";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";

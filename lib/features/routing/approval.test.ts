@@ -19,7 +19,7 @@ import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { routingChangesRepo } from "@/lib/features/routing/changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { UpstreamClient } from "@/lib/core/upstream/client";
-import { getRoutingConfig } from "@/lib/features/bin-lookup/upstream";
+import { getRoutingConfig } from "./upstream";
 import { createUser, resetPassword, updateUser } from "@/lib/features/users/admin";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";

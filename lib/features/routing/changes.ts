@@ -13,7 +13,7 @@ import type { RoutingConfigVersion } from "@/lib/contract/bin-routing";
 import { ApiError } from "@/lib/contract/errors";
 import type { RoutingConfig } from "@/lib/contract/routing-config";
 import { usersRepo } from "@/lib/core/auth/users";
-import { applyRoutingConfig, listRoutingVersions, restoreRoutingConfig, validateRoutingConfig } from "@/lib/features/bin-lookup/upstream";
+import { applyRoutingConfig, listRoutingVersions, restoreRoutingConfig, validateRoutingConfig } from "./upstream";
 import { routingChangesRepo } from "./changes-store";
 import type { RoutingChange } from "./model";
 import { requireApprover, withdrawForProposer, isEditor } from "./approval";

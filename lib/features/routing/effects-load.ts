@@ -8,7 +8,7 @@ import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract";
 import { todayIn } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { JobResult, ReportGateway } from "@/lib/core/upstream/gateway";
-import { listRoutingVersions, type RoutingClients } from "@/lib/features/bin-lookup/upstream";
+import { listRoutingVersions, type RoutingClients } from "./upstream";
 import { buildEffects, EFFECT_MIN_ATTEMPTS, EFFECT_WINDOW_MAX_DAYS, planEffects, type EffectsPending, type RoutingEffectsAnswer } from "./effects";
 import { isMissing } from "./workspace";
 

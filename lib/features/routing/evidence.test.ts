@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { UpstreamClient } from "@/lib/core/upstream/client";
-import { applyRoutingConfig, getRoutingConfig, restoreRoutingConfig } from "@/lib/features/bin-lookup/upstream";
+import { applyRoutingConfig, getRoutingConfig, restoreRoutingConfig } from "./upstream";
 import { createClient } from "@/service/clients";
 import { importRoutingEvidenceCase, ROUTING_EVIDENCE_BANK, type RoutingEvidenceCase } from "@/service/data/routing-evidence-case";
 import { seedDemoRouting } from "@/service/routing/demo";

@@ -25,7 +25,7 @@ import { ERROR_TYPES, type ErrorStatus } from "@/lib/contract/schemas";
 import type { RoutingDecision } from "@/lib/contract/bin-routing";
 import { ApiError } from "@/lib/contract/errors";
 import { evidenceRange, type EvidenceRange } from "@/lib/features/bin-lookup/evidence";
-import { getRoutingConfig, previewRouting, routingClients, type RoutingClients } from "@/lib/features/bin-lookup/upstream";
+import { getRoutingConfig, previewRouting, routingClients, type RoutingClients } from "./upstream";
 import type { JobResult, ReportGateway } from "@/lib/core/upstream/gateway";
 import { countsByKey, PROPOSAL_DEFAULTS, proposeRules, type MidCounts, type Proposal, type ProposalInput, type ProposalOptions } from "./proposals";
 

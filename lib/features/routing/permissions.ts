@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { usersRepo } from "@/lib/core/auth/users";
 import { hasRole, type Role } from "@/lib/core/auth/roles";
 import type { Store } from "@/lib/core/store/sql";
-import { NO_WRITE_CREDENTIAL, type RoutingClients } from "@/lib/features/bin-lookup/upstream";
+import { NO_WRITE_CREDENTIAL, type RoutingClients } from "./upstream";
 
 export interface RoutingUser {
   id: string;

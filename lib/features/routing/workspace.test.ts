@@ -17,7 +17,7 @@ import { routingChangesRepo } from "@/lib/features/routing/changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { UpstreamClient } from "@/lib/core/upstream/client";
-import { getRoutingConfig, NO_WRITE_CREDENTIAL, type RoutingClients } from "@/lib/features/bin-lookup/upstream";
+import { getRoutingConfig, NO_WRITE_CREDENTIAL, type RoutingClients } from "./upstream";
 import type { Role } from "@/lib/core/auth/roles";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";

@@ -14,7 +14,7 @@ import { getStore } from "@/lib/core/store";
 import { routingChangesRepo } from "@/lib/features/routing/changes-store";
 import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
-import { getRoutingConfig, listRoutingVersions, routingClients, validateRoutingConfig, type RoutingClients } from "@/lib/features/bin-lookup/upstream";
+import { getRoutingConfig, listRoutingVersions, routingClients, validateRoutingConfig, type RoutingClients } from "./upstream";
 import type { UpstreamClient } from "@/lib/core/upstream/client";
 import { takeRoutingCall, type RoutingCall } from "./allowance";
 import { approvalRefusal } from "./approval";

@@ -1,5 +1,5 @@
 /**
- * The dashboard's client of the live routing configuration (lib/features/bin-lookup/upstream.ts) against the
+ * The dashboard's client of the live routing configuration (./upstream.ts) against the
  * real service: reads, the dry run and the preview with the reporting client; apply and restore only
  * with the routing-admin credential, refused in words without it (or with a client that lacks the
  * scope); the service's 400 problems, 404 and 409 passed on as the dashboard's errors.
@@ -10,17 +10,7 @@ import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { UpstreamClient } from "@/lib/core/upstream/client";
-import {
-  applyRoutingConfig,
-  getRoutingConfig,
-  listRoutingVersions,
-  NO_WRITE_CREDENTIAL,
-  previewRouting,
-  restoreRoutingConfig,
-  validateRoutingConfig,
-  type RoutingClients,
-  type RoutingConfigInput,
-} from "./upstream";
+import { applyRoutingConfig, getRoutingConfig, listRoutingVersions, NO_WRITE_CREDENTIAL, previewRouting, restoreRoutingConfig, validateRoutingConfig, type RoutingClients, type RoutingConfigInput } from "./upstream";
 
 const BIN_X = "999999";
 
