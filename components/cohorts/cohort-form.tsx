@@ -1,9 +1,9 @@
 "use client";
 import { cohortQueryString, type CohortState } from "@/lib/report/state/cohort";
 import { COHORT_PRESETS } from "@/lib/report/state/range";
-import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { FilterEditor } from "@/components/report/filter-editor";
+import { RunReportBar } from "@/components/report/run-report-bar";
 import { useUrlDraft } from "@/components/report/use-url-look";
 
 /**
@@ -50,14 +50,7 @@ export function CohortForm({
       />
       <p className="-mt-3 text-xs text-slate-600">Customers are picked by their initial date (their first order).</p>
       <FilterEditor op="cohort" value={draft.filters} onChange={(filters) => edit({ filters })} />
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="primary" disabled={problem !== null}>
-          Run report
-        </Button>
-        <p className="text-xs text-slate-700" aria-live="polite">
-          {dirty ? "You have changes that are not run yet." : ""}
-        </p>
-      </div>
+      <RunReportBar disabled={problem !== null} dirty={dirty} />
     </form>
   );
 }

@@ -5,10 +5,10 @@ import { OPERATION_ROWS, type Operation } from "@/lib/contract/operations";
 import { type ExploreState, defaultColumns, exploreQueryString } from "@/lib/report/state/explore";
 import { useUrlDraft } from "@/components/report/use-url-look";
 import { EXPLORE_PRESETS } from "@/lib/report/state/range";
-import { Button } from "@/components/ui/button";
 import { DateRangePicker, rangeError } from "@/components/ui/date-range-picker";
 import { Select } from "@/components/ui/select";
 import { FilterEditor } from "@/components/report/filter-editor";
+import { RunReportBar } from "@/components/report/run-report-bar";
 import { ColumnsPicker, type ColumnOptions } from "./columns-picker";
 import { GroupByPicker } from "./group-by-picker";
 import { compareError, PeriodControls } from "./period-controls";
@@ -97,14 +97,7 @@ export function ReportForm({
         {noColumns ? <p className="text-xs font-medium text-red-700">Choose at least one metric.</p> : null}
       </div>
       <FilterEditor op={draft.op} value={draft.filters} onChange={(filters) => patch({ filters })} />
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="primary" disabled={!canRun}>
-          Run report
-        </Button>
-        <p className="text-xs text-slate-700" aria-live="polite">
-          {dirty ? "You have changes that are not run yet." : ""}
-        </p>
-      </div>
+      <RunReportBar disabled={!canRun} dirty={dirty} />
     </form>
   );
 }
