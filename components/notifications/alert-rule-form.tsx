@@ -5,18 +5,18 @@
  * evaluated per, filters, the window, the schedule, recipients and the cool-down. The server's
  * problems show next to their fields and in an announced summary; nothing typed is cleared by them.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { inputClass } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { cn } from "@/components/ui/cn";
 import { FilterFields, groupsOf } from "@/components/report/filter-fields";
-import { DeliveryFields } from "./delivery-fields";
+import { DeliveryFields, type DeliveryContext } from "./delivery-fields";
 import { ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-feedback";
 import { ALERT_WINDOWS, WINDOW_LABELS } from "@/lib/features/notifications/definition";
 import { RULE_FIELD_LABELS, draftDefinition, ruleBody, withTarget, type RuleDraft, type RuleField } from "./drafts";
 import { parseTarget, ruleSentence, targetFormat, targetGroups, type AlertVocabulary } from "./rule-words";
-import type { DirectoryUser, Programme, RuleView } from "./answers";
+import type { Programme, RuleView } from "./answers";
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const WINDOW_OPTIONS = ALERT_WINDOWS.map((w) => ({ value: w, label: capital(WINDOW_LABELS[w]) }));
@@ -28,10 +28,7 @@ export function AlertRuleForm({
   paused,
   programmes,
   words,
-  users,
-  usersError,
-  selfId,
-  timeZone,
+  context,
   onSaved,
   onCancel,
 }: {
@@ -43,16 +40,12 @@ export function AlertRuleForm({
   programmes: readonly Programme[];
   /** The catalog's words, from the server's render. */
   words: AlertVocabulary;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
-  selfId: string;
-  timeZone: string;
+  context: DeliveryContext;
   onSaved: (rule: RuleView, created: boolean) => void;
   onCancel?: () => void;
 }) {
-  const id = useId();
   const [draft, setDraft] = useState<RuleDraft>(initial);
-  const { errors, failure, busy, items: summaryItems, refuse, save } = useSaving(RULE_FIELD_LABELS, async (details, sent) => {
+  const { id, errors, failure, busy, items: summaryItems, refuse, save, errId, invalid } = useSaving(RULE_FIELD_LABELS, async (details, sent) => {
     const { errorsByField, ruleFieldOf } = await import("./server-errors");
     return errorsByField(details, ruleFieldOf, sent);
   });
@@ -62,8 +55,6 @@ export function AlertRuleForm({
   const programme = target?.kind === "programme";
   const format = targetFormat(target, words);
   const err = (f: RuleField) => errors[f];
-  const errId = (f: RuleField) => `${id}-${f}-error`;
-  const invalid = (f: RuleField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
 
   // The whole rule in words as it is typed, whatever the schedule or the recipients still lack.
   const definition = draftDefinition(draft, words).definition;
@@ -82,7 +73,7 @@ export function AlertRuleForm({
         const { rule } = await apiFetch<{ rule: RuleView }>(ruleId ? `/api/alerts/${ruleId}` : "/api/alerts", { method: ruleId ? "PATCH" : "POST", body });
         onSaved({ ...rule, evaluations: rule.evaluations ?? [] }, !ruleId);
       },
-      { recipients: r.body.recipients, users },
+      { recipients: r.body.recipients, users: context.users },
       "The rule could not be saved.",
     );
   };
@@ -277,7 +268,7 @@ export function AlertRuleForm({
             onChange={(e) => set({ window: e.target.value as RuleDraft["window"] })}
           />
           <Hint id={`${id}-window-hint`}>
-            {programme ? "A programme ratio is monthly: it is always the month to date." : `The days it looks at when it runs, in the reporting time zone (${timeZone}).`}
+            {programme ? "A programme ratio is monthly: it is always the month to date." : `The days it looks at when it runs, in the reporting time zone (${context.timeZone}).`}
           </Hint>
           <FieldMessages id={errId("window")} messages={err("window")} />
         </div>
@@ -301,10 +292,7 @@ export function AlertRuleForm({
         recipients={draft.recipients}
         onChange={set}
         allowHourly
-        timeZone={timeZone}
-        users={users}
-        usersError={usersError}
-        selfId={selfId}
+        context={context}
         errors={errors}
         note="The rule’s owner is always told in the inbox."
       />

@@ -12,7 +12,8 @@ import { AlertRuleForm } from "./alert-rule-form";
 import { AutomationList, type AutomationKind } from "./automation-list";
 import { ruleDraft } from "./drafts";
 import { describeCooldown, describeRecipients, describeRule, type AlertVocabulary } from "./rule-words";
-import { evaluationRecord, type CheckedRule, type DirectoryUser, type Programme } from "./answers";
+import { evaluationRecord, type CheckedRule, type Programme } from "./answers";
+import type { DeliveryContext } from "./delivery-fields";
 
 // Display only, drawn by the server on first load: their code comes after the page's, and hydrates then.
 const Evaluations = lazyPart(() => import("./evaluations").then((m) => m.Evaluations), null);
@@ -22,22 +23,17 @@ export function AlertRuleList({
   rules,
   programmes,
   words,
-  users,
-  usersError,
-  selfId,
-  timeZone,
+  context,
   onChanged,
 }: {
   rules: CheckedRule[];
   programmes: readonly Programme[];
   /** The catalog's words, from the server's render. */
   words: AlertVocabulary;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
-  selfId: string;
-  timeZone: string;
+  context: DeliveryContext;
   onChanged: (message: string) => void;
 }) {
+  const { users, selfId, timeZone } = context;
   const kind: AutomationKind<CheckedRule> = {
     label: "Alert rules",
     empty: "No alert rules yet. Create one with the form below.",
@@ -107,10 +103,7 @@ export function AlertRuleList({
           paused={rule.paused}
           programmes={programmes}
           words={words}
-          users={users}
-          usersError={usersError}
-          selfId={selfId}
-          timeZone={timeZone}
+          context={context}
           onSaved={(saved) => done(`“${saved.name}” saved.`)}
           onCancel={cancel}
         />

@@ -4,7 +4,7 @@
  * scheduled reports with the form to subscribe. Lists come from the API (seeded by the server's
  * render) and are fetched again after every change.
  */
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { refreshInbox } from "@/components/notifications/inbox-query";
 import { AlertRuleForm } from "./alert-rule-form";
@@ -13,6 +13,7 @@ import { SubscriptionForm } from "./subscription-form";
 import { SubscriptionList } from "./subscription-list";
 import { useRefetchable } from "./use-refetchable";
 import { emptyRuleDraft, emptySubscriptionDraft } from "./drafts";
+import type { DeliveryContext } from "./delivery-fields";
 import type { AlertVocabulary } from "./rule-words";
 import type { AlertsAnswer, CheckedAlerts, CheckedSubscription, DirectoryUser, Programme, SavedChoice, SubscriptionView } from "./answers";
 
@@ -57,9 +58,7 @@ export function AlertsManager({
   const [ruleFormKey, setRuleFormKey] = useState(0);
   const [subFormKey, setSubFormKey] = useState(0);
 
-  const users = initial.users;
-  // The directory comes with the page; there is no later fetch of it to fail.
-  const usersError = null;
+  const context: DeliveryContext = { users: initial.users, selfId, timeZone };
   const mail = rulesQ.data.mail;
   const mailOff = mail.startsWith("E-mail is off");
 
@@ -81,69 +80,71 @@ export function AlertsManager({
         {mailOff ? " — alerts and scheduled reports still reach dashboard users in their inbox; other addresses get nothing until it is on." : ""}
       </p>
 
-      <section aria-labelledby="alert-rules-heading" className="flex flex-col gap-3">
-        <h2 id="alert-rules-heading" className="text-xl font-semibold text-slate-900">
-          Alert rules
-        </h2>
-        <p role="status" className="min-h-5 text-sm text-slate-900">
-          {ruleStatus}
-        </p>
-        {rulesQ.error ? (
-          <p role="alert" className="text-sm text-red-800">
-            Could not refresh the alert rules: {messageOf(rulesQ.error)}
-          </p>
-        ) : null}
-        <AlertRuleList rules={rulesQ.data.rules} programmes={programmes} words={words} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={rulesChanged} />
-        <div className="rounded-md border border-slate-300 bg-white p-4">
-          <h3 className="mb-3 text-lg font-semibold text-slate-900">New alert rule</h3>
+      <AutomationSection
+        id="alert-rules-heading"
+        title="Alert rules"
+        status={ruleStatus}
+        refreshError={rulesQ.error ? `Could not refresh the alert rules: ${messageOf(rulesQ.error)}` : null}
+        list={<AlertRuleList rules={rulesQ.data.rules} programmes={programmes} words={words} context={context} onChanged={rulesChanged} />}
+        formTitle="New alert rule"
+        form={
           <AlertRuleForm
             key={ruleFormKey}
             initial={emptyRuleDraft(selfId, words)}
             programmes={programmes}
             words={words}
-            users={users}
-            usersError={usersError}
-            selfId={selfId}
-            timeZone={timeZone}
+            context={context}
             onSaved={(rule) => {
               setRuleFormKey((k) => k + 1);
               rulesChanged(`Alert rule “${rule.name}” created${rule.paused ? " (paused)" : ""}.`);
             }}
           />
-        </div>
-      </section>
-
-      <section aria-labelledby="subscriptions-heading" className="flex flex-col gap-3">
-        <h2 id="subscriptions-heading" className="text-xl font-semibold text-slate-900">
-          Scheduled reports
-        </h2>
-        <p role="status" className="min-h-5 text-sm text-slate-900">
-          {subStatus}
-        </p>
-        {subsQ.error ? (
-          <p role="alert" className="text-sm text-red-800">
-            Could not refresh the scheduled reports: {messageOf(subsQ.error)}
-          </p>
-        ) : null}
-        <SubscriptionList subscriptions={subsQ.data} saved={initial.saved} users={users} usersError={usersError} selfId={selfId} timeZone={timeZone} onChanged={subsChanged} />
-        <div className="rounded-md border border-slate-300 bg-white p-4">
-          <h3 className="mb-3 text-lg font-semibold text-slate-900">Subscribe</h3>
+        }
+      />
+      <AutomationSection
+        id="subscriptions-heading"
+        title="Scheduled reports"
+        status={subStatus}
+        refreshError={subsQ.error ? `Could not refresh the scheduled reports: ${messageOf(subsQ.error)}` : null}
+        list={<SubscriptionList subscriptions={subsQ.data} saved={initial.saved} context={context} onChanged={subsChanged} />}
+        formTitle="Subscribe"
+        form={
           <SubscriptionForm
             key={subFormKey}
             initial={emptySubscriptionDraft(selfId)}
             saved={initial.saved}
-            savedError={null}
-            users={users}
-            usersError={usersError}
-            selfId={selfId}
-            timeZone={timeZone}
+            context={context}
             onSaved={(s) => {
               setSubFormKey((k) => k + 1);
               subsChanged(`Scheduled report of “${s.reportName}” created.`);
             }}
           />
-        </div>
-      </section>
+        }
+      />
     </div>
+  );
+}
+
+/** One kind of automation on the page: its heading, what the last change did, its list and the form for a new one. */
+function AutomationSection({ id, title, status, refreshError, list, formTitle, form }: { id: string; title: string; status: string; refreshError: string | null; list: ReactNode; formTitle: string; form: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="text-xl font-semibold text-slate-900">
+        {title}
+      </h2>
+      <p role="status" className="min-h-5 text-sm text-slate-900">
+        {status}
+      </p>
+      {refreshError ? (
+        <p role="alert" className="text-sm text-red-800">
+          {refreshError}
+        </p>
+      ) : null}
+      {list}
+      <div className="rounded-md border border-slate-300 bg-white p-4">
+        <h3 className="mb-3 text-lg font-semibold text-slate-900">{formTitle}</h3>
+        {form}
+      </div>
+    </section>
   );
 }

@@ -12,6 +12,17 @@ import { scheduleSpec, type RecipientsDraft, type ScheduleDraft } from "./drafts
 import type { DirectoryUser } from "./answers";
 import { FieldMessages, Hint, ids } from "./form-feedback";
 
+/**
+ * What the alerts page's forms and lists share about delivery, from the server's render: the
+ * directory of dashboard users recipients are picked from, the signed-in person, and the reporting
+ * time zone schedules read in.
+ */
+export interface DeliveryContext {
+  users: readonly DirectoryUser[];
+  selfId: string;
+  timeZone: string;
+}
+
 /** The schedule and the recipients, side by side on a wide screen. */
 export function DeliveryFields({
   idBase,
@@ -19,10 +30,7 @@ export function DeliveryFields({
   recipients,
   onChange,
   allowHourly,
-  timeZone,
-  users,
-  usersError,
-  selfId,
+  context: { timeZone, users, selfId },
   errors,
   note,
 }: {
@@ -31,10 +39,7 @@ export function DeliveryFields({
   recipients: RecipientsDraft;
   onChange: (patch: { schedule: ScheduleDraft } | { recipients: RecipientsDraft }) => void;
   allowHourly: boolean;
-  timeZone: string;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
-  selfId: string;
+  context: DeliveryContext;
   errors: { schedule?: string[] | undefined; recipients?: string[] | undefined };
   /** What is true whoever is named (an alert always tells its owner). */
   note?: string;
@@ -47,7 +52,6 @@ export function DeliveryFields({
         value={recipients}
         onChange={(v) => onChange({ recipients: v })}
         users={users}
-        usersError={usersError}
         selfId={selfId}
         errors={errors.recipients}
         {...(note ? { note } : {})}
@@ -157,7 +161,6 @@ function RecipientsField({
   value,
   onChange,
   users,
-  usersError,
   selfId,
   errors,
   note,
@@ -167,8 +170,7 @@ function RecipientsField({
   /** What is true whoever is named (an alert always tells its owner). */
   note?: string;
   onChange: (v: RecipientsDraft) => void;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
+  users: readonly DirectoryUser[];
   selfId: string;
   errors: string[] | undefined;
 }) {
@@ -176,7 +178,7 @@ function RecipientsField({
   const hintId = `${idBase}-hint`;
   const invalid = (errors?.length ?? 0) > 0;
   // Named users the directory no longer lists (disabled since) stay visible so they can be removed.
-  const unknown = value.users.filter((id) => users && !users.some((u) => u.id === id));
+  const unknown = value.users.filter((id) => !users.some((u) => u.id === id));
   const toggle = (id: string, on: boolean) => onChange({ ...value, users: on ? [...value.users, id] : value.users.filter((x) => x !== id) });
   return (
     <fieldset className="flex flex-col gap-2" aria-describedby={ids(hintId, invalid && errorId)}>
@@ -188,36 +190,28 @@ function RecipientsField({
         <span id={`${idBase}-users-label`} className="text-sm text-slate-900">
           Dashboard users
         </span>
-        {usersError ? (
-          <p role="alert" className="text-sm text-red-800">
-            Could not load the users: {usersError}
-          </p>
-        ) : !users ? (
-          <p className="text-sm text-slate-700">Loading the users…</p>
-        ) : (
-          <div role="group" aria-labelledby={`${idBase}-users-label`} className="flex max-h-48 flex-col gap-1 overflow-y-auto rounded-md border border-slate-300 bg-white p-2">
-            {users.map((u) => (
-              <div key={u.id}>
-                <label className="flex items-center gap-2 text-sm text-slate-900">
-                  <input type="checkbox" className="size-4" checked={value.users.includes(u.id)} onChange={(e) => toggle(u.id, e.target.checked)} />
-                  {u.email}
-                  <span className="text-xs text-slate-700">
-                    ({u.role}
-                    {u.id === selfId ? ", you" : ""})
-                  </span>
-                </label>
-              </div>
-            ))}
-            {unknown.map((id) => (
-              <div key={id}>
-                <label className="flex items-center gap-2 text-sm text-slate-900">
-                  <input type="checkbox" className="size-4" checked onChange={() => toggle(id, false)} />
-                  A user no longer active ({id.slice(0, 8)}…): clear to remove
-                </label>
-              </div>
-            ))}
-          </div>
-        )}
+        <div role="group" aria-labelledby={`${idBase}-users-label`} className="flex max-h-48 flex-col gap-1 overflow-y-auto rounded-md border border-slate-300 bg-white p-2">
+          {users.map((u) => (
+            <div key={u.id}>
+              <label className="flex items-center gap-2 text-sm text-slate-900">
+                <input type="checkbox" className="size-4" checked={value.users.includes(u.id)} onChange={(e) => toggle(u.id, e.target.checked)} />
+                {u.email}
+                <span className="text-xs text-slate-700">
+                  ({u.role}
+                  {u.id === selfId ? ", you" : ""})
+                </span>
+              </label>
+            </div>
+          ))}
+          {unknown.map((id) => (
+            <div key={id}>
+              <label className="flex items-center gap-2 text-sm text-slate-900">
+                <input type="checkbox" className="size-4" checked onChange={() => toggle(id, false)} />
+                A user no longer active ({id.slice(0, 8)}…): clear to remove
+              </label>
+            </div>
+          ))}
+        </div>
       </div>
       <div className="flex flex-col gap-1">
         <label htmlFor={`${idBase}-emails`} className="text-sm text-slate-900">

@@ -4,7 +4,7 @@
  * fields, the announced summary of the form's problems, a field's own errors and hints, and the Save
  * and Cancel buttons, which wait while it saves. The fields they share are ./delivery-fields.tsx.
  */
-import { useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import type { Recipients } from "@/lib/features/notifications/definition";
 import { RequestError } from "@/lib/core/api-client/fetch";
 import { Button } from "@/components/ui/button";
@@ -20,9 +20,12 @@ type Refusals<F extends string> = (
 /**
  * A form's saving: its fields' errors and the summary's items (each named by `labels`), whether a
  * save is under way, `refuse` for what the form itself finds wrong, and `save`, which runs the
- * request and puts the server's refusals next to their fields.
+ * request and puts the server's refusals next to their fields. `id` is the form's base for its
+ * controls' ids; `errId(field)` is where a field's messages are, and `invalid(field)` its
+ * aria-invalid.
  */
 export function useSaving<F extends string>(labels: Record<F, string>, refusals: Refusals<F>) {
+  const id = useId();
   const [errors, setErrors] = useState<FieldErrors<F>>({});
   const [failure, setFailure] = useState<{ message: string | null; other: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,7 +54,9 @@ export function useSaving<F extends string>(labels: Record<F, string>, refusals:
     ...(Object.entries(errors) as [F, string[]][]).flatMap(([f, ms]) => ms.map((m) => ({ label: labels[f], message: m }))),
     ...(failure?.other ?? []).map((m) => ({ label: "Other", message: m })),
   ];
-  return { errors, failure, busy, items, refuse, save };
+  const errId = (f: F) => `${id}-${f}-error`;
+  const invalid = (f: F) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
+  return { id, errors, failure, busy, items, refuse, save, errId, invalid };
 }
 
 

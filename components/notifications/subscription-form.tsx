@@ -4,13 +4,13 @@
  * subscription's schedule and recipients (edit). The server's problems show next to their fields
  * and in an announced summary; nothing chosen is cleared by them.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/lib/core/api-client/fetch";
 import { Select, type SelectGroup } from "@/components/ui/select";
-import { DeliveryFields } from "./delivery-fields";
+import { DeliveryFields, type DeliveryContext } from "./delivery-fields";
 import { ErrorSummary, FieldMessages, FormButtons, Hint, ids, useSaving } from "./form-feedback";
-import { SUBSCRIPTION_FIELD_LABELS, recipientsInput, scheduleSpec, type SubscriptionDraft, type SubscriptionField } from "./drafts";
-import type { DirectoryUser, SavedChoice, SubscriptionView } from "./answers";
+import { SUBSCRIPTION_FIELD_LABELS, recipientsInput, scheduleSpec, type SubscriptionDraft } from "./drafts";
+import type { SavedChoice, SubscriptionView } from "./answers";
 
 const FORMATS: [string, string][] = [
   ["csv", "CSV (the tables)"],
@@ -36,11 +36,7 @@ export function SubscriptionForm({
   subscriptionId,
   paused,
   saved,
-  savedError,
-  users,
-  usersError,
-  selfId,
-  timeZone,
+  context,
   onSaved,
   onCancel,
 }: {
@@ -48,24 +44,18 @@ export function SubscriptionForm({
   /** Editing this subscription (its schedule and recipients); subscribing without. */
   subscriptionId?: string;
   paused?: boolean;
-  saved: readonly SavedChoice[] | undefined;
-  savedError: string | null;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
-  selfId: string;
-  timeZone: string;
+  /** The saved reports and dashboards one can subscribe to, from the server's render. */
+  saved: readonly SavedChoice[];
+  context: DeliveryContext;
   onSaved: (s: SubscriptionView, created: boolean) => void;
   onCancel?: () => void;
 }) {
-  const id = useId();
   const [draft, setDraft] = useState<SubscriptionDraft>(initial);
-  const { errors, failure, busy, items, refuse, save } = useSaving(SUBSCRIPTION_FIELD_LABELS, async (details, sent) => {
+  const { id, errors, failure, busy, items, refuse, save, errId, invalid } = useSaving(SUBSCRIPTION_FIELD_LABELS, async (details, sent) => {
     const { errorsByField, subscriptionFieldOf } = await import("./server-errors");
     return errorsByField(details, subscriptionFieldOf, sent);
   });
   const set = (patch: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  const invalid = (f: SubscriptionField) => ((errors[f]?.length ?? 0) > 0 ? true : undefined);
-  const errId = (f: SubscriptionField) => `${id}-${f}-error`;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -85,12 +75,12 @@ export function SubscriptionForm({
         });
         onSaved(subscription, !subscriptionId);
       },
-      { recipients, users },
+      { recipients, users: context.users },
       "The subscription could not be saved.",
     );
   };
 
-  const groups = saved ? reportGroups(saved) : [];
+  const groups = reportGroups(saved);
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} aria-label={subscriptionId ? "Edit scheduled report" : "Subscribe"} className="flex flex-col gap-5">
@@ -100,22 +90,16 @@ export function SubscriptionForm({
           <label htmlFor={`${id}-report`} className="text-sm font-medium text-slate-900">
             Report or dashboard
           </label>
-          {savedError ? (
-            <p role="alert" className="text-sm text-red-800">
-              Could not load the saved reports: {savedError}
-            </p>
-          ) : (
-            <Select
-              id={`${id}-report`}
-              groups={groups}
-              placeholder={!saved ? "Loading…" : groups.length === 0 ? "No saved reports or dashboards yet" : "Choose one…"}
-              value={draft.reportId}
-              disabled={!saved || groups.length === 0}
-              aria-invalid={invalid("report")}
-              aria-describedby={ids(`${id}-report-hint`, invalid("report") && errId("report"))}
-              onChange={(e) => set({ reportId: e.target.value })}
-            />
-          )}
+          <Select
+            id={`${id}-report`}
+            groups={groups}
+            placeholder={groups.length === 0 ? "No saved reports or dashboards yet" : "Choose one…"}
+            value={draft.reportId}
+            disabled={groups.length === 0}
+            aria-invalid={invalid("report")}
+            aria-describedby={ids(`${id}-report-hint`, invalid("report") && errId("report"))}
+            onChange={(e) => set({ reportId: e.target.value })}
+          />
           <Hint id={`${id}-report-hint`}>
             A saved report or dashboard you may open (the Monitor is watched with an alert rule instead). The e-mail carries its numbers and the attachments chosen below; dashboard users get a link
             into the dashboard, other addresses a live share link of its own, which expires like any share link and is revoked with the subscription.
@@ -129,10 +113,7 @@ export function SubscriptionForm({
         recipients={draft.recipients}
         onChange={set}
         allowHourly={false}
-        timeZone={timeZone}
-        users={users}
-        usersError={usersError}
-        selfId={selfId}
+        context={context}
         errors={errors}
       />
       <fieldset className="flex flex-col gap-1" aria-describedby={ids(`${id}-formats-hint`, invalid("formats") && errId("formats"))}>

@@ -13,7 +13,8 @@ import { AutomationList, type AutomationKind } from "./automation-list";
 import { SubscriptionForm } from "./subscription-form";
 import { recipientsDraft, scheduleDraft } from "./drafts";
 import { describeRecipients } from "./rule-words";
-import { reportHref, type DirectoryUser, type SavedChoice, type CheckedSubscription } from "./answers";
+import { reportHref, type SavedChoice, type CheckedSubscription } from "./answers";
+import type { DeliveryContext } from "./delivery-fields";
 
 const KIND: Record<string, string> = { dashboard: "Dashboard", explore: "Explore report", cohorts: "Cohort report", monitor: "Monitor" };
 
@@ -30,20 +31,15 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export function SubscriptionList({
   subscriptions,
   saved,
-  users,
-  usersError,
-  selfId,
-  timeZone,
+  context,
   onChanged,
 }: {
   subscriptions: CheckedSubscription[];
-  saved: readonly SavedChoice[] | undefined;
-  users: readonly DirectoryUser[] | undefined;
-  usersError: string | null;
-  selfId: string;
-  timeZone: string;
+  saved: readonly SavedChoice[];
+  context: DeliveryContext;
   onChanged: (message: string) => void;
 }) {
+  const { users, selfId, timeZone } = context;
   const [previewing, setPreviewing] = useState<string | null>(null);
   const kind: AutomationKind<CheckedSubscription> = {
     label: "Scheduled reports",
@@ -113,11 +109,7 @@ export function SubscriptionList({
         subscriptionId={s.id}
         paused={s.paused}
         saved={saved}
-        savedError={null}
-        users={users}
-        usersError={usersError}
-        selfId={selfId}
-        timeZone={timeZone}
+        context={context}
         onSaved={() => done(`The scheduled report of “${s.reportName}” saved.`)}
         onCancel={cancel}
       />
