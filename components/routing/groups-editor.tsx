@@ -6,8 +6,7 @@ import { SELECTION_METHODS, type SelectionMethod } from "@/lib/contract/routing-
 import { addGroup, addMember, removeGroup, removeMember, setFallback, updateGroup, updateMember, type RoutingConfig } from "@/lib/features/routing/editor";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { ScrollTable } from "./live-tables";
-import { Problems, intText, small, td, th, toInt, type FieldAt } from "./editor-fields";
+import { EditorTable, Problems, intText, small, td, toInt, type FieldAt } from "./editor-fields";
 
 export function GroupsEditor({ config, onChange, field, base }: { config: RoutingConfig; onChange: (c: RoutingConfig) => void; field: FieldAt; base: string }) {
   const [newMember, setNewMember] = useState<Record<number, string>>({});
@@ -76,66 +75,52 @@ export function GroupsEditor({ config, onChange, field, base }: { config: Routin
                 <Problems id={fallback.errId} messages={fallback.messages} />
               </div>
             </div>
-            <ScrollTable label={`Members of group #${g.group_id}`}>
-              <table className="mt-2 w-full text-sm" aria-label={`Members of group #${g.group_id}`}>
-                <thead className="bg-slate-50">
-                  <tr>
-                    <th scope="col" className={th}>MID</th>
-                    <th scope="col" className={th}>Weight</th>
-                    <th scope="col" className={th}>Active</th>
-                    <th scope="col" className={th}>
-                      <span className="sr-only">Remove</span>
-                    </th>
+            <EditorTable label={`Members of group #${g.group_id}`} columns={["MID", "Weight", "Active"]} className="mt-2 w-full text-sm" headClassName="bg-slate-50">
+              {g.members.map((m, mi) => {
+                const gw = field(`groups[${gi}].members[${mi}].gateway_id`);
+                const w = field(`groups[${gi}].members[${mi}].weight`);
+                return (
+                  <tr key={mi} className="border-t border-slate-100">
+                    <td className={td}>
+                      <input
+                        className={cn(small, "w-24")}
+                        inputMode="numeric"
+                        aria-label={`MID of member ${mi + 1} of group #${g.group_id}`}
+                        value={intText(m.gateway_id)}
+                        onChange={(e) => onChange(updateMember(config, gi, mi, { gateway_id: toInt(e.target.value) }))}
+                        {...gw.aria}
+                      />
+                      <Problems id={gw.errId} messages={gw.messages} />
+                    </td>
+                    <td className={td}>
+                      <input
+                        className={cn(small, "w-24")}
+                        inputMode="numeric"
+                        aria-label={`Weight of MID ${m.gateway_id} in group #${g.group_id}`}
+                        value={intText(m.weight)}
+                        onChange={(e) => onChange(updateMember(config, gi, mi, { weight: toInt(e.target.value) }))}
+                        {...w.aria}
+                      />
+                      <Problems id={w.errId} messages={w.messages} />
+                    </td>
+                    <td className={td}>
+                      <input
+                        type="checkbox"
+                        className="mt-2"
+                        aria-label={`MID ${m.gateway_id} active in group #${g.group_id}`}
+                        checked={m.active}
+                        onChange={(e) => onChange(updateMember(config, gi, mi, { active: e.target.checked }))}
+                      />
+                    </td>
+                    <td className={td}>
+                      <Button size="sm" variant="ghost" aria-label={`Remove MID ${m.gateway_id} from group #${g.group_id}`} onClick={() => onChange(removeMember(config, gi, mi))}>
+                        Remove
+                      </Button>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {g.members.map((m, mi) => {
-                    const gw = field(`groups[${gi}].members[${mi}].gateway_id`);
-                    const w = field(`groups[${gi}].members[${mi}].weight`);
-                    return (
-                      <tr key={mi} className="border-t border-slate-100">
-                        <td className={td}>
-                          <input
-                            className={cn(small, "w-24")}
-                            inputMode="numeric"
-                            aria-label={`MID of member ${mi + 1} of group #${g.group_id}`}
-                            value={intText(m.gateway_id)}
-                            onChange={(e) => onChange(updateMember(config, gi, mi, { gateway_id: toInt(e.target.value) }))}
-                            {...gw.aria}
-                          />
-                          <Problems id={gw.errId} messages={gw.messages} />
-                        </td>
-                        <td className={td}>
-                          <input
-                            className={cn(small, "w-24")}
-                            inputMode="numeric"
-                            aria-label={`Weight of MID ${m.gateway_id} in group #${g.group_id}`}
-                            value={intText(m.weight)}
-                            onChange={(e) => onChange(updateMember(config, gi, mi, { weight: toInt(e.target.value) }))}
-                            {...w.aria}
-                          />
-                          <Problems id={w.errId} messages={w.messages} />
-                        </td>
-                        <td className={td}>
-                          <input
-                            type="checkbox"
-                            className="mt-2"
-                            aria-label={`MID ${m.gateway_id} active in group #${g.group_id}`}
-                            checked={m.active}
-                            onChange={(e) => onChange(updateMember(config, gi, mi, { active: e.target.checked }))}
-                          />
-                        </td>
-                        <td className={td}>
-                          <Button size="sm" variant="ghost" aria-label={`Remove MID ${m.gateway_id} from group #${g.group_id}`} onClick={() => onChange(removeMember(config, gi, mi))}>
-                            Remove
-                          </Button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </ScrollTable>
+                );
+              })}
+            </EditorTable>
             <Problems id={members.errId} messages={members.messages} />
             <div className="mt-2 flex flex-wrap items-end gap-2">
               <label htmlFor={addId} className="text-sm">
