@@ -169,14 +169,15 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
       if (!("job" in out)) throw new Error("expected a job");
       return out.job.id;
     };
-    // Eight one-call reports ahead of the one watched, each a person's of their own: the line lasts
-    // 16 s, so the looks below see it waiting behind at least three however slowly a busy machine
-    // takes them, up to 10 s (with four ahead it once took its first look after the line had gone).
-    const ahead = [1, 2, 3, 4, 5, 6, 7, 8].map((day) => ask(a, day, `ahead-${day}`));
-    const watched = ask(a, 9, "watcher");
+    // Fourteen one-call reports ahead of the one watched, each a person's of their own: the line
+    // lasts 28 s, so the looks below see it waiting behind at least three however slowly a busy
+    // machine takes them, up to 22 s (with eight ahead, at a load average of 10, the first look came
+    // after the line had gone: it saw place 0 only).
+    const ahead = Array.from({ length: 14 }, (_, i) => ask(a, i + 1, `ahead-${i + 1}`));
+    const watched = ask(a, 15, "watcher");
     await new Promise((r) => setTimeout(r, 300));
     // The same report asked on the other instance follows the first one's job there.
-    const follower = ask(b, 9, "other-watcher");
+    const follower = ask(b, 15, "other-watcher");
     await new Promise((r) => setTimeout(r, 300));
 
     /** Calls before its last one: the place a waiting page shows. */
