@@ -365,7 +365,7 @@ export class ReportGateway {
     const elsewhere = answers ? await this.sharedAnswer(run.op, run.query) : null;
     if (elsewhere) return elsewhere;
     // Another instance is fetching the same report: wait for it rather than spend the calls twice.
-    const other = await this.shared.jobs?.live(run.key);
+    const other = await this.shared.jobs?.live(run.key, run.id);
     return other ? this.settleElsewhere(other.view.id, run, answers) : null;
   }
 

@@ -9,7 +9,7 @@ import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { ReportGateway, type GatewayConfig, type JobView } from "./gateway";
-import { JOB_LEASE_SECONDS } from "./pg-jobs";
+import { JOB_LEASE_SECONDS, PgJobs } from "./pg-jobs";
 import { pgSharedState } from "./pg-shared";
 import type { ReportQuery } from "./records";
 
@@ -127,6 +127,27 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
     expect(reportingCalls() - before).toBe(pages);
   });
 
+  it("two instances asked the same report at once never follow each other: only the job whose row is older is followed", async () => {
+    const [onA, onB] = [new PgJobs(stores[0]!, "instance-a"), new PgJobs(stores[1]!, "instance-b")];
+    const key = `same-report-${Date.now()}`;
+    const view = (id: string): JobView => ({
+      id,
+      operation: "orders",
+      query: { start_date: END, end_date: END, group_by: ["date"], metrics: ["attempts"] },
+      created_at: new Date().toISOString(),
+      status: { state: "queued", position: 0, estimated_start: new Date().toISOString(), estimated_done: new Date().toISOString(), call: 1, calls: 1, calls_exact: false },
+    });
+    // Each instance has started its job; A's row is written first, then B's, before either looks
+    // for another instance's job (a busy instance may look only after the other has written).
+    await onA.record(view("job-a"), key, "alice");
+    await onB.record(view("job-b"), key, "bob");
+    expect((await onB.live(key, "job-b"))?.view.id, "B follows the older job").toBe("job-a");
+    expect(await onA.live(key, "job-a"), "A follows nothing: B's job is younger").toBeNull();
+    // Before its own row is written, a job follows whichever job is there.
+    expect((await onA.live(key, "job-not-written-yet"))?.view.id).toBe("job-b");
+    await stores[0]!.query("DELETE FROM report_jobs WHERE key = $1", [key]);
+  });
+
   it("a job cancelled while it waits for the shared window makes no call", async () => {
     // One call per 3 s over all instances, in a window the earlier tests' calls have left.
     await emptyWindow();
@@ -163,9 +184,9 @@ describe.skipIf(!available)("report jobs shared by instances", () => {
 
   it("a report's place in line only falls, polled on its own instance and on another in turn, and for the same report asked on the other", async () => {
     // One call per 2 s over both instances, in a window the earlier tests' calls have left. The jobs
-    // keep the production lease: with the tests' 2 s one, a renewal a busy machine made late let the
-    // other instance take the watched job over when it was polled there, and its place read 0 from
-    // the start (clean-clone runs, twice). Taking over is the killed-instance test's question.
+    // keep the production lease: with the tests' 2 s one, a renewal a busy machine made late would
+    // let the other instance take the watched job over when it is polled there, and a job taken over
+    // starts afresh in that instance's line. Taking over is the killed-instance test's question.
     await emptyWindow();
     const [a, b] = [instance(0, 1, 2, undefined, JOB_LEASE_SECONDS), instance(1, 1, 2, undefined, JOB_LEASE_SECONDS)];
     const ask = (g: ReportGateway, day: number, owner: string) => {

@@ -168,11 +168,19 @@ export class PgJobs {
     };
   }
 
-  /** A job for `key` another instance is running under a live lease, or null. */
-  async live(key: string): Promise<SharedJob | null> {
+  /**
+   * Another instance's unfinished job of the same report, written before job `id` (the one asking)
+   * was: a job follows only an older one, so two asked at once on two instances never follow each
+   * other, each waiting for the other's answer for as long as both are polled. Before its own row is
+   * written, every other row is older.
+   */
+  async live(key: string, id: string): Promise<SharedJob | null> {
     const rows = await this.db.query<{ id: string }>(
-      "SELECT id FROM report_jobs WHERE key = $1 AND finished_at IS NULL AND lease_until > now() AND instance <> $2 ORDER BY created_at LIMIT 1",
-      [key, this.instance],
+      `SELECT j.id FROM report_jobs j
+       WHERE j.key = $1 AND j.finished_at IS NULL AND j.lease_until > now() AND j.instance <> $2
+         AND NOT EXISTS (SELECT 1 FROM report_jobs me WHERE me.id = $3 AND (me.created_at, me.id) <= (j.created_at, j.id))
+       ORDER BY j.created_at LIMIT 1`,
+      [key, this.instance, id],
     );
     return rows[0] ? this.get(rows[0].id) : null;
   }
