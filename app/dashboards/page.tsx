@@ -4,6 +4,7 @@ import { requirePageUser } from "@/lib/core/auth/session";
 import { savedReportItems } from "@/lib/features/saved-reports";
 import { getStore } from "@/lib/core/store";
 import { SavedReportList } from "@/components/saved-reports/saved-report-list";
+import { LazyShareLinks } from "@/components/sharing/lazy-share-links";
 import { PAGE_WIDTH } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Dashboards" };
@@ -23,7 +24,7 @@ export default async function DashboardsPage() {
         ) : null}
       </header>
       <div className="mt-4">
-        <SavedReportList initial={items} empty="No dashboards yet. An analyst creates one with “New dashboard”." />
+        <SavedReportList initial={items} shareLinks={LazyShareLinks} empty="No dashboards yet. An analyst creates one with “New dashboard”." />
       </div>
     </main>
   );

@@ -17,8 +17,8 @@ import { DateRangePicker } from "@/components/ui/date-range-picker";
 import { PeriodControls } from "@/components/explore/period-controls";
 import { FilterEditor } from "@/components/report/filter-editor";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
-import { LazyShareLinks } from "@/components/saved-reports/lazy-share-links";
 import { NameDialog } from "@/components/saved-reports/name-dialog";
+import type { ShareLinksSlot } from "@/components/saved-reports/saved-report-list";
 import { PdfDownloadLink } from "@/components/report/pdf-link";
 import type { ColumnOptions } from "@/components/explore/columns-picker";
 import { DashboardGrid, FetchPanel, TileDownload, TileEditor, WorkbookDownload } from "./lazy-parts";
@@ -44,6 +44,7 @@ export function DashboardPage({
   first = null,
   looks,
   columns,
+  shareLinks: ShareLinks,
 }: {
   timeZone: string;
   today: string;
@@ -53,6 +54,8 @@ export function DashboardPage({
   looks: DashboardLooks;
   /** Explore's metric options for the tile editor's pickers (for those who edit tiles). */
   columns?: ColumnOptions;
+  /** The share links panel (sharing's), for a saved dashboard its user may edit. */
+  shareLinks?: ShareLinksSlot;
 }) {
   const id = useId();
   const router = useRouter();
@@ -165,7 +168,7 @@ export function DashboardPage({
           onCancel={() => setNaming(false)}
           onSave={saveAs}
         />
-        {saved?.canEdit ? (
+        {saved?.canEdit && ShareLinks ? (
           <Button aria-expanded={sharing} onClick={() => setSharing(!sharing)}>
             Share links
           </Button>
@@ -178,7 +181,7 @@ export function DashboardPage({
           </span>
         ) : null}
       </div>
-      {sharing && saved ? <LazyShareLinks reportId={saved.id} page="dashboard" /> : null}
+      {sharing && saved && ShareLinks ? <ShareLinks reportId={saved.id} page="dashboard" /> : null}
       <p ref={announce} role="status" aria-live="polite" className="sr-only" />
 
       {problems.length > 0 ? <UrlProblems problems={problems} onOpenNearest={() => withLib((l) => write(l.serializeDashboard(state), "replace"))} /> : null}

@@ -1,11 +1,17 @@
 "use client";
 /** The saved reports a user can open; owners (and admins) rename, delete and share them. */
 import { apiFetch } from "@/lib/core/api-client/fetch";
-import { useState } from "react";
+import { useState, type ComponentType } from "react";
 import { Button } from "@/components/ui/button";
-import { LazyShareLinks } from "./lazy-share-links";
 import { NameDialog } from "./name-dialog";
-import type { SavedReportItem } from "@/lib/features/saved-reports/model";
+import type { SavedPage, SavedReportItem } from "@/lib/features/saved-reports/model";
+
+/**
+ * A saved report's share links panel, passed in by the page that draws the list (sharing's
+ * `LazyShareLinks`): sharing's shared views draw dashboards, cohorts and the Monitor, which use
+ * this folder's save buttons, so this folder does not import sharing.
+ */
+export type ShareLinksSlot = ComponentType<{ reportId: string; page: SavedPage }>;
 
 
 const PAGE_NAMES: Record<SavedReportItem["page"], string> = { explore: "Explore", cohorts: "Cohorts", monitor: "Monitor", dashboard: "Dashboard" };
@@ -17,7 +23,7 @@ function hrefOf(r: SavedReportItem): string {
   return r.canBuild ? `/${r.page}?${r.params}` : `/reports/${r.id}`;
 }
 
-export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]; empty?: string }) {
+export function SavedReportList({ initial, empty, shareLinks: ShareLinks }: { initial: SavedReportItem[]; empty?: string; shareLinks: ShareLinksSlot }) {
   const [items, setItems] = useState(initial);
   const [sharing, setSharing] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -103,7 +109,7 @@ export function SavedReportList({ initial, empty }: { initial: SavedReportItem[]
                 </div>
               ) : null}
             </div>
-            {sharing === r.id ? <LazyShareLinks reportId={r.id} page={r.page} /> : null}
+            {sharing === r.id ? <ShareLinks reportId={r.id} page={r.page} /> : null}
           </li>
         ))}
       </ul>

@@ -12,6 +12,7 @@ import { dashboardLook, starterQuery } from "@/lib/report/state/dashboard";
 import { getGateway } from "@/lib/core/upstream";
 import { getStore } from "@/lib/core/store";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
+import { LazyShareLinks } from "@/components/sharing/lazy-share-links";
 import { columnOptions } from "@/components/explore/column-options";
 import { PageFallback } from "@/components/report/page-fallback";
 import { PAGE_WIDTH } from "@/components/ui/page";
@@ -58,6 +59,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           canBuild={user.role !== "viewer"}
           first={first}
           looks={[[query.toString(), look]]}
+          shareLinks={LazyShareLinks}
           {...(user.role !== "viewer" ? { columns: columnOptions() } : {})}
         />
       </Suspense>
