@@ -1,5 +1,6 @@
 import { formatInstant } from "@/lib/report/metrics/format";
 import type { SharedView } from "@/lib/features/sharing/view";
+import { reportLines } from "@/lib/features/sharing/report-lines";
 import { CohortGridTable } from "@/components/cohorts/cohort-grid";
 import { PAGE_WIDTH } from "@/components/ui/page";
 import { SharedGridDownloads, SharedTable } from "./lazy";
@@ -18,15 +19,7 @@ import { PdfDownloadLink } from "@/components/report/pdf-link";
 export function ReportView({ view, base, pdfHref }: { view: Extract<SharedView, { kind: "ok" }>; base: string; pdfHref?: string }) {
   const filters = view.filters.length ? view.filters.join("; ") : "none";
   const asOf = `${formatInstant(view.asOf, view.timeZone)}${view.mode === "snapshot" ? " (snapshot)" : ""}`;
-  const meta: [string, string][] = [
-    ["Report", view.title],
-    ["Range", `${view.rangeLabel}: ${view.range.start} to ${view.range.end}`],
-    ["Timezone", view.timeZone],
-    ["Filters", filters],
-    ...(view.periods ? [["Periods", view.periods] as [string, string]] : []),
-    ["Data as of", asOf],
-    ["Shared by", view.sharedBy],
-  ];
+  const meta = reportLines(view, { sharedBy: true });
   return (
     <main className={`${PAGE_WIDTH} space-y-4 py-4 sm:py-6`}>
       <header>

@@ -144,17 +144,19 @@ export function dashboardWorkbook(sources: readonly TileCsvSource[], q: Dashboar
     return sheet ? [{ title: s.title, sheet }] : [];
   });
   const names = sheetNames(sheets.map((s) => s.title));
-  return {
-    question: [
-      ["Dashboard", q.dashboard],
-      ["Range", q.range],
-      ["Timezone", q.timeZone],
-      ["Filters", q.filters],
-      ["Comparison", q.comparison],
-      ["Grain", q.grain],
-      ...(q.sharedBy !== undefined ? [["Shared by", q.sharedBy] as const] : []),
-      ["Generated at", q.generatedAt],
-    ],
-    sheets: sheets.map((s, i) => ({ name: names[i]!, sheet: s.sheet })),
-  };
+  return { question: dashboardQuestionLines(q), sheets: sheets.map((s, i) => ({ name: names[i]!, sheet: s.sheet })) };
+}
+
+/** A dashboard's question as the lines of its workbook's first sheet. */
+export function dashboardQuestionLines(q: DashboardQuestion): [string, string][] {
+  return [
+    ["Dashboard", q.dashboard],
+    ["Range", q.range],
+    ["Timezone", q.timeZone],
+    ["Filters", q.filters],
+    ["Comparison", q.comparison],
+    ["Grain", q.grain],
+    ...(q.sharedBy !== undefined ? [["Shared by", q.sharedBy] as [string, string]] : []),
+    ["Generated at", q.generatedAt],
+  ];
 }

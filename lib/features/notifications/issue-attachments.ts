@@ -8,8 +8,10 @@ import "server-only";
  */
 import { sheetToCsv, tableSheet, type ExportSheet } from "@/lib/report/table/csv";
 import { sheetNames, XLSX_TYPE, type WorkbookSpec } from "@/lib/report/table/xlsx";
-import type { TableModel } from "@/lib/report/table/table";
 import { formatInstant } from "@/lib/report/metrics/format";
+import { gridSheet } from "@/lib/features/cohorts/csv";
+import { dashboardQuestionLines, tileCsvSource, tileSheet } from "@/lib/features/dashboards/tile-csv";
+import { reportLines } from "@/lib/features/sharing/report-lines";
 import type { SharedView } from "@/lib/features/sharing/view";
 import type { Store } from "@/lib/core/store/sql";
 import type { Subscription } from "@/lib/features/notifications/model";
@@ -33,37 +35,36 @@ interface MailTable {
   sheet: ExportSheet;
 }
 
-/** The tables of a drawn report or dashboard, with what the workbook's first sheet says; null while it is not drawn. */
-export function mailTables(view: SharedView, timeZone: string): { tables: MailTable[]; question: [string, string][]; file: string } | null {
+/**
+ * The tables of a drawn report or dashboard, each as its page downloads it (a report's table or
+ * retention grid; a dashboard's table, pivot and retention tiles), with what the workbook's first
+ * sheet says; null while it is not drawn. `now` is when the files are made.
+ */
+export function mailTables(view: SharedView, timeZone: string, now: Date = new Date()): { tables: MailTable[]; question: [string, string][]; file: string } | null {
+  const generatedAt = formatInstant(now.toISOString(), timeZone);
   if (view.kind === "ok") {
-    const meta: [string, string][] = [
-      ["Report", view.title],
-      ["Range", `${view.rangeLabel}: ${view.range.start} to ${view.range.end} (${view.timeZone})`],
-      ["Filters", view.filters.join("; ") || "none"],
-      ["Data as of", formatInstant(view.asOf, timeZone)],
-    ];
+    // One table: its lines are the workbook's question, as on the page's own downloads.
+    const lines: [string, string][] = [...reportLines(view, { sharedBy: false }), ...(view.cohort ? [["Grid", view.cohort.settings] as [string, string]] : []), ["Generated at", generatedAt]];
     const file = fileStem(view.fileName);
-    return { tables: [{ title: view.title, file, sheet: tableSheet(view.table, view.table.rows, { lines: meta }) }], question: [], file };
+    const sheet = view.cohort ? gridSheet(view.cohort.grid, { lines }) : tableSheet(view.table, view.table.rows, { lines });
+    return { tables: [{ title: view.title, file, sheet }], question: [], file };
   }
   if (view.kind !== "dashboard") return null;
-  const tables: MailTable[] = [];
-  for (const t of view.answer.tiles) {
-    if (t.outcome.status !== "done" || t.outcome.model.body.kind !== "table") continue;
-    const table: TableModel = t.outcome.model.body.table;
-    const meta: [string, string][] = [
-      ["Dashboard", view.title],
-      ["Tile", t.title],
-      ["Range", `${t.outcome.model.range.start} to ${t.outcome.model.range.end} (${view.timeZone})`],
-    ];
-    tables.push({ title: t.title, file: `${fileStem(view.title)}_${fileStem(t.title)}`, sheet: tableSheet(table, table.rows, { lines: meta }) });
-  }
-  const question: [string, string][] = [
-    ["Dashboard", view.title],
-    ["Range", `${view.rangeLabel} (${view.timeZone})`],
-    ["Filters", view.filters],
-    ["Generated at", formatInstant(new Date().toISOString(), timeZone)],
-  ];
-  return { tables, question, file: fileStem(view.title) };
+  const context = { dashboard: view.title, rangeLabel: view.rangeLabel, timeZone: view.timeZone, filters: view.filters, snapshot: view.mode === "snapshot" };
+  const files = new Set<string>();
+  const tables = view.answer.tiles.flatMap((t): MailTable[] => {
+    const source = tileCsvSource(t, context);
+    const sheet = source ? tileSheet(source) : null;
+    if (!source || !sheet) return [];
+    // Two tiles of one title would be two files of one name in one e-mail.
+    let file = source.fileName;
+    for (let n = 2; files.has(file); n++) file = `${source.fileName}-${n}`;
+    files.add(file);
+    return [{ title: source.title, file, sheet }];
+  });
+  // The owner's own e-mail: the share page's "shared by" has no place in it.
+  const { sharedBy: _sharedBy, ...question } = view.question;
+  return { tables, question: dashboardQuestionLines({ ...question, generatedAt }), file: fileStem(view.title) };
 }
 
 /** What the owner's notice calls each attachment format (ATTACHMENT_FORMATS in ./subscriptions.ts). */
