@@ -2,8 +2,8 @@
  * `npm run test:quick`'s unit tests: every test file that needs no server, chosen by what it imports.
  * A file that starts the service (service/testing/harness, test-gateway, the routing test-helpers'
  * child service), PostgreSQL, ClickHouse, an SMTP server, a recording proxy or the web server, that
- * opens sockets or child processes of its own, that generates a data set into a DuckDB file (the
- * generator, the import fixture: minutes on two cores), or that opens a store of its own (PGlite,
+ * opens sockets or child processes of its own (LibreOffice reading a workbook among them), that
+ * generates a data set into a DuckDB file (the generator, the import fixture: minutes on two cores), or that opens a store of its own (PGlite,
  * migrated on every open), is left to `npm test`, which runs every file. Small DuckDB files stay in.
  * New files are sorted by the same rule.
  */
@@ -16,7 +16,7 @@ import base from "./vitest.config";
 const NEEDS_SERVER = new RegExp(
   [
     // By the module's own name, wherever it is imported from ("./harness" inside service/testing).
-    String.raw`from "[^"]*\b(harness|test-gateway|postgres|clickhouse|smtp|recording-proxy|web-start|instance|free-port|monitor-breach|run-scheduler|tick-loop|test-helpers)"`,
+    String.raw`from "[^"]*\b(harness|test-gateway|postgres|clickhouse|smtp|recording-proxy|web-start|instance|free-port|monitor-breach|run-scheduler|tick-loop|test-helpers|libreoffice)"`,
     String.raw`from "node:(child_process|net|http|https)"`,
     String.raw`from "[^"]*\b(generator|import-fixture)"`,
     // A store of its own (PGlite, migrated): seconds to a minute per file on two cores.

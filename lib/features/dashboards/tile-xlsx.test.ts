@@ -1,11 +1,13 @@
 /**
  * A whole dashboard downloads as one workbook: the question first, then one sheet per table, pivot
- * and retention tile, named by the tile (valid and unique for Excel), each holding exactly its CSV.
+ * and retention tile, named by the tile (valid and unique for Excel), each holding exactly its CSV,
+ * as exceljs and LibreOffice read it.
  */
 import type ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "@/lib/core/testing/csv";
 import { questionLines, readWorkbook, sheetAsCsvRows, typeMismatches } from "@/lib/report/table/testing/xlsx";
+import { libreOfficeMismatches, libreOfficeSheets, soffice } from "@/lib/report/table/testing/libreoffice";
 import { guardFormula } from "@/lib/report/table/csv";
 import { QUESTION_SHEET } from "@/lib/report/table/xlsx";
 import { workbookBytes } from "@/lib/report/table/xlsx-stream";
@@ -71,6 +73,15 @@ describe("a six-tile dashboard's workbook", () => {
       return [["", ""], ["Sheet", guardFormula(name)], ...rows.slice(0, rows.findIndex((r) => r.length === 1 && r[0] === ""))];
     });
     expect(lines.slice(7)).toEqual(expected);
+  });
+
+  it.skipIf(soffice === null)("LibreOffice (soffice; skipped where it is not installed) reads every tile's sheet, tables, pivots and the retention grid, as its CSV's values", async () => {
+    const lo = libreOfficeSheets(await workbookBytes(spec));
+    expect([...lo.keys()].sort()).toEqual([QUESTION_SHEET, ...spec.sheets.map((s) => s.name)].sort());
+    spec.sheets.forEach(({ name, sheet }, i) => {
+      const rows = parseCsv(tileCsv(sources[i]!));
+      expect(libreOfficeMismatches(lo.get(name)!, rows.slice(rows.findIndex((r) => r.length === 1 && r[0] === "") + 1), sheet.kinds), name).toEqual([]);
+    });
   });
 
   it("words the dashboard's own state as its question: days and their name, comparison, grain, filters", () => {
