@@ -87,10 +87,15 @@ test("a saved report of over 300 rows prints every row as the screen shows it, e
   const wanted = new Set(screenRows);
   expect(all.filter((l) => wanted.has(l))).toEqual(screenRows);
   expect(all.filter((l) => l === screenTotals)).toHaveLength(1);
-  // The table's header row above its first row.
+  // The table's header row on every page that holds rows, above its first row.
   const tablePages = pages.filter((p) => p.split("\n").some((l) => wanted.has(clean(l))));
   expect(tablePages.length).toBeGreaterThan(3);
-  expect(clean(tablePages[0]!)).toContain(header);
+  tablePages.forEach((p, i) => {
+    const text = clean(p);
+    const first = p.split("\n").map(clean).find((l) => wanted.has(l))!;
+    expect(text, `the table's page ${i + 1} of ${tablePages.length}: its header row`).toContain(header);
+    expect(text.indexOf(header), `the table's page ${i + 1}: the header row above its first row`).toBeLessThan(text.indexOf(first));
+  });
   // The question on top, as on the screen.
   expect(clean(pages[0]!)).toContain("Filters: none");
   // Every page draws, none blank.

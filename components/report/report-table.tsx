@@ -94,6 +94,7 @@ export function ReportTable({
   const pad = compact ? "px-2" : "px-3";
   const cellY = compact ? "py-1.5" : "py-2";
   // Printed, nothing scrolls: the first column need not stick (and a sticky cell can keep a printed header row from repeating).
+  const arrow = (dir: "asc" | "desc" | null) => (dir === "asc" ? "▲" : dir === "desc" ? "▼" : "");
   const sticky = (i: number, bg: string) => (i === 0 ? `sticky left-0 z-10 print:static ${bg} border-r border-slate-200` : "");
 
   const cells = (row: TableRow, bg: string, totals: boolean) =>
@@ -164,12 +165,19 @@ export function ReportTable({
                     style={widths ? { minWidth: widths[i] } : undefined}
                   >
                     {onSort ? (
-                      <button type="button" className={cn("w-full hover:bg-slate-200", pad, cellY, align(c.kind))} onClick={() => onSort(c.id)}>
-                        {c.label}
-                        <span aria-hidden="true" className="ml-1 inline-block w-3 text-xs text-slate-700">
-                          {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
+                      <>
+                        <button type="button" className={cn("w-full hover:bg-slate-200 print:hidden", pad, cellY, align(c.kind))} onClick={() => onSort(c.id)}>
+                          {c.label}
+                          <span aria-hidden="true" className="ml-1 inline-block w-3 text-xs text-slate-700">
+                            {arrow(dir)}
+                          </span>
+                        </button>
+                        {/* Printed as text: Chromium leaves a button out of the header row it repeats on every page. */}
+                        <span className={cn("hidden print:block", pad, cellY)}>
+                          {c.label}
+                          <span className="ml-1 inline-block w-3 text-xs text-slate-700">{arrow(dir)}</span>
                         </span>
-                      </button>
+                      </>
                     ) : (
                       c.label
                     )}
