@@ -18,6 +18,7 @@ import { reportCalls, startTestService, type TestService } from "@/service/testi
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { shapeKey } from "./day-shape";
 import { DayStore, type DayStoreConfig } from "./day-store";
+import { checkKeptDaysWhenIdle } from "./kept-days-check";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
 import { PgCache } from "./pg-cache";
 import { pgSharedState } from "./pg-shared";
@@ -148,7 +149,10 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect(afterRecent.data.find((r) => r.date === settled)).not.toEqual(expected.find((r) => r.date === settled));
 
       svc.logLines.length = 0;
-      const check = await g.days!.checkKeptDays({ usedSince: 0, everyMs: 0 });
+      // The hourly look: nothing while another check is under way, then the check.
+      expect(await checkKeptDaysWhenIdle(g, 24 * HOUR, { checking: true }, now)).toBeNull();
+      expect(reportCalls(svc)).toBe(0);
+      const check = (await checkKeptDaysWhenIdle(g, 24 * HOUR, { checking: false }, now))!;
       expect(check.moved, "the check finds the one settled day that moved").toBe(1);
       expect(reportCalls(svc)).toBe(check.calls);
       const healed = await ask(instance(1), "orders", last30);

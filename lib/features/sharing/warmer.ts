@@ -27,18 +27,5 @@ export function startShareWarmer(): void {
     refreshBeforeSeconds: Math.min(60, Math.floor(env.CACHE_TTL_TODAY_SECONDS / 5)),
   });
   warmer.start();
-  // Once an hour, when nobody waits, settled kept days are compared with the upstream's daily totals
-  // (each question at most once a day): a day that moved is forgotten and fetched again.
-  let checking = false;
-  const check = setInterval(() => {
-    const q = gateway.queue.status();
-    if (checking || !gateway.days || q.queueLength + q.backgroundQueueLength > 0) return;
-    checking = true;
-    gateway.days
-      .checkKeptDays({ usedSince: since(), everyMs: 86_400_000 })
-      .catch((e: unknown) => console.error(JSON.stringify({ level: "error", msg: "kept days check failed", error: e instanceof Error ? e.name : "unknown" })))
-      .finally(() => (checking = false));
-  }, 3_600_000);
-  check.unref();
   g[globalKey] = warmer;
 }
