@@ -1,16 +1,17 @@
 /**
  * PDFs against the built dashboard and the real service, read back with poppler (pdftotext,
- * pdftoppm): a saved report of more than 300 rows prints every row, in the screen's order with the
+ * pdftoppm, pdfimages): a saved report of more than 300 rows prints every row, in the screen's order with the
  * screen's numbers, over pages that each carry the report's name, the generation time and timezone
  * and their number, the table's header row above it; its totals equal the service's sums; its
  * snapshot link's PDF, fetched without an account, says it is a snapshot; a six-tile dashboard's PDF
- * holds each tile and the KPI values the dashboard page shows; a viewer gets no PDF of a report they
+ * holds each tile and the KPI values the dashboard page shows, on light pages, its chart drawn as
+ * vectors; a viewer gets no PDF of a report they
  * may not see, and an unknown link none. A scheduled report asking for a PDF delivers it to a real
  * SMTP server (lib/features/notifications/testing/smtp.ts) through a dashboard of its own with mail on.
  */
 import { join } from "node:path";
 import { expect, request as playwrightRequest, test, type Page } from "./support/test";
-import { havePoppler, pdfImages, pdfPages } from "../lib/core/pdf/testing/poppler";
+import { havePoppler, pdfImages, pdfPages, pdfRasters } from "../lib/core/pdf/testing/poppler";
 import { startTestSmtp, type TestSmtp } from "../lib/features/notifications/testing/smtp";
 import { authFile, dashboardEnvFor, e2eEnv } from "./support/env";
 import { createUser, ownDashboardStore, startOwnDashboard, type OwnDashboard } from "./support/own-dashboard";
@@ -162,7 +163,7 @@ const SIX_TILES = [
   "pivot.2|op=orders&range=last30&by=date,card_brand&grain=month&m=revenue&table=pivot|By month and brand",
 ];
 
-test("a six-tile dashboard's PDF holds every tile and the KPI values the dashboard shows", async ({ page }) => {
+test("a six-tile dashboard's PDF holds every tile and the KPI values the dashboard shows, in the light scheme, its chart as vectors", async ({ page }) => {
   test.setTimeout(PDF_TIMEOUT * 2);
   const name = `Board pack ${stamp}`;
   const params = `range=last30&${SIX_TILES.map((t) => `t=${encodeURIComponent(t)}`).join("&")}`;
@@ -175,11 +176,19 @@ test("a six-tile dashboard's PDF holds every tile and the KPI values the dashboa
   const kpis = (await values.allInnerTexts()).map(clean);
   await expect(page.getByRole("link", { name: "Download PDF" })).toBeVisible();
 
-  const pages = pdfPages(await pdfOf(page, `/api/saved-reports/${id}/pdf`));
+  const pdf = await pdfOf(page, `/api/saved-reports/${id}/pdf`);
+  const pages = pdfPages(pdf);
   expectPageFurniture(pages, name);
   const text = clean(pages.join("\n"));
   for (const title of ["Revenue", "Attempts", "Approvals", "Revenue trend", "By gateway", "By month and brand"]) expect(text).toContain(title);
   for (const v of kpis) expect(text).toContain(v);
+  // In the light scheme: most of every page is white paper.
+  for (const [i, img] of pdfImages(pdf).entries()) {
+    const light = img.pixels.reduce((n, p) => n + (p > 230 ? 1 : 0), 0) / img.pixels.length;
+    expect(light, `page ${i + 1}: the share of light pixels`).toBeGreaterThan(0.6);
+  }
+  // The trend chart drawn as vectors (sharp at any zoom), not as a picture of itself.
+  expect(pdfRasters(pdf)).toEqual([]);
 });
 
 test.describe("a scheduled report with a PDF attachment", () => {

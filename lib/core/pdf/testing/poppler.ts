@@ -1,6 +1,7 @@
 /**
  * Test support: PDFs read back as a reader's tools read them, with poppler's pdftotext (the text of
- * each page, laid out) and pdftoppm (each page drawn as an image). Suites skip themselves where
+ * each page, laid out), pdftoppm (each page drawn as an image) and pdfimages (the raster images it
+ * holds). Suites skip themselves where
  * poppler is not installed (scripts/test-servers.sh installs it and says so when it cannot).
  */
 import { execFileSync } from "node:child_process";
@@ -55,4 +56,18 @@ export function pdfImages(pdf: Buffer, dpi = 40): { width: number; height: numbe
         return { width: Number(header[1]), height: Number(header[2]), pixels: raw.subarray(header[0].length) };
       });
   });
+}
+
+/** The raster images the PDF holds, as `pdfimages -list` lists them (page, width, height): a chart drawn as vectors is none. */
+export function pdfRasters(pdf: Buffer): { page: number; width: number; height: number }[] {
+  return withFile(pdf, (file) =>
+    execFileSync("pdfimages", ["-list", file], { encoding: "utf8" })
+      .split("\n")
+      .slice(2) // the header and its rule
+      .filter((l) => l.trim() !== "")
+      .map((l) => {
+        const [page, , , width, height] = l.trim().split(/\s+/);
+        return { page: Number(page), width: Number(width), height: Number(height) };
+      }),
+  );
 }
