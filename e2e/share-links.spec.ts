@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "./support/test";
 import { authFile } from "./support/env";
 import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, parseCsv } from "./support/helpers";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
 
 interface LinkRow {
   id: string;
@@ -271,7 +272,7 @@ test("saving asks for the name in a dialog that points out a name the user alrea
   await context.close();
 });
 
-test("a shared dashboard downloads its table tile as CSV, the rows the tile shows, and prints without its buttons", async ({ browser }) => {
+test("a shared dashboard downloads its table tile as CSV, the rows the tile shows, and as a workbook, and prints without its buttons", async ({ browser }) => {
   const context = await browser.newContext({ storageState: authFile("analyst") });
   const page = await context.newPage();
   const table = "table.2|op=orders&range=last30&by=gateway_alias&m=revenue,attempts,approvals&kpi=approval_rate&sort=-revenue|";
@@ -312,6 +313,17 @@ test("a shared dashboard downloads its table tile as CSV, the rows the tile show
   expect(attemptsAt).toBeGreaterThan(0);
   expect(header[attemptsAt]).toBe("Attempts");
   expect(rows.map((r) => Number(r[attemptsAt]))).toEqual(shownRows.map((r) => Number(r[attemptsAt]!.replace(/,/g, ""))));
+
+  // The whole dashboard as one workbook: the tile's sheet holds exactly its CSV's table, and the
+  // first sheet says whose link it is and when the workbook was made.
+  const [book] = await Promise.all([v.waitForEvent("download"), v.getByRole("button", { name: "Download dashboard as Excel" }).click()]);
+  expect(book.suggestedFilename()).toMatch(/^Shared-tiles-\d+_\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const workbook = await readWorkbook(readFileSync((await book.path())!));
+  expect(sheetAsCsvRows(workbook.getWorksheet(title)!, header.length)).toEqual(all.slice(blank + 1).filter((r) => r.length > 1));
+  const question = new Map(questionLines(workbook).map((r) => [r[0]!, r[1]!]));
+  expect(question.get("Dashboard")).toBe(name);
+  expect(question.get("Shared by")).toBe(meta.get("Shared by"));
+  expect(question.get("Generated at")).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} /);
 
   // The whole dashboard as a printable page: the button prints, and print leaves the buttons out.
   await v.evaluate(() => {
