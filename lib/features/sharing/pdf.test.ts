@@ -3,7 +3,8 @@
  * through the report gateway: the print view opens for the user its token names, with their rights
  * now, and nothing for a token of another report, another user's token for a report they may not
  * see, a disabled user, or a user who lost the right to see it; a range preset the page does not
- * offer is refused as the caller's mistake, naming it; the renderer's refusals answer as the
+ * offer is refused as the caller's mistake, naming it; the print's data is fetched as its person,
+ * within their own most reports at once; the renderer's refusals answer as the
  * report's routes would, and none tells the caller where the browser is.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -106,6 +107,23 @@ describe("loadReportPrintView", () => {
     const ownerToken = tokenFor(dee, report.id);
     await savedReportsRepo(store).remove(report.id);
     expect(await loadReportPrintView(report.id, ownerToken, deps())).toBeNull();
+  });
+});
+
+describe("a PDF's data counts against its person's own budget", () => {
+  it("a person at their most reports waiting gets no print of another until one ends; the budget is theirs, not the print's", async () => {
+    // One report at a time a person, two calls a minute: the second waits for the window.
+    const tight = gatewayFor(svc, { maxJobsPerOwner: 1, reportRateLimit: 2, rateWindowSeconds: 60 });
+    const bea = await person("bea", "analyst");
+    const first = tight.submit("orders", { start_date: "2026-10-01", end_date: "2026-10-01", group_by: ["date"], metrics: ["attempts"] }, bea.id);
+    if ("job" in first) await tight.wait(first.job.id);
+    // Two 100-day pieces: the first takes the window's last call, the second waits in line.
+    const waiting = tight.submit("orders", { start_date: "2026-01-01", end_date: "2026-05-01", group_by: ["date"], metrics: ["attempts"] }, bea.id);
+    if (!("job" in waiting)) throw new Error("the long report was answered at once");
+    const report = await newReport(bea, "Bea's gateways");
+    const printing = loadReportPrintView(report.id, tokenFor(bea, report.id), { ...deps(), gateway: tight });
+    await expect(printing).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/^You already have 1 reports waiting or running, the most one person may have at once \(1\)/) });
+    tight.cancel(waiting.job.id, bea.id);
   });
 });
 
