@@ -1,5 +1,6 @@
 /**
- * Shared links show what was saved: the cohort grid as saved, a header that states the
+ * Shared links show what was saved: the cohort grid as saved (its workbook, on the Cohorts page and
+ * the shared one, holding exactly its CSV), a header that states the
  * range shown, a phone-width table that says it scrolls and keeps its totals whole, sorting and CSV,
  * a live link that refreshes itself while its data is fetched, and 404 for an unknown token.
  */
@@ -8,6 +9,7 @@ import { expect, test, type APIRequestContext, type Page } from "./support/test"
 import { addDays } from "../lib/contract/dates";
 import { authFile, e2eEnv } from "./support/env";
 import { parseCsv, screenshots } from "./support/helpers";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
 
 test.use({ storageState: authFile("analyst") });
 
@@ -28,11 +30,29 @@ async function gridRows(page: Page): Promise<string[][]> {
   return grid.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("th, td")].map((c) => (c as HTMLElement).innerText.trim())));
 }
 
+async function downloaded(page: Page, button: string): Promise<Buffer> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button, exact: true }).click()]);
+  return readFileSync((await file.path())!);
+}
+
+/** The page's "Download Excel" holds its "Download CSV": the CSV's lines as the first sheet, its table cell by cell. */
+async function expectWorkbookIsCsv(page: Page): Promise<void> {
+  const csv = parseCsv((await downloaded(page, "Download CSV")).toString("utf8"));
+  const book = await readWorkbook(await downloaded(page, "Download Excel"));
+  const blank = csv.findIndex((r) => r.length === 1 && r[0] === "");
+  expect(questionLines(book)).toEqual(csv.slice(0, blank));
+  const table = csv.slice(blank + 1).filter((r) => r.length > 1);
+  expect(book.worksheets).toHaveLength(2);
+  expect(sheetAsCsvRows(book.worksheets[1]!, table[0]!.length)).toEqual(table);
+}
+
 test("a shared cohort report shows the retention grid it was saved as, with the Cohorts page's values", async ({ page, browser, request }) => {
   const params = "range=last90&rows=week&cell=retention&cycles=6&trial=14&period=30";
   await page.goto(`/cohorts?${params}`);
   const analystRows = await gridRows(page);
   expect(analystRows.length).toBeGreaterThan(3);
+  // The Cohorts page's workbook holds exactly its CSV: the lines first, the grid cell by cell.
+  await expectWorkbookIsCsv(page);
 
   const { url, name } = await share(request, "cohorts", params);
   const manager = await browser.newContext({ storageState: { cookies: [], origins: [] } });
@@ -50,6 +70,7 @@ test("a shared cohort report shows the retention grid it was saved as, with the 
   const csv = parseCsv(readFileSync((await download.path())!, "utf8"));
   expect(csv[0]!.slice(0, 3)).toEqual(["Cohort", "Customers", "Cycle 0 (%)"]);
   expect(csv.slice(1).filter((r) => r.length > 1).map((r) => r[0])).toEqual(analystRows.map((r) => r[0]));
+  await expectWorkbookIsCsv(visitor);
   await screenshots(visitor, "share-cohort");
   await manager.close();
 });
