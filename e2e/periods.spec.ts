@@ -9,7 +9,7 @@
 import { expect, test } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { authFile, e2eEnv } from "./support/env";
-import { cents, downloadCsv, expectNoSeriousA11yViolations, screenshots, serviceCall } from "./support/helpers";
+import { cents, downloadCsv, expectNoSeriousA11yViolations, expectWorkbookIsCsv, screenshots, serviceCall } from "./support/helpers";
 
 test.use({ storageState: authFile("analyst") });
 
@@ -142,6 +142,8 @@ test("the pivot's totals equal the rows table's, and the layout is in the URL", 
   const iRate = rowsCsv.header.findIndex((h) => /^Approval rate/.test(h));
   const ratePivot = await downloadCsv(page);
   expect(ratePivot.totals.at(-1)).toBe(rowsCsv.totals[iRate]);
+  // Its workbook holds exactly its CSV.
+  await expectWorkbookIsCsv(page);
 
   await page.reload();
   await expect(page.getByLabel("Pivot measure")).toHaveValue("approval_rate");

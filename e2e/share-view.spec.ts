@@ -8,8 +8,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { authFile, e2eEnv } from "./support/env";
-import { parseCsv, screenshots } from "./support/helpers";
-import { questionLines, readWorkbook, sheetAsCsvRows } from "../lib/report/table/testing/xlsx";
+import { expectWorkbookIsCsv, parseCsv, screenshots } from "./support/helpers";
 
 test.use({ storageState: authFile("analyst") });
 
@@ -28,22 +27,6 @@ async function gridRows(page: Page): Promise<string[][]> {
   const grid = page.getByRole("region", { name: /by signup week and billing cycle \(scrollable\)/ });
   await expect(grid.locator("tbody tr").first()).toBeVisible();
   return grid.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("th, td")].map((c) => (c as HTMLElement).innerText.trim())));
-}
-
-async function downloaded(page: Page, button: string): Promise<Buffer> {
-  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button, exact: true }).click()]);
-  return readFileSync((await file.path())!);
-}
-
-/** The page's "Download Excel" holds its "Download CSV": the CSV's lines as the first sheet, its table cell by cell. */
-async function expectWorkbookIsCsv(page: Page): Promise<void> {
-  const csv = parseCsv((await downloaded(page, "Download CSV")).toString("utf8"));
-  const book = await readWorkbook(await downloaded(page, "Download Excel"));
-  const blank = csv.findIndex((r) => r.length === 1 && r[0] === "");
-  expect(questionLines(book)).toEqual(csv.slice(0, blank));
-  const table = csv.slice(blank + 1).filter((r) => r.length > 1);
-  expect(book.worksheets).toHaveLength(2);
-  expect(sheetAsCsvRows(book.worksheets[1]!, table[0]!.length)).toEqual(table);
 }
 
 test("a shared cohort report shows the retention grid it was saved as, with the Cohorts page's values", async ({ page, browser, request }) => {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, type Page } from "@playwright/test";
 import { parseCsv } from "../../lib/core/testing/csv";
+import { questionLines, readWorkbook, sheetAsCsvRows } from "../../lib/report/table/testing/xlsx";
 import { e2eEnv } from "./env";
 
 /** A POST straight to the service with the e2e API client's credentials. */
@@ -39,6 +40,22 @@ export async function downloadCsv(page: Page): Promise<{ meta: string[][]; heade
   const header = all[blank + 1]!;
   const body = all.slice(blank + 2).filter((r) => r.length > 1);
   return { meta, header, rows: body.slice(0, -1), totals: body.at(-1)!, text };
+}
+
+async function downloaded(page: Page, button: string): Promise<Buffer> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button, exact: true }).click()]);
+  return readFileSync((await file.path())!);
+}
+
+/** The page's "Download Excel" holds its "Download CSV": the CSV's lines as the first sheet, its table cell by cell. */
+export async function expectWorkbookIsCsv(page: Page): Promise<void> {
+  const csv = parseCsv((await downloaded(page, "Download CSV")).toString("utf8"));
+  const book = await readWorkbook(await downloaded(page, "Download Excel"));
+  const blank = csv.findIndex((r) => r.length === 1 && r[0] === "");
+  expect(questionLines(book)).toEqual(csv.slice(0, blank));
+  const table = csv.slice(blank + 1).filter((r) => r.length > 1);
+  expect(book.worksheets).toHaveLength(2);
+  expect(sheetAsCsvRows(book.worksheets[1]!, table[0]!.length)).toEqual(table);
 }
 
 /**
