@@ -4,7 +4,7 @@
  * about 8 s"). The quota is spent first, as e2e/status.spec.ts does (the e2e dashboard allows 5 calls
  * per 10 s), so the screen's own reports must wait.
  */
-import { expect, test, type Page } from "./support/test";
+import { expect, test, type Page, type Route } from "./support/test";
 import { addDays } from "../lib/contract/dates";
 import { authFile, e2eEnv } from "./support/env";
 import { screenshots, serviceCall } from "./support/helpers";
@@ -240,5 +240,49 @@ test("a shared dashboard on a phone, switched through its presets, reaches each 
     await expect(v.getByRole("status").filter({ hasText: "stopped checking" })).toHaveCount(0);
   }
   await screenshots(v, "share-dashboard-phone-presets");
+  await visitor.close();
+});
+
+test("a shared page whose looks get no answer says it stopped checking, and Check again brings the answer", async ({ page, browser }) => {
+  const tile = "table.2|op=orders&range=last30&by=card_type,gateway_alias&m=refund_amount&sort=-refund_amount|Refunds by card type and gateway";
+  const saved = await page.request.post("/api/saved-reports", { data: { name: `Stalled looks ${Date.now()}`, page: "dashboard", params: `range=last30&t=${encodeURIComponent(tile)}` } });
+  expect(saved.status()).toBe(201);
+  const { report } = (await saved.json()) as { report: { id: string } };
+  const link = await page.request.post(`/api/saved-reports/${report.id}/links`, { data: { mode: "live" } });
+  expect(link.status()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+
+  const visitor = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const v = await visitor.newPage();
+  // The page's clock runs as usual, and is moved on past the waits below instead of waiting them.
+  await v.clock.install();
+  // The server's answers to the page's looks (not the page itself) never come back, as when the
+  // browser gives up on them.
+  const held: Route[] = [];
+  const sharePage = (u: URL) => u.pathname === new URL(url, e2eEnv().dashboardUrl).pathname;
+  await v.route(sharePage, async (r) => (r.request().headers()["rsc"] ? void held.push(r) : r.continue()));
+  await spendWindow(page, 120);
+  await v.goto(url);
+  const banner = v.getByTestId("pending-refresh");
+  await expect(banner).toContainText(/checking again in \d+ s/);
+
+  // The first look when the page's count ends, then each look that does not land asked again after
+  // 20 s; once the fourth has had its 20 s too, the page says it stopped, and asks no fifth.
+  const first = Number(/checking again in (\d+) s/.exec(await banner.innerText())![1]);
+  for (const [i, wait] of [first + 1, 21, 21, 21].entries()) {
+    await expect(banner.getByRole("button", { name: "Check again" }), `stopped after ${i} looks`).toHaveCount(0);
+    await v.clock.runFor(wait * 1_000);
+    await expect.poll(() => held.length, { message: `look ${i + 1} went out` }).toBe(i + 1);
+  }
+  await v.clock.runFor(21_000);
+  await expect(banner).toContainText("This page stopped checking: the dashboard did not answer its last 4 looks.");
+  expect(held).toHaveLength(4);
+
+  // The server answers again (the looks it lost stay lost): one press looks, and the page keeps
+  // looking until the answer is drawn.
+  await v.unroute(sharePage);
+  await banner.getByRole("button", { name: "Check again" }).click();
+  await expect(v.locator("article[data-status]")).toHaveAttribute("data-status", "done", { timeout: 120_000 });
+  await expect(banner).toHaveCount(0);
   await visitor.close();
 });

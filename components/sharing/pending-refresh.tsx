@@ -34,20 +34,19 @@ export function PendingRefresh({
 }) {
   const router = useRouter();
   const [round, setRound] = useState(0);
-  // Looks that brought no newer answer, counted for the answer they started from.
-  const [silent, setSilent] = useState({ checkedAt, looks: 0 });
-  const looks = silent.checkedAt === checkedAt ? silent.looks : 0;
-  const stopped = looks >= MAX_SILENT_LOOKS;
-  const look = () => {
-    setSilent({ checkedAt, looks: looks + 1 });
+  // Looks that brought no newer answer, counted for the answer they started from; stopped once the
+  // last of MAX_SILENT_LOOKS has had its LOOK_TIMEOUT_S too.
+  const [silent, setSilent] = useState({ checkedAt, looks: 0, stopped: false });
+  const current = silent.checkedAt === checkedAt;
+  const looks = current ? silent.looks : 0;
+  const stopped = current && silent.stopped;
+  const ask = (sent: number) => {
+    setSilent({ checkedAt, looks: sent, stopped: false });
     setRound((r) => r + 1);
     startTransition(() => router.refresh());
   };
-  const again = () => {
-    setSilent({ checkedAt, looks: 0 });
-    setRound((r) => r + 1);
-    startTransition(() => router.refresh());
-  };
+  const look = () => (looks >= MAX_SILENT_LOOKS ? setSilent({ checkedAt, looks, stopped: true }) : ask(looks + 1));
+  const again = () => ask(0);
   const status = stopped ? (
     <>
       This page stopped checking: the dashboard did not answer its last {MAX_SILENT_LOOKS} looks.{" "}
