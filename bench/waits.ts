@@ -2,9 +2,9 @@
 // The trial's dashboards (the starter dashboard, and it switched to last month, last quarter and the
 // year to date) and the Monitor, each opened cold on an idle quota (by a dashboard process that has
 // made one unrelated call before, so it knows how long a call takes) through the dashboard's own code
-// (lib/dashboards/run.ts, lib/monitor/load.ts, the gateway, the quota queue) against the real
+// (lib/features/dashboards/run.ts, lib/features/monitor/load.ts, the gateway, the quota queue) against the real
 // service at the contract's 5 reporting calls per window. For each: the wait the first look
-// estimates (the page's "ready in about …", lib/dashboards/wait.ts), the wait it actually took (first
+// estimates (the page's "ready in about …", lib/features/dashboards/wait.ts), the wait it actually took (first
 // look to every answer there), their difference, and the calls planned and made. The window is 10 s
 // instead of 60 s so that a run takes a couple of minutes: a wait is whole windows plus the calls'
 // own time, and the windows scale.

@@ -89,7 +89,7 @@ export interface RuleDraft {
   cooldown: string;
 }
 
-/** A target's default condition, from the vocabulary's directions (lib/alerts/words.ts defaultCondition). */
+/** A target's default condition, from the vocabulary's directions (lib/features/notifications/definition.ts defaultCondition). */
 const conditionFor = (target: string, words: AlertVocabulary) => defaultCondition(parseTarget(target), (m) => words.measures[m]?.better);
 
 /** What a scheduled report is while its form edits it. */

@@ -17,7 +17,7 @@ declare module "next-auth/jwt" {
     signedInAt?: number;
     /** This session's id; signing out records it as ended (lib/core/auth/sessions-store.ts). */
     sid?: string;
-    /** How the session signed in: its lifetime depends on it (lib/auth/options.ts). */
+    /** How the session signed in: its lifetime depends on it (lib/core/auth/options.ts). */
     method?: "password" | "sso";
   }
 }

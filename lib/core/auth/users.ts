@@ -45,7 +45,7 @@ interface UserRow {
 
 /**
  * The password hash of an account made by company sign-in, which has no password: it parses as no
- * hash, so no password ever matches it (lib/auth/password.ts verifyPassword).
+ * hash, so no password ever matches it (lib/core/auth/password.ts verifyPassword).
  */
 export const NO_PASSWORD = "!no-password";
 
@@ -91,7 +91,7 @@ export function usersRepo(db: Sql) {
       }
     },
 
-    /** The account company sign-in signs this identity in as (lib/users/sso.ts). */
+    /** The account company sign-in signs this identity in as (lib/features/users/sso.ts). */
     async findByIdentity(issuer: string, subject: string): Promise<UserWithCredentials | null> {
       const rows = await db.query<UserRow>(`SELECT ${ALL_COLUMNS} FROM users WHERE oidc_issuer = $1 AND oidc_subject = $2`, [issuer, subject]);
       return rows[0] ? toUserWithCredentials(rows[0]) : null;

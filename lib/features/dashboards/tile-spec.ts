@@ -154,7 +154,7 @@ export function effectiveTile(d: DashboardState, tile: Tile, today?: string): Ti
 export interface TileRequests {
   main: ReportRequestSpec;
   comparison: ReportRequestSpec | null;
-  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/periods/coverage.ts). */
+  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/report/periods/coverage.ts). */
   coverage: ReportRequestSpec | null;
 }
 

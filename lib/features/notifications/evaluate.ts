@@ -18,7 +18,7 @@ export interface AlertRequests {
   main: ReportQuery;
   /** The previous window of the same length, when the condition is a change. */
   previous: ReportQuery | null;
-  /** The previous window's attempts by date: which of its days hold data (lib/periods/coverage.ts). */
+  /** The previous window's attempts by date: which of its days hold data (lib/report/periods/coverage.ts). */
   coverage: ReportQuery | null;
 }
 

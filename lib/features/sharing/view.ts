@@ -186,7 +186,7 @@ export async function renderSavedReport(
       const queue = s?.state === "queued" ? { position: s.position, estimated_start: s.estimated_start } : null;
       return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString(), queue };
     };
-    // Which compared days hold data, when the comparison's own answer cannot say (lib/periods/coverage.ts).
+    // Which compared days hold data, when the comparison's own answer cannot say (lib/report/periods/coverage.ts).
     const coverage = comparison ? coverageRequest(op, comparison) : null;
     const [run, cmpRun, covRun] = await Promise.all([
       runThroughGateway(gateway, op, query, waitMs, queueOwner),

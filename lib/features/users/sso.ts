@@ -5,7 +5,7 @@
  *
  * - One account per identity (issuer and subject), found by it on every later sign-in, never by
  *   e-mail alone: a person's identity is stable across company sign-in and passwords, so one human
- *   cannot hold two accounts through them (the two-person rule, lib/routing/approval.ts).
+ *   cannot hold two accounts through them (the two-person rule, lib/features/routing/approval.ts).
  * - The role and routing permission come from the role claim through OIDC_ROLE_MAP at every sign-in;
  *   a change is made, audited and followed (alert rules paused, routing changes withdrawn) exactly as
  *   an admin's change on the Users page. A person in no mapped group is refused; they are never given

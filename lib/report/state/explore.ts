@@ -384,7 +384,7 @@ export interface ExploreLook {
   /** The report to run and the one it is compared with; null while the URL names none, or asks for what the page cannot apply. */
   spec: ReportRequestSpec | null;
   comparison: ReportRequestSpec | null;
-  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/periods/coverage.ts). */
+  /** The compared days' attempts by date, when the comparison's answer cannot say which hold data (lib/report/periods/coverage.ts). */
   coverage: ReportRequestSpec | null;
   /** The form's parameters of `state` (exploreQueryString): the form's draft follows them. */
   key: string;
