@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runReport, RequestError, type JobResult, type JobView, type Progress } from "./api";
+import { RequestError } from "@/lib/core/api-client/fetch";
+import { runReport, type JobResult, type JobView, type Progress } from "./api";
 
 const request = { start_date: "2025-07-01", end_date: "2025-07-31", group_by: ["date"] };
 const result: JobResult = { source: "upstream", fetched_at: "2025-07-31T12:00:00.000Z", upstream_calls: 1, total: 0, data: [] };

@@ -9,7 +9,6 @@ import type { ReportQuery } from "@/lib/contract/schemas";
 import type { JobResult, JobStatus, JobView } from "@/lib/core/upstream/gateway";
 import { actionFor, errorFrom, JSON_HEADERS, RequestError, send } from "@/lib/core/api-client/fetch";
 
-export * from "@/lib/core/api-client/fetch";
 export type { JobResult, JobStatus, JobView };
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

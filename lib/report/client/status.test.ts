@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pollDelay, RequestError, type JobResult } from "./api";
+import { RequestError } from "@/lib/core/api-client/fetch";
+import { pollDelay, type JobResult } from "./api";
 import { describeStatus } from "./status";
 
 const result = (over: Partial<JobResult>): JobResult => ({

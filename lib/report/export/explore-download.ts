@@ -4,7 +4,8 @@
  * the workbook's cells. While one of the report's answers is still being fetched, the server says so
  * with the job (202); the job is followed as a report is (long polls), then the workbook asked again.
  */
-import { actionFor, errorFrom, JSON_HEADERS, RequestError, send, LONG_POLL_MS, pollDelay, type JobView } from "@/lib/report/client/api";
+import { actionFor, errorFrom, JSON_HEADERS, RequestError, send } from "@/lib/core/api-client/fetch";
+import { LONG_POLL_MS, pollDelay, type JobView } from "@/lib/report/client/api";
 import { saveBlob } from "@/lib/report/table/browser-download";
 
 /** Rounds of "an answer is being fetched" or "workbooks are busy" before giving up. */
