@@ -11,30 +11,12 @@ import type { ScheduleSpec } from "@/lib/features/notifications/spec";
 import type { AlertEvaluation, AlertRule, Subscription } from "@/lib/features/notifications/model";
 import type { SavedPage } from "@/lib/features/saved-reports/model";
 import type { Role } from "@/lib/core/auth/roles";
+import type { BounceJson, MailStatusJson } from "@/lib/core/mail/model";
 
-/** One of the latest e-mails of a rule or subscription (lib/core/mail/outbox MailStatus, as JSON). */
-export interface MailView {
-  id: number;
-  recipient: string;
-  subject: string;
-  status: "sent" | "pending" | "failed";
-  createdAt: string;
-  attempts: number;
-  sentAt: string | null;
-  failedAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-}
-/** An address the mail server refused for good. */
-export interface BounceView {
-  address: string;
-  at: string;
-  reason: string;
-}
 /** What became of the mail (the lists answer it; a create or an edit does not). */
 export interface MailFate {
-  mail?: MailView[];
-  bounces?: BounceView[];
+  mail?: MailStatusJson[];
+  bounces?: BounceJson[];
 }
 
 export interface RuleView extends AlertRule, MailFate {

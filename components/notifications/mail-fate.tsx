@@ -4,9 +4,10 @@
  * sends that failed or wait for a retry, said first; the latest sends behind a disclosure.
  */
 import { formatInstant } from "@/lib/report/metrics/format";
-import type { MailFate, MailView } from "./answers";
+import type { MailStatusJson } from "@/lib/core/mail/model";
+import type { MailFate } from "./answers";
 
-function line(m: MailView, timeZone: string): string {
+function line(m: MailStatusJson, timeZone: string): string {
   if (m.status === "sent") return `Sent to ${m.recipient} at ${formatInstant(m.sentAt ?? m.createdAt, timeZone)}`;
   if (m.status === "failed")
     return `Not delivered to ${m.recipient}: gave up${m.failedAt ? ` at ${formatInstant(m.failedAt, timeZone)}` : ""} after ${m.attempts} attempt${m.attempts === 1 ? "" : "s"}${m.lastError ? ` (${m.lastError})` : ""}`;

@@ -12,6 +12,7 @@ import "server-only";
  *   row is claimed again. The sending loop is `MailWorker` (./worker.ts); this module is the table.
  */
 import type { Sql } from "@/lib/core/store/sql";
+import type { Bounce, MailStatus } from "./model";
 
 export interface MailAttachment {
   filename: string;
@@ -47,30 +48,6 @@ export interface OutboxMessage {
   sourceId: string | null;
   /** Attempts so far, this one included. */
   attempts: number;
-}
-
-export type MailStatusKind = "sent" | "pending" | "failed";
-
-/** What became of one queued message, for showing on the rule or subscription that sent it. */
-export interface MailStatus {
-  id: number;
-  recipient: string;
-  subject: string;
-  status: MailStatusKind;
-  createdAt: Date;
-  attempts: number;
-  sentAt: Date | null;
-  failedAt: Date | null;
-  /** When a pending message is next tried. */
-  nextAttemptAt: Date | null;
-  /** Why the last attempt failed (a pending message being retried, or a failed one). */
-  lastError: string | null;
-}
-
-export interface Bounce {
-  address: string;
-  at: Date;
-  reason: string;
 }
 
 export interface OutboxOptions {

@@ -14,7 +14,7 @@ import type { Sql, Store } from "@/lib/core/store/sql";
 import { checkRecipients, mailFate } from "@/lib/features/notifications/recipients";
 import { checkCooldown, checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/features/notifications/policy";
 import { newOwner, refuseStopped, ruleStop } from "@/lib/features/notifications/rights";
-import type { Bounce, MailStatus } from "@/lib/core/mail/outbox";
+import type { Bounce, MailStatus } from "@/lib/core/mail/model";
 import { AlertRuleInput, AlertRulePatch, type AlertDefinition } from "./definition";
 
 export { AlertRuleInput, AlertRulePatch };

@@ -2,7 +2,8 @@ import "server-only";
 /** Recipients of alerts and scheduled reports: checked when named, and what became of their mail. */
 import { ApiError } from "@/lib/contract/errors";
 import { Recipients } from "@/lib/features/notifications/definition";
-import { outboxRepo, type Bounce, type MailStatus } from "@/lib/core/mail/outbox";
+import { outboxRepo } from "@/lib/core/mail/outbox";
+import type { Bounce, MailStatus } from "@/lib/core/mail/model";
 import type { Sql } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 

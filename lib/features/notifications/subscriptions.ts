@@ -32,7 +32,7 @@ import { describeSchedule } from "@/lib/features/notifications/spec";
 import { checkRecipients, mailFate } from "@/lib/features/notifications/recipients";
 import { checkMailPolicy, checkOwnedCount, type MailPolicy } from "@/lib/features/notifications/policy";
 import { newOwner, refuseStopped, subscriptionStop } from "@/lib/features/notifications/rights";
-import type { Bounce, MailStatus } from "@/lib/core/mail/outbox";
+import type { Bounce, MailStatus } from "@/lib/core/mail/model";
 
 /** A report is mailed at most daily: an hourly e-mail would be an alert. */
 export const SubscriptionSchedule = ScheduleSpec.refine((s) => s.every !== "hour", { error: "a scheduled report is sent daily, weekly or monthly" });
