@@ -65,7 +65,7 @@ export function dashboardEnvFor(env: E2EEnv, reportRateLimit: number, rateWindow
     REPORT_TIMEZONE: "UTC",
     // Specs count the upstream calls their own pages cost; a background refresh of the links other
     // specs viewed would spend the same small quota at moments no spec controls. The warmer is
-    // tested against the real service in lib/core/upstream/warmer.test.ts and lib/features/sharing/warm.test.ts.
+    // tested against the real service in lib/core/upstream/warmer.test.ts and lib/features/warming/warm.test.ts.
     SHARE_WARM_DAYS: "0",
     ...oidcEnvFor(env.oidc),
   };

@@ -6,7 +6,10 @@ import { serverEnv } from "@/lib/core/env/env";
 import { loadMonitor } from "@/lib/features/monitor/load";
 import { monitorConfig } from "@/lib/features/monitor/config";
 import { getGateway } from "@/lib/core/upstream";
+import { noteLook } from "@/lib/features/warming/looks";
 
-export const GET = apiRoute({ role: "viewer" }, async ({ user, request }) =>
-  loadMonitor(getGateway(), monitorConfig(), todayIn(serverEnv().REPORT_TIMEZONE), user.id, waitParam(request)),
-);
+export const GET = apiRoute({ role: "viewer", store: true }, async ({ user, request, store }) => {
+  const answer = await loadMonitor(getGateway(), monitorConfig(), todayIn(serverEnv().REPORT_TIMEZONE), user.id, waitParam(request));
+  await noteLook(store, user.id, { kind: "monitor", params: "" });
+  return answer;
+});

@@ -541,6 +541,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_failure_tallies ADD COLUMN sso_callback integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 20,
+    name: "what signed-in people looked at recently",
+    up: `
+      -- The dashboards and Monitor each person opened lately, as settings with relative dates, so the
+      -- background warmer fetches their new days before the next look (lib/features/warming/looks.ts).
+      -- A look is known by a hash of its settings (which can be long); each person keeps a few.
+      CREATE TABLE recent_looks (
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        look_key text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('dashboard', 'monitor')),
+        params text NOT NULL,
+        used_at timestamptz NOT NULL,
+        PRIMARY KEY (user_id, look_key)
+      );
+      CREATE INDEX recent_looks_used ON recent_looks (used_at);
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

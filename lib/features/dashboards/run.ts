@@ -64,7 +64,7 @@ const needKey = (n: Pick<Need, "tile" | "part">) => `${n.tile}:${n.part}`;
 
 /**
  * The queries a dashboard's tiles all derive from, planned as if nothing were cached: what keeps
- * the whole dashboard warm (lib/features/sharing/warm.ts).
+ * the whole dashboard warm (lib/features/warming/warm.ts).
  */
 export function dashboardQueries(gateway: ReportGateway, state: DashboardState, today: string): { op: Operation; query: ReportQuery }[] {
   const needs = needsOf(tileNeeds(state, today));

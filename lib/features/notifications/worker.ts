@@ -15,7 +15,7 @@ import { mailPolicyFrom } from "@/lib/features/notifications/policy";
 import { runSlot, scheduledItems, type NotifyDeps } from "@/lib/features/notifications/slots";
 import { mailQueue } from "@/lib/features/notifications/mail-queue";
 import { Scheduler, defaultWorkerId } from "@/lib/features/notifications/scheduler";
-import { startShareWarmer } from "@/lib/features/sharing/warmer";
+import { startWarmer } from "@/lib/features/warming/warmer";
 import { startKeptDaysCheck } from "@/lib/core/upstream/kept-days-check";
 import { getStore } from "@/lib/core/store";
 import { getGateway } from "@/lib/core/upstream";
@@ -41,7 +41,7 @@ export function startBackgroundWork(env: ServerEnv): Promise<BackgroundWork> {
 }
 
 async function start(env: ServerEnv): Promise<BackgroundWork> {
-  startShareWarmer();
+  startWarmer();
   // Kept days are checked against the upstream whether or not anything is warmed.
   startKeptDaysCheck(getGateway(), env.SHARE_WARM_DAYS);
   // The audit log's retention: pruned now and daily, each run logged with what it deleted.

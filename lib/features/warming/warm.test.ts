@@ -13,7 +13,7 @@ import type { SessionUser } from "@/lib/core/auth/session";
 import { todayIn } from "@/lib/contract/dates";
 import { dashboardQueries, runDashboard } from "@/lib/features/dashboards/run";
 import type { DashboardAnswer } from "@/lib/features/dashboards/answer";
-import { serializeDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
+import { parseDashboard, serializeDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 import { canonicalParams } from "@/lib/features/saved-reports";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
@@ -25,8 +25,10 @@ import { SHARE_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import { Warmer } from "@/lib/core/upstream/warmer";
 import { startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
-import { sharedDashboardState, sharedDashboardView } from "./dashboard";
-import { createShareLink } from "./links";
+import { sharedDashboardState, sharedDashboardView } from "@/lib/features/sharing/dashboard";
+import { createShareLink } from "@/lib/features/sharing/links";
+import { monitorMonths, monitorQuery } from "@/lib/features/monitor/months";
+import { noteLook, recentLooksRepo } from "./looks";
 import { warmQueries } from "./warm";
 
 const TZ = "UTC";
@@ -227,5 +229,50 @@ describe("a shared dashboard", () => {
     expect(view.mode).toBe("snapshot");
     expect(statuses(view.answer).every((s) => s === "done")).toBe(true);
     expect(models(view.answer)).toEqual(models(live));
+  });
+});
+
+describe("what signed-in people opened, shared or not", () => {
+  afterAll(async () => {
+    await store.exec("DELETE FROM recent_looks");
+  });
+
+  it("is fetched for today in the background, so the next look at the dashboard and the Monitor costs no call", async () => {
+    // A dashboard nobody shared, over other days than the shared one, and the Monitor: each noted as
+    // its page notes it. The gateway has nothing yet, as on the morning of a new day.
+    const lastWeek: DashboardState = { ...starterDashboard(), range: { preset: "last7" } };
+    await noteLook(store, analyst.id, { kind: "dashboard", params: serializeDashboard(lastWeek) });
+    await noteLook(store, analyst.id, { kind: "monitor", params: "" });
+    const g = gatewayFor(svc);
+    const dashboard = dashboardQueries(g, lastWeek, today);
+    const monitor = monitorMonths(today).map((m) => ({ op: "orders" as const, query: monitorQuery(m) }));
+    const warm = await warmQueries(store, g, TZ, 7);
+    expect(warm).toEqual(expect.arrayContaining([...dashboard, ...monitor]));
+    // The top BINs and the Monitor's months are breakdowns kept whole, not by day: warming is what
+    // makes them ready.
+    expect(dashboard.some((q) => q.query.group_by?.includes("bin") && !q.query.group_by.includes("date"))).toBe(true);
+
+    const warmer = new Warmer(g, () => warmQueries(store, g, TZ, 7), { intervalMs: 60_000, refreshBeforeSeconds: 0 });
+    for (let tick = 0; tick < 20; tick++) {
+      const submitted = await warmer.tick();
+      if (submitted.length === 0) break;
+      await Promise.all(submitted.map((s) => g.wait(s.job.id)));
+    }
+    expect([...dashboard, ...monitor].filter((q) => g.lookup(q.op, q.query) === null)).toEqual([]);
+
+    const before = reportCalls();
+    const answer = await runDashboard(g, lastWeek, today, { owner: analyst.id, waitMs: 0 });
+    expect(statuses(answer).every((s) => s === "done")).toBe(true);
+    expect(answer.plannedCalls).toBe(0);
+    expect(reportCalls()).toBe(before);
+  });
+
+  it("leaves out looks older than the window", async () => {
+    const params = "range=last90&t=kpi.1|op=orders%26range=last90%26by=date%26m=refund_amount|";
+    await recentLooksRepo(store).note(analyst.id, { kind: "dashboard", params }, new Date(Date.now() - 8 * DAY_MS));
+    const queries = dashboardQueries(gateway, parseDashboard(params, today).state, today);
+    expect(queries.length).toBeGreaterThan(0);
+    expect(await warmQueries(store, gateway, TZ, 7)).not.toEqual(expect.arrayContaining([queries[0]]));
+    expect(await warmQueries(store, gateway, TZ, 9)).toEqual(expect.arrayContaining(queries));
   });
 });

@@ -1,0 +1,85 @@
+import "server-only";
+/**
+ * What signed-in people looked at recently: the dashboards (as their settings, with relative dates)
+ * and the Monitor each person opened. The background warmer asks their questions again for today,
+ * so the first look of the morning is answered from the store. A person keeps at most
+ * LOOKS_PER_PERSON looks, the most recently used; one person opening many dashboards pushes out
+ * only their own older looks, never anyone else's.
+ */
+import { createHash } from "node:crypto";
+import type { Sql, Store } from "@/lib/core/store/sql";
+import { logShared } from "@/lib/core/upstream/shared";
+import { parseDashboard, serializeDashboard } from "@/lib/report/state/dashboard";
+
+export type LookKind = "dashboard" | "monitor";
+
+export interface Look {
+  kind: LookKind;
+  params: string;
+}
+
+/** Looks kept per person: a working day's dashboards, at most. */
+export const LOOKS_PER_PERSON = 10;
+
+/** A look used again within this long is not written again: a waiting page asks every 2 seconds. */
+const REWRITE_AFTER_MS = 15 * 60_000;
+
+const lookKey = (look: Look) => createHash("sha256").update(`${look.kind}\n${look.params}`).digest("base64url");
+
+// Any constant will do; it serializes one person's notes, so their bound holds under concurrent looks.
+const LOOKS_LOCK = 728_612_520;
+
+export function recentLooksRepo(store: Store) {
+  return {
+    /** Notes that `userId` looked at `look` at `now`, and drops their looks beyond LOOKS_PER_PERSON. */
+    async note(userId: string, look: Look, now = new Date()): Promise<void> {
+      await store.transaction(async (tx: Sql) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOOKS_LOCK, userId]);
+        const written = await tx.query<{ user_id: string }>(
+          `INSERT INTO recent_looks (user_id, look_key, kind, params, used_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (user_id, look_key) DO UPDATE SET used_at = EXCLUDED.used_at
+             WHERE recent_looks.used_at < $6
+           RETURNING user_id`,
+          [userId, lookKey(look), look.kind, look.params, now, new Date(now.getTime() - REWRITE_AFTER_MS)],
+        );
+        if (written.length === 0) return;
+        await tx.query(
+          `DELETE FROM recent_looks WHERE user_id = $1 AND look_key NOT IN (
+             SELECT look_key FROM recent_looks WHERE user_id = $1 ORDER BY used_at DESC, look_key LIMIT $2)`,
+          [userId, LOOKS_PER_PERSON],
+        );
+      });
+    },
+
+    /** Everyone's looks used at or after `since`, the most recent first; each look once. */
+    async usedSince(since: Date): Promise<Look[]> {
+      const rows = await store.query<{ kind: LookKind; params: string }>(
+        `SELECT kind, params FROM recent_looks WHERE used_at >= $1
+           GROUP BY kind, params ORDER BY max(used_at) DESC, kind, params`,
+        [since],
+      );
+      return rows.map((r) => ({ kind: r.kind, params: r.params }));
+    },
+
+    /** One person's looks, the most recent first (what the bound keeps). */
+    async of(userId: string): Promise<Look[]> {
+      const rows = await store.query<{ kind: LookKind; params: string }>(
+        "SELECT kind, params FROM recent_looks WHERE user_id = $1 ORDER BY used_at DESC, look_key",
+        [userId],
+      );
+      return rows.map((r) => ({ kind: r.kind, params: r.params }));
+    },
+  };
+}
+
+/**
+ * Notes a look a signed-in person was just answered, in its canonical spelling (so one dashboard is
+ * one look however its URL was written). Never fails the look: a store that cannot be written costs
+ * tomorrow's head start, not today's answer.
+ */
+export async function noteLook(store: Store, userId: string, look: Look): Promise<void> {
+  const params = look.kind === "dashboard" ? serializeDashboard(parseDashboard(look.params).state) : "";
+  await recentLooksRepo(store)
+    .note(userId, { kind: look.kind, params })
+    .catch((e: unknown) => logShared("look not noted", e));
+}
