@@ -19,6 +19,7 @@ import { gatewayFor } from "@/service/testing/test-gateway";
 import { shapeKey } from "./day-shape";
 import { DayStore, type DayStoreConfig } from "./day-store";
 import { checkKeptDaysWhenIdle } from "./kept-days-check";
+import { rebuildDerived } from "@/service/data/derived";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
 import { PgCache } from "./pg-cache";
 import { pgSharedState } from "./pg-shared";
@@ -127,18 +128,22 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
     it("shows a recent day changed upstream once it is asked again, and a settled one after the totals check finds it", async () => {
       now = NOON + 24 * HOUR;
       const g = instance(0);
-      const expected = await truth("orders", last30);
-      // Stand-ins for changes at the upstream: the kept copies of a settled and of a recent day differ from it.
+      await ask(g, "orders", last30); // every day of the range kept
+      // Changes at the upstream, in the service's own data: a settled and a recent day's first
+      // approved attempt is a dollar more (a late correction, a re-sent settlement).
       const settled = addDays(END, -10);
       const recent = END;
-      const doctor = (day: string) =>
-        stores[0].query(
-          `UPDATE report_days SET records = (SELECT json_agg(jsonb_set(r::jsonb, '{revenue}', to_jsonb((r->>'revenue')::numeric + 1))) FROM json_array_elements(records) r)
-           WHERE day = $1 AND shape_key LIKE 'orders:%' AND records::text <> '[]'`,
-          [day],
-        );
-      await doctor(settled);
-      await doctor(recent);
+      await svc.db.transaction(async (tx) => {
+        for (const day of [settled, recent]) {
+          await tx.run(
+            `UPDATE attempts SET amount_cents = amount_cents + 100
+              WHERE attempt_id = (SELECT min(attempt_id) FROM attempts WHERE attempt_date = $1::DATE AND approved)`,
+            [day],
+          );
+        }
+        await rebuildDerived(tx);
+      });
+      const expected = await truth("orders", last30);
       const before = await ask(g, "orders", last30);
       expect(before.data).not.toEqual(expected); // kept days are what is shown until they are found to differ
 
