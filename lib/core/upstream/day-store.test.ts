@@ -167,6 +167,38 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect((await g.days!.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
     });
 
+    it("keeps a year to date: a restarted or other instance asks it with no call, and the next day with one call a question, to the cent", async () => {
+      // A year-to-date dashboard's two questions (its KPIs and trend, its sales types by month), 242
+      // days each: three pieces of at most 100 days.
+      now = NOON + 30 * 24 * HOUR;
+      const ytd = (today: string) => [
+        { start_date: "2025-01-01", end_date: today, group_by: ["date"], metrics: ["revenue", "attempts"] },
+        { start_date: "2025-01-01", end_date: today, group_by: ["date", "sales_type"], metrics: ["revenue"] },
+      ];
+      const open = async (i: 0 | 1, today: string) => {
+        svc.logLines.length = 0;
+        const g = instance(i);
+        const answers = [];
+        for (const q of ytd(today)) answers.push(await ask(g, "orders", q));
+        return { calls: reportCalls(svc), data: answers.map((a) => a.data) };
+      };
+      const today = addDays(END, 30);
+      const cold = await open(0, today);
+      expect(cold.calls, "cold: three pieces a question").toBe(6);
+      for (const i of [1, 0] as const) {
+        const again = await open(i, today);
+        expect(again.calls, `instance ${i}, a new process the same day`).toBe(0);
+        expect(again.data).toEqual(cold.data);
+      }
+      now += 24 * HOUR;
+      const tomorrow = addDays(today, 1);
+      const next = await open(1, tomorrow);
+      expect(next.calls, "the next day: the new day and the unsettled ones, one call a question").toBe(2);
+      const truths = [];
+      for (const q of ytd(tomorrow)) truths.push(await truth("orders", q));
+      expect(next.data).toEqual(truths);
+    });
+
     it("names what was used recently for the background to keep current: the next morning's look costs no call", async () => {
       now = NOON + 100 * 24 * HOUR;
       const today = addDays(END, 100);
