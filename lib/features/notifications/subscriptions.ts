@@ -188,7 +188,7 @@ export async function updateSubscription(
       await db.transaction(async (tx) => {
         const schedule = patch.schedule ?? ScheduleSpec.parse(current.schedule);
         const link = await subscriptionLink(tx, opts.gateway, { id: owner.id, email: owner.email, role: owner.role }, report, recipients, { ...opts, schedule });
-        if (link) await tx.query("UPDATE subscriptions SET share_link_id = $2, share_token_sealed = $3 WHERE id = $1", [current.id, link.id, link.sealed]);
+        if (link) await subscriptionsRepo(tx).attachLink(current.id, link);
       });
       s = (await subscriptionsRepo(db).get(s.id))!;
     }
