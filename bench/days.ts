@@ -4,7 +4,10 @@
 // 5 reporting calls per window, as a dashboard process would on three occasions:
 //   cold        nothing kept;
 //   restarted   a new process (empty memory) opening it again the same day;
-//   next day    a new process the next day (the store's clock a day on).
+//   next day    a new process the next day (the store's clock a day on);
+//   next day, warmed  a new process the day after, whose background warmer (lib/core/upstream/warmer.ts,
+//               given the dashboard's questions as lib/features/warming/warm.ts names a recent look's)
+//               ran at idle quota before the look: its calls are counted apart, as "warmer's calls".
 // Before: the gateway without the store (what a restart keeps: nothing). After: as the dashboard
 // is wired, with the day store and whole answers kept in a PGlite store. Upstream calls are counted at the service; the wall time of each open is from the
 // first look to every tile done. The window is 10 s instead of 60 s so that a run takes minutes, not
@@ -15,11 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "../lib/contract/dates";
 import { openStore } from "../lib/core/store/open";
-import { runDashboard } from "../lib/features/dashboards/run";
+import { dashboardQueries, runDashboard } from "../lib/features/dashboards/run";
 import { parseDashboard, starterDashboard, type DashboardState } from "@/lib/report/state/dashboard";
 import type { Store } from "../lib/core/store/sql";
 import { DayStore } from "../lib/core/upstream/day-store";
 import { PgCache } from "../lib/core/upstream/pg-cache";
+import { Warmer } from "../lib/core/upstream/warmer";
 import { reportCalls, startTestService, type TestService } from "../service/testing/harness";
 import { gatewayFor } from "../service/testing/test-gateway";
 import { machine, median } from "./lib";
@@ -45,14 +49,28 @@ const dashboards: [string, () => DashboardState][] = [
 ];
 
 interface Open {
+  /** Calls the warmer made before the look (0 when it did not run). */
+  warmCalls: number;
   calls: number;
   predicted: number;
   ms: number;
 }
 
-async function openDashboard(svc: TestService, state: DashboardState, days: DayStore | null, store: Store | null, today: string): Promise<Open> {
+async function openDashboard(svc: TestService, state: DashboardState, days: DayStore | null, store: Store | null, today: string, warm: boolean): Promise<Open> {
   // As the dashboard process is wired (lib/core/upstream/index.ts): whole answers in the store beside the days.
   const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: WINDOW_S }, days && store ? { days, cache: new PgCache({ db: store, maxBytes: 256 * 1024 * 1024 }) } : {});
+  let warmCalls = 0;
+  if (warm) {
+    const atStart = reportCalls(svc);
+    const warmer = new Warmer(g, async () => dashboardQueries(g, state, today), { intervalMs: 60_000, refreshBeforeSeconds: 60 });
+    for (let tick = 0; tick < 100; tick++) {
+      const submitted = await warmer.tick();
+      if (submitted.length === 0) break;
+      await Promise.all(submitted.map((s) => g.wait(s.job.id)));
+    }
+    warmCalls = reportCalls(svc) - atStart;
+    await new Promise((r) => setTimeout(r, WINDOW_S * 1000)); // the look finds the quota as the night left it
+  }
   const before = reportCalls(svc);
   const t0 = performance.now();
   const first = await runDashboard(g, state, today, { owner: "bench", waitMs: 0 });
@@ -62,7 +80,7 @@ async function openDashboard(svc: TestService, state: DashboardState, days: DayS
   }
   const failed = last.tiles.find((t) => t.outcome.status !== "done");
   if (failed) throw new Error(`${failed.title}: ${JSON.stringify(failed.outcome).slice(0, 300)}`);
-  return { calls: reportCalls(svc) - before, predicted: first.plan.reduce((n, s) => n + s.plannedCalls, 0), ms: performance.now() - t0 };
+  return { warmCalls, calls: reportCalls(svc) - before, predicted: first.plan.reduce((n, s) => n + s.plannedCalls, 0), ms: performance.now() - t0 };
 }
 
 async function main() {
@@ -85,14 +103,16 @@ async function main() {
           let now = Date.now();
           const days = store ? new DayStore(store, { timeZone: "UTC", ttlTodaySeconds: 300, ttlPastSeconds: 86_400, maxBytes: 1024 * 1024 * 1024 }, () => now) : null;
           // Each occasion waits out the window first, so no run inherits the last one's calls.
-          const occasion = async (label: string, today: string) => {
+          const occasion = async (label: string, today: string, warm = false) => {
             await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
-            ((result[variant]![label] ??= []) as Open[]).push(await openDashboard(svc, state(), days, store, today));
+            ((result[variant]![label] ??= []) as Open[]).push(await openDashboard(svc, state(), days, store, today, warm));
           };
           await occasion("cold", END);
           await occasion("restarted", END);
           now += 86_400_000;
           await occasion("next day", addDays(END, 1));
+          now += 86_400_000;
+          await occasion("next day, warmed", addDays(END, 2), true);
           if (store && days) {
             const s = await days.stats();
             bytes = s.bytes;
@@ -104,13 +124,14 @@ async function main() {
           rmSync(dir, { recursive: true, force: true });
         }
       }
-      for (const label of ["cold", "restarted", "next day"]) {
+      for (const label of ["cold", "restarted", "next day", "next day, warmed"]) {
         const b = result.before![label]!;
         const a = result.after![label]!;
         const mb = median(b.map((o) => o.ms));
         const ma = median(a.map((o) => o.ms));
+        const warmer = (os: Open[]) => median(os.map((o) => o.warmCalls));
         rows.push(
-          `| ${name} | ${label} | ${median(b.map((o) => o.calls))} | ${median(a.map((o) => o.calls))} (predicted ${median(a.map((o) => o.predicted))}) | ${(mb / 1000).toFixed(1)} s | ${(ma / 1000).toFixed(1)} s | ${ma > 0 ? (mb / ma).toFixed(1) : "∞"}× |`,
+          `| ${name} | ${label} | ${median(b.map((o) => o.calls))} | ${median(a.map((o) => o.calls))} (predicted ${median(a.map((o) => o.predicted))}) | ${warmer(b)} / ${warmer(a)} | ${(mb / 1000).toFixed(1)} s | ${(ma / 1000).toFixed(1)} s | ${ma > 0 ? (mb / ma).toFixed(1) : "∞"}× |`,
         );
       }
       // Attempts in the days kept (the service's own count over their span), for the size per million.
@@ -129,7 +150,7 @@ async function main() {
     await svc.stop();
   }
   console.log(`Machine: ${machine()}. Data: ${DAYS} days × ${ORDERS_PER_DAY} orders a day ending ${END}. Quota: 5 calls per ${WINDOW_S} s. ${REPS} runs, medians.\n`);
-  console.log("| dashboard | occasion | calls before | calls after | time before | time after | before ÷ after |\n|---|---|---|---|---|---|---|");
+  console.log("| dashboard | occasion | calls before | calls after | warmer's calls before / after | time before | time after | before ÷ after |\n|---|---|---|---|---|---|---|---|");
   console.log(rows.join("\n"));
   console.log("\n| dashboard | shape-days kept | store size | per shape-day | attempts in the kept days | per million attempts |\n|---|---|---|---|---|---|");
   console.log(sizes.join("\n"));
