@@ -3,11 +3,9 @@
 // a CSV download (admins).
 import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
-import { serverEnv } from "@/lib/core/env/env";
 import { auditCsv, parseAuditQuery, readAuditLog } from "@/lib/features/audit/query";
 
-export const GET = apiRoute({ role: "admin", store: true }, async ({ request, store }) => {
-  const env = serverEnv();
+export const GET = apiRoute({ role: "admin", store: true }, async ({ request, store, env }) => {
   const params = new URL(request.url).searchParams;
   const format = params.get("format") ?? "json";
   if (format !== "json" && format !== "csv") throw ApiError.badRequest("format must be json or csv", [{ path: "format", message: "json or csv" }]);

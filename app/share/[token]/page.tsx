@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { requestAddress } from "@/lib/features/sharing/http";
+import { shareVisitor } from "@/lib/features/sharing/http";
 import { loadSharedView } from "@/lib/features/sharing/view";
 import { SharedMonitor } from "@/components/sharing/shared-monitor";
 import { PendingRefresh } from "@/components/sharing/lazy";
@@ -18,12 +17,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export default async function SharePage({ params, searchParams }: Props) {
   const { token } = await params;
   const sp = await searchParams;
-  const jar = await cookies();
-  const view = await loadSharedView(token, {
-    preset: one(sp.preset) ?? null,
-    address: requestAddress(await headers()),
-    cookie: (name) => jar.get(name)?.value,
-  });
+  const view = await loadSharedView(token, { preset: one(sp.preset) ?? null, ...(await shareVisitor()) });
 
   // An unknown token is a 404, on the page as on the API (and answers alike whatever was guessed).
   if (view.kind === "unknown") notFound();

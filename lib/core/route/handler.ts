@@ -1,8 +1,8 @@
 import "server-only";
 /**
  * The one wrapper for the dashboard's API routes: resolve the session and check the role, parse the
- * JSON body, hand the handler the store and its feature's context (a permission checked there, e.g.
- * the routing workspace's), run the handler, and map every thrown error to the contract's error
+ * JSON body, hand the handler the validated environment, the store, the report gateway and its
+ * feature's context (a permission checked there, e.g. the routing workspace's), run the handler, and map every thrown error to the contract's error
  * envelope. Internals never leak: an unexpected error is a generic 500 whose detail goes to the
  * server log only.
  */
@@ -11,8 +11,9 @@ import type { z } from "zod";
 import { LIMITS } from "@/lib/contract/catalog";
 import { ApiError, errorEnvelope } from "@/lib/contract/errors";
 import { requireUser, type Role, type SessionUser } from "@/lib/core/auth/session";
-import { serverEnv } from "@/lib/core/env/env";
+import { serverEnv, type ServerEnv } from "@/lib/core/env/env";
 import type { Store } from "@/lib/core/store/sql";
+import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { refuseCrossSite } from "./cross-site";
 import { jsonResponse } from "./json-response";
 import { measure, ServerTiming, withTiming } from "@/lib/core/http/server-timing";
@@ -20,11 +21,15 @@ import { measure, ServerTiming, withTiming } from "@/lib/core/http/server-timing
 /** Who may call a route: a minimum role, exactly the listed roles, or anyone ("public": share links). */
 export type Access = Role | readonly Role[] | "public";
 
-export interface HandlerContext<P, B, U, St = undefined, F = undefined> {
+export interface HandlerContext<P, B, U, St = undefined, F = undefined, G = undefined> {
   /** The signed-in user; null on public routes, which never resolve a session. */
   user: U;
+  /** The validated environment. */
+  env: ServerEnv;
   /** The process's store when the route asks for it (`store: true`), else undefined. */
   store: St;
+  /** The process's report gateway (quota, cache, kept days) when the route asks for it (`gateway: true`), else undefined. */
+  gateway: G;
   /** What the route's `feature` option resolved for this user (e.g. the routing workspace), else undefined. */
   feature: F;
   /** The JSON body: parsed by `schema` when the route has one, as read when `json` only, else undefined. */
@@ -33,10 +38,12 @@ export interface HandlerContext<P, B, U, St = undefined, F = undefined> {
   request: Request;
 }
 
-interface RouteOptions<A extends Access, K extends string, S extends z.ZodType | undefined, T extends boolean, D extends boolean, F> {
+interface RouteOptions<A extends Access, K extends string, S extends z.ZodType | undefined, T extends boolean, D extends boolean, F, W extends boolean> {
   role: A;
   /** Opens (or reuses) the process's store and passes it as `store`. */
   store?: D;
+  /** Passes the process's report gateway as `gateway`. */
+  gateway?: W;
   /**
    * Resolves the feature's context for the signed-in user, after the role check and the body's:
    * a feature's own permission is checked here (it throws the 403), so every handler of the feature
@@ -61,6 +68,7 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
 type UserFor<A extends Access> = A extends "public" ? null : SessionUser;
 type BodyFor<S, T extends boolean> = S extends z.ZodType ? z.output<S> : T extends true ? string : unknown;
 type StoreFor<D extends boolean> = D extends true ? Store : undefined;
+type GatewayFor<W extends boolean> = W extends true ? ReportGateway : undefined;
 
 function errorResponse(err: ApiError, requestId = randomUUID()): Response {
   return jsonResponse(JSON.stringify(errorEnvelope(err, requestId)), err.status, err.headers);
@@ -124,11 +132,16 @@ export function apiRoute<
   T extends boolean = false,
   D extends boolean = false,
   F = undefined,
->(options: RouteOptions<A, K, S, T, D, F>, fn: (ctx: HandlerContext<Record<K, string>, BodyFor<S, T>, UserFor<A>, StoreFor<D>, F>) => Promise<Response | unknown>) {
+  W extends boolean = false,
+>(
+  options: RouteOptions<A, K, S, T, D, F, W>,
+  fn: (ctx: HandlerContext<Record<K, string>, BodyFor<S, T>, UserFor<A>, StoreFor<D>, F, GatewayFor<W>>) => Promise<Response | unknown>,
+) {
   return async (request: Request, context: { params: Promise<Record<K, string>> }): Promise<Response> => {
     const timing = options.timing ? new ServerTiming() : null;
     const handle = async (): Promise<Response> => {
-      refuseCrossSite(request, serverEnv().NEXTAUTH_URL);
+      const env = serverEnv();
+      refuseCrossSite(request, env.NEXTAUTH_URL);
       const user = (options.role === "public" ? null : await measure("session", () => requireUser(options.role as Role | readonly Role[], request))) as UserFor<A>;
       const raw = options.text
         ? await measure("body", () => readJsonText(request))
@@ -139,11 +152,12 @@ export function apiRoute<
       const params = (await context.params) ?? ({} as Record<K, string>);
       // Imported here, not at the top: the routes that never touch the store (the reports') load none of it.
       const store = options.store ? await measure("store", async () => (await import("@/lib/core/store")).getStore()) : undefined;
+      const gateway = options.gateway ? (await import("@/lib/core/upstream")).getGateway() : undefined;
       const feature = options.feature ? await options.feature(user) : undefined;
       // The casts restate what the option types already say: a public route's user is null, the body
       // is the schema's output when there is a schema, the text when `text`, and the store and the
-      // feature's context are there when asked for.
-      const out = await fn({ user, body: body as BodyFor<S, T>, params, request, store: store as StoreFor<D>, feature: feature as F });
+      // feature's context and the gateway are there when asked for.
+      const out = await fn({ user, env, body: body as BodyFor<S, T>, params, request, store: store as StoreFor<D>, feature: feature as F, gateway: gateway as GatewayFor<W> });
       if (out instanceof Response) return out;
       // Serialized here, where the handler's total times it; small answers go uncompressed.
       return jsonResponse(JSON.stringify(out));

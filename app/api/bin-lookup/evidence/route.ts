@@ -3,11 +3,9 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/core/route/handler";
 import { BinEvidenceRequestSchema } from "@/lib/features/bin-lookup/evidence";
-import { serverEnv } from "@/lib/core/env/env";
-import { getGateway } from "@/lib/core/upstream";
 import { binEvidence } from "@/lib/features/bin-lookup/upstream";
 
-export const POST = apiRoute({ role: "analyst", schema: BinEvidenceRequestSchema }, async ({ body }) => {
-  const answer = await binEvidence(getGateway(), body.bins, { minAttempts: serverEnv().BIN_EVIDENCE_MIN_ATTEMPTS });
+export const POST = apiRoute({ role: "analyst", schema: BinEvidenceRequestSchema, gateway: true }, async ({ body, env, gateway }) => {
+  const answer = await binEvidence(gateway, body.bins, { minAttempts: env.BIN_EVIDENCE_MIN_ATTEMPTS });
   return NextResponse.json(answer, { status: answer.state === "pending" ? 202 : 200, headers: { "Cache-Control": "no-store" } });
 });

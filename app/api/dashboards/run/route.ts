@@ -2,13 +2,10 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { waitParam } from "@/lib/report/route";
 import { DashboardRunInput, runDashboardFor } from "@/lib/features/dashboards/service";
-import { serverEnv } from "@/lib/core/env/env";
-import { getGateway } from "@/lib/core/upstream";
 import { noteLook } from "@/lib/features/warming/looks";
 
-export const POST = apiRoute({ role: "viewer", store: true, schema: DashboardRunInput }, async ({ user, body, request, store }) => {
-  const env = serverEnv();
-  const answer = await runDashboardFor(store, getGateway(), user, body, { timeZone: env.REPORT_TIMEZONE, waitMs: waitParam(request) });
+export const POST = apiRoute({ role: "viewer", store: true, gateway: true, schema: DashboardRunInput }, async ({ user, body, request, store, env, gateway }) => {
+  const answer = await runDashboardFor(store, gateway, user, body, { timeZone: env.REPORT_TIMEZONE, waitMs: waitParam(request) });
   await noteLook(store, user.id, { kind: "dashboard", params: body.params });
   return Response.json(answer, { headers: { "Cache-Control": "no-store" } });
 });

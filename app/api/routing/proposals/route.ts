@@ -2,6 +2,5 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { loadRoutingProposals } from "@/lib/features/routing/evidence";
 import { countedClients, workspaceFor } from "@/lib/features/routing/workspace";
-import { getGateway } from "@/lib/core/upstream";
 
-export const GET = apiRoute({ role: "analyst", feature: workspaceFor }, async ({ feature: { deps, user } }) => loadRoutingProposals(getGateway(), { clients: countedClients(deps, user) }));
+export const GET = apiRoute({ role: "analyst", feature: workspaceFor, gateway: true }, async ({ feature: { deps, user }, gateway }) => loadRoutingProposals(gateway, { clients: countedClients(deps, user) }));

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { serverEnv } from "@/lib/core/env/env";
-import { requestAddress } from "@/lib/features/sharing/http";
+import { shareVisitor } from "@/lib/features/sharing/http";
 import { loadSharedView } from "@/lib/features/sharing/view";
 import { PRINT_TOKEN_HEADER, PRINT_WAIT_MS, sharePrintAllowed } from "@/lib/features/sharing/pdf";
 import { printFacts } from "@/lib/features/sharing/print-facts";
@@ -20,15 +20,8 @@ type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<
 export default async function PrintSharePage({ params, searchParams }: Props) {
   const { token } = await params;
   const preset = (await searchParams).preset;
-  const h = await headers();
-  if (!sharePrintAllowed(token, h.get(PRINT_TOKEN_HEADER))) notFound();
-  const jar = await cookies();
-  const view = await loadSharedView(token, {
-    preset: typeof preset === "string" ? preset : null,
-    address: requestAddress(h),
-    cookie: (name) => jar.get(name)?.value,
-    wait: { ms: PRINT_WAIT_MS, acceptStale: false },
-  });
+  if (!sharePrintAllowed(token, (await headers()).get(PRINT_TOKEN_HEADER))) notFound();
+  const view = await loadSharedView(token, { preset: typeof preset === "string" ? preset : null, ...(await shareVisitor()), wait: { ms: PRINT_WAIT_MS, acceptStale: false } });
   if (view.kind === "unknown") notFound();
   return <PrintView view={view} facts={printFacts(view, serverEnv().REPORT_TIMEZONE, new Date())} base={`/share/${encodeURIComponent(token)}`} />;
 }

@@ -4,8 +4,7 @@ import { getAlertRule } from "@/lib/features/notifications/alert-rules";
 import { evaluateNow, notifyDeps } from "@/lib/features/notifications/slots";
 import { ApiError } from "@/lib/contract/errors";
 
-export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
-  const deps = await notifyDeps();
+export const POST = apiRoute({ role: "analyst", params: ["id"], feature: notifyDeps }, async ({ user, params, feature: deps }) => {
   const rule = await getAlertRule(deps.db, user, params.id); // 404 unless the owner's or an admin's
   try {
     return { evaluation: await evaluateNow(deps, rule.id, user.id) };

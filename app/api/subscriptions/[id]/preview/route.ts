@@ -2,8 +2,8 @@
 import { apiRoute } from "@/lib/core/route/handler";
 import { notifyDeps, previewSubscription } from "@/lib/features/notifications/slots";
 
-export const GET = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
-  const preview = await previewSubscription(await notifyDeps(), user, params.id);
+export const GET = apiRoute({ role: "analyst", params: ["id"], feature: notifyDeps }, async ({ user, params, feature: deps }) => {
+  const preview = await previewSubscription(deps, user, params.id);
   if (preview.kind === "pending") return Response.json({ preview }, { status: 202, headers: { "Retry-After": String(preview.retryAfterSeconds), "Cache-Control": "no-store" } });
   return Response.json({ preview }, { headers: { "Cache-Control": "no-store" } });
 });

@@ -3,9 +3,9 @@ import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
 import { notifyDeps, sendSubscriptionNow } from "@/lib/features/notifications/slots";
 
-export const POST = apiRoute({ role: "analyst", params: ["id"] }, async ({ user, params }) => {
+export const POST = apiRoute({ role: "analyst", params: ["id"], feature: notifyDeps }, async ({ user, params, feature: deps }) => {
   try {
-    return { sent: await sendSubscriptionNow(await notifyDeps(), user, params.id) };
+    return { sent: await sendSubscriptionNow(deps, user, params.id) };
   } catch (e) {
     // A limit the caller met (the allowance, the owner's rights, the daily mail) answers as itself.
     if (e instanceof ApiError) throw e;
