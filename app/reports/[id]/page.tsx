@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/features/saved-reports";
 import { loadSavedView } from "@/lib/features/sharing/view";
 import { getStore } from "@/lib/core/store";
+import { noteLook } from "@/lib/features/warming/looks";
 import { PendingRefresh } from "@/components/sharing/lazy";
 import { ReportView } from "@/components/sharing/report-view";
 
@@ -17,9 +18,10 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
   const { id } = await params;
   const user = await requirePageUser(`/reports/${id}`, "viewer");
   const preset = (await searchParams).preset;
+  const store = await getStore();
   let report;
   try {
-    report = await getVisibleReport(await getStore(), user, id);
+    report = await getVisibleReport(store, user, id);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
@@ -28,6 +30,7 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
   if (report.page === "monitor") redirect("/monitor");
   if (report.page === "dashboard") redirect(`/dashboards/${report.id}`);
   const view = await loadSavedView(report, typeof preset === "string" ? preset : null);
+  if (view.kind === "ok" || view.kind === "pending") await noteLook(store, user.id, { kind: report.page, params: report.params });
   if (view.kind !== "ok") {
     return (
       <main className="mx-auto max-w-md p-6">

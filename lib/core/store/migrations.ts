@@ -545,13 +545,14 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 20,
     name: "what signed-in people looked at recently",
     up: `
-      -- The dashboards and Monitor each person opened lately, as settings with relative dates, so the
-      -- background warmer fetches their new days before the next look (lib/features/warming/looks.ts).
-      -- A look is known by a hash of its settings (which can be long); each person keeps a few.
+      -- The dashboards, saved reports and Monitor each person opened lately, as settings with relative
+      -- dates, so the background warmer fetches their new days before the next look
+      -- (lib/features/warming/looks.ts). A look is known by a hash of its settings (which can be long);
+      -- each person keeps a few.
       CREATE TABLE recent_looks (
         user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         look_key text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('dashboard', 'monitor')),
+        kind text NOT NULL CHECK (kind IN ('dashboard', 'explore', 'cohorts', 'monitor')),
         params text NOT NULL,
         used_at timestamptz NOT NULL,
         PRIMARY KEY (user_id, look_key)

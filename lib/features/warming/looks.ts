@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * What signed-in people looked at recently: the dashboards (as their settings, with relative dates)
- * and the Monitor each person opened. The background warmer asks their questions again for today,
+ * What signed-in people looked at recently: the dashboards and saved reports (as their settings,
+ * with relative dates) and the Monitor each person opened. The background warmer asks their questions again for today,
  * so the first look of the morning is answered from the store. A person keeps at most
  * LOOKS_PER_PERSON looks, the most recently used; one person opening many dashboards pushes out
  * only their own older looks, never anyone else's.
@@ -11,7 +11,8 @@ import type { Sql, Store } from "@/lib/core/store/sql";
 import { logShared } from "@/lib/core/upstream/shared";
 import { parseDashboard, serializeDashboard } from "@/lib/report/state/dashboard";
 
-export type LookKind = "dashboard" | "monitor";
+/** A dashboard, a saved Explore or Cohorts report (as its page is named), or the Monitor. */
+export type LookKind = "dashboard" | "explore" | "cohorts" | "monitor";
 
 export interface Look {
   kind: LookKind;
@@ -74,11 +75,11 @@ export function recentLooksRepo(store: Store) {
 
 /**
  * Notes a look a signed-in person was just answered, in its canonical spelling (so one dashboard is
- * one look however its URL was written). Never fails the look: a store that cannot be written costs
+ * one look however its URL was written; a saved report's settings were made canonical when saved). Never fails the look: a store that cannot be written costs
  * tomorrow's head start, not today's answer.
  */
 export async function noteLook(store: Store, userId: string, look: Look): Promise<void> {
-  const params = look.kind === "dashboard" ? serializeDashboard(parseDashboard(look.params).state) : "";
+  const params = look.kind === "dashboard" ? serializeDashboard(parseDashboard(look.params).state) : look.kind === "monitor" ? "" : look.params;
   await recentLooksRepo(store)
     .note(userId, { kind: look.kind, params })
     .catch((e: unknown) => logShared("look not noted", e));

@@ -28,6 +28,8 @@ import { gatewayFor } from "@/service/testing/test-gateway";
 import { sharedDashboardState, sharedDashboardView } from "@/lib/features/sharing/dashboard";
 import { createShareLink } from "@/lib/features/sharing/links";
 import { monitorMonths, monitorQuery } from "@/lib/features/monitor/months";
+import { reportQuery } from "@/lib/features/sharing/service";
+import { coverageRequest } from "@/lib/report/periods/coverage";
 import { noteLook, recentLooksRepo } from "./looks";
 import { warmQueries } from "./warm";
 
@@ -265,6 +267,17 @@ describe("what signed-in people opened, shared or not", () => {
     expect(statuses(answer).every((s) => s === "done")).toBe(true);
     expect(answer.plannedCalls).toBe(0);
     expect(reportCalls()).toBe(before);
+  });
+
+  it("names a saved report's questions for today: its own, its comparison's and the comparison's coverage", async () => {
+    const params = "op=orders&range=last7&cmp=prev&by=gateway_alias&m=revenue,attempts";
+    await noteLook(store, analyst.id, { kind: "explore", params });
+    const { op, query, comparison } = reportQuery({ page: "explore", params }, TZ);
+    expect(comparison).not.toBeNull();
+    const coverage = coverageRequest(op, comparison!);
+    const expected = [{ op, query }, { op, query: comparison! }, ...(coverage ? [{ op, query: coverage }] : [])];
+    expect(expected.length).toBe(3);
+    expect(await warmQueries(store, gateway, TZ, 7)).toEqual(expect.arrayContaining(expected));
   });
 
   it("leaves out looks older than the window", async () => {

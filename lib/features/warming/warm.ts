@@ -4,9 +4,9 @@ import "server-only";
  * - every live share link viewed in the last days (and the dashboards behind them), as the link
  *   shows it by default: links not revoked, not expired, live (snapshots never fetch); their default
  *   range only (a visitor's other preset is fetched when asked, then kept like any answer);
- * - the dashboards and the Monitor signed-in people opened in those days (./looks.ts), with their
- *   relative dates moved to today, so a breakdown kept whole (the top BINs, the Monitor's MIDs) is
- *   fetched for the new day before anyone asks.
+ * - the dashboards, saved reports and the Monitor signed-in people opened in those days (./looks.ts),
+ *   with their relative dates moved to today, so a breakdown kept whole (the top BINs, the Monitor's
+ *   MIDs) is fetched for the new day before anyone asks.
  * Policy and its window (SHARE_WARM_DAYS): docs/dashboards.md.
  */
 import type { Operation } from "@/lib/contract";
@@ -37,15 +37,9 @@ export async function warmQueries(db: Store, gateway: ReportGateway, timeZone: s
     if (!report) continue;
     if (report.page === "dashboard") out.push(...dashboardQueries(gateway, sharedDashboardState(report, null), today));
     else if (report.page === "monitor") out.push(...monitorQueries(today));
-    else {
-      const { op, query, comparison } = reportQuery(report, timeZone);
-      out.push({ op, query });
-      if (comparison) out.push({ op, query: comparison });
-      const coverage = comparison ? coverageRequest(op, comparison) : null;
-      if (coverage) out.push({ op, query: coverage });
-    }
+    else out.push(...savedReportQueries({ page: report.page, params: report.params }, timeZone));
   }
-  for (const look of await recentLooksRepo(db).usedSince(since)) out.push(...lookQueries(gateway, look, today));
+  for (const look of await recentLooksRepo(db).usedSince(since)) out.push(...lookQueries(gateway, look, today, timeZone));
   const seen = new Set<string>();
   return out.filter((q) => {
     const key = queryKey(q.op, q.query);
@@ -55,9 +49,17 @@ export async function warmQueries(db: Store, gateway: ReportGateway, timeZone: s
 
 const monitorQueries = (today: string): WarmQuery[] => monitorMonths(today).map((m) => ({ op: "orders", query: monitorQuery(m) }));
 
+/** A saved Explore or Cohorts report's questions today: its own, its comparison's and the comparison's coverage. */
+function savedReportQueries(report: { page: "explore" | "cohorts"; params: string }, timeZone: string): WarmQuery[] {
+  const { op, query, comparison } = reportQuery(report, timeZone);
+  const coverage = comparison ? coverageRequest(op, comparison) : null;
+  return [{ op, query }, ...(comparison ? [{ op, query: comparison }] : []), ...(coverage ? [{ op, query: coverage }] : [])];
+}
+
 /** A look's questions today: none for settings this code can no longer apply exactly. */
-function lookQueries(gateway: ReportGateway, look: Look, today: string): WarmQuery[] {
+function lookQueries(gateway: ReportGateway, look: Look, today: string, timeZone: string): WarmQuery[] {
   if (look.kind === "monitor") return monitorQueries(today);
+  if (look.kind !== "dashboard") return savedReportQueries({ page: look.kind, params: look.params }, timeZone);
   const parsed = parseDashboard(look.params, today);
   if (!parsed.hasReport || parsed.problems.length > 0) return [];
   return dashboardQueries(gateway, parsed.state, today);
