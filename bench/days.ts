@@ -1,7 +1,7 @@
 // Kept days benchmark: `npm run bench:days`.
 // The starter dashboard and a year-to-date dashboard, run through the dashboard's own code
 // (lib/features/dashboards/run.ts, the gateway, the quota queue) against the real service at the contract's
-// 5 reporting calls per window, as a dashboard process would on three occasions:
+// 5 reporting calls per window, as a dashboard process would on four occasions:
 //   cold        nothing kept;
 //   restarted   a new process (empty memory) opening it again the same day;
 //   next day    a new process the next day (the store's clock a day on);

@@ -194,7 +194,7 @@ test("a shared dashboard on a phone, switched through its presets, reaches each 
     { id: "lastmonth", label: "Last month" },
     { id: "lastquarter", label: "Last quarter" },
     { id: "last7", label: "Last 7 days" },
-    // Most days of all: eight calls, two windows of the quota.
+    // The preset people waited longest on: late in the year, more calls than one window of the quota.
     { id: "ytd", label: "Year to date" },
   ];
   const link = await page.request.post(`/api/saved-reports/${report.id}/links`, { data: { mode: "live", allowed_presets: chips.map((p) => p.id) } });

@@ -8,6 +8,6 @@ import { noteLook } from "@/lib/features/warming/looks";
 
 export const GET = apiRoute({ role: "viewer", store: true, gateway: true }, async ({ user, request, store, env, gateway }) => {
   const answer = await loadMonitor(gateway, monitorConfig(), todayIn(env.REPORT_TIMEZONE), user.id, waitParam(request));
-  await noteLook(store, user.id, { kind: "monitor", params: "" });
+  await noteLook(store, env, user.id, { kind: "monitor", params: "" });
   return answer;
 });

@@ -11,6 +11,7 @@ import { firstLookFor } from "@/lib/features/dashboards/service";
 import { dashboardLook, starterQuery } from "@/lib/report/state/dashboard";
 import { getGateway } from "@/lib/core/upstream";
 import { getStore } from "@/lib/core/store";
+import { serverEnv } from "@/lib/core/env/env";
 import { noteLook } from "@/lib/features/warming/looks";
 import { DashboardPage } from "@/components/dashboards/dashboard-page";
 import { LazyShareLinks } from "@/components/sharing/lazy-share-links";
@@ -44,7 +45,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   if (saved !== null) redirect(`/dashboards/${encodeURIComponent(report.id)}?${saved}`);
   // What the cache holds is drawn into the HTML: a warm dashboard paints before hydration.
   const first = await firstLookFor(store, getGateway(), user, report, query, { timeZone });
-  if (first) await noteLook(store, user.id, { kind: "dashboard", params: first.params });
+  if (first) await noteLook(store, serverEnv(), user.id, { kind: "dashboard", params: first.params });
   return (
     <main className={`${PAGE_WIDTH} py-4 sm:py-6`}>
       <header className="mb-4">

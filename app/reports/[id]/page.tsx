@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { getVisibleReport } from "@/lib/features/saved-reports";
 import { loadSavedView } from "@/lib/features/sharing/view";
 import { getStore } from "@/lib/core/store";
+import { serverEnv } from "@/lib/core/env/env";
 import { noteLook } from "@/lib/features/warming/looks";
 import { PendingRefresh } from "@/components/sharing/lazy";
 import { ReportView } from "@/components/sharing/report-view";
@@ -30,7 +31,7 @@ export default async function SavedReportPage({ params, searchParams }: Props) {
   if (report.page === "monitor") redirect("/monitor");
   if (report.page === "dashboard") redirect(`/dashboards/${report.id}`);
   const view = await loadSavedView(report, typeof preset === "string" ? preset : null);
-  if (view.kind === "ok" || view.kind === "pending") await noteLook(store, user.id, { kind: report.page, params: report.params });
+  if (view.kind === "ok" || view.kind === "pending") await noteLook(store, serverEnv(), user.id, { kind: report.page, params: report.params });
   if (view.kind !== "ok") {
     return (
       <main className="mx-auto max-w-md p-6">

@@ -99,7 +99,10 @@ const serverEnvSchema = z
     // unset: the built-in ones. The file itself is read and validated at start (lib/features/monitor/config.ts).
     /** The fewest attempts a gateway needs in a BIN's 90 days before the BIN lookup calls its approval rate the best. */
     BIN_EVIDENCE_MIN_ATTEMPTS: positiveInt("BIN_EVIDENCE_MIN_ATTEMPTS", 30),
-    /** Live share links viewed within this many days are kept fresh in the background (0: never). */
+    /**
+     * Live share links viewed within this many days are kept fresh in the background, and what
+     * signed-in people opened within them is fetched for each new day (0: neither).
+     */
     SHARE_WARM_DAYS: intInRange("SHARE_WARM_DAYS", 0, 365, 7),
     /** How often the background warmer looks for answers about to go stale. */
     SHARE_WARM_INTERVAL_SECONDS: positiveInt("SHARE_WARM_INTERVAL_SECONDS", 30),

@@ -45,8 +45,9 @@ interface RouteOptions<A extends Access, K extends string, S extends z.ZodType |
   /** Passes the process's report gateway as `gateway`. */
   gateway?: W;
   /**
-   * Resolves the feature's context for the signed-in user, after the role check and the body's:
-   * a feature's own permission is checked here (it throws the 403), so every handler of the feature
+   * Resolves the feature's context for the caller, after the role check and the body's: a feature's
+   * own permission is checked here (it throws the 403), and what its handlers all need is gathered
+   * here (the notifications' dependencies, a share link's visitor), so every handler of the feature
    * gets it the same way.
    */
   feature?: (user: UserFor<A>) => Promise<F>;
@@ -150,10 +151,11 @@ export function apiRoute<
           : undefined;
       const body = options.schema ? ApiError.parse(options.schema, raw) : raw;
       const params = (await context.params) ?? ({} as Record<K, string>);
-      // Imported here, not at the top: the routes that never touch the store (the reports') load none of it.
+      // Imported here, not at the top: the routes that never touch the store (the reports') load none
+      // of it; the gateway likewise, and only once the feature's permission has let the caller in.
       const store = options.store ? await measure("store", async () => (await import("@/lib/core/store")).getStore()) : undefined;
-      const gateway = options.gateway ? (await import("@/lib/core/upstream")).getGateway() : undefined;
       const feature = options.feature ? await options.feature(user) : undefined;
+      const gateway = options.gateway ? (await import("@/lib/core/upstream")).getGateway() : undefined;
       // The casts restate what the option types already say: a public route's user is null, the body
       // is the schema's output when there is a schema, the text when `text`, and the store and the
       // feature's context and the gateway are there when asked for.

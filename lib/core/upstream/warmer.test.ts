@@ -55,6 +55,21 @@ describe("the warmer", () => {
     expect(reportCalls(svc)).toBe(2);
   });
 
+  it("fetches a question marked once only while no answer to it is kept, fresh or not", async () => {
+    const g = gatewayFor(svc, { reportRateLimit: 5, rateWindowSeconds: 2 });
+    const look = { ...query(g, "orders", { start_date: addDays(END, -9), end_date: END, group_by: ["date"], metrics: ["refund_amount"] }), once: true };
+    const w = new Warmer(g, async () => [look], { intervalMs: 60_000, refreshBeforeSeconds: 60 });
+    svc.logLines.length = 0;
+    const first = await w.tick();
+    expect(first.map((s) => s.query)).toEqual([look.query]);
+    await Promise.all(first.map((s) => g.wait(s.job.id)));
+    // A day after, its answer expired: a question kept fresh would be asked again, this one is not.
+    const dayAfter = Date.now() + (TTL + 3600) * 1000;
+    expect(g.lookup(look.op, look.query, dayAfter)).toBeNull();
+    expect(await w.tick(dayAfter)).toEqual([]);
+    expect(reportCalls(svc)).toBe(1);
+  });
+
   it("submits nothing, and does not even ask its source, while a person's call waits", async () => {
     const g = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 60 });
     let asked = 0;

@@ -19,6 +19,12 @@ import { queryKey, type ReportQuery } from "./records";
 export interface WarmQuery {
   op: Operation;
   query: ReportQuery;
+  /**
+   * Fetched only while the cache holds no answer for it at all, fresh or not, instead of kept fresh:
+   * for a question whose dates move with the day (someone's "last 30 days"), that is once a day,
+   * ready for the first look of the morning, not again every few minutes while nobody looks.
+   */
+  once?: boolean;
 }
 
 export interface WarmerOptions {
@@ -107,10 +113,11 @@ export class Warmer {
     const retryMs = this.opts.retryFailedAfterMs ?? 15 * 60_000;
     for (const [key, until] of this.failedUntil) if (until <= now) this.failedUntil.delete(key);
     const submitted: WarmSubmission[] = [];
-    for (const { op, query } of wanted) {
+    for (const { op, query, once } of wanted) {
       if (submitted.length >= max) break;
       const key = queryKey(op, query);
       if (this.failedUntil.has(key)) continue;
+      if (once && this.gateway.latest(op, query)) continue;
       // Warm enough when lookup (exact or derived) would still answer at the horizon. This asks the
       // question directly rather than reading `latest`, whose most recent answer may expire sooner
       // than an older one that still covers the query.

@@ -70,7 +70,7 @@ export function subscriptionsRepo(db: Sql) {
     },
     /** Gives a subscription made without a share link the link its e-mails now carry. */
     async attachLink(id: string, link: { id: string; sealed: string }): Promise<void> {
-      await db.query("UPDATE subscriptions SET share_link_id = $2, share_token_sealed = $3 WHERE id = $1", [id, link.id, link.sealed]);
+      await db.query("UPDATE subscriptions SET share_link_id = $2, share_token_sealed = $3, updated_at = now() WHERE id = $1", [id, link.id, link.sealed]);
     },
   };
 }

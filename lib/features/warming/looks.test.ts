@@ -19,6 +19,7 @@ import { LOOKS_PER_PERSON, noteLook, recentLooksRepo, type Look } from "./looks"
 
 const T0 = Date.parse("2026-11-02T08:00:00Z");
 const MINUTE = 60_000;
+const WARMING = { SHARE_WARM_DAYS: 7, REPORT_TIMEZONE: "UTC" };
 const dashboard = (i: number): Look => ({ kind: "dashboard", params: `look-${String(i).padStart(2, "0")}` });
 
 function suite(name: string, open: () => Promise<{ writers: [Store, Store]; close(): Promise<void> }>) {
@@ -69,14 +70,23 @@ function suite(name: string, open: () => Promise<{ writers: [Store, Store]; clos
       expect(await looks.usedSince(new Date(later - 24 * 60 * MINUTE))).toEqual([{ kind: "monitor", params: "" }, dashboard(71)]);
     });
 
+    it("notes nothing while nothing is warmed, nor settings it cannot read, and never fails the look", async () => {
+      const gil = await person();
+      const params = serializeDashboard(starterDashboard());
+      await noteLook(writers[0], { ...WARMING, SHARE_WARM_DAYS: 0 }, gil, { kind: "dashboard", params });
+      await noteLook(writers[0], WARMING, gil, { kind: "dashboard", params: "range=last14&t=kpi.1" });
+      await noteLook(writers[0], WARMING, gil, { kind: "monitor", params: "range=last30" });
+      expect(await recentLooksRepo(writers[0]).of(gil)).toEqual([]);
+    });
+
     it("keeps one dashboard spelled two ways as one look, in its canonical spelling", async () => {
       const fay = await person();
       const params = serializeDashboard(starterDashboard());
       const [range, compare, ...tiles] = params.split("&");
       const reordered = [compare, range, ...tiles].join("&"); // the settings before the range: the same dashboard
       expect(reordered).not.toBe(params);
-      await noteLook(writers[0], fay, { kind: "dashboard", params: reordered });
-      await noteLook(writers[1], fay, { kind: "dashboard", params });
+      await noteLook(writers[0], WARMING, fay, { kind: "dashboard", params: reordered });
+      await noteLook(writers[1], WARMING, fay, { kind: "dashboard", params });
       expect(await recentLooksRepo(writers[0]).of(fay)).toEqual([{ kind: "dashboard", params }]);
     });
   });

@@ -8,8 +8,8 @@ import "server-only";
  */
 import { createHash } from "node:crypto";
 import type { Sql, Store } from "@/lib/core/store/sql";
-import { logShared } from "@/lib/core/upstream/shared";
-import { parseDashboard, serializeDashboard } from "@/lib/report/state/dashboard";
+import type { ServerEnv } from "@/lib/core/env/env";
+import { canonicalParams } from "@/lib/features/saved-reports/input";
 
 /** A dashboard, a saved Explore or Cohorts report (as its page is named), or the Monitor. */
 export type LookKind = "dashboard" | "explore" | "cohorts" | "monitor";
@@ -52,11 +52,12 @@ export function recentLooksRepo(store: Store) {
       });
     },
 
-    /** Everyone's looks used at or after `since`, the most recent first; each look once. */
+    /** The looks of everyone not disabled used at or after `since`, the most recent first; each look once. */
     async usedSince(since: Date): Promise<Look[]> {
       const rows = await store.query<{ kind: LookKind; params: string }>(
-        `SELECT kind, params FROM recent_looks WHERE used_at >= $1
-           GROUP BY kind, params ORDER BY max(used_at) DESC, kind, params`,
+        `SELECT l.kind, l.params FROM recent_looks l JOIN users u ON u.id = l.user_id AND NOT u.disabled
+           WHERE l.used_at >= $1
+           GROUP BY l.kind, l.params ORDER BY max(l.used_at) DESC, l.kind, l.params`,
         [since],
       );
       return rows.map((r) => ({ kind: r.kind, params: r.params }));
@@ -73,14 +74,34 @@ export function recentLooksRepo(store: Store) {
   };
 }
 
+/** What this process noted lately, by person and look, so a page that polls is not written again. */
+const noted = new Map<string, number>();
+const NOTED_KEPT = 10_000;
+
 /**
  * Notes a look a signed-in person was just answered, in its canonical spelling (so one dashboard is
- * one look however its URL was written; a saved report's settings were made canonical when saved). Never fails the look: a store that cannot be written costs
- * tomorrow's head start, not today's answer.
+ * one look however its URL was written), unless nothing is warmed (SHARE_WARM_DAYS=0) or this
+ * process noted it within REWRITE_AFTER_MS. Never fails the look: settings that cannot be read, or a
+ * store that cannot be written, cost tomorrow's head start, not today's answer.
  */
-export async function noteLook(store: Store, userId: string, look: Look): Promise<void> {
-  const params = look.kind === "dashboard" ? serializeDashboard(parseDashboard(look.params).state) : look.kind === "monitor" ? "" : look.params;
-  await recentLooksRepo(store)
-    .note(userId, { kind: look.kind, params })
-    .catch((e: unknown) => logShared("look not noted", e));
+export async function noteLook(
+  store: Store,
+  env: Pick<ServerEnv, "SHARE_WARM_DAYS" | "REPORT_TIMEZONE">,
+  userId: string,
+  look: Look,
+  now = Date.now(),
+): Promise<void> {
+  if (env.SHARE_WARM_DAYS === 0) return;
+  try {
+    const canonical: Look = { kind: look.kind, params: canonicalParams(look.kind, look.params, env.REPORT_TIMEZONE) };
+    const key = `${userId}\n${lookKey(canonical)}`;
+    const last = noted.get(key);
+    if (last !== undefined && now - last < REWRITE_AFTER_MS) return;
+    await recentLooksRepo(store).note(userId, canonical, new Date(now));
+    noted.delete(key);
+    noted.set(key, now);
+    if (noted.size > NOTED_KEPT) noted.delete(noted.keys().next().value!);
+  } catch (e) {
+    console.error(JSON.stringify({ level: "warn", msg: "look not noted", kind: look.kind, error: e instanceof Error ? e.message : String(e) }));
+  }
 }

@@ -9,8 +9,6 @@ import "server-only";
  *   MIDs) is fetched for the new day before anyone asks.
  * Policy and its window (SHARE_WARM_DAYS): docs/dashboards.md.
  */
-import type { Operation } from "@/lib/contract";
-import type { ReportQuery } from "@/lib/contract/schemas";
 import { todayIn } from "@/lib/contract/dates";
 import { dashboardQueries } from "@/lib/features/dashboards/run";
 import { monitorMonths, monitorQuery } from "@/lib/features/monitor/months";
@@ -20,26 +18,50 @@ import { shareLinksRepo } from "@/lib/features/sharing/links-store";
 import { reportQuery } from "@/lib/features/sharing/service";
 import type { Store } from "@/lib/core/store/sql";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
+import type { WarmQuery } from "@/lib/core/upstream/warmer";
 import { queryKey } from "@/lib/core/upstream/records";
 import { coverageRequest } from "@/lib/report/periods/coverage";
+import { parseCohort } from "@/lib/report/state/cohort";
 import { parseDashboard } from "@/lib/report/state/dashboard";
+import { parseExplore } from "@/lib/report/state/explore";
 import { recentLooksRepo, type Look } from "./looks";
 
-type WarmQuery = { op: Operation; query: ReportQuery };
-
-export async function warmQueries(db: Store, gateway: ReportGateway, timeZone: string, days: number, now = new Date()): Promise<WarmQuery[]> {
+/**
+ * The questions to warm, shared links' first (kept fresh: a visitor may come at any time), then
+ * signed-in looks' (each fetched `once` for the new day). A link or look this code cannot plan (a
+ * setting an older version saved, say) is left out with a line in the log; the others are warmed.
+ */
+export async function warmQueries(
+  db: Store,
+  gateway: ReportGateway,
+  timeZone: string,
+  days: number,
+  now = new Date(),
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<WarmQuery[]> {
   const since = new Date(now.getTime() - days * 86_400_000);
-  const reportIds = await shareLinksRepo(db).reportsViewedSince(since, now);
   const today = todayIn(timeZone, now);
   const out: WarmQuery[] = [];
-  for (const id of reportIds) {
-    const report = await savedReportsRepo(db).get(id);
-    if (!report) continue;
-    if (report.page === "dashboard") out.push(...dashboardQueries(gateway, sharedDashboardState(report, null), today));
-    else if (report.page === "monitor") out.push(...monitorQueries(today));
-    else out.push(...savedReportQueries({ page: report.page, params: report.params }, timeZone));
+  const leftOut = (what: string, e: unknown) =>
+    log(JSON.stringify({ level: "warn", msg: `warmer left out a ${what}`, error: e instanceof Error ? e.message : String(e) }));
+  for (const id of await shareLinksRepo(db).reportsViewedSince(since, now)) {
+    try {
+      const report = await savedReportsRepo(db).get(id);
+      if (!report) continue;
+      if (report.page === "dashboard") out.push(...dashboardQueries(gateway, sharedDashboardState(report, null), today));
+      else if (report.page === "monitor") out.push(...monitorQueries(today));
+      else out.push(...savedReportQueries({ page: report.page, params: report.params }, timeZone));
+    } catch (e) {
+      leftOut("shared report", e);
+    }
   }
-  for (const look of await recentLooksRepo(db).usedSince(since)) out.push(...lookQueries(gateway, look, today, timeZone));
+  for (const look of await recentLooksRepo(db).usedSince(since)) {
+    try {
+      out.push(...lookQueries(gateway, look, today, timeZone).map((q) => ({ ...q, once: true })));
+    } catch (e) {
+      leftOut(`${look.kind} look`, e);
+    }
+  }
   const seen = new Set<string>();
   return out.filter((q) => {
     const key = queryKey(q.op, q.query);
@@ -59,8 +81,10 @@ function savedReportQueries(report: { page: "explore" | "cohorts"; params: strin
 /** A look's questions today: none for settings this code can no longer apply exactly. */
 function lookQueries(gateway: ReportGateway, look: Look, today: string, timeZone: string): WarmQuery[] {
   if (look.kind === "monitor") return monitorQueries(today);
-  if (look.kind !== "dashboard") return savedReportQueries({ page: look.kind, params: look.params }, timeZone);
-  const parsed = parseDashboard(look.params, today);
-  if (!parsed.hasReport || parsed.problems.length > 0) return [];
-  return dashboardQueries(gateway, parsed.state, today);
+  if (look.kind === "dashboard") {
+    const parsed = parseDashboard(look.params, today);
+    return parsed.hasReport && parsed.problems.length === 0 ? dashboardQueries(gateway, parsed.state, today) : [];
+  }
+  const parsed = look.kind === "explore" ? parseExplore(look.params, today) : parseCohort(look.params, today);
+  return parsed.problems.length === 0 ? savedReportQueries({ page: look.kind, params: look.params }, timeZone) : [];
 }

@@ -6,6 +6,6 @@ import { noteLook } from "@/lib/features/warming/looks";
 
 export const POST = apiRoute({ role: "viewer", store: true, gateway: true, schema: DashboardRunInput }, async ({ user, body, request, store, env, gateway }) => {
   const answer = await runDashboardFor(store, gateway, user, body, { timeZone: env.REPORT_TIMEZONE, waitMs: waitParam(request) });
-  await noteLook(store, user.id, { kind: "dashboard", params: body.params });
+  await noteLook(store, env, user.id, { kind: "dashboard", params: body.params });
   return Response.json(answer, { headers: { "Cache-Control": "no-store" } });
 });
