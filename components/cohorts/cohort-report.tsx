@@ -1,7 +1,6 @@
 "use client";
 import { SaveReportButton } from "@/components/saved-reports/save-report-button";
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { todayIn } from "@/lib/contract/dates";
+import { useMemo } from "react";
 import { cohortCaption, cycleOffsetDays } from "@/lib/features/cohorts/labels";
 import { cohortLook, serializeCohort, type CohortState, type CohortLook } from "@/lib/report/state/cohort";
 import { Button } from "@/components/ui/button";
@@ -10,8 +9,8 @@ import { ReportColumns, ResultsPlaceholder } from "@/components/report/report-la
 import { Spinner } from "@/components/ui/spinner";
 import { lazyPart } from "@/components/ui/lazy-part";
 import { ReportStatus } from "@/components/report/report-status";
-import { useReport } from "@/components/report/use-report";
-import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
+import { useReportPage } from "@/components/report/use-report-page";
+import type { UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { CohortForm } from "./cohort-form";
 import { CohortOptions } from "./cohort-options";
@@ -25,7 +24,6 @@ const CohortGridTable = lazyPart(
   </div>,
 );
 
-type CohortResults = typeof import("./cohort-results");
 const loadCohortResults = () => import("./cohort-results");
 
 /** Cohorts: the container. One request (days × billing cycles); rows, cells and masking are drawn here. */
@@ -39,33 +37,19 @@ export function CohortReport({
   /** The server's look at the page's URL (cohortLook in lib/report/state/cohort.ts), as of `today`. */
   looks: UrlLooks<CohortLook>;
 }) {
-  const [today, setToday] = useState(serverToday);
-  const lookAt = useCallback((search: string) => cohortLook(search, today), [today]);
-  // The server's look is as of its day: after midnight the page looks again.
-  const { look, write } = useUrlLook(today === serverToday ? looks : NO_LOOKS, lookAt);
-  const { state, hasReport, problems, spec } = look;
-  const report = useReport(spec);
-  const data = report.data;
-  const requested = spec !== null;
   // The grid's math and CSV come with the grid's code, beside the first answer.
-  const [lib, setLib] = useState<CohortResults | null>(null);
-  useEffect(() => {
-    if (!requested) return;
-    CohortGridTable.preload();
-    void loadCohortResults().then(setLib);
-  }, [requested]);
+  const { today, look, write, report, results: lib, apply } = useReportPage({
+    timeZone,
+    serverToday,
+    looks,
+    lookOf: cohortLook,
+    loadResults: loadCohortResults,
+    preloadResults: CohortGridTable.preload,
+  });
+  const { state, hasReport, problems } = look;
+  const data = report.data;
 
-  const run = (draft: CohortState) => {
-    void loadCohortResults().then(setLib);
-    const now = todayIn(timeZone);
-    const next = { ...state, range: draft.range, filters: draft.filters };
-    if (now !== today) {
-      setToday(now);
-      write(serializeCohort(next), "push");
-    } else if (!write(serializeCohort(next), "push")) {
-      report.rerun();
-    }
-  };
+  const run = (draft: CohortState) => apply(serializeCohort({ ...state, range: draft.range, filters: draft.filters }), report.rerun);
   const setView = (p: Partial<CohortState>) => write(serializeCohort({ ...state, ...p }), "replace");
 
   const { rows, cell, cycles, trialDays, periodDays } = state;

@@ -1,7 +1,6 @@
 "use client";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { OPERATION_TABLE } from "@/lib/contract/operations";
-import { todayIn } from "@/lib/contract/dates";
 import { formatCount } from "@/lib/report/metrics/format";
 import type { ReportView } from "@/lib/report/periods/view";
 import { type ExploreState, type ExploreLook, TABLE_LAYOUTS, exploreLook, serializeExplore, sortAfterRegroup } from "@/lib/report/state/explore";
@@ -10,7 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ReportColumns, ResultsPlaceholder } from "@/components/report/report-layout";
 import { ReportStatus } from "@/components/report/report-status";
 import { useReport } from "@/components/report/use-report";
-import { NO_LOOKS, useUrlLook, type UrlLooks } from "@/components/report/use-url-look";
+import { useReportPage } from "@/components/report/use-report-page";
+import type { UrlLooks } from "@/components/report/use-url-look";
 import { UrlProblems } from "@/components/report/lazy-url-problems";
 import { EmptyResultWords } from "@/components/report/filter-empty-result";
 import { ChartPlaceholder } from "./chart-placeholder";
@@ -18,7 +18,6 @@ import type { ColumnOptions } from "./columns-picker";
 import { ReportForm } from "./report-form";
 import { ChartPanel, PivotTable, ResultsTable, SaveReportButton, preloadResults } from "./lazy-results";
 
-type ResultsModel = typeof import("./results-model");
 const loadResultsModel = () => import("./results-model");
 
 /**
@@ -37,22 +36,16 @@ export function ExploreReport({
   looks: UrlLooks<ExploreLook>;
   columns: ColumnOptions;
 }) {
-  // "Today" was resolved once by the server page; a run after midnight refreshes it.
-  const [today, setToday] = useState(serverToday);
-  const lookAt = useCallback((search: string) => exploreLook(search, today), [today]);
-  // The server's look is as of its day: after midnight the page looks again.
-  const { look, write } = useUrlLook(today === serverToday ? looks : NO_LOOKS, lookAt);
-  const { state, hasReport, problems, spec } = look;
-  const report = useReport(spec);
-  // The results' code is fetched beside the first answer, not after it.
-  const requested = spec !== null;
-  // What turns an answer into a view, a table and a CSV comes with them.
-  const [lib, setLib] = useState<ResultsModel | null>(null);
-  useEffect(() => {
-    if (!requested) return;
-    preloadResults();
-    void loadResultsModel().then(setLib);
-  }, [requested]);
+  // What turns an answer into a view, a table and a CSV is fetched beside the first answer, not after it.
+  const { today, look, write, report, results: lib, apply } = useReportPage({
+    timeZone,
+    serverToday,
+    looks,
+    lookOf: exploreLook,
+    loadResults: loadResultsModel,
+    preloadResults,
+  });
+  const { state, hasReport, problems } = look;
   // The comparison is the same request over other days: one more answer at most, none when cached.
   const comparison = useReport(look.comparison);
   const comparing = state.compare.kind !== "none";
@@ -65,20 +58,12 @@ export function ExploreReport({
   const coverage = useReport(look.coverage);
   const covData = comparing ? coverage.data : null;
 
-  const run = (draft: ExploreState) => {
-    // The model comes with the first request (it is small and local).
-    void loadResultsModel().then(setLib);
-    const now = todayIn(timeZone);
-    const next = { ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure };
-    if (now !== today) {
-      setToday(now);
-      write(serializeExplore(next), "push");
-    } else if (!write(serializeExplore(next), "push")) {
+  const run = (draft: ExploreState) =>
+    apply(serializeExplore({ ...draft, sort: sortAfterRegroup(state.sort, state.groupBy, draft.groupBy), chart: state.chart, chartMeasure: state.chartMeasure }), () => {
       report.rerun();
       if (comparing) comparison.rerun();
       if (look.coverage) coverage.rerun();
-    }
-  };
+    });
   const setView = (p: Partial<ExploreState>) => write(serializeExplore({ ...state, ...p }), "replace");
 
   const measures = useMemo(() => (lib && data ? lib.computable(state, data) : []), [lib, state, data]);
