@@ -23,11 +23,11 @@ import { usersRepo } from "@/lib/core/auth/users";
 import { CELL_DEFINITIONS, buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/features/cohorts/grid";
 import { todayIn } from "@/lib/contract/dates";
 import { getGateway } from "@/lib/core/upstream";
-import { SHARE_OWNER, type JobView, type ReportGateway } from "@/lib/core/upstream/gateway";
+import { SHARE_OWNER, type ReportGateway } from "@/lib/core/upstream/gateway";
 import type { Sql } from "@/lib/core/store/sql";
 import { loadMonitor, type MonitorAnswer } from "@/lib/features/monitor/load";
 import { monitorConfig } from "@/lib/features/monitor/config";
-import { recordShareView, reportQuery, resolveShare, runThroughGateway } from "./service";
+import { recordShareView, reportQuery, resolveShare, runThroughGateway, type GatewayRun } from "./service";
 import { sharedDashboardView, type SharedDashboard } from "./dashboard";
 import { unlockCookieName } from "./tokens";
 import type { QueuePlace } from "@/lib/report/client/queue-words";
@@ -177,14 +177,14 @@ export async function renderSavedReport(
     const c = opts.snapshot.comparison;
     if (c) compared = { range: { start: c.start_date, end: c.end_date }, records: c.data, ...(c.data_days ? { dataDays: c.data_days } : {}) };
   } else {
-    // A page waits a few seconds at most; past that it says how long and refreshes itself.
-    const pending = (run: { waiting: JobView | null }): SharedView => {
-      // How long until the answer: the start of the report's last call, when the job says.
-      const s = run.waiting?.status;
-      const until = s?.state === "queued" ? Date.parse(s.estimated_done) : Date.now() + 5_000;
+    // A page waits a few seconds at most; past that it says how long (until every answer it waits
+    // for should be in: the report's, the comparison's and the coverage's) and refreshes itself.
+    const pending = (runs: (GatewayRun | null)[]): SharedView => {
       const now = Date.now();
-      const queue = s?.state === "queued" ? { position: s.position, estimated_start: s.estimated_start } : null;
-      return { kind: "pending", title: report.name, retryAfterSeconds: Math.max(2, Math.ceil((until - now) / 1000) + 1), rangeLabel, checkedAt: new Date(now).toISOString(), queue };
+      const statuses = runs.flatMap((r) => (r && "waiting" in r ? [r.waiting?.status] : []));
+      const queued = statuses.flatMap((s) => (s?.state === "queued" ? [s] : [])).sort((a, b) => a.position - b.position)[0];
+      const queue = queued ? { position: queued.position, estimated_start: queued.estimated_start } : null;
+      return { kind: "pending", title: report.name, retryAfterSeconds: secondsUntilDone(statuses, gateway.queue.callMs, now), rangeLabel, checkedAt: new Date(now).toISOString(), queue };
     };
     // Which compared days hold data, when the comparison's own answer cannot say (lib/report/periods/coverage.ts).
     const coverage = comparison ? coverageRequest(op, comparison) : null;
@@ -193,9 +193,7 @@ export async function renderSavedReport(
       comparison ? runThroughGateway(gateway, op, comparison, waitMs, queueOwner) : null,
       coverage ? runThroughGateway(gateway, op, coverage, waitMs, queueOwner) : null,
     ]);
-    if (!("done" in run)) return pending(run);
-    if (cmpRun && !("done" in cmpRun)) return pending(cmpRun);
-    if (covRun && !("done" in covRun)) return pending(covRun);
+    if (!("done" in run) || (cmpRun && !("done" in cmpRun)) || (covRun && !("done" in covRun))) return pending([run, cmpRun, covRun]);
     records = run.done.data;
     asOf = run.done.fetched_at;
     if (comparison && cmpRun) {
@@ -270,6 +268,20 @@ export async function renderSavedReport(
   };
 }
 
+/**
+ * Seconds until every answer a page waits for should be in, as the page says it: the latest of their
+ * jobs' own estimates (when their last call should have answered), and at least one call's time
+ * for one whose last call is under way or that says nothing; never under 2 s.
+ */
+export function secondsUntilDone(statuses: readonly ({ state: string; estimated_done?: string } | undefined)[], callMs: number, now: number): number {
+  let until = now + callMs;
+  for (const s of statuses) {
+    const done = s && (s.state === "queued" || s.state === "fetching") ? s.estimated_done : undefined;
+    if (done) until = Math.max(until, Date.parse(done));
+  }
+  return Math.max(2, Math.ceil((until - now) / 1000) + 1);
+}
+
 /** A shared Monitor: always live, this month and the two before, evaluated as the Monitor page does. */
 async function monitorView(deps: RenderDeps, report: SavedReport): Promise<SharedView> {
   const timeZone = deps.timeZone;
@@ -277,7 +289,9 @@ async function monitorView(deps: RenderDeps, report: SavedReport): Promise<Share
   if (answer.kind !== "ok") {
     const queued = answer.months.flatMap((m) => (m.status.state === "queued" ? [m.status] : [])).sort((a, b) => a.position - b.position)[0];
     const queue = queued ? { position: queued.position, estimated_start: queued.estimated_start } : null;
-    return { kind: "pending", title: report.name, retryAfterSeconds: 5, rangeLabel: "This month and the two before", checkedAt: new Date().toISOString(), queue };
+    const now = Date.now();
+    const retryAfterSeconds = secondsUntilDone(answer.months.map((m) => m.status), deps.gateway.queue.callMs, now);
+    return { kind: "pending", title: report.name, retryAfterSeconds, rangeLabel: "This month and the two before", checkedAt: new Date(now).toISOString(), queue };
   }
   const owner = await usersRepo(deps.db).findById(report.ownerId);
   return { kind: "monitor", title: report.name, sharedBy: sharerWords(owner?.email), timeZone, answer };
