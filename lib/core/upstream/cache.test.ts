@@ -39,6 +39,18 @@ describe("the answer cache", () => {
     expect(fresh!.result.data).toEqual(cache.lookup("orders", byDate)!.data);
   });
 
+  it("tells an answer put together from days kept earlier as of its oldest day, fresh for its own lifetime", () => {
+    const cache = new ReportCache(config);
+    const now = Date.now();
+    const oldestDay = now - 3 * 86_400_000;
+    cache.store("orders", byDate, records, 0, now, oldestDay);
+    const exact = cache.lookup("orders", byDate, now + (TTL_PAST - 1) * 1000);
+    expect(exact?.fetched_at).toBe(new Date(oldestDay).toISOString());
+    const totals: ReportQuery = { ...byDate, group_by: [] };
+    expect(cache.lookup("orders", totals)?.fetched_at).toBe(new Date(oldestDay).toISOString());
+    expect(cache.latest("orders", byDate, now)?.ageSeconds).toBe(3 * 86_400);
+  });
+
   it("derives from an expired answer as lookup derives from a fresh one", () => {
     const cache = new ReportCache(config);
     cache.store("orders", byDate, records, 1);

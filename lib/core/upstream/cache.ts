@@ -55,6 +55,8 @@ interface CacheEntry {
   query: ReportQuery;
   records: ReportRecord[];
   fetchedAt: number;
+  /** When its oldest records were fetched, as the answer tells it: before `fetchedAt` for one put together from kept days. */
+  asOf: number;
   expiresAt: number;
   upstreamCalls: number;
   /** The records' JSON size, plus the serialized body's bytes once made. */
@@ -160,14 +162,14 @@ export class ReportCache {
     return {
       result: k === key ? this.answer(entry) : this.answer(entry, op, query),
       fresh: entry.expiresAt > now,
-      ageSeconds: Math.max(0, Math.floor((now - entry.fetchedAt) / 1000)),
+      ageSeconds: Math.max(0, Math.floor((now - entry.asOf) / 1000)),
       expiresAt: new Date(entry.expiresAt).toISOString(),
     };
   }
 
   /** An entry's answer as it is (exact), or derived for `query` from it. */
   private answer(entry: CacheEntry, op?: Operation, query?: ReportQuery): JobResult {
-    const fetchedAt = new Date(entry.fetchedAt).toISOString();
+    const fetchedAt = new Date(entry.asOf).toISOString();
     if (!op || !query) {
       return { source: "cache", fetched_at: fetchedAt, upstream_calls: 0, total: entry.records.length, data: entry.records };
     }
@@ -177,9 +179,11 @@ export class ReportCache {
 
   /**
    * Keeps an answer fetched at `fetchedAt` (now, or another instance's time), evicting the least
-   * recently used past either bound; returns when it stops being fresh.
+   * recently used past either bound; returns when it stops being fresh. `asOf` is the time its
+   * answers tell (`fetched_at`, the age): when its oldest records were fetched, for an answer put
+   * together now from days kept earlier; `fetchedAt` unless given.
    */
-  store(op: Operation, query: ReportQuery, records: ReportRecord[], calls: number, fetchedAt = Date.now()): number {
+  store(op: Operation, query: ReportQuery, records: ReportRecord[], calls: number, fetchedAt = Date.now(), asOf = fetchedAt): number {
     const today = todayIn(this.config.timeZone);
     const ttl = query.end_date < today ? this.config.ttlPastSeconds : this.config.ttlTodaySeconds;
     const now = fetchedAt;
@@ -190,7 +194,7 @@ export class ReportCache {
     if (bytes > max) return expiresAt; // larger than the whole cache: served, not kept
     const key = queryKey(op, query);
     this.evict(key);
-    this.entries.set(key, { op, query, records, fetchedAt: now, expiresAt, upstreamCalls: calls, bytes });
+    this.entries.set(key, { op, query, records, fetchedAt: now, asOf: Math.min(asOf, now), expiresAt, upstreamCalls: calls, bytes });
     this.totalBytes += bytes;
     this.enforceBounds();
     return expiresAt;

@@ -80,6 +80,12 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
         expect(again.days).toEqual({ kept: 30, fetched: 0 });
       }
       expect(reportCalls(svc), "a second look at kept days costs no call").toBe(0);
+      // Asked again of the same process, from its memory: as old as its oldest day, as it first said.
+      const g = instance(0);
+      const kept = await ask(g, "orders", last30);
+      const repeat = await ask(g, "orders", last30);
+      expect(kept.fetched_at).toBe(first.fetched_at);
+      expect(repeat.fetched_at).toBe(kept.fetched_at);
     });
 
     it("keeps a question it cannot keep by day whole, so a restarted instance answers it with no call too", async () => {

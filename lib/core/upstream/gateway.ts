@@ -306,9 +306,10 @@ export class ReportGateway {
     const result = shape && this.days ? await this.days.answer(run, shape, () => this.fetchWhole(run)) : await this.fetchWhole(run);
     this.seen.add(result.data);
     // A whole answer is kept as of its fetch, so the cache tells the same time; one put together from
-    // kept days is kept from now (its oldest day may be long past any lifetime).
+    // kept days is kept from now (its oldest day may be long past any lifetime), and tells, as its
+    // first answer did, when its oldest day was fetched.
     const fetchedAt = shape ? Date.now() : Date.parse(result.fetched_at);
-    const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt);
+    const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt, Date.parse(result.fetched_at));
     await this.shared.cache?.put(run.op, run.query, result.data, fetchedAt, expiresAt).catch((e: unknown) =>
       // A shared cache that cannot take the answer costs the other instances a call, not this report.
       logShared("shared cache put failed", e),
