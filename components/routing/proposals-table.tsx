@@ -37,7 +37,7 @@ export function ProposalsTable({
   onUse?: (p: Proposal) => void;
 }) {
   const mid = useMidName();
-  // The figures after the summary's "route … to MID n": kept, with the MIDs named as everywhere.
+  // The figures after the summary's "route … to <MID>": kept, with the MIDs named as everywhere.
   const figures = (summary: string) => (summary.includes(":") ? summary.slice(summary.indexOf(":")) : "");
   const rule = `another active MID is proposed when both have at least ${formatValue(thresholds.minAttempts, "count")} attempts, its approval rate is higher by at least ${thresholds.marginPp} pp, and a one-sided two-proportion z-test gives p below ${thresholds.alpha} (split among the MIDs tested)`;
   if (proposals.length === 0) {

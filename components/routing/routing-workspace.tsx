@@ -23,6 +23,7 @@ import { GroupsTable, RulesTable } from "./live-tables";
 import { PendingChanges } from "./pending-changes";
 import { PreviewPanel } from "./preview-panel";
 import { ProposalsPanel } from "./proposals-panel";
+import { useMidName } from "./use-mid-name";
 import { VersionsList } from "./versions-list";
 
 const WORKSPACE_KEY = ["routing-workspace"] as const;
@@ -65,6 +66,7 @@ function Workspace({ timeZone }: { timeZone: string }) {
   const client = useQueryClient();
   const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: ({ signal }) => apiFetch<WorkspaceAnswer>("/api/routing", { signal }), staleTime: 0 });
   const [draft, setDraft] = useState<RoutingConfig | null>(null);
+  const mid = useMidName();
   const [reason, setReason] = useState("");
   const [notice, setNotice] = useState<{ tone: "success" | "error" | "neutral"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -95,7 +97,7 @@ function Workspace({ timeZone }: { timeZone: string }) {
   const putProposal = (p: Proposal) => {
     const base = draft ?? (liveConfig ? structuredClone(liveConfig) : null);
     if (!base) return;
-    const placed = applyProposal(base, p);
+    const placed = applyProposal(base, p, mid);
     setDraft(placed.config);
     if (reason.trim() === "") setReason(p.summary);
     setNotice({ tone: "neutral", text: `${placed.note} Review it in the editor below, then give a reason and ${view.two_person ? "propose" : "apply"} it.` });

@@ -79,9 +79,13 @@ describe("applyProposal", () => {
 
   it("makes a one-MID group and adds the proposal's rule when neither exists", () => {
     const placed = applyProposal(base, proposal("400000", "11"));
-    expect(placed.config.groups.at(-1)).toMatchObject({ group_id: 2, group_name: "MID 11", members: [{ gateway_id: 11, weight: 1, active: true }] });
-    expect(placed.config.rules[placed.ruleIndex]).toEqual({ type: "BIN", bin_prefix: "400000", rule_name: "BIN 400000 to MID 11", group_id: 2, enabled: true });
-    expect(placed.note).toContain("new group MID 11");
+    expect(placed.config.groups.at(-1)).toMatchObject({ group_id: 2, group_name: "MID #11", members: [{ gateway_id: 11, weight: 1, active: true }] });
+    expect(placed.config.rules[placed.ruleIndex]).toEqual({ type: "BIN", bin_prefix: "400000", rule_name: "BIN 400000 to MID #11", group_id: 2, enabled: true });
+    expect(placed.note).toContain("a new group “MID #11” (group #2)");
+    // Named as the page names MIDs, when it knows the alias.
+    const named = applyProposal(base, proposal("400000", "11"), (id) => `Wells ${id} (#${id})`);
+    expect(named.config.groups.at(-1)).toMatchObject({ group_name: "Wells 11 (#11)" });
+    expect(named.note).toContain("a new group “Wells 11 (#11)” (group #2)");
     expect(parseRoutingConfig(placed.config).problems).toEqual([]);
   });
 });

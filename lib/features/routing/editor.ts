@@ -5,7 +5,8 @@
  * proposal from evidence turned into a rule. Browser-safe; the page's components only draw these.
  */
 import type { RoutingConfig, RoutingGroupConfig, RoutingRuleConfig } from "@/lib/contract/routing-config";
-import type { Proposal } from "./proposals";
+import { midName } from "@/lib/report/mid-name";
+import type { MidNamer, Proposal } from "./proposals";
 
 export type { RoutingConfig, RoutingGroupConfig, RoutingRuleConfig };
 
@@ -171,10 +172,11 @@ export interface ProposalPlacement {
 
 /**
  * A proposal as a rule of the configuration: routed to a group whose only active member is the
- * proposed MID (made, named after the MID, when none exists). A rule on the same BIN prefix or bank
- * is re-pointed rather than duplicated, so the new group really takes those calls.
+ * proposed MID (made, named after the MID as `name` names it, when none exists). A rule on the same
+ * BIN prefix or bank is re-pointed rather than duplicated, so the new group really takes those calls.
  */
-export function applyProposal(c: RoutingConfig, p: Proposal): ProposalPlacement {
+export function applyProposal(c: RoutingConfig, p: Proposal, name: MidNamer = (id) => midName(id)): ProposalPlacement {
+  const mid = name(p.proposed.gateway_id);
   const gatewayId = Number(p.proposed.gateway_id);
   const single = c.groups.find((g) => {
     const active = g.members.filter((m) => m.active);
@@ -185,12 +187,12 @@ export function applyProposal(c: RoutingConfig, p: Proposal): ProposalPlacement 
   let groupNote: string;
   if (single) {
     groupId = single.group_id;
-    groupNote = `group ${single.group_name} (#${groupId}), whose only active MID is ${gatewayId}`;
+    groupNote = `group ${single.group_name} (group #${groupId}), whose only active MID is ${mid}`;
   } else {
-    const made = addGroup(c, gatewayId, `MID ${gatewayId}`);
+    const made = addGroup(c, gatewayId, mid);
     config = made.config;
     groupId = made.groupId;
-    groupNote = `a new group MID ${gatewayId} (#${groupId}) with that MID alone`;
+    groupNote = `a new group “${mid}” (group #${groupId}) with that MID alone`;
   }
   const same = config.rules.findIndex((r) =>
     p.rule.type === "BIN" ? r.type === "BIN" && r.bin_prefix === p.rule.bin_prefix : r.type === "BANK" && r.bank === p.rule.bank,

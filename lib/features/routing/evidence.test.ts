@@ -94,10 +94,10 @@ describe("routing proposals from evidence", () => {
     expect(p.p_value).toBeCloseTo(pValue, 15);
     expect(p.p_value).toBeLessThan(p.threshold);
     expect(p.chargeback_worse).toBe(alt.cb_count / alt.approvals > cur.cb_count / cur.approvals);
-    expect(p.rule).toEqual({ type: "BIN", bin_prefix: evidence.better_bin, rule_name: `BIN ${evidence.better_bin} to MID ${evidence.better_gateway_id}` });
+    expect(p.rule).toEqual({ type: "BIN", bin_prefix: evidence.better_bin, rule_name: `BIN ${evidence.better_bin} to MID #${evidence.better_gateway_id}` });
     const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(1)} %`;
     expect(p.summary).toBe(
-      `route BIN ${evidence.better_bin} to MID ${evidence.better_gateway_id}: ${pct(alt.approvals, alt.attempts)} vs ${pct(cur.approvals, cur.attempts)}, ` +
+      `route BIN ${evidence.better_bin} to MID #${evidence.better_gateway_id}: ${pct(alt.approvals, alt.attempts)} vs ${pct(cur.approvals, cur.attempts)}, ` +
         `n = ${alt.attempts.toLocaleString("en-US")} / ${cur.attempts.toLocaleString("en-US")}`,
     );
   });
@@ -154,7 +154,7 @@ describe("routing proposals from evidence", () => {
     const alt = counts.get(String(evidence.better_gateway_id))!;
     expect(bank[0]!.current).toMatchObject({ gateway_id: String(evidence.current_gateway_id), ...cur });
     expect(bank[0]!.proposed).toMatchObject({ gateway_id: String(evidence.better_gateway_id), ...alt });
-    expect(bank[0]!.rule).toEqual({ type: "BANK", bank: ROUTING_EVIDENCE_BANK, rule_name: `BANK ${ROUTING_EVIDENCE_BANK} to MID ${evidence.better_gateway_id}` });
+    expect(bank[0]!.rule).toEqual({ type: "BANK", bank: ROUTING_EVIDENCE_BANK, rule_name: `BANK ${ROUTING_EVIDENCE_BANK} to MID #${evidence.better_gateway_id}` });
     // The BIN itself, now decided by the bank's rule, still has its own proposal; the noise BIN none.
     expect(got.proposals.filter((p) => p.key === evidence.better_bin).map((p) => p.current.gateway_id)).toEqual([String(evidence.current_gateway_id)]);
     expect(got.proposals.filter((p) => p.key === evidence.noise_bin)).toEqual([]);
@@ -169,5 +169,19 @@ describe("routing proposals from evidence", () => {
     // The configuration restored above (version 1's again, as version 3) gives the same proposals.
     expect(again).toEqual({ ...answer, live_version: 3 });
     expect(gateway.client.reportCalls).toBe(calls);
+  });
+
+  it("names the proposed MID as every page does once an answer has carried its alias, and as MID #n before", async () => {
+    // A fresh process: the proposals above named MIDs by number alone, as nothing had named them.
+    const g = gatewayFor(svc);
+    const named = g.submit("orders", g.parse("orders", { start_date: FROM, end_date: END, group_by: ["gateway_id", "gateway_alias"], metrics: ["attempts"] }), "someone");
+    if ("job" in named) await g.wait(named.job.id);
+    const got = await loadRoutingProposals(g, { now: NOW, waitMs: 120_000, clients: { read: g.client, write: null } });
+    if (got.state !== "done") throw new Error(`the proposals' report is still ${got.phase}`);
+    const p = got.proposals.find((x) => x.kind === "BIN" && x.key === evidence.better_bin)!;
+    const [row] = await svc.db.all<{ gateway_alias: string }>("SELECT gateway_alias FROM gateways WHERE gateway_id = $1", [evidence.better_gateway_id]);
+    const name = `${row!.gateway_alias} (#${evidence.better_gateway_id})`;
+    expect(p.rule).toMatchObject({ rule_name: `BIN ${evidence.better_bin} to ${name}` });
+    expect(p.summary.startsWith(`route BIN ${evidence.better_bin} to ${name}: `), p.summary).toBe(true);
   });
 });

@@ -28,6 +28,7 @@ import { evidenceRange, type EvidenceRange } from "@/lib/features/bin-lookup/evi
 import { getRoutingConfig, previewRouting, routingClients, type RoutingClients } from "./upstream";
 import type { JobResult, ReportGateway } from "@/lib/core/upstream/gateway";
 import { countsByKey, PROPOSAL_DEFAULTS, proposeRules, type MidCounts, type Proposal, type ProposalInput, type ProposalOptions } from "./proposals";
+import { midName } from "@/lib/report/mid-name";
 
 /** Queue owner of the proposals' report (one fair-queue owner for everyone asking). */
 export const PROPOSALS_OWNER = "routing-proposals";
@@ -209,5 +210,8 @@ export async function loadRoutingProposals(gateway: ReportGateway, opts: Proposa
     return cur !== undefined && cur.attempts >= min && i.counts.some((c) => c !== cur && c.attempts >= min && active.includes(c.gateway_id));
   }).length;
   const fetched_at = [bankResult, binResult, ...secondStep].map((r) => r.fetched_at).sort()[0]!;
-  return { state: "done", window, considered, proposals: proposeRules(inputs, thresholds), thresholds, fetched_at, live_version: live.version };
+  // MIDs named as everywhere, by the aliases the answers fetched so far carried.
+  const aliases = new Map(gateway.seen.values("gateway_id").flatMap((v) => (v.label ? [[String(v.value), v.label] as const] : [])));
+  const proposals = proposeRules(inputs, thresholds, (id) => midName(id, aliases.get(id)));
+  return { state: "done", window, considered, proposals, thresholds, fetched_at, live_version: live.version };
 }

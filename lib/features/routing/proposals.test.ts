@@ -124,8 +124,8 @@ describe("proposals", () => {
 
   it("says what it proposes in the product's words", () => {
     const p = proposeFor(input([1218, 2210], [1126, 1840]))!;
-    expect(p.summary).toBe("route BIN 414720 to MID 16: 61.2 % vs 55.1 %, n = 1,840 / 2,210");
-    expect(p.rule).toEqual({ type: "BIN", bin_prefix: "414720", rule_name: "BIN 414720 to MID 16" });
+    expect(p.summary).toBe("route BIN 414720 to MID #16: 61.2 % vs 55.1 %, n = 1,840 / 2,210");
+    expect(p.rule).toEqual({ type: "BIN", bin_prefix: "414720", rule_name: "BIN 414720 to MID #16" });
     expect(p.threshold).toBe(0.01);
   });
 
@@ -164,7 +164,7 @@ describe("proposals", () => {
     })!;
     expect(p.proposed.gateway_id).toBe("3");
     expect(p.threshold).toBe(0.005);
-    expect(p.rule).toEqual({ type: "BANK", bank: "ACME BANK", rule_name: "BANK ACME BANK to MID 3" });
+    expect(p.rule).toEqual({ type: "BANK", bank: "ACME BANK", rule_name: "BANK ACME BANK to MID #3" });
   });
 
   it("reads order-summary records grouped by key and gateway", () => {

@@ -13,6 +13,7 @@
  * proposal whose chargeback rate is higher than the current MID's is kept and flagged, never
  * dropped: trading approvals for disputes must be a visible choice.
  */
+import { midName } from "@/lib/report/mid-name";
 
 export interface MidCounts {
   gateway_id: string;
@@ -65,7 +66,7 @@ export interface Proposal {
   chargeback_worse: boolean;
   /** The rule that makes the change, in the configuration file's shape (its group is chosen on review). */
   rule: { type: "BIN"; bin_prefix: string; rule_name: string } | { type: "BANK"; bank: string; rule_name: string };
-  /** e.g. "route BIN 414720 to MID 16: 61.2 % vs 55.1 %, n = 1,840 / 2,210" */
+  /** e.g. "route BIN 414720 to Wells 16 (#16): 61.2 % vs 55.1 %, n = 1,840 / 2,210" */
   summary: string;
 }
 
@@ -126,8 +127,14 @@ function figures(c: MidCounts): SideFigures {
   return { ...c, approval_rate: c.attempts > 0 ? c.approvals / c.attempts : 0, cb_rate: c.approvals > 0 ? c.cb_count / c.approvals : null };
 }
 
-/** The proposal for one key, or null when no other active MID is better by the margin and significantly. */
-export function proposeFor(input: ProposalInput, opts: ProposalOptions = PROPOSAL_DEFAULTS): Proposal | null {
+/** A MID's name as every surface gives it (lib/report/mid-name.ts): "Wells 02 (#16)", or "MID #16". */
+export type MidNamer = (gatewayId: string) => string;
+
+/**
+ * The proposal for one key, or null when no other active MID is better by the margin and
+ * significantly. Its rule's name and summary name the MID by `name`.
+ */
+export function proposeFor(input: ProposalInput, opts: ProposalOptions = PROPOSAL_DEFAULTS, name: MidNamer = (id) => midName(id)): Proposal | null {
   if (input.current_gateway_id === null) return null;
   const current = input.counts.find((c) => c.gateway_id === input.current_gateway_id);
   if (!current || current.attempts < opts.minAttempts) return null;
@@ -157,17 +164,17 @@ export function proposeFor(input: ProposalInput, opts: ProposalOptions = PROPOSA
       chargeback_worse: alt.cb_rate !== null && cur.cb_rate !== null ? alt.cb_rate > cur.cb_rate : alt.cb_rate !== null && alt.cb_count > 0,
       rule:
         input.kind === "BIN"
-          ? { type: "BIN", bin_prefix: input.key, rule_name: `BIN ${input.key} to MID ${c.gateway_id}` }
-          : { type: "BANK", bank: input.key, rule_name: `BANK ${input.key} to MID ${c.gateway_id}` },
-      summary: `route ${what} to MID ${c.gateway_id}: ${pct(alt.approval_rate)} vs ${pct(cur.approval_rate)}, n = ${count.format(c.attempts)} / ${count.format(current.attempts)}`,
+          ? { type: "BIN", bin_prefix: input.key, rule_name: `BIN ${input.key} to ${name(c.gateway_id)}` }
+          : { type: "BANK", bank: input.key, rule_name: `BANK ${input.key} to ${name(c.gateway_id)}` },
+      summary: `route ${what} to ${name(c.gateway_id)}: ${pct(alt.approval_rate)} vs ${pct(cur.approval_rate)}, n = ${count.format(c.attempts)} / ${count.format(current.attempts)}`,
     };
   }
   return best;
 }
 
 /** Proposals for many keys, the largest improvement first. */
-export function proposeRules(inputs: readonly ProposalInput[], opts: ProposalOptions = PROPOSAL_DEFAULTS): Proposal[] {
-  return inputs.flatMap((i) => proposeFor(i, opts) ?? []).sort((a, b) => b.difference_pp - a.difference_pp || (a.key < b.key ? -1 : 1));
+export function proposeRules(inputs: readonly ProposalInput[], opts: ProposalOptions = PROPOSAL_DEFAULTS, name?: MidNamer): Proposal[] {
+  return inputs.flatMap((i) => proposeFor(i, opts, name) ?? []).sort((a, b) => b.difference_pp - a.difference_pp || (a.key < b.key ? -1 : 1));
 }
 
 type Cell = string | number | null | undefined;
