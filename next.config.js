@@ -46,6 +46,10 @@ export default function nextConfig(phase) {
         { source: "/metrics", destination: "/definitions", permanent: true },
         { source: "/api/bin-routing", destination: "/api/bin-lookup", permanent: true },
         { source: "/api/bin-routing/:path*", destination: "/api/bin-lookup/:path*", permanent: true },
+        ...["alerts", "subscriptions", "inbox"].flatMap((api) => [
+          { source: `/api/${api}`, destination: `/api/notifications/${api}`, permanent: true },
+          { source: `/api/${api}/:path*`, destination: `/api/notifications/${api}/:path*`, permanent: true },
+        ]),
       ];
     },
     async headers() {

@@ -75,7 +75,7 @@ test("Send now puts the e-mails in the demo sink an admin reads; the preview sen
   const reportId = ((await created.json()) as { report: { id: string } }).report.id;
   // The admin by address (a dashboard user: the in-app link) and a partner who is no user (the share link).
   const partner = `partner-${stamp}@e2e.test`;
-  const subscribed = await page.request.post("/api/subscriptions", {
+  const subscribed = await page.request.post("/api/notifications/subscriptions", {
     data: { report_id: reportId, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [people.admin.email, partner] } },
   });
   expect(subscribed.status(), await subscribed.text()).toBe(201);

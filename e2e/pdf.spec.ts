@@ -228,13 +228,13 @@ test.describe("a scheduled report with a PDF attachment", () => {
     const created = await page.request.post("/api/saved-reports", { data: { name, page: "explore", params: "op=orders&range=last7&by=gateway_alias&m=attempts,revenue" } });
     expect(created.status()).toBe(201);
     const reportId = ((await created.json()) as { report: { id: string } }).report.id;
-    const sub = await page.request.post("/api/subscriptions", {
+    const sub = await page.request.post("/api/notifications/subscriptions", {
       data: { report_id: reportId, schedule: { every: "week", weekday: 1, hour: 8 }, recipients: { users: [], emails: [who.email] }, formats: ["csv", "pdf"] },
     });
     expect(sub.status(), await sub.text()).toBe(201);
     const subscription = ((await sub.json()) as { subscription: { id: string; formats: string[] } }).subscription;
     expect(subscription.formats).toEqual(["csv", "pdf"]);
-    const sent = await page.request.post(`/api/subscriptions/${subscription.id}/send`, { timeout: PDF_TIMEOUT });
+    const sent = await page.request.post(`/api/notifications/subscriptions/${subscription.id}/send`, { timeout: PDF_TIMEOUT });
     expect(sent.status(), await sent.text()).toBe(200);
 
     const [mail] = await smtp.waitFor(1, 60_000);

@@ -22,7 +22,7 @@ describe("check-imports", () => {
     expect(featureFolder("lib/report/route.ts")).toBe("lib/report/route");
     expect(featureFolder("lib/contract/catalog.ts")).toBe("lib/contract");
     expect(featureFolder("lib/csv.ts")).toBe("lib/csv");
-    expect(featureFolder("app/api/alerts/[id]/route.ts")).toBe("app/api/alerts");
+    expect(featureFolder("app/api/notifications/alerts/[id]/route.ts")).toBe("app/api/notifications");
     expect(featureFolder("components/ui/dialog.tsx")).toBe("components/ui");
   });
 

@@ -29,7 +29,7 @@ const KIND_PARENTS = new Set(["lib/core", "lib/report", "lib/features"]);
 /**
  * The feature folder a source file belongs to: `lib/features/alerts/run.ts` → `lib/features/alerts`,
  * `lib/report/route.ts` → `lib/report/route`, `lib/startup.ts` → `lib/startup`,
- * `app/api/alerts/route.ts` → `app/api/alerts`.
+ * `app/api/notifications/alerts/route.ts` → `app/api/notifications`.
  */
 export function featureFolder(file: string): string {
   const parts = file.split("/");

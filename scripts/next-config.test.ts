@@ -49,6 +49,10 @@ describe("next.config.js", () => {
         { source: "/metrics", destination: "/definitions", permanent: true },
         { source: "/api/bin-routing", destination: "/api/bin-lookup", permanent: true },
         { source: "/api/bin-routing/:path*", destination: "/api/bin-lookup/:path*", permanent: true },
+        { source: "/api/alerts", destination: "/api/notifications/alerts", permanent: true },
+        { source: "/api/alerts/:path*", destination: "/api/notifications/alerts/:path*", permanent: true },
+        { source: "/api/subscriptions/:path*", destination: "/api/notifications/subscriptions/:path*", permanent: true },
+        { source: "/api/inbox/:path*", destination: "/api/notifications/inbox/:path*", permanent: true },
       ]),
     );
   });

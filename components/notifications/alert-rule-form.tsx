@@ -70,7 +70,7 @@ export function AlertRuleForm({
     const body = ruleId ? { ...r.body, paused: paused ?? false } : r.body;
     await save(
       async () => {
-        const { rule } = await apiFetch<{ rule: RuleView }>(ruleId ? `/api/alerts/${ruleId}` : "/api/alerts", { method: ruleId ? "PATCH" : "POST", body });
+        const { rule } = await apiFetch<{ rule: RuleView }>(ruleId ? `/api/notifications/alerts/${ruleId}` : "/api/notifications/alerts", { method: ruleId ? "PATCH" : "POST", body });
         onSaved({ ...rule, evaluations: rule.evaluations ?? [] }, !ruleId);
       },
       { recipients: r.body.recipients, users: context.users },

@@ -37,7 +37,7 @@ export function AlertRuleList({
   const kind: AutomationKind<CheckedRule> = {
     label: "Alert rules",
     empty: "No alert rules yet. Create one with the form below.",
-    path: (rule) => `/api/alerts/${rule.id}`,
+    path: (rule) => `/api/notifications/alerts/${rule.id}`,
     name: (rule) => rule.name,
     title: (rule) => rule.name,
     byline: (rule) => (rule.ownerId !== selfId ? <p className="text-xs text-slate-700">Owned by {rule.ownerEmail}</p> : null),
@@ -49,7 +49,7 @@ export function AlertRuleList({
         aria-label={`Evaluate ${rule.name} now`}
         onClick={() =>
           void act(async () => {
-            const { evaluation } = await apiFetch<{ evaluation: unknown }>(`/api/alerts/${rule.id}/evaluate`, { method: "POST" });
+            const { evaluation } = await apiFetch<{ evaluation: unknown }>(`/api/notifications/alerts/${rule.id}/evaluate`, { method: "POST" });
             const r = evaluationRecord(evaluation);
             if (!r) return `“${rule.name}” is gone.`;
             if (r.error) return `“${rule.name}” could not be evaluated: ${r.error}`;

@@ -45,11 +45,11 @@ export function AlertsManager({
   // schemas, loaded then (not on the first load). The directory and the saved reports are the
   // server's render's (nothing here changes them).
   const rulesQ = useRefetchable(initial.alerts, async (signal) => {
-    const [answer, { checkAlerts }] = await Promise.all([apiFetch<AlertsAnswer>("/api/alerts", { signal }), import("./checked")]);
+    const [answer, { checkAlerts }] = await Promise.all([apiFetch<AlertsAnswer>("/api/notifications/alerts", { signal }), import("./checked")]);
     return checkAlerts(answer);
   });
   const subsQ = useRefetchable(initial.subscriptions, async (signal) => {
-    const [body, { checkSubscription }] = await Promise.all([apiFetch<{ subscriptions: SubscriptionView[] }>("/api/subscriptions", { signal }), import("./checked")]);
+    const [body, { checkSubscription }] = await Promise.all([apiFetch<{ subscriptions: SubscriptionView[] }>("/api/notifications/subscriptions", { signal }), import("./checked")]);
     return body.subscriptions.map(checkSubscription);
   });
   const [ruleStatus, setRuleStatus] = useState("");

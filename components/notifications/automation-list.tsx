@@ -31,7 +31,7 @@ export interface AutomationKind<T extends AutomationItem> {
   /** The list's accessible name. */
   label: string;
   empty: string;
-  /** The item's API resource, e.g. /api/alerts/ID. */
+  /** The item's API resource, e.g. /api/notifications/alerts/ID. */
   path: (item: T) => string;
   /** How a failure names the item. */
   name: (item: T) => string;

@@ -12,7 +12,7 @@ import { refreshInbox, seedInbox, setInboxReader, updateInbox, useInbox, type In
 
 // Once the list is loaded, the inbox is read through the API client: the list shows a failed read's
 // message as every other page does. (Set as the module loads, before any component reads.)
-setInboxReader(() => apiFetch<InboxAnswer>("/api/inbox"));
+setInboxReader(() => apiFetch<InboxAnswer>("/api/notifications/inbox"));
 
 const SOURCE: Record<string, string> = { alert: "Alert", subscription: "Scheduled report" };
 
@@ -35,7 +35,7 @@ export function InboxList({ initial, timeZone }: { initial: InboxAnswer; timeZon
     setBusy(true);
     setError(null);
     try {
-      const r = await apiFetch<{ marked: number; unread: number }>("/api/inbox/read", { method: "POST", body: m ? { id: m.id } : {} });
+      const r = await apiFetch<{ marked: number; unread: number }>("/api/notifications/inbox/read", { method: "POST", body: m ? { id: m.id } : {} });
       // Shown at once, then confirmed by a fresh read.
       updateInbox((cur) => {
         const shown: InboxAnswer = cur ?? initial;

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's inbox (GET /api/inbox): one small store shared by the top bar's link and the
+ * The signed-in user's inbox (GET /api/notifications/inbox): one small store shared by the top bar's link and the
  * /inbox page, so marking a message read moves the count at once. It asks again every minute while
  * something shows it. A store of its own rather than react-query, and no API client until the inbox
  * page: the top bar is on every page, and most pages need neither before the user does something.
@@ -24,7 +24,7 @@ type Reader = () => Promise<InboxAnswer>;
  * 9 KB gzipped on every page.)
  */
 const countReader: Reader = async () => {
-  const res = await fetch("/api/inbox", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+  const res = await fetch("/api/notifications/inbox", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`The dashboard answered ${res.status} ${res.statusText}`.trim());
   return (await res.json()) as InboxAnswer;
 };

@@ -69,7 +69,7 @@ export function SubscriptionForm({
     const body = subscriptionId ? { schedule, recipients, paused: paused ?? false, formats } : { report_id: draft.reportId, schedule, recipients, formats };
     await save(
       async () => {
-        const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/subscriptions/${subscriptionId}` : "/api/subscriptions", {
+        const { subscription } = await apiFetch<{ subscription: SubscriptionView }>(subscriptionId ? `/api/notifications/subscriptions/${subscriptionId}` : "/api/notifications/subscriptions", {
           method: subscriptionId ? "PATCH" : "POST",
           body,
         });

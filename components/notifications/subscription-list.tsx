@@ -44,7 +44,7 @@ export function SubscriptionList({
   const kind: AutomationKind<CheckedSubscription> = {
     label: "Scheduled reports",
     empty: "No scheduled reports yet. Subscribe to a saved report or dashboard with the form below.",
-    path: (s) => `/api/subscriptions/${s.id}`,
+    path: (s) => `/api/notifications/subscriptions/${s.id}`,
     name: (s) => s.reportName,
     title: (s) => (
       <a className="text-blue-800 underline" href={reportHref(s, saved)}>
@@ -66,7 +66,7 @@ export function SubscriptionList({
           aria-label={`Send ${s.reportName} now`}
           onClick={() =>
             void act(async () => {
-              const { sent } = await apiFetch<{ sent: { inbox: number; emails: number } }>(`/api/subscriptions/${s.id}/send`, { method: "POST" });
+              const { sent } = await apiFetch<{ sent: { inbox: number; emails: number } }>(`/api/notifications/subscriptions/${s.id}/send`, { method: "POST" });
               return `“${s.reportName}” sent now: ${plural(sent.emails, "e-mail", "e-mails")} queued, ${plural(sent.inbox, "inbox message", "inbox messages")}. Its schedule is unchanged.`;
             })
           }

@@ -37,7 +37,7 @@ export function SubscriptionPreview({ id, name }: { id: string; name: string }) 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
       try {
-        const res = await send(`/api/subscriptions/${id}/preview`, { headers: { Accept: "application/json" } });
+        const res = await send(`/api/notifications/subscriptions/${id}/preview`, { headers: { Accept: "application/json" } });
         if (!res.ok) throw await errorFrom(res);
         const { preview } = (await res.json()) as { preview: Preview };
         if (stopped) return;

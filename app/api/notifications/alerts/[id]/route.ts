@@ -1,4 +1,4 @@
-// GET /api/alerts/:id (owner or admin) with its evaluations; PATCH edits or pauses it; DELETE deletes it.
+// GET /api/notifications/alerts/:id (owner or admin) with its evaluations; PATCH edits or pauses it; DELETE deletes it.
 import { apiRoute } from "@/lib/core/route/handler";
 import { AlertRulePatch, deleteAlertRule, getAlertRule, updateAlertRule } from "@/lib/features/notifications/alert-rules";
 import { mailPolicy } from "@/lib/features/notifications/slots";

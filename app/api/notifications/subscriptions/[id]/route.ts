@@ -1,4 +1,4 @@
-// PATCH /api/subscriptions/:id edits or pauses it (owner or admin); DELETE deletes it and revokes its share link.
+// PATCH /api/notifications/subscriptions/:id edits or pauses it (owner or admin); DELETE deletes it and revokes its share link.
 import { apiRoute } from "@/lib/core/route/handler";
 import { deleteSubscription, SubscriptionPatch, updateSubscription } from "@/lib/features/notifications/subscriptions";
 import { mailPolicy } from "@/lib/features/notifications/slots";

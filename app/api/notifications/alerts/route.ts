@@ -1,4 +1,4 @@
-// GET /api/alerts: the alert rules this user owns (admins: all), with recent evaluations, and whether e-mail is on. POST: create one (analysts).
+// GET /api/notifications/alerts: the alert rules this user owns (admins: all), with recent evaluations, and whether e-mail is on. POST: create one (analysts).
 import { apiRoute } from "@/lib/core/route/handler";
 import { AlertRuleInput, createAlertRule, listAlertRules } from "@/lib/features/notifications/alert-rules";
 import { mailPolicy } from "@/lib/features/notifications/slots";

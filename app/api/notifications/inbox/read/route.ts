@@ -1,4 +1,4 @@
-// POST /api/inbox/read {id?}: marks one of the user's messages read, or all of them without an id.
+// POST /api/notifications/inbox/read {id?}: marks one of the user's messages read, or all of them without an id.
 import { z } from "zod";
 import { apiRoute } from "@/lib/core/route/handler";
 import { inboxRepo } from "@/lib/features/notifications/inbox-store";

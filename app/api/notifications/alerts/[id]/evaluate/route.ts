@@ -1,4 +1,4 @@
-// POST /api/alerts/:id/evaluate: evaluates the rule now (owner or admin), tells what there is to tell, and answers the evaluation.
+// POST /api/notifications/alerts/:id/evaluate: evaluates the rule now (owner or admin), tells what there is to tell, and answers the evaluation.
 import { apiRoute } from "@/lib/core/route/handler";
 import { getAlertRule } from "@/lib/features/notifications/alert-rules";
 import { evaluateNow, notifyDeps } from "@/lib/features/notifications/slots";

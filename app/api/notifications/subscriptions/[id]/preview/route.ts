@@ -1,4 +1,4 @@
-// GET /api/subscriptions/:id/preview: the e-mails the next issue would be (owner or admin), built as a send builds them, sending nothing; 202 with the queue place while its report waits.
+// GET /api/notifications/subscriptions/:id/preview: the e-mails the next issue would be (owner or admin), built as a send builds them, sending nothing; 202 with the queue place while its report waits.
 import { apiRoute } from "@/lib/core/route/handler";
 import { notifyDeps, previewSubscription } from "@/lib/features/notifications/slots";
 

@@ -1,4 +1,4 @@
-// POST /api/subscriptions/:id/send: sends the scheduled report's next issue now (owner or admin), without moving its schedule; 429 past the per-user allowance.
+// POST /api/notifications/subscriptions/:id/send: sends the scheduled report's next issue now (owner or admin), without moving its schedule; 429 past the per-user allowance.
 import { apiRoute } from "@/lib/core/route/handler";
 import { ApiError } from "@/lib/contract/errors";
 import { notifyDeps, sendSubscriptionNow } from "@/lib/features/notifications/slots";

@@ -1,4 +1,4 @@
-// GET /api/subscriptions: this user's scheduled reports (admins: all). POST: subscribe to a saved report or dashboard (analysts).
+// GET /api/notifications/subscriptions: this user's scheduled reports (admins: all). POST: subscribe to a saved report or dashboard (analysts).
 import { apiRoute } from "@/lib/core/route/handler";
 import { mailPolicyFrom } from "@/lib/features/notifications/policy";
 import { createSubscription, listSubscriptions, SubscriptionInput } from "@/lib/features/notifications/subscriptions";

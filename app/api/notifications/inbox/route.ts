@@ -1,4 +1,4 @@
-// GET /api/inbox: the signed-in user's messages from alerts and scheduled reports, and how many are unread.
+// GET /api/notifications/inbox: the signed-in user's messages from alerts and scheduled reports, and how many are unread.
 import { apiRoute } from "@/lib/core/route/handler";
 import { inboxRepo } from "@/lib/features/notifications/inbox-store";
 
