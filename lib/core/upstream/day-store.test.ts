@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, type Operation, type ReportRecord } from "@/lib/contract";
-import { openStore } from "@/lib/core/store/open";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import { fromJson, type Store } from "@/lib/core/store/sql";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import { openTestPostgresStores, postgresBinDir } from "@/lib/core/store/testing/postgres";
 import { reportCalls, startTestService, type TestService } from "@/service/testing/harness";
 import { gatewayFor } from "@/service/testing/test-gateway";
 import { shapeKey } from "./day-shape";
@@ -294,45 +293,24 @@ if (pgAvailable) {
   suite(
     "the day store on PostgreSQL (two instances)",
     async () => {
-      let server: TestPostgres | null = null;
-      let url = process.env.TEST_DATABASE_URL;
-      if (!url) {
-        server = await startTestPostgres();
-        url = server.url;
-      }
-      const a = await openStore({ kind: "postgres", url }, { owner: "a" });
-      const b = await openStore({ kind: "postgres", url }, { owner: "b" });
-      await a.exec("DELETE FROM report_shapes");
-      return {
-        stores: [a, b],
-        close: async () => {
-          await a.close();
-          await b.close();
-          await server?.stop();
-        },
-      };
+      const { stores, close } = await openTestPostgresStores(["a", "b"]);
+      await stores[0]!.exec("DELETE FROM report_shapes");
+      return { stores: [stores[0]!, stores[1]!], close };
     },
     "postgres",
   );
 }
 
 describe.skipIf(!pgAvailable)("kept days written at once by two instances on PostgreSQL, while a third evicts", () => {
-  let server: TestPostgres | null = null;
   let stores: Store[] = [];
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    let url = process.env.TEST_DATABASE_URL;
-    if (!url) {
-      server = await startTestPostgres();
-      url = server.url;
-    }
-    const dbUrl = url;
-    stores = await Promise.all(["a", "b", "evictor"].map((owner) => openStore({ kind: "postgres", url: dbUrl }, { owner })));
+    ({ stores, close } = await openTestPostgresStores(["a", "b", "evictor"]));
     await stores[0]!.exec("DELETE FROM report_shapes");
   });
   afterAll(async () => {
-    await Promise.all(stores.map((s) => s.close()));
-    await server?.stop();
+    await close?.();
   });
 
   it("loses no day and keeps none twice: each day once, as the newest write of it has it", async () => {

@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usersRepo } from "@/lib/core/auth/users";
-import { openStore } from "@/lib/core/store/open";
 import type { Store } from "@/lib/core/store/sql";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
+import { openTestPostgresStores, postgresBinDir } from "@/lib/core/store/testing/postgres";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 import { LOOKS_PER_PERSON, noteLook, recentLooksRepo, type Look } from "./looks";
 
@@ -108,21 +107,7 @@ const pgAvailable = process.env.TEST_DATABASE_URL !== undefined || postgresBinDi
 if (!pgAvailable) console.warn("lib/features/warming/looks.test.ts: no PostgreSQL server installed (apt-get install postgresql); its PostgreSQL suite skipped");
 if (pgAvailable) {
   suite("recent looks on PostgreSQL (two instances)", async () => {
-    let server: TestPostgres | null = null;
-    let url = process.env.TEST_DATABASE_URL;
-    if (!url) {
-      server = await startTestPostgres();
-      url = server.url;
-    }
-    const a = await openStore({ kind: "postgres", url }, { owner: "a" });
-    const b = await openStore({ kind: "postgres", url }, { owner: "b" });
-    return {
-      writers: [a, b],
-      close: async () => {
-        await a.close();
-        await b.close();
-        await server?.stop();
-      },
-    };
+    const { stores, close } = await openTestPostgresStores(["a", "b"]);
+    return { writers: [stores[0]!, stores[1]!], close };
   });
 }

@@ -10,6 +10,8 @@ import { freePort } from "@/lib/core/testing/free-port";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { openStore } from "../open";
+import type { Store } from "../sql";
 
 const INSTALL_ROOT = "/usr/lib/postgresql";
 
@@ -100,4 +102,27 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/**
+ * Stores on one PostgreSQL database, one per owner (as instances of the dashboard would open them):
+ * the scratch database TEST_DATABASE_URL names, else a throwaway server this starts. `close` closes
+ * them and stops the server it started.
+ */
+export async function openTestPostgresStores(owners: readonly string[]): Promise<{ stores: Store[]; close(): Promise<void> }> {
+  let server: TestPostgres | null = null;
+  let url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    server = await startTestPostgres();
+    url = server.url;
+  }
+  const stores: Store[] = [];
+  for (const owner of owners) stores.push(await openStore({ kind: "postgres", url }, { owner }));
+  return {
+    stores,
+    close: async () => {
+      await Promise.all(stores.map((s) => s.close()));
+      await server?.stop();
+    },
+  };
 }
