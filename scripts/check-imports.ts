@@ -28,7 +28,7 @@ const KIND_PARENTS = new Set(["lib/core", "lib/report", "lib/features"]);
 
 /**
  * The feature folder a source file belongs to: `lib/features/alerts/run.ts` → `lib/features/alerts`,
- * `lib/report/route.ts` → `lib/report/route`, `lib/startup.ts` → `lib/startup`,
+ * `lib/report/route.ts` → `lib/report/route`, `lib/startup/background.ts` → `lib/startup`,
  * `app/api/notifications/alerts/route.ts` → `app/api/notifications`.
  */
 export function featureFolder(file: string): string {
@@ -39,7 +39,7 @@ export function featureFolder(file: string): string {
   return file.replace(/\.(tsx?|mjs|cjs|js)$/, "");
 }
 
-/** The rank of a file's kind in `LIB_KINDS`, or null outside them (app/, components/, lib/startup.ts, ...). */
+/** The rank of a file's kind in `LIB_KINDS`, or null outside them (app/, components/, lib/startup/, ...). */
 export function libKind(file: string): number | null {
   const at = LIB_KINDS.findIndex((k) => file.startsWith(`${k}/`));
   return at === -1 ? null : at;

@@ -1,10 +1,10 @@
-// `npm run worker`: the dashboard's background work (lib/features/notifications/worker.ts) as a process of its
+// `npm run worker`: the dashboard's background work (lib/startup/background.ts) as a process of its
 // own, for web servers started with SEPARATE_WORKER=true on one PostgreSQL database. It reads the
 // dashboard's environment (validated the same way) and runs until SIGTERM or SIGINT, when it lets the
 // slot run and the send under way finish. Run with the react-server condition (the modules it loads
 // are server-only): `node --conditions=react-server --import tsx scripts/worker.ts`.
 import { EnvError, serverEnv, type ServerEnv } from "../lib/core/env/env";
-import { startBackgroundWork } from "../lib/features/notifications/worker";
+import { startBackgroundWork } from "../lib/startup/background";
 import { MonitorConfigError, monitorConfig } from "../lib/features/monitor/config";
 import { getStore } from "../lib/core/store";
 

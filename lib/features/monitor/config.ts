@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * The Monitor's programmes and alert prices for this deployment: the JSON file named by MONITOR_CONFIG,
- * or the built-in defaults when it is unset. Read and validated once, on first use; `lib/startup.ts`
+ * or the built-in defaults when it is unset. Read and validated once, on first use; `lib/startup/`
  * calls it when the server starts, so a bad file stops the server with the problem named instead of
  * failing on the first visit to the Monitor.
  */

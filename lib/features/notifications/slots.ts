@@ -2,7 +2,7 @@ import "server-only";
 /**
  * Alerts and scheduled reports as the scheduler and the routes run them: what is scheduled, one slot
  * of a rule or subscription, "Evaluate now", "Send now" and the preview. The process that ticks the
- * scheduler and sends the mail is lib/features/notifications/worker.ts.
+ * scheduler and sends the mail is lib/startup/background.ts.
  *
  * An alert's life, by module: the rule (./alert-rules.ts) → its evaluation (./evaluate.ts, pure;
  * ./alert-evaluation.ts: the reports, the reading, the notices and the inbox messages) → its mail

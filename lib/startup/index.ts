@@ -4,13 +4,13 @@ import "server-only";
  * environment, so a bad configuration stops the server with each variable named, read the Monitor's
  * programmes (MONITOR_CONFIG), so a bad file stops it with the file and the field named, take the
  * embedded store, so that other processes (`npm run users`) see that the dashboard holds it, and start
- * the background work (lib/features/notifications/worker.ts) unless SEPARATE_WORKER says another process runs it.
+ * the background work (./background.ts) unless SEPARATE_WORKER says another process runs it.
  */
-import { EnvError, serverEnv, type ServerEnv } from "./core/env/env";
-import { addressNotice } from "./core/http/client-address";
-import { MonitorConfigError, monitorConfig } from "./features/monitor/config";
-import { StoreLockedError, getStore } from "./core/store";
-import { startBackgroundWork } from "./features/notifications/worker";
+import { EnvError, serverEnv, type ServerEnv } from "@/lib/core/env/env";
+import { addressNotice } from "@/lib/core/http/client-address";
+import { MonitorConfigError, monitorConfig } from "@/lib/features/monitor/config";
+import { StoreLockedError, getStore } from "@/lib/core/store";
+import { startBackgroundWork } from "./background";
 
 function fail(message: string): never {
   console.error(`dashboard: ${message}`);

@@ -1,5 +1,5 @@
 // The background work as a process of its own on a real PostgreSQL database: a web server started
-// with SEPARATE_WORKER=true (lib/startup.ts, as `next start` runs it) runs no scheduler and no mail
+// with SEPARATE_WORKER=true (lib/startup/index.ts, as `next start` runs it) runs no scheduler and no mail
 // worker, so a due alert slot and a queued message stay untouched while it runs; `npm run worker`
 // (scripts/worker.ts) then runs the slot against the real service and delivers both messages to a
 // real SMTP server in this test, and stops cleanly on SIGTERM. The database is a throwaway cluster
@@ -24,7 +24,7 @@ import { startTestService, type TestService } from "@/service/testing/harness";
 
 const external = process.env.TEST_DATABASE_URL;
 const available = external !== undefined || postgresBinDir() !== null;
-if (!available) console.warn("lib/features/notifications/worker.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
+if (!available) console.warn("lib/startup/background.test.ts: no PostgreSQL server installed (apt-get install postgresql); skipped");
 
 const SPEC = { every: "hour" } as const;
 const TICK_SECONDS = 1;
@@ -157,7 +157,7 @@ describe.runIf(available)("the background work in its own process", () => {
     });
 
     // The web server: up past two scheduler ticks, with a due slot and a queued message.
-    const web = run("lib/features/notifications/testing/web-start.ts", ["--for", String(pastNextTicks())], dashboardEnv());
+    const web = run("lib/startup/testing/web-start.ts", ["--for", String(pastNextTicks())], dashboardEnv());
     expect(await web.exited, web.stderr()).toBe(0);
     expect(web.stdout()).toContain("background work left to the separate worker (SEPARATE_WORKER=true)");
     expect(await claimsRepo(store!).history("alert", rule.id)).toEqual([]);
