@@ -32,6 +32,10 @@ import { createShareLink } from "@/lib/features/sharing/links";
 import { monitorMonths, monitorQuery } from "@/lib/features/monitor/months";
 import { reportQuery } from "@/lib/features/sharing/service";
 import { coverageRequest } from "@/lib/report/periods/coverage";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import { AlertDefinition } from "@/lib/features/notifications/definition";
+import { alertRequests } from "@/lib/features/notifications/evaluate";
+import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
 import { noteLook, recentLooksRepo } from "./looks";
 import { warmQueries } from "./warm";
 
@@ -306,5 +310,41 @@ describe("what signed-in people opened, shared or not", () => {
     expect(queries.length).toBeGreaterThan(0);
     expect(await warmQueries(store, gateway, TZ, 7, noon())).not.toEqual(expect.arrayContaining([queries[0]]));
     expect(await warmQueries(store, gateway, TZ, 9, noon())).toEqual(expect.arrayContaining(queries));
+  });
+
+  it("names every scheduled report's and alert rule's questions for today, once, and none of a paused one", async () => {
+    const monthly = await saveDashboard("Mailed monthly", "range=last30&t=kpi.1|op=orders%26range=last30%26by=date%26m=cb_amount|");
+    const pausedReport = await saveDashboard("Mailed, paused", "range=yesterday&t=kpi.1|op=orders%26range=yesterday%26by=date%26m=refund_count|");
+    const mailed = (reportId: string, paused: boolean) =>
+      subscriptionsRepo(store).create({ ownerId: analyst.id, reportId, schedule: { every: "day", at: "08:00" }, recipients: { users: [], emails: [] }, paused, shareLinkId: null, shareTokenSealed: null, formats: ["csv"] });
+    await mailed(monthly.id, false);
+    await mailed(pausedReport.id, true);
+    const perMid = AlertDefinition.parse({
+      target: { kind: "measure", measure: "approval_rate" },
+      condition: { kind: "change", direction: "either", by: "percent", amount: 10 },
+      group_by: "gateway_id",
+      filters: {},
+      window: "last7",
+    });
+    const pausedRule = AlertDefinition.parse({ target: { kind: "measure", measure: "refund_rate" }, condition: { kind: "above", value: 0.2 }, group_by: "card_brand", filters: {}, window: "yesterday" });
+    const rule = (definition: AlertDefinition, paused: boolean) =>
+      alertsRepo(store).create({ ownerId: analyst.id, name: "Warm test rule", definition, schedule: { every: "hour" }, recipients: { users: [], emails: [] }, cooldownMinutes: 60, paused });
+    await rule(perMid, false);
+    await rule(pausedRule, true);
+    try {
+      const warm = await warmQueries(store, gateway, TZ, 7, noon());
+      const requests = alertRequests(perMid, today);
+      // A change per MID: its window, the previous one and that one's coverage, a breakdown kept whole.
+      const alert = [requests.main, requests.previous!, requests.coverage!].map((query) => ({ op: "orders" as const, query }));
+      expect(requests.main.group_by).toEqual(["gateway_id", "gateway_alias"]);
+      expect(warm).toEqual(expect.arrayContaining(once([...dashboardQueries(gateway, sharedDashboardState(monthly, null), today), ...alert])));
+      const pausedQueries = [
+        ...dashboardQueries(gateway, sharedDashboardState(pausedReport, null), today),
+        { op: "orders" as const, query: alertRequests(pausedRule, today).main },
+      ];
+      for (const q of pausedQueries) expect(warm.map((w) => ({ op: w.op, query: w.query })), "a paused one's question").not.toContainEqual(q);
+    } finally {
+      await store.exec("DELETE FROM subscriptions; DELETE FROM alert_rules");
+    }
   });
 });

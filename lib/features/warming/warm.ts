@@ -6,7 +6,9 @@ import "server-only";
  *   range only (a visitor's other preset is fetched when asked, then kept like any answer);
  * - the dashboards, saved reports and the Monitor signed-in people opened in those days (./looks.ts),
  *   with their relative dates moved to today, so a breakdown kept whole (the top BINs, the Monitor's
- *   MIDs) is fetched for the new day before anyone asks.
+ *   MIDs) is fetched for the new day before anyone asks;
+ * - the reports of every scheduled report and alert rule not paused, as their next slot reads them
+ *   (a rule per MID is such a breakdown too), so the morning's mail and alerts are answered locally.
  * Policy and its window (SHARE_WARM_DAYS): docs/dashboards.md.
  */
 import { todayIn } from "@/lib/contract/dates";
@@ -24,12 +26,18 @@ import { coverageRequest } from "@/lib/report/periods/coverage";
 import { parseCohort } from "@/lib/report/state/cohort";
 import { parseDashboard } from "@/lib/report/state/dashboard";
 import { parseExplore } from "@/lib/report/state/explore";
+import { alertsRepo } from "@/lib/features/notifications/alerts-store";
+import { AlertDefinition } from "@/lib/features/notifications/definition";
+import { alertRequests } from "@/lib/features/notifications/evaluate";
+import { subscriptionsRepo } from "@/lib/features/notifications/subscriptions-store";
+import type { SavedReport } from "@/lib/features/saved-reports/model";
 import { recentLooksRepo, type Look } from "./looks";
 
 /**
  * The questions to warm, shared links' first (kept fresh: a visitor may come at any time), then
- * signed-in looks' (each fetched `once` for the new day). A link or look this code cannot plan (a
- * setting an older version saved, say) is left out with a line in the log; the others are warmed.
+ * signed-in looks', then scheduled reports' and alert rules' (each of these fetched `once` for the
+ * new day). A link, look or rule this code cannot plan (a setting an older version saved, say) is
+ * left out with a line in the log; the others are warmed.
  */
 export async function warmQueries(
   db: Store,
@@ -47,10 +55,7 @@ export async function warmQueries(
   for (const id of await shareLinksRepo(db).reportsViewedSince(since, now)) {
     try {
       const report = await savedReportsRepo(db).get(id);
-      if (!report) continue;
-      if (report.page === "dashboard") out.push(...dashboardQueries(gateway, sharedDashboardState(report, null), today));
-      else if (report.page === "monitor") out.push(...monitorQueries(today));
-      else out.push(...savedReportQueries({ page: report.page, params: report.params }, timeZone));
+      if (report) out.push(...sharedReportQueries(gateway, report, today, timeZone));
     } catch (e) {
       leftOut("shared report", e);
     }
@@ -62,6 +67,23 @@ export async function warmQueries(
       leftOut(`${look.kind} look`, e);
     }
   }
+  for (const s of await subscriptionsRepo(db).list(null)) {
+    if (s.paused) continue;
+    try {
+      const report = await savedReportsRepo(db).get(s.reportId);
+      if (report) out.push(...sharedReportQueries(gateway, report, today, timeZone).map((q) => ({ ...q, once: true })));
+    } catch (e) {
+      leftOut("scheduled report", e);
+    }
+  }
+  for (const rule of await alertsRepo(db).list(null)) {
+    if (rule.paused) continue;
+    try {
+      out.push(...alertQueries(AlertDefinition.parse(rule.definition), today).map((q) => ({ ...q, once: true })));
+    } catch (e) {
+      leftOut("alert rule", e);
+    }
+  }
   const seen = new Set<string>();
   return out.filter((q) => {
     const key = queryKey(q.op, q.query);
@@ -70,6 +92,20 @@ export async function warmQueries(
 }
 
 const monitorQueries = (today: string): WarmQuery[] => monitorMonths(today).map((m) => ({ op: "orders", query: monitorQuery(m) }));
+
+/** A saved report's questions today as its share link and its scheduled mail show it (its own range). */
+function sharedReportQueries(gateway: ReportGateway, report: SavedReport, today: string, timeZone: string): WarmQuery[] {
+  if (report.page === "dashboard") return dashboardQueries(gateway, sharedDashboardState(report, null), today);
+  if (report.page === "monitor") return monitorQueries(today);
+  return savedReportQueries({ page: report.page, params: report.params }, timeZone);
+}
+
+/** An alert rule's reports for a slot today: a measure's windows, or the Monitor's months. */
+function alertQueries(def: AlertDefinition, today: string): WarmQuery[] {
+  if (def.target.kind !== "measure") return monitorQueries(today);
+  const { main, previous, coverage } = alertRequests(def, today);
+  return [main, previous, coverage].flatMap((query) => (query ? [{ op: "orders" as const, query }] : []));
+}
 
 /** A saved Explore or Cohorts report's questions today: its own, its comparison's and the comparison's coverage. */
 function savedReportQueries(report: { page: "explore" | "cohorts"; params: string }, timeZone: string): WarmQuery[] {
