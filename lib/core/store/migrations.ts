@@ -560,6 +560,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX recent_looks_used ON recent_looks (used_at);
     `,
   },
+  {
+    version: 21,
+    name: "how old a shared answer's oldest records are",
+    up: `
+      -- An answer put together from kept days is kept from when it was put together (fetched_at, which
+      -- its lifetime counts from) but tells when its oldest day was fetched; null: fetched_at.
+      ALTER TABLE report_cache ADD COLUMN as_of timestamptz;
+    `,
+  },
 ];
 
 // Any constant will do; it only has to be the same in every process that migrates this database.

@@ -309,8 +309,9 @@ export class ReportGateway {
     // kept days is kept from now (its oldest day may be long past any lifetime), and tells, as its
     // first answer did, when its oldest day was fetched.
     const fetchedAt = shape ? Date.now() : Date.parse(result.fetched_at);
-    const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt, Date.parse(result.fetched_at));
-    await this.shared.cache?.put(run.op, run.query, result.data, fetchedAt, expiresAt).catch((e: unknown) =>
+    const asOf = Date.parse(result.fetched_at);
+    const expiresAt = this.cache.store(run.op, run.query, result.data, result.upstream_calls, fetchedAt, asOf);
+    await this.shared.cache?.put(run.op, run.query, result.data, fetchedAt, expiresAt, asOf).catch((e: unknown) =>
       // A shared cache that cannot take the answer costs the other instances a call, not this report.
       logShared("shared cache put failed", e),
     );
@@ -344,8 +345,8 @@ export class ReportGateway {
     if (!answer) return null;
     this.seen.add(answer.records);
     const data = answer.derived ? derive(op, query, answer.records) : answer.records;
-    this.cache.store(op, query, data, 0, answer.fetchedAt);
-    const fetchedAt = new Date(answer.fetchedAt).toISOString();
+    this.cache.store(op, query, data, 0, answer.fetchedAt, answer.asOf);
+    const fetchedAt = new Date(answer.asOf).toISOString();
     return {
       source: answer.derived ? "derived" : "cache",
       fetched_at: fetchedAt,

@@ -134,13 +134,24 @@ describe.runIf(available)("PgCache", () => {
     const [a, b] = stores.map((db) => new PgCache({ db, maxBytes: 1_000_000 })) as [PgCache, PgCache];
     const now = Date.now();
     await a.put("orders", q(10), records(10), now, now + 1000);
-    expect(await b.find("orders", q(10), now + 999)).toEqual({ query: q(10), records: records(10), fetchedAt: now, derived: false });
+    expect(await b.find("orders", q(10), now + 999)).toEqual({ query: q(10), records: records(10), fetchedAt: now, asOf: now, derived: false });
     const narrower: ReportQuery = { ...q(10), start_date: day(3) };
-    expect(await b.find("orders", narrower, now + 999)).toEqual({ query: q(10), records: records(10), fetchedAt: now, derived: true });
+    expect(await b.find("orders", narrower, now + 999)).toEqual({ query: q(10), records: records(10), fetchedAt: now, asOf: now, derived: true });
     expect(await b.find("orders", q(10), now + 1000)).toBeNull();
     expect(await b.find("orders", narrower, now + 1000)).toBeNull();
     expect(await b.find("orders", { ...q(10), start_date: day(12) }, now)).toBeNull(); // wider than any held
     expect(await b.find("cohort", q(10), now)).toBeNull(); // another operation
+  });
+
+  it("keeps an answer put together from kept days from now, and tells when its oldest day was fetched", async () => {
+    const [a, b] = stores.map((db) => new PgCache({ db, maxBytes: 1_000_000 })) as [PgCache, PgCache];
+    const now = Date.now();
+    const oldestDay = now - 3 * 86_400_000;
+    await a.put("orders", q(10), records(10), now, now + 1000, oldestDay);
+    expect(await b.find("orders", q(10), now + 999)).toMatchObject({ fetchedAt: now, asOf: oldestDay, derived: false });
+    expect(await b.find("orders", { ...q(10), group_by: [] }, now + 999)).toMatchObject({ fetchedAt: now, asOf: oldestDay, derived: true });
+    // Its lifetime still counts from when it was kept.
+    expect(await b.find("orders", q(10), now + 1000)).toBeNull();
   });
 
   it("derives from the smallest answer that can, and replaces an answer only with a newer one", async () => {

@@ -32,6 +32,7 @@ interface FindRow {
   /** Only on the exact hit: candidates come without their records. */
   records: ReportRecord[] | null;
   fetched_at: Date | null;
+  as_of: Date | null;
   bytes: number;
   exact: boolean;
 }
@@ -40,6 +41,7 @@ interface HitRow {
   query: ReportQuery;
   records: ReportRecord[];
   fetched_at: Date;
+  as_of: Date | null;
 }
 
 /**
@@ -50,11 +52,11 @@ const FIND = `
   WITH hit AS (
     UPDATE report_cache SET used_at = clock_timestamp()
     WHERE key = $1 AND expires_at > $3
-    RETURNING key, query, records, fetched_at
+    RETURNING key, query, records, fetched_at, as_of
   )
-  SELECT key, query, records, fetched_at, 0 AS bytes, true AS exact FROM hit
+  SELECT key, query, records, fetched_at, as_of, 0 AS bytes, true AS exact FROM hit
   UNION ALL
-  SELECT key, query, NULL::json, NULL::timestamptz, bytes, false
+  SELECT key, query, NULL::json, NULL::timestamptz, NULL::timestamptz, bytes, false
   FROM report_cache
   WHERE op = $2 AND expires_at > $3 AND key <> $1
     AND NOT EXISTS (SELECT 1 FROM hit)
@@ -65,15 +67,15 @@ const FIND = `
 const TAKE = `
   UPDATE report_cache SET used_at = clock_timestamp()
   WHERE key = $1 AND expires_at > $2
-  RETURNING query, records, fetched_at
+  RETURNING query, records, fetched_at, as_of
 `;
 
 const PUT = `
-  INSERT INTO report_cache (key, op, query, records, bytes, fetched_at, expires_at, used_at)
-  VALUES ($1, $2, $3::jsonb, $4::json, $5, $6, $7, clock_timestamp())
+  INSERT INTO report_cache (key, op, query, records, bytes, fetched_at, expires_at, as_of, used_at)
+  VALUES ($1, $2, $3::jsonb, $4::json, $5, $6, $7, $8, clock_timestamp())
   ON CONFLICT (key) DO UPDATE SET
     query = EXCLUDED.query, records = EXCLUDED.records, bytes = EXCLUDED.bytes,
-    fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at, used_at = EXCLUDED.used_at
+    fetched_at = EXCLUDED.fetched_at, as_of = EXCLUDED.as_of, expires_at = EXCLUDED.expires_at, used_at = EXCLUDED.used_at
   WHERE report_cache.fetched_at <= EXCLUDED.fetched_at
 `;
 
@@ -111,7 +113,7 @@ export class PgCache implements SharedCache {
     const rows = await this.db.query<FindRow>(FIND, [queryKey(op, wanted), op, at, wanted.start_date, wanted.end_date]);
     const exact = rows.find((r) => r.exact);
     if (exact?.records && exact.fetched_at) {
-      return { query: exact.query, records: exact.records, fetchedAt: exact.fetched_at.getTime(), derived: false };
+      return { query: exact.query, records: exact.records, fetchedAt: exact.fetched_at.getTime(), asOf: (exact.as_of ?? exact.fetched_at).getTime(), derived: false };
     }
     // The smallest answer that derives the wanted one: the least to read and to re-aggregate.
     rows.sort((a, b) => a.bytes - b.bytes || (a.key < b.key ? -1 : 1));
@@ -121,17 +123,17 @@ export class PgCache implements SharedCache {
       // Gone or expired since the look (another instance evicted it): the next candidate may do.
       if (!hit) continue;
       if (!canDerive(op, wanted, hit.query)) continue;
-      return { query: hit.query, records: hit.records, fetchedAt: hit.fetched_at.getTime(), derived: true };
+      return { query: hit.query, records: hit.records, fetchedAt: hit.fetched_at.getTime(), asOf: (hit.as_of ?? hit.fetched_at).getTime(), derived: true };
     }
     return null;
   }
 
-  async put(op: Operation, query: ReportQuery, records: ReportRecord[], fetchedAt: number, expiresAt: number): Promise<void> {
+  async put(op: Operation, query: ReportQuery, records: ReportRecord[], fetchedAt: number, expiresAt: number, asOf = fetchedAt): Promise<void> {
     const json = JSON.stringify(records);
     const bytes = json.length; // the memory cache's measure
     if (bytes > this.maxBytes) return; // larger than the whole cache: served, not kept
     const q = canonicalQuery(op, query);
-    await this.db.query(PUT, [queryKey(op, q), op, JSON.stringify(q), json, bytes, new Date(fetchedAt), new Date(expiresAt)]);
+    await this.db.query(PUT, [queryKey(op, q), op, JSON.stringify(q), json, bytes, new Date(fetchedAt), new Date(expiresAt), asOf < fetchedAt ? new Date(asOf) : null]);
     await this.db.query(EVICT, [this.maxBytes, this.maxEntries, new Date()]);
   }
 }

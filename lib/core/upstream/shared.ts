@@ -26,7 +26,10 @@ export interface SharedAnswer {
   /** The query the answer is for: the asked one, or the finer one it was derived from. */
   query: ReportQuery;
   records: ReportRecord[];
+  /** When it was kept: what its lifetime counts from. */
   fetchedAt: number;
+  /** When its oldest records were fetched, as its answers tell: before `fetchedAt` for one put together from kept days. */
+  asOf: number;
   derived: boolean;
 }
 
@@ -34,8 +37,8 @@ export interface SharedAnswer {
 export interface SharedCache {
   /** A fresh answer for the query, exact or derived from a cached one; null when none. */
   find(op: Operation, query: ReportQuery, now?: number): Promise<SharedAnswer | null>;
-  /** Keeps an answer until `expiresAt` (and within the shared bound). */
-  put(op: Operation, query: ReportQuery, records: ReportRecord[], fetchedAt: number, expiresAt: number): Promise<void>;
+  /** Keeps an answer until `expiresAt` (and within the shared bound); `asOf` as in SharedAnswer, `fetchedAt` unless given. */
+  put(op: Operation, query: ReportQuery, records: ReportRecord[], fetchedAt: number, expiresAt: number, asOf?: number): Promise<void>;
 }
 
 export interface SharedState {
