@@ -1,6 +1,6 @@
 import type { SharedDashboard } from "@/lib/features/sharing/dashboard";
 import { formatInstant, formatWait } from "@/lib/report/metrics/format";
-import { dashboardWait } from "@/lib/features/dashboards/wait";
+import { dashboardWait, replannedWords } from "@/lib/features/dashboards/wait";
 import { tileCsvSource } from "@/lib/features/dashboards/tile-csv";
 import { DashboardGrid } from "@/components/dashboards/dashboard-grid";
 import { DashboardWorkbookButton, TileDownload } from "@/components/dashboards/tile-download";
@@ -78,12 +78,13 @@ function lookAgainIn(nextStart: string | null, at: number): number {
 
 /** Where the dashboard's fetching stands: calls to go before its last, and when it should be ready. */
 function WaitWords({ wait, at, timeZone }: { wait: ReturnType<typeof dashboardWait>; at: number; timeZone: string }) {
+  const replanned = replannedWords(wait.replanned);
   const ready = wait.readyAt ? ` It should be ready ${formatWait(Date.parse(wait.readyAt) - at)} (its last call answered at about ${formatInstant(wait.readyAt, timeZone)}).` : "";
   const togo =
     wait.callsToGo === null ? null : (
       <>
         Queued: <span data-testid="calls-to-go">{wait.callsToGo.toLocaleString("en-US")}</span> {wait.callsToGo === 1 ? "call" : "calls"} to the reporting service before this
-        dashboard&apos;s last one, its own included.{" "}
+        dashboard&apos;s last one, its own included{replanned ? <span data-testid="replanned"> ({replanned})</span> : null}.{" "}
       </>
     );
   return (
