@@ -146,8 +146,12 @@ export class DayAnswers {
   /**
    * Compares the settled days the day store keeps for shapes used since `usedSince` with the
    * upstream's daily totals of the same metrics and filters (one call per 101 days of a shape, as
-   * background work), and forgets the days whose totals moved, so they are fetched again. A shape is
-   * checked at most once per `everyMs`. Returns what it looked at, found and spent.
+   * background work), and forgets the days whose totals moved, so they are fetched again. A
+   * breakdown's records can also move between its rows within a day (an attempt's sales type
+   * corrected) with the day's totals unchanged: when no total moved, its rows' totals over the checked
+   * days are compared too (a call more per 101 days, more for many rows), and on a difference every
+   * checked day is forgotten, since that comparison cannot say which day moved. A shape is checked
+   * at most once per `everyMs`. Returns what it looked at, found and spent.
    */
   async checkKeptDays(opts: { usedSince: number; everyMs: number; signal?: AbortSignal }): Promise<{ shapes: number; moved: number; calls: number }> {
     const days = this.days;
@@ -167,11 +171,24 @@ export class DayAnswers {
         );
         out.calls += res.calls;
         const upstream = new Map(res.data.map((r) => [String(r.date), r]));
-        const moved: string[] = [];
-        for (const day of await days.keptDays(kept.key, kept.firstDay, end)) {
-          const sums = aggregate(day.records, [], metrics)[0];
-          const theirs = upstream.get(day.day);
-          if (metrics.some((m) => toUnits(m, Number(sums?.[m] ?? 0)) !== toUnits(m, Number(theirs?.[m] ?? 0)))) moved.push(day.day);
+        const differ = (a: ReportRecord | undefined, b: ReportRecord | undefined) => metrics.some((m) => toUnits(m, Number(a?.[m] ?? 0)) !== toUnits(m, Number(b?.[m] ?? 0)));
+        const keptDays = await days.keptDays(kept.key, kept.firstDay, end);
+        let moved = keptDays.filter((day) => differ(aggregate(day.records, [], metrics)[0], upstream.get(day.day))).map((day) => day.day);
+        const dims = (kept.shape.group_by ?? []).filter((d) => d !== "date");
+        if (moved.length === 0 && dims.length > 0 && keptDays.length > 0) {
+          const rows = canonicalQuery(kept.op, { ...totals, group_by: dims });
+          const byRow = await this.fetcher.fetch(
+            { op: kept.op, query: rows, owner: () => BACKGROUND_OWNER, signal: opts.signal ?? new AbortController().signal },
+            () => undefined,
+          );
+          out.calls += byRow.calls;
+          // A range of more than one piece comes back as a piece's rows each: summed into one row each.
+          const rowKey = (r: ReportRecord) => JSON.stringify(dims.map((d) => r[d] ?? null));
+          const theirs = new Map(aggregate(byRow.data, dims, metrics).map((r) => [rowKey(r), r]));
+          const ours = aggregate(keptDays.flatMap((day) => day.records), dims, metrics);
+          const keys = new Set([...theirs.keys(), ...ours.map(rowKey)]);
+          const mine = new Map(ours.map((r) => [rowKey(r), r]));
+          if ([...keys].some((k) => differ(mine.get(k), theirs.get(k)))) moved = keptDays.map((day) => day.day);
         }
         await days.forget(kept.key, moved);
         out.moved += moved.length;

@@ -21,6 +21,7 @@ import { checkKeptDaysWhenIdle } from "./kept-days-check";
 import { rebuildDerived } from "@/service/data/derived";
 import { BACKGROUND_OWNER, type JobResult, type ReportGateway } from "./gateway";
 import { PgCache } from "./pg-cache";
+import { aggregate } from "./records";
 import { pgSharedState } from "./pg-shared";
 
 const END = "2025-07-31";
@@ -170,6 +171,43 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect(healed.days?.fetched).toBe(1);
       // A second check soon after looks at nothing (each shape is checked once per interval).
       expect((await g.days!.checkKeptDays({ usedSince: 0, everyMs: 24 * HOUR })).shapes).toBe(0);
+    });
+
+    it("finds a settled day's records moved between a breakdown's rows, its totals unchanged, and fetches the checked days again", async () => {
+      now = NOON + 3 * 24 * HOUR; // after every shape earlier tests kept, so the check looks at this one alone
+      const bySalesType = { start_date: addDays(END, -20), end_date: addDays(END, -5), group_by: ["date", "sales_type"], metrics: ["revenue", "attempts"] };
+      const g = instance(0);
+      await ask(g, "orders", bySalesType);
+      // At the upstream, a settled day's first approved attempt is put under another sales type: the
+      // day's totals stay what they were, two of its rows change.
+      const day = addDays(END, -12);
+      await svc.db.transaction(async (tx) => {
+        await tx.run(
+          `UPDATE attempts SET sales_type = CASE WHEN sales_type = 'Initials' THEN 'Rebills' ELSE 'Initials' END
+            WHERE attempt_id = (SELECT min(attempt_id) FROM attempts WHERE attempt_date = $1::DATE AND approved)`,
+          [day],
+        );
+        await rebuildDerived(tx);
+      });
+      const expected = await truth("orders", bySalesType);
+      const before = await ask(instance(1), "orders", bySalesType);
+      expect(before.data, "kept days are shown until they are found to differ").not.toEqual(expected);
+      expect(aggregate(before.data, ["date"], ["revenue", "attempts"]), "the days' totals did not move").toEqual(aggregate(expected, ["date"], ["revenue", "attempts"]));
+
+      svc.logLines.length = 0;
+      const check = await g.days!.checkKeptDays({ usedSince: now, everyMs: 24 * HOUR });
+      expect(check.shapes).toBe(1);
+      expect(check.calls, "the daily totals, then the rows' totals").toBe(2);
+      expect(reportCalls(svc)).toBe(2);
+      expect(check.moved, "every checked day: the rows' totals cannot say which day moved").toBe(16);
+      const healed = await ask(instance(1), "orders", bySalesType);
+      expect(healed.data).toEqual(expected);
+      expect(healed.days).toEqual({ kept: 0, fetched: 16 });
+
+      // Checked again with nothing moved: both comparisons agree, nothing is forgotten.
+      now += 25 * HOUR;
+      const again = await g.days!.checkKeptDays({ usedSince: now - 26 * HOUR, everyMs: 24 * HOUR });
+      expect(again).toMatchObject({ moved: 0 });
     });
 
     it("keeps a year to date: a restarted or other instance asks it with no call, and the next day with one call a question, to the cent", async () => {
