@@ -245,6 +245,50 @@ test("a shared dashboard on a phone, switched through its presets, reaches each 
   await visitor.close();
 });
 
+test("a signed-in dashboard waiting behind the quota looks again by itself until every tile is in, each tile's place in line never rising", async ({ page }) => {
+  // Tiles no other spec asks for (chargebacks by their own date on debit cards; refunds by their own
+  // date by sales type and card type), so their queries are fetched, not answered from kept days.
+  const tiles = [
+    "kpi.1|op=orders&range=last30&by=date&m=cb_count_by_cb_date&f.card_type=DEBIT|Debit chargebacks",
+    "table.2|op=orders&range=last30&by=sales_type,card_type&m=refund_count_by_refund_date&sort=-refund_count_by_refund_date|Refunds by sales type and card type",
+  ];
+  const params = `range=last30&${tiles.map((t) => `t=${encodeURIComponent(t)}`).join("&")}`;
+  const saved = await page.request.post("/api/saved-reports", { data: { name: `Waiting signed in ${Date.now()}`, page: "dashboard", params } });
+  expect(saved.status(), await saved.text()).toBe(201);
+  const { report } = (await saved.json()) as { report: { id: string } };
+  await spendWindow(page, 130);
+  // Two windows' worth more in line, so the tiles wait long enough to be seen moving.
+  await queueMore(page, 140, 10);
+  await page.goto(`/dashboards/${report.id}`);
+  let loads = 0;
+  page.on("load", () => loads++);
+  // Each look at the page: every waiting tile's place in line, by tile.
+  const told = new Map<string, number[]>();
+  await expect
+    .poll(
+      async () => {
+        const waiting = await page.locator("article[data-status=pending]").evaluateAll((as) => as.map((a) => [a.getAttribute("data-tile") ?? "", a.textContent ?? ""] as const));
+        for (const [tile, text] of waiting) {
+          const m = /Waiting for query \d+: (?:Next in line|Position (\d+) in the queue)/.exec(text);
+          if (!m) continue;
+          const place = m[1] ? Number(m[1]) : 1;
+          const places = told.get(tile) ?? [];
+          if (places.at(-1) !== place) places.push(place);
+          told.set(tile, places);
+        }
+        const statuses = await page.locator("article[data-status]").evaluateAll((as) => as.map((a) => a.getAttribute("data-status")));
+        return statuses.length === 2 && statuses.every((s) => s === "done");
+      },
+      { timeout: 180_000, intervals: [250] },
+    )
+    .toBe(true);
+  const words = [...told].map(([tile, places]) => `tile ${tile}: ${places.join(", ")}`).join("; ");
+  // Nobody reloaded: the page asked the server again by itself.
+  expect(loads, "page loads while waiting").toBe(0);
+  expect([...told.values()].some((places) => places.length > 1), `it said where a tile stood more than once (${words})`).toBe(true);
+  for (const [tile, places] of told) expect(places.filter((p, k) => k > 0 && p > places[k - 1]!), `tile ${tile}'s places as told, in order: ${words}`).toEqual([]);
+});
+
 test("a shared page whose looks get no answer says it stopped checking, and Check again brings the answer", async ({ page, browser }) => {
   const tile = "table.2|op=orders&range=last30&by=card_type,gateway_alias&m=refund_amount&sort=-refund_amount|Refunds by card type and gateway";
   const saved = await page.request.post("/api/saved-reports", { data: { name: `Stalled looks ${Date.now()}`, page: "dashboard", params: `range=last30&t=${encodeURIComponent(tile)}` } });
