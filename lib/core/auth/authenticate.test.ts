@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { sessionsRepo } from "./sessions-store";
-import { throttleRepo } from "@/lib/core/store/throttle";
+import { throttleRepo } from "@/lib/core/http/throttle";
 import { usersRepo } from "./users";
 import { addressNotice, clientAddress } from "@/lib/core/http/client-address";
 import { LOGIN_THROTTLE, authenticate, revalidateSession } from "./authenticate";

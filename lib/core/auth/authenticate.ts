@@ -8,7 +8,7 @@ import { appendAudit, inTransaction } from "@/lib/core/audit/log";
 import type { SessionUser } from "./roles";
 import type { Sql } from "@/lib/core/store/sql";
 import { auditRepo, type SignInFailure } from "@/lib/core/audit/store";
-import { throttleRepo, type AttemptLimit } from "@/lib/core/store/throttle";
+import { throttleRepo, type AttemptLimit } from "@/lib/core/http/throttle";
 import { NO_PASSWORD, normalizeEmail, usersRepo } from "./users";
 import { passwordRefusal, type SsoSettings } from "./sso-settings";
 

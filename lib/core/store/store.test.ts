@@ -8,7 +8,7 @@ import { openStore } from "./open";
 import type { Store } from "./sql";
 import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import { VIEW_LOG_DAYS, shareLinksRepo } from "@/lib/features/sharing/links-store";
-import { throttleRepo } from "./throttle";
+import { throttleRepo } from "@/lib/core/http/throttle";
 import { UserExistsError, usersRepo } from "@/lib/core/auth/users";
 
 let dir: string;

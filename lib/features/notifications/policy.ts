@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/contract/errors";
 import type { ServerEnv } from "@/lib/core/env/env-schema";
 import { mailsInLastDay } from "@/lib/core/mail/counts";
 import type { Sql, Store } from "@/lib/core/store/sql";
-import { throttleRepo } from "@/lib/core/store/throttle";
+import { throttleRepo } from "@/lib/core/http/throttle";
 import { usersRepo } from "@/lib/core/auth/users";
 
 export interface MailPolicy {

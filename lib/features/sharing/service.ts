@@ -14,7 +14,7 @@ import { savedReportsRepo } from "@/lib/features/saved-reports/store";
 import type { SavedReport } from "@/lib/features/saved-reports/model";
 import { shareLinksRepo, type ShareLinkWithSecrets } from "@/lib/features/sharing/links-store";
 import type { Sql } from "@/lib/core/store/sql";
-import { throttleRepo } from "@/lib/core/store/throttle";
+import { throttleRepo } from "@/lib/core/http/throttle";
 import { usersRepo } from "@/lib/core/auth/users";
 import { canEdit } from "@/lib/features/saved-reports/access";
 import type { JobResult, JobView, ReportGateway } from "@/lib/core/upstream/gateway";
@@ -22,7 +22,7 @@ import { hashAddress, hashToken, isTokenShaped, verifyUnlock } from "./tokens";
 
 /**
  * Failures (unknown tokens, wrong passwords) per visitor address, and wrong passwords per link from
- * everywhere, in any 15 minutes. Attempts count before they are checked (lib/core/store/throttle.ts).
+ * everywhere, in any 15 minutes. Attempts count before they are checked (lib/core/http/throttle.ts).
  */
 export const SHARE_LIMITS = { defaultDays: 30, maxDays: 365, failuresPerAddress: 20, failuresPerLink: 50, windowSeconds: 900 } as const;
 

@@ -7,7 +7,7 @@
  * the last of the attempts allowed under a key sees every allowed one's row, and at most `max`
  * attempts per key get checked however many arrive at once.
  */
-import type { Sql } from "./sql";
+import type { Sql } from "@/lib/core/store/sql";
 
 export interface AttemptLimit {
   key: string;
