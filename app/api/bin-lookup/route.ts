@@ -1,6 +1,6 @@
 // POST /api/bin-lookup: route a BIN as a real order through the upstream (SPEC.md §4), validated first; analysts only, within each user's share of routing calls.
 import { apiRoute } from "@/lib/core/route/handler";
 import { BinRoutingRequestSchema } from "@/lib/contract";
-import { lookUpBinFor } from "@/lib/features/routing/calls";
+import { lookUpBinFor } from "@/lib/features/bin-lookup/calls";
 
 export const POST = apiRoute({ role: "analyst", schema: BinRoutingRequestSchema }, async ({ user, body }) => lookUpBinFor(user, body, "route"));

@@ -163,7 +163,7 @@ const serverEnvSchema = z
     /**
      * Calls one user may make in the service's routing bucket in any 60 s (previews, validations, BIN
      * lookups, changes): a third of the dashboard client's ROUTING_RATE_LIMIT (600), room for a bulk
-     * lookup of 100 BINs and more, so no user's burst spends everyone's (lib/features/routing/allowance.ts).
+     * lookup of 100 BINs and more, so no user's burst spends everyone's (lib/core/upstream/routing-allowance.ts).
      */
     ROUTING_CALLS_PER_USER: intInRange("ROUTING_CALLS_PER_USER", 1, 10_000, 200),
     /** The Chromium that renders PDF downloads and attachments (lib/core/pdf; its default, lib/core/pdf/chromium.ts); absent, PDFs are refused and say why. */

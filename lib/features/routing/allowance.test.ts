@@ -21,8 +21,9 @@ import { ReportGateway } from "@/lib/core/upstream/gateway";
 import { createClient } from "@/service/clients";
 import { loadRoutingConfig } from "@/service/routing/loader";
 import { startTestService, type TestService } from "@/service/testing/harness";
-import { describeUse } from "./allowance";
-import { lookUpBinWithin, previewFor } from "./calls";
+import { describeUse } from "@/lib/core/upstream/routing-allowance";
+import { lookUpBinWithin } from "@/lib/features/bin-lookup/calls";
+import { previewFor } from "./calls";
 import { routingUser } from "./permissions";
 import { countedClients, loadWorkspace, validateChange, type WorkspaceDeps } from "./workspace";
 

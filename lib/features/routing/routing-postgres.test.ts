@@ -10,7 +10,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { openStore } from "@/lib/core/store/open";
 import type { Store } from "@/lib/core/store/sql";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "@/lib/core/store/testing/postgres";
-import { takeRoutingCall } from "./allowance";
+import { takeRoutingCall } from "@/lib/core/upstream/routing-allowance";
 import { approvalRefusal } from "./approval";
 
 const available = postgresBinDir() !== null;

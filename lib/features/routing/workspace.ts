@@ -16,7 +16,7 @@ import type { Store } from "@/lib/core/store/sql";
 import { usersRepo } from "@/lib/core/auth/users";
 import { getRoutingConfig, listRoutingVersions, routingClients, validateRoutingConfig, type RoutingClients } from "./upstream";
 import type { UpstreamClient } from "@/lib/core/upstream/client";
-import { takeRoutingCall, type RoutingCall } from "./allowance";
+import { takeRoutingCall, type RoutingCall } from "@/lib/core/upstream/routing-allowance";
 import { approvalRefusal } from "./approval";
 import { diffConfigs, normalizeConfig } from "./diff";
 import type { RoutingChange, ValidateAnswer, WorkspaceAnswer } from "./model";
@@ -42,7 +42,7 @@ export async function workspaceFor(session: SessionUser): Promise<{ deps: Worksp
   return { deps: { store, clients: routingClients(), twoPerson: env.ROUTING_TWO_PERSON, callsPerUser: env.ROUTING_CALLS_PER_USER }, user };
 }
 
-/** Counts `call` against the user's share of the routing bucket (lib/features/routing/allowance.ts); a 429 naming their own use past it. */
+/** Counts `call` against the user's share of the routing bucket (lib/core/upstream/routing-allowance.ts); a 429 naming their own use past it. */
 export function takeCall(deps: WorkspaceDeps, user: { id: string }, call: RoutingCall): Promise<void> {
   return takeRoutingCall(deps.store, user.id, call, { perUser: deps.callsPerUser, ...(deps.now ? { now: deps.now() } : {}) });
 }
