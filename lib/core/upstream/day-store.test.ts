@@ -242,6 +242,53 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect(next.data).toEqual(truths);
     });
 
+    it("at the contract's 5 calls a minute: a year to date asked again after a restart and on the other instance costs no call, the next day one, each as planned", async () => {
+      // A service of its own on the same data, allowing each client the contract's 5 report calls a
+      // minute, and gateways that hold to the same. Totals by date of the year to date (212 days, three
+      // pieces), a question no other test here keeps: 3 + 0 + 0 + 1 calls, inside one window.
+      const contract = await startTestService({
+        data: { days: 150, ordersPerDay: 12, seed: 21, endDate: END },
+        env: { REPORT_RATE_LIMIT: "5", RATE_LIMIT_WINDOW_SECONDS: "60", TOKEN_RATE_LIMIT: "100000", TOKEN_ADDRESS_RATE_LIMIT: "100000" },
+      });
+      try {
+        const quota = { reportRateLimit: 5, rateWindowSeconds: 60 };
+        // The shared window counts every instance's calls on this database, the earlier tests' too.
+        if (shared === "postgres") await stores[0].exec("DELETE FROM upstream_calls");
+        const at = (i: 0 | 1) =>
+          gatewayFor(contract, quota, {
+            ...(shared === "postgres" ? pgSharedState(stores[i], quota, `contract-${i}`) : { cache: new PgCache({ db: stores[i], maxBytes: 64 * 1024 * 1024 }) }),
+            days: new DayStore(stores[i], CONFIG, clock),
+          });
+        const ytd = (today: string) => ({ start_date: "2025-01-01", end_date: today, group_by: ["date"], metrics: ["initial_approved", "rebills_approved"] });
+        const open = async (i: 0 | 1, today: string) => {
+          const g = at(i);
+          const q = g.parse("orders", ytd(today));
+          const planned = (await g.piecesToFetch("orders", q))!.reduce((n, p) => n + (p.calls ?? 1), 0);
+          contract.logLines.length = 0;
+          const answer = await ask(g, "orders", q);
+          return { planned, calls: reportCalls(contract), data: answer.data };
+        };
+        now = NOON;
+        const cold = await open(0, END);
+        expect(cold, "cold: three pieces, as planned").toMatchObject({ planned: 3, calls: 3 });
+        for (const i of [0, 1] as const) {
+          const again = await open(i, END);
+          expect(again, `instance ${i}, a new process the same day`).toMatchObject({ planned: 0, calls: 0 });
+          expect(again.data).toEqual(cold.data);
+        }
+        now += 24 * HOUR;
+        const tomorrow = addDays(END, 1);
+        const next = await open(1, tomorrow);
+        expect(next, "the next day: the new day and the unsettled ones, in one call, as planned").toMatchObject({ planned: 1, calls: 1 });
+        // The service's own answer, through a client of its own (its window is its own).
+        const other = await contract.newClient("truth");
+        const truth = gatewayFor(contract, { ...quota, clientId: other.client_id, clientSecret: other.client_secret });
+        expect(next.data).toEqual((await ask(truth, "orders", ytd(tomorrow))).data);
+      } finally {
+        await contract.stop();
+      }
+    });
+
     it("names what was used recently for the background to keep current: the next morning's look costs no call", async () => {
       now = NOON + 100 * 24 * HOUR;
       const today = addDays(END, 100);
