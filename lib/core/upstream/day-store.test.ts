@@ -160,9 +160,20 @@ function suite(name: string, open: () => Promise<{ stores: [Store, Store]; close
       expect(afterRecent.data.find((r) => r.date === settled)).not.toEqual(expected.find((r) => r.date === settled));
 
       svc.logLines.length = 0;
-      // The hourly look: nothing while another check is under way, then the check.
+      // The hourly look: nothing while another check is under way, nor while a person's call waits
+      // for the quota (a gateway whose window one running call fills, a second queued behind it)…
       expect(await checkKeptDaysWhenIdle(g, 24 * HOUR, { checking: true }, now)).toBeNull();
-      expect(reportCalls(svc)).toBe(0);
+      const full = gatewayFor(svc, { reportRateLimit: 1, rateWindowSeconds: 60 }, { days: new DayStore(stores[0], CONFIG, clock) });
+      const waiting = ["bin", "card_type"].map((d) => full.submit("orders", full.parse("orders", { start_date: addDays(END, -3), end_date: END, group_by: [d], metrics: ["attempts"] }), "analyst"));
+      expect(full.queue.status().queueLength, "a person's call waits").toBeGreaterThan(0);
+      expect(await checkKeptDaysWhenIdle(full, 24 * HOUR, { checking: false }, now)).toBeNull();
+      // The queued call is let go; the running one is let finish, so its call lands before the count.
+      const [running, queued] = waiting.map((w) => ("job" in w ? w.job.id : null));
+      if (queued) full.cancel(queued);
+      if (running) await full.wait(running);
+      expect(reportCalls(svc), "only the person's running call reached the service").toBe(1);
+      svc.logLines.length = 0;
+      // …then the check.
       const check = (await checkKeptDaysWhenIdle(g, 24 * HOUR, { checking: false }, now))!;
       expect(check.moved, "the check finds the one settled day that moved").toBe(1);
       expect(reportCalls(svc)).toBe(check.calls);
