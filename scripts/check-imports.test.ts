@@ -22,6 +22,7 @@ describe("check-imports", () => {
     expect(featureFolder("lib/report/route.ts")).toBe("lib/report/route");
     expect(featureFolder("lib/contract/catalog.ts")).toBe("lib/contract");
     expect(featureFolder("lib/csv.ts")).toBe("lib/csv");
+    expect(featureFolder("lib/startup/background.ts")).toBe("lib/startup");
     expect(featureFolder("app/api/notifications/alerts/[id]/route.ts")).toBe("app/api/notifications");
     expect(featureFolder("components/ui/dialog.tsx")).toBe("components/ui");
   });
@@ -64,10 +65,12 @@ describe("check-imports", () => {
         ["lib/core/upstream/day-store.ts", "lib/report/metrics/maturity.ts"],
         ["lib/report/table/csv.ts", "lib/features/dashboards/run.ts"],
         ["lib/contract/catalog.ts", "lib/core/env/env.ts"],
+        ["lib/features/notifications/slots.ts", "lib/startup/background.ts"],
       ]),
     ).toEqual([
       "lib/contract imports lib/core: lib/contract/catalog.ts → lib/core/env/env.ts",
       "lib/core imports lib/report: lib/core/upstream/day-store.ts → lib/report/metrics/maturity.ts",
+      "lib/features imports lib/startup: lib/features/notifications/slots.ts → lib/startup/background.ts",
       "lib/report imports lib/features: lib/report/table/csv.ts → lib/features/dashboards/run.ts",
     ]);
     expect(
@@ -77,6 +80,7 @@ describe("check-imports", () => {
         ["lib/report/table/csv.ts", "lib/core/env/env.ts"],
         ["lib/core/env/env.ts", "lib/contract/catalog.ts"],
         ["components/x/y.tsx", "lib/features/dashboards/run.ts"],
+        ["lib/startup/background.ts", "lib/features/warming/warmer.ts"],
       ]),
     ).toEqual([]);
   });

@@ -8,7 +8,8 @@
  *   a feature depends on the ones beneath it, never back up;
  * - `lib/`'s kinds in one direction: `lib/contract` (the wire contract) imports only itself;
  *   `lib/core` (mechanisms) the contract and core; `lib/report` (the report machinery every page
- *   shares) those and itself; `lib/features/<name>` any of them and other features.
+ *   shares) those and itself; `lib/features/<name>` any of them and other features; `lib/startup`
+ *   (a server's start and its background work) any of them, and none of them it.
  *
  * The imports are read by dependency-cruiser (TypeScript's own resolution, the tsconfig's paths).
  */
@@ -23,7 +24,7 @@ export const SOURCE_DIRS = ["app", "components", "lib", "service", "scripts", "b
 const NOT_SOURCE = "(^|/)node_modules/|(^|/)\\.next/|\\.test\\.tsx?$|(^|/)testing/";
 
 /** `lib/`'s kinds, lowest first: a file may import its own kind and the ones before it. */
-export const LIB_KINDS = ["lib/contract", "lib/core", "lib/report", "lib/features"] as const;
+export const LIB_KINDS = ["lib/contract", "lib/core", "lib/report", "lib/features", "lib/startup"] as const;
 const KIND_PARENTS = new Set(["lib/core", "lib/report", "lib/features"]);
 
 /**
@@ -39,7 +40,7 @@ export function featureFolder(file: string): string {
   return file.replace(/\.(tsx?|mjs|cjs|js)$/, "");
 }
 
-/** The rank of a file's kind in `LIB_KINDS`, or null outside them (app/, components/, lib/startup/, ...). */
+/** The rank of a file's kind in `LIB_KINDS`, or null outside them (app/, components/, ...). */
 export function libKind(file: string): number | null {
   const at = LIB_KINDS.findIndex((k) => file.startsWith(`${k}/`));
   return at === -1 ? null : at;

@@ -4,12 +4,8 @@ import "server-only";
  * time: counted against their share of the dashboard's routing bucket at the service first
  * (lib/core/upstream/routing-allowance.ts), then sent, with its gateways named.
  */
-import type { SessionUser } from "@/lib/core/auth/authenticate";
 import type { BinRoutingRequest } from "@/lib/contract";
-import { serverEnv } from "@/lib/core/env/env";
-import { getStore } from "@/lib/core/store";
 import type { Store } from "@/lib/core/store/sql";
-import { getGateway } from "@/lib/core/upstream";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
 import { takeRoutingCall } from "@/lib/core/upstream/routing-allowance";
 import { lookUpBin, type BinAnswer, type LookupMode } from "./upstream";
@@ -26,9 +22,4 @@ export interface LookupDeps {
 export async function lookUpBinWithin(deps: LookupDeps, user: { id: string }, request: BinRoutingRequest, mode: LookupMode): Promise<BinAnswer> {
   await takeRoutingCall(deps.store, user.id, { kind: "lookup" }, { perUser: deps.callsPerUser, ...(deps.now ? { now: deps.now() } : {}) });
   return lookUpBin(deps.gateway, request, mode);
-}
-
-/** The BIN lookup routes' call: the process's store, ROUTING_CALLS_PER_USER and gateway. */
-export async function lookUpBinFor(session: Pick<SessionUser, "id">, request: BinRoutingRequest, mode: LookupMode): Promise<BinAnswer> {
-  return lookUpBinWithin({ store: await getStore(), callsPerUser: serverEnv().ROUTING_CALLS_PER_USER, gateway: getGateway() }, session, request, mode);
 }
