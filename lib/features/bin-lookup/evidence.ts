@@ -12,7 +12,8 @@ import { z } from "zod";
 import { addDays } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { midName } from "@/lib/report/mid-name";
-import { evaluate, measureFor, sumRecords, type KpiId, type Measure } from "@/lib/report/metrics/kpis";
+import { evaluate, measureFor, type KpiId, type Measure } from "@/lib/report/metrics/kpis";
+import { sumRecords } from "@/lib/report/metrics/sums";
 import { formatValue } from "@/lib/report/metrics/format";
 import { MAX_BULK_BINS } from "./lookup";
 

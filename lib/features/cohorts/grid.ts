@@ -15,7 +15,8 @@
 import { addDays, daysBetween } from "@/lib/contract/dates";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "@/lib/report/metrics/format";
-import { addInto, evaluate, measureFor, metricOf, sumValue, type Sums } from "@/lib/report/metrics/kpis";
+import { evaluate, measureFor, metricOf } from "@/lib/report/metrics/kpis";
+import { addInto, sumValue, type Sums } from "@/lib/report/metrics/sums";
 import { partialNote, periodLabel, periodOf, periodsIn, type Period } from "@/lib/report/periods/periods";
 import type { CohortCell, CohortRows } from "@/lib/report/state/cohort";
 import { cycleOffsetDays, type CohortSchedule } from "./labels";

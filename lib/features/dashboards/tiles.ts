@@ -7,7 +7,8 @@
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { chooseChart, buildChartData, type ChartData } from "@/lib/report/charts/shape";
 import { buildCohortGrid, cohortCaption, type CohortGrid } from "@/lib/features/cohorts/grid";
-import { evaluate, measureFor, measureMetrics, sumRecords } from "@/lib/report/metrics/kpis";
+import { evaluate, measureFor, measureMetrics } from "@/lib/report/metrics/kpis";
+import { sumRecords } from "@/lib/report/metrics/sums";
 import { buildPivot, type PivotModel } from "@/lib/report/table/pivot";
 import { buildViewTable, comparedId, type TableCell, type TableModel } from "@/lib/report/table/table";
 import { sortRows } from "@/lib/report/table/sort";

@@ -8,7 +8,7 @@ import "server-only";
 import { z } from "zod";
 import { CARD_BRANDS } from "@/lib/contract/dimensions";
 import { addDays } from "@/lib/contract/dates";
-import { units } from "@/lib/report/metrics/kpis";
+import { units } from "@/lib/report/metrics/sums";
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { ApiError } from "@/lib/contract/errors";
 import type { MonitorConfig, Threshold } from "./definitions";

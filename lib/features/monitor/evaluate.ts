@@ -16,7 +16,7 @@
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { addDays } from "@/lib/contract/dates";
 import { toCents } from "@/lib/contract/money";
-import { units } from "@/lib/report/metrics/kpis";
+import { units } from "@/lib/report/metrics/sums";
 import { periodEnd } from "@/lib/report/periods/periods";
 import { STATUS_LEVELS, type MonitorConfig, type Program, type StatusLevel, type Threshold } from "./definitions";
 

@@ -7,7 +7,8 @@
 import type { ReportQuery, ReportRecord } from "@/lib/contract/schemas";
 import { formatValue, formatDimensionValue } from "@/lib/report/metrics/format";
 import { compareMidIds, midName } from "@/lib/report/mid-name";
-import { evaluate, measureFor, measureMetrics, sumRecords, type Evaluation, type Measure } from "@/lib/report/metrics/kpis";
+import { evaluate, measureFor, measureMetrics, type Evaluation, type Measure } from "@/lib/report/metrics/kpis";
+import { sumRecords } from "@/lib/report/metrics/sums";
 import { comparisonRange } from "@/lib/report/periods/compare";
 import { requestFilters } from "@/lib/report/state/filters";
 import type { MonitorRow } from "@/lib/features/monitor/load";

@@ -22,7 +22,8 @@ import { addDays, daysBetween, todayIn } from "@/lib/contract/dates";
 import { LIMITS } from "@/lib/contract/catalog";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { REPORT_BIN_DIGITS } from "@/lib/features/bin-lookup/evidence";
-import { evaluate, measureFor, measureMetrics, sumRecords, type Measure } from "@/lib/report/metrics/kpis";
+import { evaluate, measureFor, measureMetrics, type Measure } from "@/lib/report/metrics/kpis";
+import { sumRecords } from "@/lib/report/metrics/sums";
 import { diffConfigs, normalizeConfig } from "./diff";
 
 /** The longest after (and so before) window, in full days. */

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIMENSIONS, METRICS, getMetric, metricsFor, OPERATIONS, type ReportRecord } from "@/lib/contract";
-import {
-  metricOf,
-  KPIS,
-  evaluate,
-  evaluateRecord,
-  kpisFor,
-  measureFor,
-  requiredMetrics,
-  sumRecords,
-  sumValue,
-} from "./kpis";
+import { metricOf, KPIS, evaluate, evaluateRecord, kpisFor, measureFor, requiredMetrics } from "./kpis";
+import { sumRecords, sumValue } from "./sums";
 import { buildTable, cellTip, TOTALS_LABEL, ALL_ROWS_TEXT } from "@/lib/report/table/table";
 import { sortRows } from "@/lib/report/table/sort";
 import { exportValue, formatValue, formatInstant, formatDimensionValue } from "./format";

@@ -7,9 +7,10 @@
  * (orders: `approvals`; cohort: `approvals_by_initial_date`), so one definition serves both.
  */
 import { BOTH, betterWhen, getMetric, metricFor, metricsFor, type Direction, type Operation } from "@/lib/contract/catalog";
-import { fromCents, fromUnits, isAmountMetric, toUnits } from "@/lib/contract/money";
+import { fromCents, isAmountMetric } from "@/lib/contract/money";
 import type { ReportRecord } from "@/lib/contract/schemas";
 import type { ValueFormat } from "./format";
+import { sumRecords, type Sums } from "./sums";
 
 /**
  * The order-summary metrics KPIs are written against; in cohorts each stands for its catalog twin
@@ -250,43 +251,6 @@ export function measureMetrics(m: Measure): string[] {
   const out: string[] = [];
   for (const t of [...m.numerator, ...(m.denominator ?? [])]) if (!out.includes(t.metric)) out.push(t.metric);
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Exact sums: amounts are added as integer cents, so re-adding never drifts (SPEC.md §2.3)
-
-/** A sum of metrics kept in integer units (cents for amounts). */
-export type Sums = Map<string, number>;
-
-/** The metric's value in a record in integer units (cents for amounts); missing counts as 0. */
-export function units(record: ReportRecord, metric: string): number {
-  const v = record[metric];
-  const n = typeof v === "number" ? v : typeof v === "string" ? Number(v) : 0;
-  if (!Number.isFinite(n)) return 0;
-  return toUnits(metric, n);
-}
-
-export function addInto(sums: Sums, record: ReportRecord, metrics: readonly string[]): Sums {
-  for (const m of metrics) sums.set(m, (sums.get(m) ?? 0) + units(record, m));
-  return sums;
-}
-
-export function sumRecords(records: readonly ReportRecord[], metrics: readonly string[]): Sums {
-  const sums: Sums = new Map();
-  for (const m of metrics) sums.set(m, 0);
-  for (const r of records) addInto(sums, r, metrics);
-  return sums;
-}
-
-export function mergeSums(into: Sums, from: Sums): Sums {
-  for (const [m, v] of from) into.set(m, (into.get(m) ?? 0) + v);
-  return into;
-}
-
-/** A metric's value from sums, back in its natural unit. */
-export function sumValue(sums: Sums, metric: string): number {
-  const u = sums.get(metric) ?? 0;
-  return fromUnits(metric, u);
 }
 
 function combine(terms: readonly MetricTerm[], sums: Sums): number {

@@ -8,7 +8,8 @@ import { addDays } from "@/lib/contract/dates";
 import { getMetric, type ReportRecord } from "@/lib/contract";
 import { tableToCsv } from "@/lib/report/table/csv";
 import { buildReportView } from "@/lib/report/periods/view";
-import { evaluate, KPIS, kpisFor, measureFor, sumRecords } from "./kpis";
+import { evaluate, KPIS, kpisFor, measureFor } from "./kpis";
+import { sumRecords } from "./sums";
 import { KPI_DESCRIPTIONS } from "./kpi-descriptions";
 import {
   EVENT_DATED_KPIS,

@@ -7,7 +7,7 @@
  */
 import type { ReportRecord } from "@/lib/contract/schemas";
 import { fromUnits } from "@/lib/contract/money";
-import { units } from "@/lib/report/metrics/kpis";
+import { units } from "@/lib/report/metrics/sums";
 import { alignedDay, comparedSpan } from "./align";
 import type { CompareSelection } from "./compare";
 import type { DayRange, TimeGrain } from "./grain";

@@ -14,7 +14,8 @@ import { GRAIN_LABELS, type TimeGrain } from "@/lib/report/periods/grain";
 import { partialNote } from "@/lib/report/periods/periods";
 import type { ReportView, ViewRow } from "@/lib/report/periods/view";
 import { exportValue, formatValue, type ValueFormat, formatDimensionValue } from "@/lib/report/metrics/format";
-import { addInto, describeTerms, evaluate, measureFor, measureMetrics, mergeSums, type Measure, type Sums } from "@/lib/report/metrics/kpis";
+import { describeTerms, evaluate, measureFor, measureMetrics, type Measure } from "@/lib/report/metrics/kpis";
+import { addInto, mergeSums, type Sums } from "@/lib/report/metrics/sums";
 import { TOTAL_LABEL, TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { isMaturing, likelyMove, MATURING_COLUMN, MATURING_WORD, maturingNote, measureMaturity } from "@/lib/report/metrics/maturity";
 

@@ -14,7 +14,8 @@ import { comparisonCoverage, type ReportView, type ViewRow } from "@/lib/report/
 import { comparedId } from "@/lib/report/metrics/compared";
 import { TOTALS_LABEL } from "@/lib/report/metrics/labels";
 import { formatValue, type ValueFormat, formatDimensionValue } from "@/lib/report/metrics/format";
-import { describeTerms, evaluate, measureFor, measureMetrics, sumRecords, units, type Measure, type Sums } from "@/lib/report/metrics/kpis";
+import { describeTerms, evaluate, measureFor, measureMetrics, type Measure } from "@/lib/report/metrics/kpis";
+import { sumRecords, units, type Sums } from "@/lib/report/metrics/sums";
 import { isMaturing, MATURING_WORD, maturingNote, measureMaturity, type Maturity } from "@/lib/report/metrics/maturity";
 import { changeCells, changesInPoints } from "./change";
 export { MATURING_COLUMN } from "@/lib/report/metrics/maturity";
