@@ -75,3 +75,29 @@ export async function seedDemoRoutingHistory(db: Database, today: string): Promi
   }
   return loaded;
 }
+
+/**
+ * What makes the demo run as a cautious deployment would, unless the environment says otherwise: a
+ * routing change applies once a second editor approves it (the demo has two admins for that), and
+ * with the dashboard reached directly on localhost no X-Forwarded-For is trusted.
+ */
+export function demoSafetyEnv(env: Readonly<Record<string, string | undefined>>): { ROUTING_TWO_PERSON: string; TRUSTED_PROXY_HOPS: string } {
+  return { ROUTING_TWO_PERSON: env.ROUTING_TWO_PERSON ?? "true", TRUSTED_PROXY_HOPS: env.TRUSTED_PROXY_HOPS ?? "0" };
+}
+
+/**
+ * The shell lines `npm start` prints for checking a number by hand: a token for the client for manual
+ * checks (its secret read from `secretsFile`, relative to where they are run), then this month's
+ * order summary by date as that client, so the check never spends the dashboard's quota.
+ */
+export function manualCheckLines(serviceUrl: string, clientId: string, secretsFile: string, today: string): string {
+  return [
+    `SECRET=$(node -p 'require("./${secretsFile}").manualClient.client_secret')`,
+    `TOKEN=$(curl -s ${serviceUrl}/api/auth/token -H 'content-type: application/json' \\`,
+    `  -d "{\\"client_id\\":\\"${clientId}\\",\\"client_secret\\":\\"$SECRET\\"}" | node -p 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`,
+    `curl -s ${serviceUrl}/api/data -H "authorization: Bearer $TOKEN" -H 'x-client-id: ${clientId}' \\`,
+    `  -H "x-client-secret: $SECRET" -H 'content-type: application/json' \\`,
+    `  -d '{"start_date":"${today.slice(0, 8)}01","end_date":"${today}","group_by":["date"],"metrics":["attempts","approvals","revenue"]}'`,
+  ].join("\n");
+}
+

@@ -16,7 +16,7 @@ import { Database } from "../service/db";
 import { DEMO_DATASET as DEMO, generate } from "../service/data/generator";
 import { migrate } from "../service/data/schema";
 import { importRoutingEvidenceCase } from "../service/data/routing-evidence-case";
-import { DEMO_ROUTING_HISTORY, ensureDemoClients, seedDemoRoutingHistory, type DemoClients } from "./demo-setup";
+import { DEMO_ROUTING_HISTORY, demoSafetyEnv, ensureDemoClients, manualCheckLines, seedDemoRoutingHistory, type DemoClients } from "./demo-setup";
 import { importChargebackBreach } from "../service/testing/monitor-breach";
 import { DEMO_USERS_FILE, ensureDemoUsers, type DemoUser } from "../lib/features/users/demo";
 import { DEFAULT_MONITOR_CONFIG } from "../lib/features/monitor/definitions";
@@ -152,11 +152,8 @@ async function main(): Promise<void> {
     UPSTREAM_CLIENT_SECRET: client.client_secret,
     UPSTREAM_ROUTING_CLIENT_ID: secrets.routingClient!.client_id,
     UPSTREAM_ROUTING_CLIENT_SECRET: secrets.routingClient!.client_secret,
-    // The routing workspace as a cautious deployment runs it: a change applies once a second editor
-    // approves it (the demo has two admins for that).
-    ROUTING_TWO_PERSON: process.env.ROUTING_TWO_PERSON ?? "true",
-    // Demo mode is reached directly on localhost: trust no X-Forwarded-For unless told otherwise.
-    TRUSTED_PROXY_HOPS: process.env.TRUSTED_PROXY_HOPS ?? "0",
+    // The two-person rule on, no proxy trusted (./demo-setup.ts).
+    ...demoSafetyEnv(process.env),
     ...(separateWorker ? { SEPARATE_WORKER: "true" } : {}),
     ...mailEnv,
   };
@@ -232,12 +229,10 @@ ${users.map((u) => `    ${u.role.padEnd(8)} ${u.email.padEnd(22)} ${u.password}$
 
   Check a number by hand with the client for manual checks (${manual.client_id}; its secret is in ${SECRETS_FILE}),
   not the dashboard's: its calls count against its own limit, never the dashboard's reports'.
-    SECRET=$(node -p 'require("./${SECRETS_FILE}").manualClient.client_secret')
-    TOKEN=$(curl -s ${serviceUrl}/api/auth/token -H 'content-type: application/json' \\
-      -d "{\\"client_id\\":\\"${manual.client_id}\\",\\"client_secret\\":\\"$SECRET\\"}" | node -p 'JSON.parse(require("fs").readFileSync(0)).data.access_token')
-    curl -s ${serviceUrl}/api/data -H "authorization: Bearer $TOKEN" -H 'x-client-id: ${manual.client_id}' \\
-      -H "x-client-secret: $SECRET" -H 'content-type: application/json' \\
-      -d '{"start_date":"${todayIn("UTC").slice(0, 8)}01","end_date":"${todayIn("UTC")}","group_by":["date"],"metrics":["attempts","approvals","revenue"]}'
+${manualCheckLines(serviceUrl, manual.client_id, SECRETS_FILE, todayIn("UTC"))
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n")}
 
   Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.
 `);
