@@ -204,6 +204,24 @@ test("an analyst without the routing permission reads the workspace with no edit
   await expect(page.getByTestId("routing-read-only")).toContainText("routing permission");
   await expect(page.getByRole("table", { name: "Live routing groups" })).toBeVisible();
   await expect(page.getByRole("table", { name: "Live routing rules in precedence order" })).toBeVisible();
+  // A MID reads as every page names it ("Wells 02 (#2)") once a report has named it: one by MID,
+  // asked through the dashboard, then a member of a live group found in it.
+  const { endDate } = e2eEnv();
+  let named = (await (await analyst.request.post("/api/reports/order-summary", { data: { start_date: endDate, end_date: endDate, group_by: ["gateway_id", "gateway_alias"], metrics: ["attempts"] } })).json()) as {
+    id: string;
+    status: { state: string; result?: { data: { gateway_id: number; gateway_alias: string }[] } };
+  };
+  while (named.status.state !== "done") {
+    expect(["queued", "fetching"]).toContain(named.status.state);
+    await new Promise((r) => setTimeout(r, 250));
+    named = (await (await analyst.request.get(`/api/reports/jobs/${named.id}`)).json()) as typeof named;
+  }
+  const aliases = new Map(named.status.result!.data.map((r) => [String(r.gateway_id), r.gateway_alias]));
+  const member = (await workspace(analyst)).live!.config.groups.flatMap((g) => g.members).find((m) => aliases.has(String(m.gateway_id)));
+  expect(member, "a live group's member attempted on the last day").toBeTruthy();
+  await page.reload();
+  await expect(page.getByRole("table", { name: "Live routing groups" })).toContainText(`${aliases.get(String(member!.gateway_id))} (#${member!.gateway_id}) · ${member!.weight}`);
+  await expect(page.getByRole("table", { name: "Live routing groups" })).not.toContainText(/\bMID \d/);
   await expect(page.getByRole("button", { name: "Edit a copy" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Restore v\d+$/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Approve and apply" })).toHaveCount(0);
