@@ -1,4 +1,6 @@
-// The users CLI as the operator runs it: a child process on a real PGlite directory.
+// The users CLI as the operator runs it: a child process on a real PGlite directory (a migrated
+// copy of the test template: migrating from nothing is lib/core/store/store.test.ts's, and took most
+// of each run here).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "../lib/core/auth/authenticate";
 import { openStore } from "../lib/core/store/open";
+import { copyTestPglite } from "../lib/core/store/testing/pglite";
 
 let dir: string;
 
@@ -17,12 +20,13 @@ function users(...args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, last: lines.length ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : null, lines };
 }
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "dashboard-cli-"));
+beforeAll(async () => {
+  dir = join(mkdtempSync(join(tmpdir(), "dashboard-cli-")), "store");
+  await copyTestPglite(dir);
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(join(dir, ".."), { recursive: true, force: true });
 });
 
 describe("npm run users", () => {
@@ -47,7 +51,7 @@ describe("npm run users", () => {
     }
 
     expect(users("disable", "--email", "PAT@example.com").last).toEqual({ email: "pat@example.com", disabled: true });
-    // Three CLI starts (tsx, PGlite, migrations, scrypt) in a row: a loaded two-core machine needs minutes.
+    // Three CLI starts (tsx, PGlite, scrypt) in a row: a loaded two-core machine needs minutes.
   }, 480_000);
 
   it("refuses while the dashboard holds the store", async () => {
