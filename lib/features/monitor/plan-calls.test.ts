@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "@/lib/core/store/open";
+import { openTestPglite } from "@/lib/core/store/testing/pglite";
 import type { Store } from "@/lib/core/store/sql";
 import { DayStore } from "@/lib/core/upstream/day-store";
 import type { ReportGateway } from "@/lib/core/upstream/gateway";
@@ -27,7 +27,7 @@ let store: Store;
 beforeAll(async () => {
   svc = await startTestService({ data: { days: 150, ordersPerDay: 300, seed: 5, endDate: TODAY }, env: { REPORT_RATE_LIMIT: "100000" } });
   dir = mkdtempSync(join(tmpdir(), "monitor-plan-"));
-  store = await openStore({ kind: "pglite", dir }, { owner: "monitor plan test" });
+  store = await openTestPglite(dir, "monitor plan test");
 }, 300_000);
 
 afterAll(async () => {

@@ -5,15 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/core/auth/authenticate";
 import { DEMO_USERS, ensureDemoUsers, type DemoUser } from "./demo";
 import { openStore } from "@/lib/core/store/open";
+import { copyTestPglite } from "@/lib/core/store/testing/pglite";
 
 let root: string;
 let env: Record<string, string>;
 let file: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "dashboard-demo-"));
   env = { DASHBOARD_DB: join(root, "db") };
   file = join(root, ".local", "demo-users.json");
+  // A migrated store, as npm start finds it after the first run: migrating is the store test's.
+  await copyTestPglite(env.DASHBOARD_DB!);
 });
 
 afterAll(() => {
