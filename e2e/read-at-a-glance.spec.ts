@@ -1,5 +1,6 @@
 /**
  * Numbers read whole at a glance: a wide Explore table on a 1,440-px screen cuts no total or change,
+ * nor does the same table as a dashboard tile, signed in or shared,
  * and a shared report opened on a phone shows its headline figures (each measure's total and change,
  * the same as its totals row) before its chart and its table.
  */
@@ -52,6 +53,36 @@ test("a 24-column table on a 1,440-px screen shows every total and change whole"
   await table.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   expect(await clippedCells(table)).toEqual([]);
   await screenshots(page, "explore-wide-table");
+});
+
+test("the same table as a dashboard tile, signed in and on its share page, shows every total and change whole on a 1,440-px screen", async ({ page, browser, request }) => {
+  const end = e2eEnv().endDate;
+  const tile = `table.4|${wideParams()}|Brands beside the previous 90 days`;
+  const saved = await request.post("/api/saved-reports", { data: { name: `Wide tile ${Date.now()}`, page: "dashboard", params: `range=${addDays(end, -89)}..${end}&cmp=prev&t=${encodeURIComponent(tile)}` } });
+  expect(saved.status(), await saved.text()).toBe(201);
+  const { report } = (await saved.json()) as { report: { id: string } };
+  const link = await request.post(`/api/saved-reports/${report.id}/links`, { data: { mode: "live" } });
+  expect(link.status(), await link.text()).toBe(201);
+  const url = ((await link.json()) as { url: string }).url;
+  const visitor = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 1440, height: 900 } });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const [where, p, path] of [["signed in", page, `/dashboards/${report.id}`], ["shared", await visitor.newPage(), url]] as const) {
+    await p.goto(path);
+    const grid = p.getByTestId("dashboard-grid");
+    await expect(grid.locator("article").first()).toBeVisible({ timeout: 60_000 });
+    await expect(grid.locator("article:not([data-status=done])")).toHaveCount(0, { timeout: 120_000 });
+    const table = grid.getByRole("table").first();
+    const totals = table.getByRole("row", { name: "Totals" });
+    await expect(totals).toBeVisible();
+    expect(await table.getByRole("columnheader").count(), where).toBeGreaterThanOrEqual(15);
+    expect(await clippedCells(table), `${where}: cut cells`).toEqual([]);
+    const totalTexts = (await totals.locator("[role=cell],[role=rowheader]").allInnerTexts()).map(clean);
+    expect(totalTexts.filter((t) => t.includes("…")), where).toEqual([]);
+    expect(totalTexts.some((t) => /^\$\d{1,3}(,\d{3})+\.\d\d$/.test(t)), `${where}: ${totalTexts.join(" | ")}`).toBe(true);
+    await table.evaluate((el) => el.closest("[role=region]")?.scrollTo({ left: el.scrollWidth }));
+    expect(await clippedCells(table), `${where}: cut cells, scrolled to the last column`).toEqual([]);
+  }
+  await visitor.close();
 });
 
 test("a shared report on a phone opens on its headline figures, the totals row's own, before its chart and table", async ({ browser, request }) => {
