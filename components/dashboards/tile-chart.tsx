@@ -3,8 +3,8 @@ import { useId } from "react";
 import { describeChart } from "@/lib/report/charts/caption";
 import { hasValues } from "@/lib/report/charts/drawing";
 import type { ChartData } from "@/lib/report/charts/shape";
-import { ChartLegend } from "@/components/charts/chart-legend";
-import ResultsChart from "@/components/charts/results-chart";
+import { ChartLegend } from "@/components/report/charts/chart-legend";
+import ResultsChart from "@/components/report/charts/results-chart";
 
 /**
  * A chart tile's figure: the caption names what is drawn, the legend each series, and the drawing is

@@ -5,7 +5,7 @@ import { buildChartData, chooseChart } from "@/lib/report/charts/shape";
 import type { Measure } from "@/lib/report/metrics/kpis";
 import type { ReportView } from "@/lib/report/periods/view";
 import type { ChartKind } from "@/lib/report/state/explore";
-import { ChartLegend } from "@/components/charts/chart-legend";
+import { ChartLegend } from "@/components/report/charts/chart-legend";
 import { EmptyState } from "@/components/ui/empty-state";
 import { lazyPart } from "@/components/ui/lazy-part";
 import { Spinner } from "@/components/ui/spinner";
@@ -14,7 +14,7 @@ import { ChartFrame } from "./chart-frame";
 // The figure is drawn only in the browser (it needs an answer, fetched there), so its code comes
 // after the page's, as next/dynamic's `ssr: false` would, without next/dynamic's code on the page.
 const ResultsChart = lazyPart(
-  () => import("@/components/charts/results-chart").then((m) => m.default),
+  () => import("@/components/report/charts/results-chart").then((m) => m.default),
   <div className="flex h-[270px] items-center justify-center gap-2 text-sm text-slate-700">
     <Spinner /> Loading the chart…
   </div>,

@@ -14,7 +14,7 @@ import { cn } from "@/components/ui/cn";
 import { lazyPart } from "@/components/ui/lazy-part";
 import { StatusBanner } from "@/components/ui/status-banner";
 import { count, midName, money, monthLabel, pct, type OkAnswer } from "./monitor-body";
-import { useBoxWidth } from "@/components/charts/use-box-width";
+import { useBoxWidth } from "@/components/report/charts/use-box-width";
 
 // Drawn only once the box's width is measured in the browser, so never on the server.
 const TrendChart = lazyPart(() => import("./trend-chart").then((m) => m.default), <p className="text-sm text-slate-700">Loading the chart…</p>);

@@ -8,7 +8,7 @@ import { lazyPart } from "@/components/ui/lazy-part";
 
 /** The chart's drawing (recharts), drawn by the server as a dashboard's chart tile is; its script comes after the page's. */
 export const SharedChartDrawing = lazyPart(
-  () => import("@/components/charts/results-chart").then((m) => m.default),
+  () => import("@/components/report/charts/results-chart").then((m) => m.default),
   <div data-pdf-chart="loading" className="flex h-[270px] items-center justify-center text-sm text-slate-700">Loading the chart…</div>,
 );
 export const SharedTable = lazyPart(() => import("./shared-table").then((m) => m.SharedTable), null);

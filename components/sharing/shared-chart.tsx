@@ -1,6 +1,6 @@
 import { describeChart } from "@/lib/report/charts/caption";
 import type { ChartData } from "@/lib/report/charts/shape";
-import { ChartLegend } from "@/components/charts/chart-legend";
+import { ChartLegend } from "@/components/report/charts/chart-legend";
 import { SharedChartDrawing } from "./lazy";
 
 /**

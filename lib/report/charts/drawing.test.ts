@@ -8,7 +8,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ChartTooltip } from "@/components/charts/results-chart";
+import { ChartTooltip } from "@/components/report/charts/results-chart";
 import { barLook, drawnMaturing, hasValues, lineDash, stackOf, valueMaturing } from "./drawing";
 import { buildChartData, chooseChart, type ChartSeries } from "./shape";
 import { buildReportView } from "@/lib/report/periods/view";
