@@ -56,14 +56,19 @@ export default defineConfig({
   // cores, where the Monitor's specs have taken over 120 s.
   timeout: 300_000,
   expect: { timeout: 30_000 },
-  // Every failure keeps its trace (its actions, the DOM before and after each, network, console) and
-  // a screenshot of the page as it failed. The trace records no filmstrip: recording one for every
-  // test, passing or not, cost about a seventh of the browser tests' CPU on two cores. No baseURL
-  // here: e2e/support/test.ts gives each worker its own dashboard's.
+  // Every failure keeps its trace (its actions with their locators, call logs and timings, console
+  // messages, errors), a screenshot of the page as it failed and the page's accessibility tree then
+  // (error-context.md). The trace is recorded for every test, passing or not, so what it records
+  // costs every run: it keeps no filmstrip (about a seventh of the browser tests' CPU on two cores)
+  // and no copy of the DOM before and after each action, nor the network, which Playwright records
+  // with those copies (a fifth of the specs' CPU: explore, dashboards and monitor took 183 CPU-s
+  // with them, 148 without, 128 with no trace at all). To see the DOM at each step of a failing
+  // spec, run it again with `--trace on`. No baseURL here: e2e/support/test.ts gives each worker
+  // its own dashboard's.
   // The browser asks for reduced motion: a spinner is the only animation, and a page where one turns
   // keeps the browser drawing frames for as long as it waits (waiting and status specs: 92.9 s of
   // CPU spinning, 86.8 s still). The tests look at what a page says and holds, never at a spinner.
-  use: { trace: { mode: "retain-on-failure", screenshots: false }, screenshot: "only-on-failure", launchOptions: chromium, reducedMotion: "reduce" },
+  use: { trace: { mode: "retain-on-failure", screenshots: false, snapshots: false }, screenshot: "only-on-failure", launchOptions: chromium, reducedMotion: "reduce" },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"], testIgnore: /(secrets|console-errors|dark-mode)\.spec\.ts/ },
