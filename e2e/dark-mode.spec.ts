@@ -3,23 +3,17 @@
  * the admin's users and audit log, a shared dashboard opened by a visitor, the sign-in page) are dark
  * from their first paint without any press; in both schemes, at desktop and phone width, axe finds no
  * serious or critical violation on any of them (colour contrast among them), and nothing is logged as
- * a console error (a hydration mismatch would be). The nav's System / Light / Dark toggle switches at once, is kept
- * across reloads and for the pages without the nav, and System follows the system while a page is
- * open. Printing stays light.
+ * a console error (a hydration mismatch would be) until 1.5 s after the page is ready, as the console
+ * sweep (e2e/console-errors.spec.ts) checks the pages this one does not open. The nav's System /
+ * Light / Dark toggle switches at once, is kept across reloads and for the pages without the nav, and
+ * System follows the system while a page is open. Printing stays light.
  */
-import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from "./support/test";
-import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
-import { authFile, e2eEnv } from "./support/env";
+import { expect, test, type Page, type TestInfo } from "./support/test";
 import { seriousA11yViolations } from "./support/helpers";
+import { heading, listenForErrors, makeSweepData, schemeVisits, stateOf } from "./support/page-visits";
 
 type Scheme = "light" | "dark";
-type Who = "visitor" | "analyst" | "admin";
 
-const stateOf: Record<Who, BrowserContextOptions["storageState"]> = {
-  visitor: { cookies: [], origins: [] },
-  analyst: authFile("analyst"),
-  admin: authFile("admin"),
-};
 // Each test makes its own saved dashboard and contexts: the sweep's workers share them out.
 test.describe.configure({ mode: "parallel" });
 
@@ -80,61 +74,6 @@ async function expectScheme(page: Page, scheme: Scheme, where: string): Promise<
   }
 }
 
-interface Visit {
-  name: string;
-  who: Who;
-  path: string;
-  ready: (page: Page) => Promise<void>;
-}
-
-const heading = (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-const tilesDrawn = async (page: Page) => {
-  const grid = page.getByTestId("dashboard-grid");
-  await expect(grid.locator("article").first()).toBeVisible({ timeout: 60_000 });
-  await expect(grid.locator("article:not([data-status=done])")).toHaveCount(0, { timeout: 120_000 });
-};
-
-/** A saved report, a saved dashboard of every tile kind, and a live link to it. */
-async function makeVisits(browser: Browser): Promise<Visit[]> {
-  const analyst = await browser.newContext({ storageState: stateOf.analyst });
-  const api = analyst.request;
-  const saved = async (page: string, params: string) => {
-    const res = await api.post("/api/saved-reports", { data: { name: `Dark mode ${page} ${Date.now()}`, page, params } });
-    expect(res.status(), await res.text()).toBe(201);
-    return ((await res.json()) as { report: { id: string } }).report.id;
-  };
-  const dashboardId = await saved("dashboard", serializeDashboard(starterDashboard()));
-  const link = await api.post(`/api/saved-reports/${dashboardId}/links`, { data: { mode: "live" } });
-  expect(link.status()).toBe(201);
-  const shareUrl = new URL(((await link.json()) as { url: string }).url, e2eEnv().dashboardUrl);
-  await analyst.close();
-  return [
-    { name: "home", who: "analyst", path: "/", ready: heading },
-    {
-      name: "explore",
-      who: "analyst",
-      path: "/explore?op=orders&range=last7&by=date&m=revenue",
-      ready: async (p) => {
-        await expect(p.getByRole("row", { name: "Totals" })).toBeVisible({ timeout: 60_000 });
-        await expect(p.locator(".recharts-surface").first()).toBeVisible();
-      },
-    },
-    { name: "dashboards", who: "analyst", path: "/dashboards", ready: heading },
-    { name: "dashboard", who: "analyst", path: `/dashboards/${dashboardId}`, ready: tilesDrawn },
-    { name: "monitor", who: "analyst", path: "/monitor", ready: async (p) => expect(p.getByRole("status", { name: "Breaches", exact: true })).toBeVisible({ timeout: 60_000 }) },
-    { name: "bin-lookup", who: "analyst", path: "/bin-lookup", ready: heading },
-    { name: "alerts", who: "analyst", path: "/alerts", ready: heading },
-    { name: "cohorts", who: "analyst", path: "/cohorts", ready: heading },
-    { name: "reports", who: "analyst", path: "/reports", ready: heading },
-    { name: "definitions", who: "analyst", path: "/definitions", ready: heading },
-    { name: "inbox", who: "analyst", path: "/inbox", ready: heading },
-    { name: "users", who: "admin", path: "/users", ready: heading },
-    { name: "audit", who: "admin", path: "/audit", ready: heading },
-    { name: "share", who: "visitor", path: shareUrl.pathname + shareUrl.search, ready: tilesDrawn },
-    { name: "login", who: "visitor", path: "/login", ready: (p) => expect(p.getByLabel("E-mail")).toBeVisible() },
-  ];
-}
-
 /** A full-page screenshot, kept in the test's output folder and attached to its result. */
 async function png(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const path = testInfo.outputPath(name);
@@ -146,28 +85,23 @@ for (const scheme of ["dark", "light"] as const) {
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     test(`with the system in ${scheme}, the main pages at ${size} size are ${scheme} from the first paint, pass axe, log no error`, async ({ browser }, testInfo) => {
       test.setTimeout(600_000);
-      const visits = await makeVisits(browser);
+      const visits = schemeVisits(await makeSweepData(browser, "Dark mode"));
       const problems: string[] = [];
       for (const v of visits) {
         const context = await browser.newContext({ storageState: stateOf[v.who], colorScheme: scheme, viewport });
         await context.addInitScript(RECORD_SCHEME_AT_BODY);
         const page = await context.newPage();
-        const errors: string[] = [];
-        page.on("console", (m) => {
-          if (m.type() === "error") errors.push(m.text());
-        });
-        page.on("pageerror", (e) => errors.push(e.message));
+        const errors = listenForErrors(page);
         const res = await page.goto(v.path);
         expect(res?.status(), v.path).toBeLessThan(400);
         await v.ready(page);
+        const readyAt = Date.now();
         const s = await schemeOf(page);
         expect(s.atBody, `${v.name}: the scheme when <body> began`).toBe(scheme);
         await expectScheme(page, scheme, v.name);
         problems.push(...(await seriousA11yViolations(page)).map((x) => `${v.name}: ${x}`));
         if (scheme === "dark" && (size === "desktop" || ["home", "explore", "dashboard", "share", "login", "audit"].includes(v.name))) await png(page, testInfo, `${v.name}-${scheme}-${size}.png`);
-        // Hydration and the first effects run after load; their errors come within moments of it.
-        await page.waitForTimeout(500);
-        problems.push(...errors.map((e) => `${v.name}: console: ${e}`));
+        problems.push(...(await errors.settled(readyAt)).map((e) => `${v.name}: ${e}`));
         await context.close();
       }
       expect(problems).toEqual([]);
