@@ -51,7 +51,8 @@ export default defineConfig({
   workers: envs.length,
   retries: 0,
   forbidOnly: true,
-  reporter: [["list"]],
+  // The second counts assertions when ASSERTION_LOG is set (docs/testing.md).
+  reporter: [["list"], ["./e2e/support/assertion-reporter.ts"]],
   // A bound for a hung test, not a slow one: the browser tests run beside the unit tests on two
   // cores, where the Monitor's specs have taken over 120 s.
   timeout: 300_000,

@@ -1,7 +1,7 @@
 // Runs before every unit test file (vitest.config.ts, setupFiles), in that file's own module graph.
 import { appendFileSync } from "node:fs";
 import { relative } from "node:path";
-import { afterAll, expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { setPasswordCost } from "@/lib/core/auth/password";
 
 // Passwords hashed at scrypt's cheapest accepted cost (N = 2^10, a thirty-second of the production
@@ -17,5 +17,21 @@ if (cpuLog) {
   afterAll(() => {
     const { user, system } = process.cpuUsage();
     appendFileSync(cpuLog, `${((user + system) / 1e6).toFixed(2)}\t${relative(process.cwd(), expect.getState().testPath ?? "?")}\n`);
+  });
+}
+
+// With ASSERTION_LOG set, each file appends to it how many assertions its tests made as they ran
+// (expect calls, counted by vitest), how many tests ran and its path: the suite's count before and
+// after a change that moves or merges tests (docs/testing.md, "Counting tests and assertions").
+const assertionLog = process.env.ASSERTION_LOG;
+if (assertionLog) {
+  let assertions = 0;
+  let tests = 0;
+  afterEach(() => {
+    assertions += expect.getState().assertionCalls;
+    tests += 1;
+  });
+  afterAll(() => {
+    appendFileSync(assertionLog, `${assertions}\t${tests}\t${relative(process.cwd(), expect.getState().testPath ?? "?")}\n`);
   });
 }
