@@ -44,7 +44,20 @@ export async function recordingProxy(target: string): Promise<{ url: string; arr
       );
     });
   });
+  // An idle kept-alive connection is never closed from this side while the test runs: closing one
+  // (Node's default after 5 s idle) can cross a request the client has just sent on it, which then
+  // fails with ECONNRESET. On a busy machine the two moments meet (a token request between two
+  // tests, under load). close() ends every connection.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
