@@ -10,7 +10,7 @@
  */
 import { expect, test, type Page, type TestInfo } from "./support/test";
 import { seriousA11yViolations } from "./support/helpers";
-import { heading, listenForErrors, makeSweepData, schemeVisits, stateOf } from "./support/page-visits";
+import { heading, listenForErrors, makeSchemeData, schemeVisits, stateOf } from "./support/page-visits";
 
 type Scheme = "light" | "dark";
 
@@ -85,7 +85,7 @@ for (const scheme of ["dark", "light"] as const) {
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     test(`with the system in ${scheme}, the main pages at ${size} size are ${scheme} from the first paint, pass axe, log no error`, async ({ browser }, testInfo) => {
       test.setTimeout(600_000);
-      const visits = schemeVisits(await makeSweepData(browser, "Dark mode"));
+      const visits = schemeVisits(await makeSchemeData(browser, "Dark mode"));
       const problems: string[] = [];
       for (const v of visits) {
         const context = await browser.newContext({ storageState: stateOf[v.who], colorScheme: scheme, viewport });

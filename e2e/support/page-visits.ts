@@ -7,7 +7,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { expect, type Browser, type BrowserContextOptions, type Page } from "./test";
+import { expect, type APIRequestContext, type Browser, type BrowserContextOptions, type Page } from "./test";
 import { authFile } from "./env";
 import { serializeDashboard, starterDashboard } from "@/lib/report/state/dashboard";
 
@@ -47,30 +47,50 @@ export function appRoutes(dir = "app"): string[] {
   return out;
 }
 
-/** What the sweeps open beyond the fixed pages: a saved report, a saved dashboard and a live link to it. */
-export interface SweepData {
-  reportId: string;
+/** What the colour-scheme sweep opens beyond the fixed pages: a saved dashboard and a live link to it. */
+export interface SchemeData {
   dashboardId: string;
   sharePath: string;
 }
 
-/** A saved report, a saved starter dashboard (a tile of every kind: KPIs, chart, tables, pivot, cohort grid, so each kind's server-drawn HTML is hydrated) and a live link to it, made by the analyst. */
-export async function makeSweepData(browser: Browser, label: string): Promise<SweepData> {
-  const analyst = await browser.newContext({ storageState: stateOf.analyst });
-  const api = analyst.request;
-  const saved = async (page: string, params: string) => {
-    const res = await api.post("/api/saved-reports", { data: { name: `${label} ${page} ${Date.now()}`, page, params } });
-    expect(res.status(), await res.text()).toBe(201);
-    return ((await res.json()) as { report: { id: string } }).report.id;
-  };
-  const reportId = await saved("explore", "op=orders&range=last7&by=date&m=revenue");
-  const dashboardId = await saved("dashboard", serializeDashboard(starterDashboard()));
+/** What the console sweep opens besides: a saved report too. */
+export interface SweepData extends SchemeData {
+  reportId: string;
+}
+
+async function asAnalyst<T>(browser: Browser, run: (api: APIRequestContext) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ storageState: stateOf.analyst });
+  try {
+    return await run(context.request);
+  } finally {
+    await context.close();
+  }
+}
+
+async function save(api: APIRequestContext, label: string, page: string, params: string): Promise<string> {
+  const res = await api.post("/api/saved-reports", { data: { name: `${label} ${page} ${Date.now()}`, page, params } });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { report: { id: string } }).report.id;
+}
+
+/** A saved starter dashboard (a tile of every kind: KPIs, chart, tables, pivot, cohort grid, so each kind's server-drawn HTML is hydrated) and a live link to it. */
+async function dashboardAndLink(api: APIRequestContext, label: string): Promise<SchemeData> {
+  const dashboardId = await save(api, label, "dashboard", serializeDashboard(starterDashboard()));
   const link = await api.post(`/api/saved-reports/${dashboardId}/links`, { data: { mode: "live" } });
   expect(link.status()).toBe(201);
   const shareUrl = new URL(((await link.json()) as { url: string }).url, "http://localhost");
-  await analyst.close();
-  return { reportId, dashboardId, sharePath: shareUrl.pathname + shareUrl.search };
+  return { dashboardId, sharePath: shareUrl.pathname + shareUrl.search };
 }
+
+/** What the colour-scheme sweep opens, saved by the analyst. */
+export const makeSchemeData = (browser: Browser, label: string): Promise<SchemeData> => asAnalyst(browser, (api) => dashboardAndLink(api, label));
+
+/** What the console sweep opens, saved by the analyst: the scheme sweep's and an Explore report. */
+export const makeSweepData = (browser: Browser, label: string): Promise<SweepData> =>
+  asAnalyst(browser, async (api) => ({
+    ...(await dashboardAndLink(api, label)),
+    reportId: await save(api, label, "explore", "op=orders&range=last7&by=date&m=revenue"),
+  }));
 
 export const heading = (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
 
@@ -81,7 +101,7 @@ export const tilesDrawn = async (page: Page) => {
 };
 
 /** The main pages, the admin's, a shared dashboard opened by a visitor and the sign-in page: what the colour-scheme sweep opens in both schemes at both sizes. */
-export function schemeVisits(d: SweepData): Visit[] {
+export function schemeVisits(d: SchemeData): Visit[] {
   return [
     { route: "/", name: "home", who: "analyst", path: "/", ready: heading },
     {
